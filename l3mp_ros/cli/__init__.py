@@ -1,0 +1,55 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The ``l3mp`` command: KG, planning, language and benchmarks without ROS.
+
+Exit codes: 0 success, 1 the request was understood but failed (rejected
+update, no plan), 2 bad input (arguments, files, JSON, PDDL, unreachable LLM).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from .common import CLIError, known_errors
+
+# Subcommand modules, each with ``register(subparsers)``; ``func(args) -> int`` per verb.
+COMMANDS = ('kg_cmd', 'demo_cmd', 'plan_cmd', 'language_cmd', 'bench_cmd', 'thor_cmd', 'memory_cmd')
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the full argument parser."""
+    parser = argparse.ArgumentParser(prog='l3mp', description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f'{__name__}.{name}')
+        except ModuleNotFoundError as exc:
+            if exc.name == f'{__name__}.{name}':
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; never let a traceback reach the user for known errors."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CLIError as exc:
+        print(f'l3mp: error: {exc}', file=sys.stderr)
+        return exc.code
+    except known_errors() as exc:
+        msg = ' '.join(str(exc).split())
+        print(f'l3mp: error: {msg}', file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print('l3mp: interrupted', file=sys.stderr)
+        return 130
+
+
+if __name__ == '__main__':
+    sys.exit(main())

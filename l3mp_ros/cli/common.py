@@ -1,0 +1,58 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers shared by the CLI verbs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..world.constraints import ConstraintError
+from ..world.domain import DomainError
+from ..world.kg import KGError
+from ..world.model import WorldModel
+from ..world.store import StoreError
+
+
+class CLIError(Exception):
+    """A user-facing error with an exit code (2: bad input)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def known_errors() -> tuple[type[BaseException], ...]:
+    """Return the exception types that become a one-line message and exit 2."""
+    errors: list[type[BaseException]] = [KGError, DomainError, ConstraintError, StoreError,
+                                         OSError, json.JSONDecodeError, ValueError]
+    try:
+        from ..llm.client import LLMError
+        errors.insert(0, LLMError)
+    except ImportError:
+        pass
+    return tuple(errors)
+
+
+def read_json(path: str) -> object:
+    """Read a JSON file with one-line errors."""
+    p = Path(path)
+    if not p.is_file():
+        raise CLIError(f'no such file: {path}')
+    try:
+        return json.loads(p.read_text())
+    except json.JSONDecodeError as exc:
+        raise CLIError(f'malformed JSON in {path}: {exc}') from None
+
+
+def open_world(store: str, domain: str | None = None,
+               constraints: str | None = None) -> WorldModel:
+    """Open a store as a world model."""
+    if not Path(store).exists():
+        raise CLIError(f'no store at {store} (create one with "l3mp kg init")')
+    return WorldModel.open(store, domain, constraints)
+
+
+def dump(data: object) -> str:
+    """Return JSON text for stdout."""
+    return json.dumps(data, indent=2, sort_keys=False)

@@ -1,0 +1,207 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""``l3mp kg``: create, change, show and audit a KG store."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+from .. import paths
+from ..world.constraints import Constraints
+from ..world.domain import DomainSchema
+from ..world.kg import KnowledgeGraph, Update
+from ..world.store import Event, Store
+from ..world.verify import Verifier
+from .common import CLIError, dump, open_world, read_json
+
+DEFAULT_DOMAIN = 'pddl/household.pddl'
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``kg`` verbs."""
+    kg = sub.add_parser('kg', help='knowledge-graph store: init, apply, show, history, verify')
+    verbs = kg.add_subparsers(dest='verb', required=True, metavar='VERB')
+
+    p = verbs.add_parser('init', help='create a store from a KG snapshot (l3mp/kg/v1 JSON)')
+    p.add_argument('--domain', default=DEFAULT_DOMAIN, help='PDDL domain file')
+    p.add_argument('--constraints', help='state-constraint YAML (default: beside the domain)')
+    p.add_argument('--from', dest='state', required=True, help='KG snapshot JSON')
+    p.add_argument('--store', required=True, help='SQLite store to create')
+    p.add_argument('--force', action='store_true', help='overwrite an existing store')
+    p.add_argument('--no-verify', action='store_true', help='skip the state check')
+    p.set_defaults(func=cmd_init)
+
+    p = verbs.add_parser('apply', help='verify and apply a REMOVE/ADD update')
+    p.add_argument('--store', required=True)
+    p.add_argument('--update', required=True,
+                   help='"REMOVE: (a, p, b), ... ADD: (...)" or JSON {"remove": [], "add": []}')
+    p.add_argument('--source', default='cli')
+    p.add_argument('--utterance', help='the sentence this update came from (provenance)')
+    p.add_argument('--json', action='store_true')
+    p.set_defaults(func=cmd_apply)
+
+    p = verbs.add_parser('show', help='print the KG')
+    p.add_argument('--store', required=True)
+    p.add_argument('--json', action='store_true', help='print the l3mp/kg/v1 snapshot')
+    p.add_argument('--summary', action='store_true', help='counts only')
+    p.add_argument('--entity', help='only the facts of this entity')
+    p.set_defaults(func=cmd_show)
+
+    p = verbs.add_parser('history', help='print the event log')
+    p.add_argument('--store', required=True)
+    p.add_argument('--json', action='store_true')
+    p.add_argument('--limit', type=int, help='only the newest N events')
+    p.set_defaults(func=cmd_history)
+
+    p = verbs.add_parser('verify', help='check the whole stored state against its domain')
+    p.add_argument('--store', required=True)
+    p.set_defaults(func=cmd_verify)
+
+
+def default_constraints(domain_path: Path) -> Path | None:
+    """Return ``<domain>.constraints.yaml`` beside the domain if it exists."""
+    candidate = domain_path.with_suffix('.constraints.yaml')
+    return candidate if candidate.exists() else None
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """Create a store."""
+    dpath = paths.resolve(args.domain)
+    if not dpath.is_file():
+        raise CLIError(f'no such domain file: {args.domain}')
+    cpath = paths.resolve(args.constraints) if args.constraints else default_constraints(dpath)
+    if cpath is not None and not cpath.is_file():
+        raise CLIError(f'no such constraints file: {args.constraints}')
+    domain = DomainSchema.load(dpath)
+    constraints = Constraints.load(cpath)
+    problems = constraints.check_against(domain)
+    if problems:
+        raise CLIError(f'constraints do not fit the domain: {"; ".join(problems)}')
+    kg = KnowledgeGraph.from_json(read_json(str(paths.resolve(args.state))))
+    kg.domain = kg.domain or domain.name
+    if kg.domain != domain.name:
+        raise CLIError(f'the state is for domain "{kg.domain}" but {dpath} is "{domain.name}"')
+    if not args.no_verify:
+        errors = Verifier(domain, constraints).check_state(kg)
+        if errors:
+            print(f'the state violates {len(errors)} rule(s); no store created:', file=sys.stderr)
+            for e in errors:
+                print(f'  - {e}', file=sys.stderr)
+            return 1
+    store = Store.create(args.store, kg, domain_path=str(dpath),
+                         constraints_path=str(cpath) if cpath else None, overwrite=args.force)
+    store.close()
+    print(f'created {args.store}: domain {domain.name}, {len(kg.entities)} entities, '
+          f'{len(kg.facts)} facts')
+    return 0
+
+
+def parse_update(text: str) -> Update:
+    """Parse the text form or the JSON form of an update."""
+    stripped = text.strip()
+    if stripped.startswith('{'):
+        try:
+            return Update.from_json(json.loads(stripped))
+        except json.JSONDecodeError as exc:
+            raise CLIError(f'malformed JSON update: {exc}') from None
+    return Update.parse(text)
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    """Verify and apply an update."""
+    update = parse_update(args.update)
+    world = open_world(args.store)
+    try:
+        result = world.apply(update, source=args.source, utterance=args.utterance)
+    finally:
+        world.close()
+    if args.json:
+        print(dump(result.to_json()))
+    elif result.applied:
+        print(f'applied (event {result.event_id}):')
+        print(update.text())
+    else:
+        print(f'rejected (event {result.event_id}); the store is unchanged:', file=sys.stderr)
+        for e in result.errors:
+            print(f'  - {e}', file=sys.stderr)
+    return 0 if result.applied else 1
+
+
+def summary(kg: KnowledgeGraph) -> str:
+    """Return a short human summary of a KG."""
+    types = Counter(kg.entities.values())
+    preds = Counter(f.predicate for f in kg.facts)
+    lines = [f'domain {kg.domain}: {len(kg.entities)} entities, {len(kg.facts)} facts',
+             'entities by type: ' + ', '.join(f'{t} {n}' for t, n in sorted(types.items())),
+             'facts by predicate: ' + ', '.join(f'{p} {n}' for p, n in sorted(preds.items()))]
+    return '\n'.join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print the KG."""
+    world = open_world(args.store)
+    kg = world.kg
+    world.close()
+    if args.entity and not kg.has_entity(args.entity.lower()):
+        raise CLIError(f'unknown entity: {args.entity}')
+    if args.json:
+        print(kg.dumps())
+        return 0
+    print(summary(kg))
+    if args.summary:
+        return 0
+    facts = sorted(kg.facts_of(args.entity.lower())) if args.entity else sorted(kg.facts)
+    print()
+    for f in facts:
+        print(f.text())
+    return 0
+
+
+def format_event(e: Event) -> str:
+    """Return one event as readable lines."""
+    when = datetime.fromtimestamp(e.time, tz=UTC).strftime('%Y-%m-%d %H:%M:%S')
+    head = f'#{e.id} {when} {e.status:<8} {e.source}'
+    lines = [head + (f'  "{e.utterance}"' if e.utterance else '')]
+    if e.new_entities:
+        lines.append('    new entities: ' + ', '.join(f'{n} - {t}'
+                                                     for n, t in sorted(e.new_entities.items())))
+    if e.update is not None and not e.update.is_empty():
+        for line in e.update.text().splitlines():
+            lines.append('    ' + line)
+    for err in e.errors:
+        lines.append(f'    ! {err}')
+    if e.status == 'init':
+        lines.append(f'    {e.info.get("entities")} entities, {e.info.get("facts")} facts')
+    return '\n'.join(lines)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """Print the event log."""
+    if not Path(args.store).exists():
+        raise CLIError(f'no store at {args.store}')
+    with Store(args.store) as store:
+        events = store.history()
+    if args.limit is not None:
+        events = events[-args.limit:] if args.limit > 0 else []
+    if args.json:
+        print(dump([e.to_json() for e in events]))
+    else:
+        for e in events:
+            print(format_event(e))
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check the whole state."""
+    world = open_world(args.store)
+    errors = world.verifier.check_state(world.kg)
+    world.close()
+    for e in errors:
+        print(f'  - {e}')
+    print(f'{len(errors)} violation(s)')
+    return 1 if errors else 0

@@ -1,0 +1,138 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""State-constraint rules kept in YAML beside a domain.
+
+Format (``pddl/<domain>.constraints.yaml``)::
+
+    domain: household
+    rules:
+      - name: item_location
+        kind: functional          # functional | exclusive | requires
+        description: an item is in exactly one place
+        predicates: [placed_at_table, in_person_hand, ...]
+        key: 0                    # argument position of the constrained entity
+        types: [item]             # optional: only entities of these types (and subtypes)
+        exactly: true             # functional: exactly one (true) or at most one (false)
+      - name: glass_state
+        kind: exclusive           # at most one of the predicates holds for the key entity
+        predicates: [glass_empty, glass_has_liquid]
+        key: 0
+      - name: shelf_item_has_level
+        kind: requires            # a fact of `if` needs some fact of `then` for the key entity
+        if: [placed_at_shelf]
+        then: [on_shelf_level]
+        key: 0
+
+``functional`` counts the facts of the predicate group whose ``key`` argument is
+the entity; ``exclusive`` counts distinct predicates of the group holding for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+KINDS = ('functional', 'exclusive', 'requires')
+
+
+class ConstraintError(ValueError):
+    """The constraint YAML is malformed or does not fit the domain."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One state-constraint rule."""
+
+    name: str
+    kind: str
+    predicates: tuple[str, ...] = ()
+    key: int = 0
+    types: tuple[str, ...] = ()
+    exactly: bool = False
+    if_: tuple[str, ...] = ()
+    then: tuple[str, ...] = ()
+    description: str = ''
+
+    def watched(self) -> set[str]:
+        """Return every predicate this rule reads."""
+        return set(self.predicates) | set(self.if_) | set(self.then)
+
+
+@dataclass
+class Constraints:
+    """The rules of one domain."""
+
+    domain: str = ''
+    rules: list[Rule] = field(default_factory=list)
+
+    @classmethod
+    def empty(cls) -> Constraints:
+        """Return a rule set with no rules."""
+        return cls()
+
+    @classmethod
+    def load(cls, path: str | Path | None) -> Constraints:
+        """Read a YAML file (None → no rules); raise :class:`ConstraintError`."""
+        if path is None:
+            return cls.empty()
+        try:
+            data = yaml.safe_load(Path(path).read_text())
+        except OSError as exc:
+            raise ConstraintError(f'cannot read constraints {path}: {exc.strerror}') from None
+        except yaml.YAMLError as exc:
+            raise ConstraintError(f'malformed YAML in {path}: {exc}'.replace('\n', ' ')) from None
+        return cls.from_dict(data, str(path))
+
+    @classmethod
+    def from_dict(cls, data: object, where: str = 'constraints') -> Constraints:
+        """Build from parsed YAML."""
+        if data is None:
+            return cls.empty()
+        if not isinstance(data, dict) or not isinstance(data.get('rules', []), list):
+            raise ConstraintError(f'{where}: expected a mapping with a "rules" list')
+        rules = []
+        for i, r in enumerate(data.get('rules') or []):
+            if not isinstance(r, dict):
+                raise ConstraintError(f'{where}: rule #{i} is not a mapping')
+            kind = r.get('kind')
+            name = str(r.get('name', f'rule_{i}'))
+            if kind not in KINDS:
+                raise ConstraintError(f'{where}: rule {name}: kind must be one of {KINDS}')
+
+            def names(v: object, what: str, rule: str = name) -> tuple[str, ...]:
+                if v is None:
+                    return ()
+                if isinstance(v, str):
+                    v = [v]
+                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                    raise ConstraintError(
+                        f'{where}: rule {rule}: "{what}" must be a list of names')
+                return tuple(x.lower() for x in v)
+
+            rule = Rule(
+                name=name, kind=kind, predicates=names(r.get('predicates'), 'predicates'),
+                key=int(r.get('key', 0)), types=names(r.get('types'), 'types'),
+                exactly=bool(r.get('exactly', False)), if_=names(r.get('if'), 'if'),
+                then=names(r.get('then'), 'then'), description=str(r.get('description', '')))
+            if kind in ('functional', 'exclusive') and not rule.predicates:
+                raise ConstraintError(f'{where}: rule {name}: needs "predicates"')
+            if kind == 'requires' and (not rule.if_ or not rule.then):
+                raise ConstraintError(f'{where}: rule {name}: needs "if" and "then"')
+            rules.append(rule)
+        return cls(str(data.get('domain', '')), rules)
+
+    def check_against(self, domain: object) -> list[str]:
+        """Return problems with the rules given a :class:`DomainSchema`."""
+        problems = []
+        for rule in self.rules:
+            for p in sorted(rule.watched()):
+                if p not in domain.predicates:
+                    problems.append(f'rule {rule.name}: unknown predicate {p}')
+                elif rule.key >= domain.predicates[p].arity:
+                    problems.append(f'rule {rule.name}: predicate {p} has no argument {rule.key}')
+            for t in rule.types:
+                if not domain.has_type(t):
+                    problems.append(f'rule {rule.name}: unknown type {t}')
+        return problems

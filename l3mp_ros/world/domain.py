@@ -1,0 +1,229 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""PDDL domain schema read through unified-planning's PDDLReader.
+
+Exposes the type hierarchy, the predicates with their argument types (``either``
+kept as a tuple of accepted types) and the actions of any typed STRIPS domain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from unified_planning.io import PDDLReader
+from unified_planning.model import Problem
+
+ROOT_TYPE = 'object'
+
+
+class DomainError(ValueError):
+    """The PDDL domain cannot be read."""
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A predicate signature: parameter names and accepted types per position."""
+
+    name: str
+    params: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def arity(self) -> int:
+        """Return the number of arguments."""
+        return len(self.params)
+
+    def signature(self) -> str:
+        """Return ``(name ?a - t1 ?b - (either t2 t3))``."""
+        parts = [self.name]
+        for pname, types in self.params:
+            tt = types[0] if len(types) == 1 else '(either ' + ' '.join(types) + ')'
+            parts.append(f'?{pname} - {tt}')
+        return '(' + ' '.join(parts) + ')'
+
+
+@dataclass(frozen=True)
+class ActionSchema:
+    """An action's name and parameters (name, accepted types)."""
+
+    name: str
+    params: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+class DomainSchema:
+    """A typed PDDL domain: types, predicates, actions and the UP problem holding it."""
+
+    def __init__(self, up_problem: Problem, path: Path | None = None,
+                 text: str | None = None) -> None:
+        self.up_problem = up_problem
+        self.path = path
+        self.text = text
+        self.name = (up_problem.name or '').lower()
+        self.types: dict[str, str | None] = {ROOT_TYPE: None}
+        either = _predicate_either(text or '')
+        for ut in up_problem.user_types:
+            name = ut.name.lower()
+            father = ut.father.name.lower() if ut.father is not None else ROOT_TYPE
+            self.types[name] = father if name != ROOT_TYPE else None
+        self.predicates: dict[str, Predicate] = {}
+        for fl in up_problem.fluents:
+            if not fl.type.is_bool_type():
+                continue
+            alts = either.get(fl.name.lower(), {})
+            params = tuple((p.name, alts.get(i, (p.type.name.lower(),)))
+                           for i, p in enumerate(fl.signature))
+            self.predicates[fl.name.lower()] = Predicate(fl.name.lower(), params)
+        self.actions: dict[str, ActionSchema] = {}
+        for act in up_problem.actions:
+            params = tuple((p.name, (p.type.name.lower(),)) for p in act.parameters)
+            self.actions[act.name.lower()] = ActionSchema(act.name.lower(), params)
+        self.constants: dict[str, str] = {
+            o.name.lower(): o.type.name.lower() for o in up_problem.all_objects}
+        self._ancestors: dict[str, tuple[str, ...]] = {t: self._chain(t) for t in self.types}
+
+    # -- loading -------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path) -> DomainSchema:
+        """Read a domain file; raise :class:`DomainError` with a one-line reason."""
+        path = Path(path)
+        try:
+            text = path.read_text()
+        except OSError as exc:
+            raise DomainError(f'cannot read domain {path}: {exc.strerror}') from None
+        return cls.from_text(text, path)
+
+    @classmethod
+    def from_text(cls, text: str, path: Path | None = None) -> DomainSchema:
+        """Parse domain text; raise :class:`DomainError` with a one-line reason.
+
+        unified-planning 1.3's PDDLReader has no ``either``: each ``(either a b)``
+        is replaced by the nearest common supertype of ``a`` and ``b`` before
+        parsing, and the alternatives are kept for type checks of predicates.
+        """
+        where = f' {path}' if path else ''
+        try:
+            if _EITHER_RE.search(text):
+                flat = _EITHER_RE.sub('object', text)
+                hierarchy = _hierarchy(PDDLReader().parse_problem_string(flat))
+                text_up = _EITHER_RE.sub(lambda m: _common_ancestor(
+                    m.group(1).lower().split(), hierarchy), text)
+            else:
+                text_up = text
+            problem = PDDLReader().parse_problem_string(text_up)
+        except Exception as exc:  # UP raises several exception kinds on bad PDDL
+            msg = ' '.join(str(exc).split())[:300] or type(exc).__name__
+            raise DomainError(f'malformed PDDL domain{where}: {msg}') from None
+        return cls(problem, path, text)
+
+    # -- types ---------------------------------------------------------------
+    def _chain(self, t: str) -> tuple[str, ...]:
+        chain = []
+        seen = set()
+        while t is not None and t not in seen:
+            chain.append(t)
+            seen.add(t)
+            t = self.types.get(t)
+        if ROOT_TYPE not in chain:
+            chain.append(ROOT_TYPE)
+        return tuple(chain)
+
+    def has_type(self, t: str) -> bool:
+        """Return True when ``t`` is a type of this domain."""
+        return t in self.types
+
+    def ancestors(self, t: str) -> tuple[str, ...]:
+        """Return ``t`` and its supertypes up to ``object``."""
+        return self._ancestors.get(t, (t, ROOT_TYPE))
+
+    def is_subtype(self, t: str, ancestor: str | tuple[str, ...]) -> bool:
+        """Return True when ``t`` equals or descends from ``ancestor`` (or one of them)."""
+        targets = (ancestor,) if isinstance(ancestor, str) else ancestor
+        chain = self.ancestors(t)
+        return any(a in chain for a in targets)
+
+    def subtypes(self, t: str) -> set[str]:
+        """Return ``t`` and every type below it."""
+        return {s for s in self.types if t in self.ancestors(s)}
+
+    # -- predicates ----------------------------------------------------------
+    def signature(self, pred: str) -> str:
+        """Return a predicate's PDDL signature text."""
+        return self.predicates[pred].signature()
+
+    def signatures(self) -> list[str]:
+        """Return every predicate signature, sorted by name."""
+        return [self.predicates[p].signature() for p in sorted(self.predicates)]
+
+    def accepts(self, pred: str, index: int, entity_type: str) -> bool:
+        """Return True when an entity of ``entity_type`` fits argument ``index``."""
+        return self.is_subtype(entity_type, self.predicates[pred].params[index][1])
+
+    def fluent_predicates(self) -> set[str]:
+        """Return predicates that some action changes (the rest are static)."""
+        changed: set[str] = set()
+        for act in self.up_problem.actions:
+            effects = list(getattr(act, 'effects', []))
+            for eff in effects:
+                changed.add(eff.fluent.fluent().name.lower())
+        return changed
+
+
+_EITHER_RE = re.compile(r'\(\s*either\s+([^()]*)\)', re.I)
+_PRED_BLOCK_RE = re.compile(r'\(:predicates(.*?)\)\s*(?:\(:|\)\s*$)', re.I | re.S)
+_TOKEN_RE = re.compile(r'\(\s*either\s+[^()]*\)|\(|\)|[^\s()]+', re.I)
+
+
+def _hierarchy(problem: Problem) -> dict[str, str | None]:
+    out: dict[str, str | None] = {ROOT_TYPE: None}
+    for ut in problem.user_types:
+        out[ut.name.lower()] = ut.father.name.lower() if ut.father is not None else ROOT_TYPE
+    return out
+
+
+def _common_ancestor(types: list[str], hierarchy: dict[str, str | None]) -> str:
+    def chain(t: str | None) -> list[str]:
+        out = []
+        while t is not None and t not in out:
+            out.append(t)
+            t = hierarchy.get(t)
+        return out + ([ROOT_TYPE] if ROOT_TYPE not in out else [])
+
+    common = chain(types[0])
+    for t in types[1:]:
+        c = set(chain(t))
+        common = [x for x in common if x in c]
+    return common[0] if common else ROOT_TYPE
+
+
+def _predicate_either(text: str) -> dict[str, dict[int, tuple[str, ...]]]:
+    """Map predicate → {argument index: alternatives} for ``either``-typed arguments."""
+    block = _PRED_BLOCK_RE.search(text)
+    if block is None or 'either' not in block.group(1).lower():
+        return {}
+    out: dict[str, dict[int, tuple[str, ...]]] = {}
+    tokens = _TOKEN_RE.findall(block.group(1))
+    i = 0
+    while i < len(tokens):
+        if tokens[i] != '(':
+            i += 1
+            continue
+        name, i = tokens[i + 1].lower(), i + 2
+        pending: list[int] = []
+        index = 0
+        while i < len(tokens) and tokens[i] != ')':
+            tok = tokens[i]
+            if tok.startswith('?'):
+                pending.append(index)
+                index += 1
+            elif tok == '-' and i + 1 < len(tokens):
+                typ = tokens[i + 1]
+                m = _EITHER_RE.fullmatch(typ)
+                if m:
+                    alts = tuple(t.lower() for t in m.group(1).split())
+                    out.setdefault(name, {}).update({k: alts for k in pending})
+                pending = []
+                i += 1
+            i += 1
+        i += 1
+    return out

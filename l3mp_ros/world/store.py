@@ -1,0 +1,240 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Durable KG store: SQLite (WAL), current state + append-only event log.
+
+One transaction per applied update: the state tables and the event row change
+together or not at all, so reopening restores exactly the acknowledged state.
+Every applied or rejected update is an event with provenance (time, source,
+utterance, diff, verifier errors).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .kg import Fact, KnowledgeGraph, Update
+
+SCHEMA_VERSION = '1'
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entities (name TEXT PRIMARY KEY, type TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS facts (
+    predicate TEXT NOT NULL, args TEXT NOT NULL, PRIMARY KEY (predicate, args)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    time REAL NOT NULL,
+    source TEXT NOT NULL,
+    status TEXT NOT NULL,
+    utterance TEXT,
+    diff TEXT,
+    new_entities TEXT,
+    errors TEXT,
+    info TEXT
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, event_id INTEGER, time REAL NOT NULL, kg TEXT NOT NULL
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The store file is missing, not a store, or cannot be written."""
+
+
+@dataclass
+class Event:
+    """One entry of the event log."""
+
+    id: int
+    time: float
+    source: str
+    status: str  # init | applied | rejected
+    utterance: str | None = None
+    update: Update | None = None
+    new_entities: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    info: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """Return a JSON-ready dict (the ``event/v1`` payload body)."""
+        return {
+            'id': self.id, 'time': self.time, 'source': self.source, 'status': self.status,
+            'utterance': self.utterance,
+            'diff': self.update.to_json() if self.update is not None else None,
+            'new_entities': [{'name': n, 'type': t} for n, t in sorted(self.new_entities.items())],
+            'errors': self.errors, 'info': self.info,
+        }
+
+
+def _args_key(fact: Fact) -> str:
+    return json.dumps(fact.args)
+
+
+class Store:
+    """A KG store file. Not thread-safe: one writer (the world model) owns it."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = 'FULL') -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise StoreError(f'no store at {self.path} (create one with "l3mp kg init")')
+        try:
+            self._conn = self._connect(self.path, synchronous)
+            version = self.meta.get('schema_version')
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f'{self.path} is not an l3mp store: {exc}') from None
+        if version != SCHEMA_VERSION:
+            raise StoreError(f'{self.path} is not an l3mp store (schema version {version!r})')
+
+    @staticmethod
+    def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn.execute('PRAGMA journal_mode=WAL')
+        conn.execute(f'PRAGMA synchronous={synchronous}')
+        conn.execute('PRAGMA foreign_keys=ON')
+        return conn
+
+    @classmethod
+    def create(cls, path: str | Path, kg: KnowledgeGraph, *, domain_path: str | None = None,
+               constraints_path: str | None = None, source: str = 'init',
+               overwrite: bool = False, synchronous: str = 'FULL') -> Store:
+        """Create a store holding ``kg``; refuse to overwrite unless asked."""
+        path = Path(path)
+        if path.exists():
+            if not overwrite:
+                raise StoreError(f'{path} exists (pass --force to overwrite)')
+            for suffix in ('', '-wal', '-shm'):
+                Path(str(path) + suffix).unlink(missing_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = cls._connect(path, synchronous)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f'cannot create store {path}: {exc}') from None
+        for stmt in _DDL.split(';'):
+            if stmt.strip():
+                conn.execute(stmt)
+        conn.execute('BEGIN IMMEDIATE')
+        meta = {'schema_version': SCHEMA_VERSION, 'domain': kg.domain,
+                'domain_path': str(Path(domain_path).resolve()) if domain_path else '',
+                'constraints_path': (str(Path(constraints_path).resolve())
+                                     if constraints_path else ''),
+                'created': repr(time.time())}
+        conn.executemany('INSERT OR REPLACE INTO meta VALUES (?, ?)', meta.items())
+        conn.executemany('INSERT INTO entities VALUES (?, ?)', sorted(kg.entities.items()))
+        conn.executemany('INSERT INTO facts VALUES (?, ?)',
+                         [(f.predicate, _args_key(f)) for f in sorted(kg.facts)])
+        conn.execute('INSERT INTO events (time, source, status, info) VALUES (?, ?, ?, ?)',
+                     (time.time(), source, 'init', json.dumps(
+                         {'entities': len(kg.entities), 'facts': len(kg.facts)})))
+        conn.execute('COMMIT')
+        conn.close()
+        return cls(path, synchronous=synchronous)
+
+    # -- reading -------------------------------------------------------------
+    @property
+    def meta(self) -> dict[str, str]:
+        """Return the store's metadata (domain name and paths, version)."""
+        return dict(self._conn.execute('SELECT key, value FROM meta').fetchall())
+
+    def load_kg(self) -> KnowledgeGraph:
+        """Return the current (acknowledged) state."""
+        kg = KnowledgeGraph(self.meta.get('domain', ''))
+        for name, type_ in self._conn.execute('SELECT name, type FROM entities'):
+            kg.add_entity(name, type_)
+        for pred, args in self._conn.execute('SELECT predicate, args FROM facts'):
+            kg.add_fact(Fact(pred, tuple(json.loads(args))))
+        return kg
+
+    def history(self, since_id: int = 0, limit: int | None = None,
+                status: str | None = None) -> list[Event]:
+        """Return events with id > ``since_id`` in order (optionally only one status)."""
+        sql = 'SELECT * FROM events WHERE id > ?'
+        params: list = [since_id]
+        if status:
+            sql += ' AND status = ?'
+            params.append(status)
+        sql += ' ORDER BY id'
+        if limit is not None:
+            sql += ' LIMIT ?'
+            params.append(limit)
+        return [self._event(row) for row in self._conn.execute(sql, params)]
+
+    def last_event_id(self) -> int:
+        """Return the id of the newest event (0 if none)."""
+        row = self._conn.execute('SELECT MAX(id) FROM events').fetchone()
+        return int(row[0] or 0)
+
+    @staticmethod
+    def _event(row: tuple) -> Event:
+        eid, t, source, status, utt, diff, new_ents, errors, info = row
+        return Event(
+            id=eid, time=t, source=source, status=status, utterance=utt,
+            update=Update.from_json(json.loads(diff)) if diff else None,
+            new_entities={e['name']: e['type'] for e in json.loads(new_ents or '[]')},
+            errors=json.loads(errors or '[]'), info=json.loads(info or '{}'))
+
+    # -- writing -------------------------------------------------------------
+    def commit(self, update: Update, *, source: str, utterance: str | None = None,
+               new_entities: Mapping[str, str] | None = None, info: dict | None = None) -> int:
+        """Apply a (verified) update durably in one transaction; return the event id."""
+        ents = sorted((new_entities or {}).items())
+        conn = self._conn
+        try:
+            conn.execute('BEGIN IMMEDIATE')
+            conn.executemany('INSERT OR REPLACE INTO entities VALUES (?, ?)', ents)
+            conn.executemany('DELETE FROM facts WHERE predicate = ? AND args = ?',
+                             [(f.predicate, _args_key(f)) for f in update.remove])
+            conn.executemany('INSERT OR IGNORE INTO facts VALUES (?, ?)',
+                             [(f.predicate, _args_key(f)) for f in update.add])
+            cur = conn.execute(
+                'INSERT INTO events (time, source, status, utterance, diff, new_entities, info) '
+                'VALUES (?, ?, ?, ?, ?, ?, ?)',
+                (time.time(), source, 'applied', utterance, json.dumps(update.to_json()),
+                 json.dumps([{'name': n, 'type': t} for n, t in ents]),
+                 json.dumps(info or {})))
+            conn.execute('COMMIT')
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute('ROLLBACK')
+            raise StoreError(f'cannot commit update to {self.path}: {exc}') from None
+        return int(cur.lastrowid)
+
+    def reject(self, update: Update | None, errors: list[str], *, source: str,
+               utterance: str | None = None, info: dict | None = None) -> int:
+        """Log a rejected update (the state is not touched); return the event id."""
+        try:
+            cur = self._conn.execute(
+                'INSERT INTO events (time, source, status, utterance, diff, errors, info) '
+                'VALUES (?, ?, ?, ?, ?, ?, ?)',
+                (time.time(), source, 'rejected', utterance,
+                 json.dumps(update.to_json()) if update is not None else None,
+                 json.dumps(errors), json.dumps(info or {})))
+        except sqlite3.Error as exc:
+            raise StoreError(f'cannot log rejection to {self.path}: {exc}') from None
+        return int(cur.lastrowid)
+
+    def save_snapshot(self, kg: KnowledgeGraph) -> int:
+        """Store a full snapshot of ``kg`` tagged with the newest event id."""
+        cur = self._conn.execute(
+            'INSERT INTO snapshots (event_id, time, kg) VALUES (?, ?, ?)',
+            (self.last_event_id(), time.time(), json.dumps(kg.to_json())))
+        return int(cur.lastrowid)
+
+    def close(self) -> None:
+        """Close the connection (a checkpoint folds the WAL into the file)."""
+        try:
+            self._conn.close()
+        except sqlite3.Error:
+            pass
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

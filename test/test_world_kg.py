@@ -1,0 +1,132 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Knowledge graph, fact forms, the paper's update text and the domain schema."""
+
+import pytest
+
+from l3mp_ros.world.domain import DomainError, DomainSchema
+from l3mp_ros.world.kg import Fact, KGError, KnowledgeGraph, Update
+
+
+def test_fact_forms():
+    f = Fact.from_triplet(['red_pen', 'in_hand', 'gary'])
+    assert f == Fact('in_hand', ('red_pen', 'gary'))
+    assert f.pddl() == '(in_hand red_pen gary)'
+    assert f.text() == '(red_pen, in_hand, gary)'
+    unary = Fact.from_triplet(('kitchen', 'lit', 'true'))
+    assert unary == Fact('lit', ('kitchen',)) and unary.triplet() == ('kitchen', 'lit', 'true')
+    hyper = Fact('between', ('dune', 'a', 'b'))
+    assert Fact.from_triplet(hyper.triplet()) == hyper
+    assert Fact.parse_pddl('(lit kitchen)') == unary
+    with pytest.raises(KGError):
+        Fact.from_triplet(['a', 'b'])
+
+
+def test_update_parse_paper_form():
+    text = ('REMOVE: (red_pen, in_person_hand, gary), (gary, person_in_room, jessica_bedroom)\n'
+            'ADD: (gary, person_in_room, alexander_bedroom)')
+    u = Update.parse(text)
+    assert u.remove == {Fact('in_person_hand', ('red_pen', 'gary')),
+                        Fact('person_in_room', ('gary', 'jessica_bedroom'))}
+    assert u.add == {Fact('person_in_room', ('gary', 'alexander_bedroom'))}
+    assert Update.parse(u.text()) == u
+
+
+@pytest.mark.parametrize('text', [
+    "REMOVE:(\"red_pen\",'in_hand' , gary)  ADD: []",
+    'remove: (red_pen, in_hand, gary)\nadd:',
+    'REMOVE: [[red_pen, in_hand, gary]]\nADD: none',
+])
+def test_update_parse_tolerant(text):
+    u = Update.parse(text)
+    assert u.remove == {Fact('in_hand', ('red_pen', 'gary'))} and not u.add
+
+
+def test_update_false_means_remove():
+    u = Update.parse('REMOVE:\nADD: (kitchen, lit, false), (jerry_bedroom, lit, true)')
+    assert u.remove == {Fact('lit', ('kitchen',))}
+    assert u.add == {Fact('lit', ('jerry_bedroom',))}
+
+
+@pytest.mark.parametrize('text', ['hello world', 'REMOVE: (a, b) ADD:',
+                                  'REMOVE: (a, p, b) ADD: (c, p d) garbage', 42])
+def test_update_parse_rejects_garbage(text):
+    with pytest.raises(KGError):
+        Update.parse(text)
+
+
+def test_update_json_roundtrip():
+    u = Update.of([Fact('lit', ('kitchen',))], [Fact('in_hand', ('dune', 'gary'))])
+    assert Update.from_json(u.to_json()) == u
+    assert u.inverse().inverse() == u
+    with pytest.raises(KGError):
+        Update.from_json({'add': [['a', 1, 'b']]})
+
+
+def test_kg_apply_atomic(mini_kg):
+    before = mini_kg.to_json()
+    bad = Update.of([Fact('in_hand', ('red_pen', 'gary')), Fact('lit', ('jerry_bedroom',))],
+                    [Fact('placed_at', ('red_pen', 'kitchen_table'))])
+    with pytest.raises(KGError, match='absent'):
+        mini_kg.apply(bad)
+    assert mini_kg.to_json() == before
+    with pytest.raises(KGError, match='unknown entities'):
+        mini_kg.apply(Update.of([], [Fact('lit', ('garage',))]))
+    assert mini_kg.to_json() == before
+    good = Update.of([Fact('in_hand', ('red_pen', 'gary'))],
+                     [Fact('placed_at', ('red_pen', 'kitchen_table'))])
+    mini_kg.apply(good)
+    assert Fact('placed_at', ('red_pen', 'kitchen_table')) in mini_kg
+    assert mini_kg.graph.has_edge('red_pen', 'kitchen_table', key='placed_at')
+    assert not mini_kg.graph.has_edge('red_pen', 'gary', key='in_hand')
+    mini_kg.apply(good.inverse())
+    assert mini_kg.to_json() == before
+
+
+def test_kg_neighbourhood(mini_kg):
+    assert mini_kg.neighbours(['dune'], 0) == {'dune'}
+    assert mini_kg.neighbours(['dune'], 1) == {'dune', 'kitchen_table'}
+    assert 'kitchen' in mini_kg.neighbours(['dune'], 2)
+    facts = mini_kg.subgraph_facts(['dune'], 2)
+    assert Fact('room_has', ('kitchen', 'kitchen_table')) in facts
+    assert all('jerry' not in f.args for f in facts)
+
+
+def test_kg_hyperfacts_kept(mini_kg):
+    h = Fact('between', ('dune', 'kitchen_table', 'jerry_shelf'))
+    mini_kg.add_fact(h)
+    again = KnowledgeGraph.from_json(mini_kg.to_json())
+    assert h in again and 'jerry_shelf' in again.neighbours(['dune'], 1)
+
+
+def test_kg_snapshot_errors():
+    with pytest.raises(KGError, match='schema'):
+        KnowledgeGraph.from_json({'schema': 'other/v9', 'entities': []})
+    with pytest.raises(KGError, match='unknown entities'):
+        KnowledgeGraph.from_json({'entities': [{'name': 'a', 'type': 't'}],
+                                  'facts': [['a', 'p', 'b']]})
+    with pytest.raises(KGError, match='malformed JSON'):
+        KnowledgeGraph.loads('{nope')
+    with pytest.raises(KGError):
+        KnowledgeGraph.from_json({'entities': [{'name': 3}]})
+
+
+def test_domain_schema(mini_domain):
+    d = mini_domain
+    assert d.name == 'mini'
+    assert d.is_subtype('pen', 'item') and not d.is_subtype('item', 'pen')
+    assert d.is_subtype('robot', 'object')
+    assert d.subtypes('furniture') == {'furniture', 'table', 'shelf'}
+    assert d.predicates['in_hand'].params[1][1] == ('person', 'robot')
+    assert d.accepts('in_hand', 1, 'robot') and not d.accepts('in_hand', 1, 'room')
+    assert d.predicates['between'].arity == 3
+    assert set(d.actions) == {'move', 'pick', 'place', 'switch_on'}
+    assert '(either person robot)' in d.signature('in_hand')
+    assert d.fluent_predicates() == {'in_room', 'placed_at', 'in_hand', 'lit', 'dark'}
+
+
+def test_domain_errors(tmp_path):
+    with pytest.raises(DomainError, match='cannot read'):
+        DomainSchema.load(tmp_path / 'missing.pddl')
+    with pytest.raises(DomainError, match='malformed PDDL'):
+        DomainSchema.from_text('(define (domain x) (:predicates (p ?a - ')
