@@ -15,7 +15,8 @@ import sys
 from .common import CLIError, known_errors
 
 # Subcommand modules, each with ``register(subparsers)``; ``func(args) -> int`` per verb.
-COMMANDS = ('kg_cmd', 'demo_cmd', 'plan_cmd', 'language_cmd', 'bench_cmd', 'thor_cmd', 'memory_cmd')
+COMMANDS = ('kg_cmd', 'demo_cmd', 'plan_cmd', 'language_cmd', 'bench_cmd', 'thor_cmd',
+            'memory_cmd')
 
 
 def build_parser() -> argparse.ArgumentParser:

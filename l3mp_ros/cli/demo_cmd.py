@@ -18,7 +18,8 @@ from .kg_cmd import format_event, summary
 
 DEMO_UPDATES = [
     ('Jerry took the red pen from the living room table.',
-     'REMOVE: (red_pen, placed_at_table, living_room_table) ADD: (red_pen, in_person_hand, jerry)'),
+     'REMOVE: (red_pen, placed_at_table, living_room_table) '
+     'ADD: (red_pen, in_person_hand, jerry)'),
     ('Someone says the red pen is on the kitchen counter (there is no such furniture).',
      'REMOVE: (red_pen, in_person_hand, jerry) ADD: (red_pen, placed_at_table, kitchen_counter)'),
 ]

@@ -168,8 +168,8 @@ def format_event(e: Event) -> str:
     head = f'#{e.id} {when} {e.status:<8} {e.source}'
     lines = [head + (f'  "{e.utterance}"' if e.utterance else '')]
     if e.new_entities:
-        lines.append('    new entities: ' + ', '.join(f'{n} - {t}'
-                                                     for n, t in sorted(e.new_entities.items())))
+        ents = ', '.join(f'{n} - {t}' for n, t in sorted(e.new_entities.items()))
+        lines.append(f'    new entities: {ents}')
     if e.update is not None and not e.update.is_empty():
         for line in e.update.text().splitlines():
             lines.append('    ' + line)

