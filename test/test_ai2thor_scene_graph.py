@@ -140,10 +140,10 @@ def test_without_house_single_room_or_config_rooms(md):
     assert {o for s, p, o in f if p in ('in_room', 'robot_in_room')} == {'room_1'}
     import yaml
     cfg = yaml.safe_load(TYPES.read_text())
-    cfg['rooms'] = [{'name': 'west', 'floorPolygon': [{'x': 0, 'z': 0}, {'x': 0, 'z': 5},
-                                                       {'x': 5, 'z': 5}, {'x': 5, 'z': 0}]},
-                    {'name': 'east', 'floorPolygon': [{'x': 5, 'z': 0}, {'x': 5, 'z': 5},
-                                                       {'x': 9, 'z': 5}, {'x': 9, 'z': 0}]}]
+    west = [{'x': 0, 'z': 0}, {'x': 0, 'z': 5}, {'x': 5, 'z': 5}, {'x': 5, 'z': 0}]
+    east = [{'x': 5, 'z': 0}, {'x': 5, 'z': 5}, {'x': 9, 'z': 5}, {'x': 9, 'z': 0}]
+    cfg['rooms'] = [{'name': 'west', 'floorPolygon': west},
+                    {'name': 'east', 'floorPolygon': east}]
     f = facts(SceneGraphExtractor(cfg).extract(md, all_objects=True))
     assert ('bed_1', 'in_room', 'east') in f and ('mug_1', 'in_room', 'west') in f
 
