@@ -1,0 +1,52 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Prompt assembly shared by the pipelines: static part first (server prompt caches)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from ..paths import package_file
+from ..world.domain import DomainSchema
+from ..world.kg import Fact, KnowledgeGraph
+
+# Above this many entities the prompt lists only the retrieved ones (the paper lists all).
+MAX_LISTED_ENTITIES = 150
+
+
+@cache
+def prompt_text(name: str) -> str:
+    """Return ``l3mp_ros/llm/prompts/<name>.txt``."""
+    return package_file('llm', 'prompts', f'{name}.txt').read_text(encoding='utf-8')
+
+
+def system_prompt(name: str, domain: DomainSchema) -> str:
+    """Return a prompt with the domain's predicate signatures filled in."""
+    sigs = '\n'.join(domain.signatures())
+    return prompt_text(name).replace('{signatures}', sigs)
+
+
+def format_facts(facts: Iterable[Fact]) -> str:
+    """Return facts as ``[s, p, o], ...`` one per line."""
+    return '\n'.join('[' + ', '.join(f.triplet()) + ']' for f in sorted(facts)) or '(none)'
+
+
+def format_entities(kg: KnowledgeGraph, facts: Iterable[Fact],
+                    extra: Iterable[str] = ()) -> str:
+    """List entities with types: all when few, else those in the context."""
+    if len(kg.entities) <= MAX_LISTED_ENTITIES:
+        names = sorted(kg.entities)
+    else:
+        names = sorted({a for f in facts for a in f.args} | {e for e in extra
+                                                             if kg.has_entity(e)})
+    return ', '.join(f'{n} - {kg.entities[n]}' for n in names) or '(none)'
+
+
+def user_message(kg: KnowledgeGraph, facts: Iterable[Fact], label: str, text: str,
+                 extra_entities: Iterable[str] = ()) -> str:
+    """Return the variable part: entities, facts and the utterance."""
+    facts = list(facts)
+    return (f'Entities: {format_entities(kg, facts, extra_entities)}\n'
+            f'Facts:\n{format_facts(facts)}\n'
+            f'{label}: {text}')

@@ -1,0 +1,125 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Route an utterance (report, task or question) and answer questions from the KG."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..llm.client import LLMError, Usage
+from ..retrieval.base import Retriever
+from ..world.kg import Fact, KGError, KnowledgeGraph
+from .prompting import format_facts, prompt_text
+
+KINDS = ('report', 'task', 'question')
+ROUTE_SCHEMA = {'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': list(KINDS)}},
+                'required': ['kind'], 'additionalProperties': False}
+ANSWER_SCHEMA = {
+    'type': 'object',
+    'properties': {'answer': {'type': 'string'},
+                   'facts': {'type': 'array', 'items': {'type': 'array',
+                                                        'items': {'type': 'string'}}}},
+    'required': ['answer', 'facts'], 'additionalProperties': False,
+}
+_QUESTION_START = re.compile(
+    r'^(where|what|who|whom|whose|which|when|why|how|is|are|was|were|does|do|did|has|have|'
+    r'can|could)\b', re.I)
+_TASK_START = re.compile(
+    r'^(please|could you|can you|would you|bring|put|place|give|hand|take|turn|switch|open|'
+    r'close|wash|clean|fill|empty|answer|do|get|fetch|move|start|stop|organi[sz]e|make|go)\b',
+    re.I)
+
+
+def heuristic_kind(text: str) -> str | None:
+    """Return the kind when the surface form decides it, else None."""
+    t = text.strip()
+    if t.endswith('?') and not re.match(r'^(could|can|would|will) you\b', t, re.I):
+        return 'question'
+    if _TASK_START.match(t):
+        return 'task'
+    if _QUESTION_START.match(t) and t.endswith('?'):
+        return 'question'
+    return None
+
+
+class Router:
+    """Classify utterances: surface heuristics first, the LLM when they cannot tell."""
+
+    def __init__(self, llm: Any) -> None:
+        self.llm = llm
+
+    def classify(self, text: str, usage: Usage | None = None) -> str:
+        """Return ``report``, ``task`` or ``question`` (``report`` when unsure)."""
+        kind = heuristic_kind(text)
+        if kind is not None or self.llm is None:
+            return kind or 'report'
+        messages = [{'role': 'system', 'content': prompt_text('route')},
+                    {'role': 'user', 'content': text}]
+        reply = self.llm.chat(messages, schema=ROUTE_SCHEMA, schema_name='route', max_tokens=20)
+        if usage is not None:
+            usage.add(reply)
+        data = reply.data if isinstance(reply.data, dict) else {}
+        kind = str(data.get('kind', '')).lower()
+        if kind not in KINDS:
+            m = re.search(r'report|task|question', reply.text or '', re.I)
+            kind = m.group(0).lower() if m else 'report'
+        return kind
+
+
+@dataclass
+class Answer:
+    """An answer with the KG facts it cites."""
+
+    question: str
+    text: str
+    facts: list[Fact] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    seconds: float = 0.0
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {'question': self.question, 'answer': self.text,
+                'facts': [list(f.triplet()) for f in self.facts], 'error': self.error,
+                'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4)}
+
+
+class QuestionAnswerer:
+    """Answer questions from retrieved facts, citing only facts that are in the KG."""
+
+    def __init__(self, llm: Any, retriever: Retriever) -> None:
+        self.llm = llm
+        self.retriever = retriever
+
+    def answer(self, kg: KnowledgeGraph, question: str) -> Answer:
+        """Return the answer; LLM failures become an answer that says so."""
+        began = time.perf_counter()
+        out = Answer(question=question, text='')
+        try:
+            retrieval = self.retriever.retrieve(kg, question, self.llm)
+            out.usage.prompt_tokens += retrieval.prompt_tokens
+            out.usage.completion_tokens += retrieval.completion_tokens
+            messages = [{'role': 'system', 'content': prompt_text('answer')},
+                        {'role': 'user', 'content': f'Facts:\n{format_facts(retrieval.facts)}\n'
+                                                    f'Question: {question}'}]
+            reply = self.llm.chat(messages, schema=ANSWER_SCHEMA, schema_name='answer',
+                                  max_tokens=200)
+            out.usage.add(reply)
+        except LLMError as exc:
+            out.text, out.error = 'I cannot answer right now.', f'LLM unavailable: {exc}'
+            out.seconds = time.perf_counter() - began
+            return out
+        data = reply.data if isinstance(reply.data, dict) else {}
+        out.text = str(data.get('answer') or reply.text or '').strip() or 'I do not know.'
+        for trip in data.get('facts') or []:
+            try:
+                fact = Fact.from_triplet(trip)
+            except (KGError, TypeError):
+                continue
+            if fact in kg and fact not in out.facts:
+                out.facts.append(fact)
+        out.seconds = time.perf_counter() - began
+        return out

@@ -1,0 +1,135 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""``l3mp update | task | ask | say``: the language pipelines from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..llm.client import LLMError
+from ..world.store import Store
+from .common import CLIError, dump
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument('--store', required=True, help='KG store (made with "l3mp kg init")')
+    p.add_argument('--text', required=True, help='the utterance')
+    p.add_argument('--retriever', choices=('full', 'select', 'search'), default='search')
+    p.add_argument('--no-verify', action='store_true', help='ablation: skip the verifier')
+    p.add_argument('--llm', default=None,
+                   help='OpenAI-compatible base URL, or "local" for the embedded model '
+                        '(default: $L3MP_LLM_URL, else local)')
+    p.add_argument('--model', default=None, help='model name (default: $L3MP_LLM_MODEL)')
+    p.add_argument('--attempts', type=int, default=3, help='LLM attempts per request')
+    p.add_argument('--engine', default='lapkt', choices=('lapkt', 'fast-downward', 'pyperplan'))
+    p.add_argument('--timeout', type=float, default=30.0, help='planner timeout (s)')
+    p.add_argument('--cache', help='directory of cached LLM replies (reproducible runs)')
+    p.add_argument('--json', action='store_true')
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the language verbs."""
+    for verb, helptext, func in (
+            ('update', 'apply a reported change (Algorithm 3)', cmd_update),
+            ('task', 'plan an NL task (Algorithm 4)', cmd_task),
+            ('ask', 'answer a question from the KG', cmd_ask),
+            ('say', 'route an utterance (report, task or question) and handle it', cmd_say)):
+        p = sub.add_parser(verb, help=helptext)
+        _common(p)
+        p.set_defaults(func=func)
+
+
+def build_agent(args: argparse.Namespace):  # noqa: ANN201 - Agent imported lazily
+    """Build an agent on the store (the domain recorded in it)."""
+    import os
+
+    from ..agent import Agent, AgentConfig
+    if not Path(args.store).exists():
+        raise CLIError(f'no store at {args.store} (create one with "l3mp kg init")')
+    with Store(args.store) as store:
+        meta = store.meta
+    url = args.llm if args.llm is not None else os.environ.get('L3MP_LLM_URL')
+    cfg = AgentConfig(
+        domain=meta.get('domain_path') or 'pddl/household.pddl',
+        constraints=meta.get('constraints_path') or None, store=args.store,
+        llm_url=None if url in (None, '', 'local') else url,
+        llm_model=args.model or os.environ.get('L3MP_LLM_MODEL', 'local'),
+        llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE'),
+        retriever=args.retriever, max_attempts=args.attempts, verify=not args.no_verify,
+        engine=args.engine, plan_timeout=args.timeout)
+    try:
+        return Agent.from_config(cfg)
+    except LLMError as exc:
+        raise CLIError(f'cannot reach the LLM: {exc}') from None
+
+
+def _run(args: argparse.Namespace, kind: str) -> int:
+    agent = build_agent(args)
+    try:
+        if kind == 'route':
+            kind = agent.route(args.text)
+            if not args.json:
+                print(f'({kind})')
+        if kind == 'report':
+            out = agent.update(args.text, source='cli')
+            if any(e.startswith('LLM unavailable') for e in out.errors):
+                raise CLIError(out.errors[0])
+            if args.json:
+                print(dump(out.to_json()))
+            elif out.applied:
+                print(f'applied after {out.attempts} attempt(s) (event {out.event_id}):')
+                print(out.update.text())
+            else:
+                print(f'rejected after {out.attempts} attempt(s); the KG is unchanged:',
+                      file=sys.stderr)
+                for e in out.errors:
+                    print(f'  - {e}', file=sys.stderr)
+            return 0 if out.applied else 1
+        if kind == 'task':
+            out = agent.task(args.text)
+            if any(e.startswith('LLM unavailable') for e in out.errors):
+                raise CLIError(out.errors[0])
+            if args.json:
+                print(dump(out.to_json()))
+            else:
+                print(f'goal: {out.goal}')
+                print(f'status: {out.status}')
+                for step in out.steps:
+                    print(step)
+                for e in out.errors:
+                    print(f'  - {e}', file=sys.stderr)
+            return 0 if out.status in ('solved', 'already_satisfied') else 1
+        answer = agent.ask(args.text)
+        if answer.error:
+            raise CLIError(answer.error)
+        if args.json:
+            print(dump(answer.to_json()))
+        else:
+            print(answer.text)
+            for f in answer.facts:
+                print(f'  {f.text()}')
+        return 0
+    finally:
+        agent.close()
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    """Apply a reported change."""
+    return _run(args, 'report')
+
+
+def cmd_task(args: argparse.Namespace) -> int:
+    """Plan a task."""
+    return _run(args, 'task')
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer a question."""
+    return _run(args, 'question')
+
+
+def cmd_say(args: argparse.Namespace) -> int:
+    """Route and handle an utterance."""
+    return _run(args, 'route')

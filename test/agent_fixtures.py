@@ -1,0 +1,36 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers for agent tests: a household world on a real store and a scripted LLM."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from l3mp_ros.llm.client import LLMClient, LLMConfig
+from l3mp_ros.world.constraints import Constraints
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import KnowledgeGraph
+from l3mp_ros.world.model import WorldModel
+from l3mp_ros.world.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+DOMAIN = ROOT / 'pddl' / 'household.pddl'
+CONSTRAINTS = ROOT / 'pddl' / 'household.constraints.yaml'
+STATE = ROOT / 'config' / 'household_state.json'
+
+
+def household_world(tmp_path: Path) -> WorldModel:
+    kg = KnowledgeGraph.from_json(json.loads(STATE.read_text()))
+    store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(DOMAIN),
+                         constraints_path=str(CONSTRAINTS))
+    return WorldModel(DomainSchema.load(DOMAIN), Constraints.load(CONSTRAINTS), store=store)
+
+
+def client(fake, timeout: float = 5.0, retries: int = 1) -> LLMClient:
+    return LLMClient(LLMConfig(base_url=fake.base_url, model='fake', timeout=timeout,
+                               max_retries=retries, backoff=0.01))
+
+
+def upd(remove=(), add=()) -> dict:
+    return {'remove': [list(t) for t in remove], 'add': [list(t) for t in add]}
