@@ -1,0 +1,269 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Classical planners behind one call: ``solve(problem, engine, timeout)`` and ``validate``.
+
+Engines come from unified-planning's factory: ``lapkt`` (this package's engine, run in a
+killable subprocess), ``fast-downward`` (up-fast-downward, UP's own timeout, which kills the
+planner's process group) and ``pyperplan`` (no timeout of its own: solved in a child
+interpreter that is killed at the deadline). A problem with features an engine lacks
+(e.g. conditional effects for pyperplan) is first rewritten with UP's compilers and the plan
+is mapped back. Nothing here writes to stdout.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import unified_planning as up
+from unified_planning.engines import PlanGenerationResultStatus
+from unified_planning.engines import ValidationResultStatus as _Valid
+from unified_planning.environment import get_environment
+from unified_planning.exceptions import UPException
+from unified_planning.io import PDDLReader, PDDLWriter
+from unified_planning.plans import ActionInstance, SequentialPlan
+
+from l3mp_ros.planning import lapkt_engine
+
+__all__ = ['ENGINES', 'EngineResult', 'register_engines', 'solve', 'validate', 'plan_strings']
+
+ENGINES: tuple[str, ...] = ('lapkt', 'fast-downward', 'pyperplan')
+
+_FACTORY_ENTRIES: dict[str, tuple[str, str]] = {
+    'lapkt': ('l3mp_ros.planning.lapkt_engine', 'LAPKTPlanner'),
+    'fast-downward': ('up_fast_downward', 'FastDownwardPDDLPlanner'),
+    'pyperplan': ('up_pyperplan.engine', 'EngineImpl'),
+}
+
+_STATUS: dict[PlanGenerationResultStatus, str] = {
+    PlanGenerationResultStatus.SOLVED_SATISFICING: 'solved',
+    PlanGenerationResultStatus.SOLVED_OPTIMALLY: 'solved',
+    PlanGenerationResultStatus.UNSOLVABLE_PROVEN: 'unsolvable',
+    PlanGenerationResultStatus.UNSOLVABLE_INCOMPLETELY: 'unsolvable',
+    PlanGenerationResultStatus.TIMEOUT: 'timeout',
+}
+
+# Child interpreter for engines without a timeout: argv = engine, params JSON, domain, problem.
+# Compiles (which may blow up, e.g. conditional effects) and solves there, so the deadline
+# bounds both. Prints one JSON line: {"status": <UP status name>, "plan": [...] | null}.
+_WORKER = """
+import json, sys
+from unified_planning.environment import get_environment
+from unified_planning.io import PDDLReader
+from l3mp_ros.planning.engines import _compile_for
+env = get_environment()
+env.credits_stream = None
+name, params, domain, problem = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+prob = PDDLReader(env).parse_problem(domain, problem)
+target, back_maps = _compile_for(env.factory.engine(name), prob)
+with env.factory.OneshotPlanner(name=name, params=params) as planner:
+    res = planner.solve(target)
+plan = res.plan
+if plan is not None:
+    for back in reversed(back_maps):
+        plan = plan.replace_action_instances(back)
+    plan = ['(' + ' '.join([a.action.name] + [str(p) for p in a.actual_parameters]) + ')'
+            for a in plan.actions]
+sys.stdout.write('\\n' + json.dumps({'status': res.status.name, 'plan': plan}) + '\\n')
+"""
+
+
+@dataclass
+class EngineResult:
+    """What one planner call produced.
+
+    ``status`` is ``solved``, ``unsolvable``, ``timeout`` or ``error``; ``up_status`` is UP's
+    status name (e.g. ``UNSOLVABLE_INCOMPLETELY`` vs ``UNSOLVABLE_PROVEN``); ``plan`` holds
+    lowercase PDDL action strings such as ``(move_to_room the_robot kitchen bathroom)``.
+    """
+
+    status: str
+    plan: list[str]
+    up_plan: SequentialPlan | None
+    engine: str
+    seconds: float
+    log: str = ''
+    up_status: str = ''
+    metrics: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        """True when a plan was found."""
+        return self.status == 'solved'
+
+
+def register_engines(env: up.environment.Environment | None = None) -> None:
+    """Make ``lapkt``, ``fast-downward`` and ``pyperplan`` available in UP's factory.
+
+    Idempotent. Also silences UP's credits banner (``credits_stream = None``).
+    """
+    env = env or get_environment()
+    env.credits_stream = None
+    factory = env.factory
+    for name in ENGINES:
+        if name not in factory.engines:
+            module, cls = _FACTORY_ENTRIES[name]
+            factory.add_engine(name, module, cls)
+
+
+def plan_strings(plan: SequentialPlan | None) -> list[str]:
+    """A sequential plan as lowercase PDDL action strings (UP's action and object names)."""
+    if plan is None:
+        return []
+    return [_action_string(a) for a in plan.actions]
+
+
+def solve(
+    problem: up.model.Problem,
+    engine: str,
+    timeout: float,
+    params: dict[str, Any] | None = None,
+) -> EngineResult:
+    """Plan for ``problem`` with ``engine`` (one of ``ENGINES``) within ``timeout`` seconds.
+
+    Never raises for planner failures: an engine or compilation error gives ``status='error'``
+    with the log. Raises ``ValueError`` for an unknown engine or a non-positive timeout.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f'unknown engine {engine!r}; choose one of {", ".join(ENGINES)}')
+    if not timeout or timeout <= 0:
+        raise ValueError(f'timeout must be a positive number of seconds, not {timeout!r}')
+    register_engines(problem.environment)
+    params = dict(params or {})
+    started = time.monotonic()
+    try:
+        if engine == 'pyperplan':
+            status, plan, log, metrics = _solve_in_child(problem, engine, timeout, params)
+        else:
+            engine_cls = problem.environment.factory.engine(engine)
+            target, back_maps = _compile_for(engine_cls, problem)
+            status, plan, log, metrics = _solve_in_process(target, engine, timeout, params)
+            if plan is not None:
+                for back in reversed(back_maps):
+                    plan = plan.replace_action_instances(back)
+    except Exception as exc:  # noqa: BLE001 - any engine failure becomes an 'error' result
+        return EngineResult('error', [], None, engine, time.monotonic() - started,
+                            log=f'{type(exc).__name__}: {exc}', up_status='INTERNAL_ERROR')
+    short = _STATUS.get(status, 'error')
+    if short == 'solved' and not isinstance(plan, SequentialPlan):
+        short, log = 'error', (log + '\nengine reported success without a sequential plan')
+    if short != 'solved':
+        plan = None
+    return EngineResult(
+        short, plan_strings(plan), plan, engine, time.monotonic() - started,
+        log=log if short == 'error' else '', up_status=status.name, metrics=metrics)
+
+
+def validate(problem: up.model.Problem, up_plan: SequentialPlan | None) -> tuple[bool, str]:
+    """Check ``up_plan`` against ``problem`` with UP's sequential plan validator."""
+    if up_plan is None:
+        return False, 'no plan to validate'
+    factory = problem.environment.factory
+    with factory.PlanValidator(name='sequential_plan_validator') as validator:
+        try:
+            result = validator.validate(problem, up_plan)
+        except UPException as exc:
+            return False, f'{type(exc).__name__}: {exc}'
+    if result.status == _Valid.VALID:
+        return True, ''
+    messages = [m.message for m in (result.log_messages or []) if m.message]
+    reason = ' '.join(messages) or (result.reason.name if result.reason else 'invalid plan')
+    return False, reason
+
+
+# -- internals -------------------------------------------------------------------------
+
+
+def _action_string(action: ActionInstance) -> str:
+    names = [action.action.name] + [str(p) for p in action.actual_parameters]
+    return '(' + ' '.join(names).lower() + ')'
+
+
+def _compile_for(engine_cls: type, problem: up.model.Problem) -> tuple[up.model.Problem, list]:
+    """Rewrite ``problem`` with UP compilers until ``engine_cls`` supports its kind."""
+    if engine_cls.supports(problem.kind):
+        return problem, []
+    missing = problem.kind.features - engine_cls.supported_kind().features
+    current, back_maps = lapkt_engine.compile_away(problem, missing)
+    if not engine_cls.supports(current.kind):
+        raise UPException(
+            f'{engine_cls.__name__} does not support this problem even after compilation: '
+            f'{sorted(current.kind.features - engine_cls.supported_kind().features)}')
+    return current, back_maps
+
+
+def _solve_in_process(
+    problem: up.model.Problem, engine: str, timeout: float, params: dict[str, Any],
+) -> tuple[PlanGenerationResultStatus, up.plans.Plan | None, str, dict[str, str]]:
+    # A stream makes UP's PDDL runner capture output and reap the killed process.
+    sink = io.StringIO()
+    factory = problem.environment.factory
+    with factory.OneshotPlanner(name=engine, params=params) as planner:
+        if engine == 'fast-downward':
+            _private_sas_file(planner)
+        result = planner.solve(problem, timeout=timeout, output_stream=sink)
+    log = '\n'.join(m.message for m in (result.log_messages or []) if m.message)
+    return result.status, result.plan, log or sink.getvalue(), dict(result.metrics or {})
+
+
+def _private_sas_file(planner: Any) -> None:
+    """Make Fast Downward write its translator output next to the plan, not in our cwd.
+
+    Its driver defaults to ``./output.sas``: concurrent calls would overwrite each other's.
+    """
+    base = planner._get_cmd
+
+    def get_cmd(domain: str, problem: str, plan: str) -> list[str]:
+        cmd = list(base(domain, problem, plan))
+        sas = os.path.join(os.path.dirname(plan), 'output.sas')
+        return cmd[:2] + ['--sas-file', sas] + cmd[2:]
+
+    planner._get_cmd = get_cmd
+
+
+def _child_env() -> dict[str, str]:
+    """Our environment, with the directory holding ``l3mp_ros`` first on PYTHONPATH."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ)
+    env['PYTHONPATH'] = os.pathsep.join(
+        p for p in (root, env.get('PYTHONPATH', '')) if p)
+    return env
+
+
+def _solve_in_child(
+    problem: up.model.Problem, engine: str, timeout: float, params: dict[str, Any],
+) -> tuple[PlanGenerationResultStatus, up.plans.Plan | None, str, dict[str, str]]:
+    writer = PDDLWriter(problem, needs_requirements=True)
+    with tempfile.TemporaryDirectory(prefix='l3mp_plan_') as tmp:
+        domain = os.path.join(tmp, 'domain.pddl')
+        prob = os.path.join(tmp, 'problem.pddl')
+        writer.write_domain(domain)
+        writer.write_problem(prob)
+        cmd = [sys.executable, '-c', _WORKER, engine, json.dumps(params), domain, prob]
+        timed_out, retval, out, err = lapkt_engine._run(cmd, tmp, timeout, _child_env())
+    log = (out + '\n' + err).strip()
+    if timed_out:
+        return PlanGenerationResultStatus.TIMEOUT, None, log, {}
+    reply = None
+    for line in reversed(out.splitlines()):
+        if line.startswith('{'):
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                reply = None
+            break
+    if retval != 0 or not isinstance(reply, dict):
+        return PlanGenerationResultStatus.INTERNAL_ERROR, None, \
+            f'{engine} worker exited with code {retval}\n{log}', {}
+    status = PlanGenerationResultStatus[reply['status']]
+    plan = None
+    if reply.get('plan') is not None:
+        plan = PDDLReader(problem.environment).parse_plan_string(
+            problem, '\n'.join(reply['plan']), writer.get_item_named)
+    return status, plan, log, {}

@@ -1,0 +1,240 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Real planners through l3mp_ros.planning: LAPKT, Fast Downward and pyperplan."""
+
+import tempfile
+import time
+
+import psutil
+import pytest
+from unified_planning.engines import PlanGenerationResultStatus
+from unified_planning.io import PDDLReader
+from unified_planning.shortcuts import OneshotPlanner
+
+import l3mp_ros.planning as planning
+from l3mp_ros.planning.lapkt_engine import LAPKTPlanner
+
+DOMAIN = """
+(define (domain house)
+  (:requirements :strips :typing :negative-preconditions :conditional-effects)
+  (:types room agent item - object robot - agent)
+  (:predicates (at ?a - agent ?r - room) (in ?i - item ?r - room)
+               (holding ?a - robot ?i - item) (connected ?r1 ?r2 - room)
+               (free ?a - robot) (locked ?r - room) (clean ?r - room))
+  (:action move_to_room
+    :parameters (?a - robot ?from ?to - room)
+    :precondition (and (at ?a ?from) (connected ?from ?to) (not (locked ?to)))
+    :effect (and (not (at ?a ?from)) (at ?a ?to)
+                 (forall (?i - item)
+                   (when (holding ?a ?i) (and (not (in ?i ?from)) (in ?i ?to))))))
+  (:action pick
+    :parameters (?a - robot ?i - item ?r - room)
+    :precondition (and (at ?a ?r) (in ?i ?r) (free ?a))
+    :effect (and (holding ?a ?i) (not (free ?a))))
+  (:action drop
+    :parameters (?a - robot ?i - item ?r - room)
+    :precondition (and (at ?a ?r) (holding ?a ?i))
+    :effect (and (not (holding ?a ?i)) (free ?a)))
+  (:action tidy
+    :parameters (?a - robot ?r - room)
+    :precondition (and (at ?a ?r) (not (clean ?r)) (free ?a))
+    :effect (clean ?r)))
+"""
+
+ROOMS = """
+(:objects kitchen hall bathroom - room the_robot - robot cup plate - item)
+(:init (at the_robot kitchen) (in cup kitchen) (in plate hall) (free the_robot)
+       (connected kitchen hall) (connected hall kitchen)
+       (connected hall bathroom) (connected bathroom hall))
+"""
+
+SOLVABLE = f"""(define (problem fetch) (:domain house) {ROOMS}
+  (:goal (and (in cup bathroom) (clean bathroom) (free the_robot))))"""
+
+# The robot holds one item at a time: both goals hold only in the delete relaxation.
+UNSOLVABLE = f"""(define (problem greedy) (:domain house) {ROOMS}
+  (:goal (and (holding the_robot cup) (holding the_robot plate))))"""
+
+FEATURES_DOMAIN = """
+(define (domain feat)
+  (:requirements :strips :typing :negative-preconditions :equality
+                 :universal-preconditions :existential-preconditions :disjunctive-preconditions)
+  (:types room item)
+  (:predicates (at ?r - room) (in ?i - item ?r - room) (conn ?a ?b - room)
+               (lit ?r - room) (done))
+  (:action move :parameters (?a ?b - room)
+    :precondition (and (at ?a) (conn ?a ?b) (not (= ?a ?b)) (or (lit ?b) (lit ?a)))
+    :effect (and (not (at ?a)) (at ?b)))
+  (:action light :parameters (?r - room)
+    :precondition (and (at ?r) (exists (?i - item) (in ?i ?r)))
+    :effect (lit ?r))
+  (:action finish :parameters ()
+    :precondition (forall (?r - room) (lit ?r))
+    :effect (done)))
+"""
+
+FEATURES_PROBLEM = """(define (problem f1) (:domain feat)
+  (:objects a b c - room lamp1 lamp2 lamp3 - item)
+  (:init (at a) (lit a) (conn a a) (conn a b) (conn b c) (conn b a) (conn c b)
+         (in lamp1 a) (in lamp2 b) (in lamp3 c))
+  (:goal (and (done) (not (at c)))))"""
+
+# No item exists: LAPKT's own front end fails on the quantifier; ours compiles it first.
+EMPTY_TYPE_PROBLEM = """(define (problem f0) (:domain feat)
+  (:objects a b - room)
+  (:init (at a) (conn a b))
+  (:goal (at a)))"""
+
+SEARCHES = ('siw-then-bfsf', 'bfws', 'bfsf', 'siw')
+
+
+def hard_problem(rooms: int = 40, items: int = 30) -> str:
+    """A long corridor with many items to carry to its end, one at a time."""
+    names = [f'r{i}' for i in range(rooms)]
+    things = [f'o{i}' for i in range(items)]
+    links = ' '.join(f'(connected {a} {b}) (connected {b} {a})'
+                     for a, b in zip(names, names[1:], strict=False))
+    init = ' '.join(f'(in {o} {names[i % rooms]})' for i, o in enumerate(things))
+    goal = ' '.join(f'(in {o} {names[-1 - (i % 3)]})' for i, o in enumerate(things))
+    return f"""(define (problem corridor) (:domain house)
+  (:objects {' '.join(names)} - room the_robot - robot {' '.join(things)} - item)
+  (:init (at the_robot r0) (free the_robot) {links} {init})
+  (:goal (and {goal} (clean r0) (clean {names[-1]}))))"""
+
+
+def parse(domain: str, problem: str):
+    return PDDLReader().parse_problem_string(domain, problem)
+
+
+def children() -> list[psutil.Process]:
+    return psutil.Process().children(recursive=True)
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch):
+    """Temp files and the working directory both point into an empty directory."""
+    scratch = tmp_path / 'scratch'
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, 'tempdir', str(scratch))
+    monkeypatch.chdir(scratch)
+    return scratch
+
+
+@pytest.mark.parametrize('engine', planning.ENGINES)
+def test_each_engine_solves_and_plan_validates(engine, private_tmp, capfd):
+    problem = parse(DOMAIN, SOLVABLE)
+    result = planning.solve(problem, engine, timeout=30)
+    assert result.status == 'solved', result.log
+    assert result.engine == engine
+    assert result.plan and all(s.startswith('(') and s == s.lower() for s in result.plan)
+    assert result.plan == planning.plan_strings(result.up_plan)
+    assert result.plan[0].split()[0] in {'(move_to_room', '(pick', '(tidy'}
+    assert planning.validate(problem, result.up_plan) == (True, '')
+    assert list(private_tmp.iterdir()) == []
+    assert capfd.readouterr().out == ''
+    assert children() == []
+
+
+@pytest.mark.parametrize('search', SEARCHES)
+def test_lapkt_searches(search):
+    problem = parse(DOMAIN, SOLVABLE)
+    result = planning.solve(problem, 'lapkt', timeout=30, params={'search': search})
+    assert result.status == 'solved', result.log
+    assert planning.validate(problem, result.up_plan)[0]
+
+
+@pytest.mark.parametrize('search', SEARCHES)
+def test_lapkt_claimed_features(search):
+    problem = parse(FEATURES_DOMAIN, FEATURES_PROBLEM)
+    kind = problem.kind.features
+    assert {'EQUALITIES', 'DISJUNCTIVE_CONDITIONS', 'EXISTENTIAL_CONDITIONS',
+            'UNIVERSAL_CONDITIONS', 'NEGATIVE_CONDITIONS'} <= kind
+    assert LAPKTPlanner.supports(problem.kind)
+    result = planning.solve(problem, 'lapkt', timeout=30, params={'search': search})
+    assert result.status == 'solved', result.log
+    ok, reason = planning.validate(problem, result.up_plan)
+    assert ok, reason
+
+
+def test_lapkt_quantifier_over_empty_type_and_empty_plan():
+    problem = parse(FEATURES_DOMAIN, EMPTY_TYPE_PROBLEM)
+    result = planning.solve(problem, 'lapkt', timeout=30)
+    assert result.status == 'solved', result.log
+    assert result.plan == []
+    assert planning.validate(problem, result.up_plan)[0]
+
+
+def test_fast_downward_on_feature_problem():
+    problem = parse(FEATURES_DOMAIN, FEATURES_PROBLEM)
+    result = planning.solve(problem, 'fast-downward', timeout=30)
+    assert result.status == 'solved', result.log
+    assert planning.validate(problem, result.up_plan)[0]
+
+
+@pytest.mark.parametrize('engine', planning.ENGINES)
+def test_unsolvable(engine):
+    result = planning.solve(parse(DOMAIN, UNSOLVABLE), engine, timeout=30)
+    assert result.status == 'unsolvable', result.log
+    assert result.plan == [] and result.up_plan is None
+
+
+def test_lapkt_relaxed_unreachable_goal_is_proven_unsolvable():
+    text = SOLVABLE.replace('(free the_robot)', '(free the_robot) (locked bathroom)', 1)
+    result = planning.solve(parse(DOMAIN, text), 'lapkt', timeout=30)
+    assert (result.status, result.up_status) == ('unsolvable', 'UNSOLVABLE_PROVEN')
+
+
+@pytest.mark.parametrize('engine', planning.ENGINES)
+def test_timeout_kills_the_planner(engine, private_tmp, capfd):
+    problem = parse(DOMAIN, hard_problem())
+    timeout = 0.5
+    started = time.monotonic()
+    result = planning.solve(problem, engine, timeout=timeout)
+    elapsed = time.monotonic() - started
+    assert result.status == 'timeout', (result.status, result.log)
+    assert elapsed < timeout + 4.0
+    time.sleep(0.2)
+    assert children() == []
+    assert list(private_tmp.iterdir()) == []
+    assert capfd.readouterr().out == ''
+
+
+def test_oneshot_planner_from_factory():
+    problem = parse(DOMAIN, SOLVABLE)
+    with OneshotPlanner(name='lapkt', params={'search': 'bfws'}) as planner:
+        assert planner.name == 'lapkt'
+        result = planner.solve(problem, timeout=30)
+    assert result.status == PlanGenerationResultStatus.SOLVED_SATISFICING
+    assert planning.validate(problem, result.plan)[0]
+
+
+def test_register_engines_is_idempotent():
+    from unified_planning.environment import get_environment
+
+    planning.register_engines()
+    planning.register_engines()
+    names = get_environment().factory.engines
+    assert all(names.count(e) == 1 for e in planning.ENGINES)
+
+
+def test_bad_arguments():
+    problem = parse(DOMAIN, SOLVABLE)
+    with pytest.raises(ValueError):
+        planning.solve(problem, 'nope', timeout=1)
+    with pytest.raises(ValueError):
+        planning.solve(problem, 'lapkt', timeout=0)
+    with pytest.raises(ValueError):
+        LAPKTPlanner(search='astar')
+    bad = planning.solve(problem, 'lapkt', timeout=5, params={'search': 'astar'})
+    assert bad.status == 'error' and 'astar' in bad.log
+
+
+def test_validate_rejects_a_wrong_plan():
+    problem = parse(DOMAIN, SOLVABLE)
+    good = planning.solve(problem, 'fast-downward', timeout=30).up_plan
+    from unified_planning.plans import SequentialPlan
+
+    wrong = SequentialPlan(list(reversed(good.actions)))
+    ok, reason = planning.validate(problem, wrong)
+    assert not ok and reason
+    assert planning.validate(problem, None)[0] is False
