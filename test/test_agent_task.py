@@ -1,0 +1,112 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Algorithm 4, routing and questions through the real openai client and real planners."""
+
+import pytest
+
+from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind
+from l3mp_ros.agent.task import TaskPlanner
+from l3mp_ros.planning.execute import execute_plan
+from l3mp_ros.planning.planner import Planner
+from l3mp_ros.planning.problem import goal_holds, parse_goal
+from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.world.kg import Fact
+
+from .agent_fixtures import client, household_world
+
+TASK = 'Give the red pen to Anna.'
+GOOD = {'goal': '(and (in_person_hand red_pen anna))'}
+
+
+def _planner(world, engine='fast-downward'):
+    return Planner(world.domain, engine=engine, timeout=30)
+
+
+@pytest.mark.parametrize('engine', ['lapkt', 'fast-downward'])
+def test_task_solved_and_valid_on_ground_truth(tmp_path, engine):
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': GOOD}]) as fake:
+        tp = TaskPlanner(world, client(fake), FullRetriever(), _planner(world, engine))
+        out = tp.run(TASK)
+        req = fake.requests[0]
+    assert out.status == 'solved' and out.attempts == 1, out.errors
+    assert out.steps and out.steps[-1].startswith('(hand_to_person')
+    assert '(in_person_hand ?' in req['messages'][0]['content'] and TASK in req['messages'][1][
+        'content']
+    # executing the plan on the whole KG reaches the goal
+    res = execute_plan(world.domain, world.kg, out.steps)
+    goal = parse_goal(world.domain, world.kg, GOOD['goal'])
+    assert goal_holds(world.domain, res.kg, goal)
+    body = out.to_json()
+    assert body['schema'] == 'l3mp/plan/v1' and body['task_id'] == out.task_id
+    assert body['tokens']['prompt'] > 0 and body['utterance'] == TASK
+
+
+def test_task_retries_bad_goals_with_reasons(tmp_path):
+    world = household_world(tmp_path)
+    script = [
+        {'content': {'goal': '(and (holding anna red_pen))'}},            # unknown predicate
+        {'content': {'goal': '(and (placed_at_pantry milk kitchen_pantry))'}},  # unsolvable
+        {'content': '```pddl\n(:goal (and (in_person_hand red_pen anna)))\n```'},  # fenced
+    ]
+    with FakeOpenAI(script) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(TASK)
+        second = fake.requests[1]['messages'][-1]['content']
+        third = fake.requests[2]['messages'][-1]['content']
+    assert out.status == 'solved' and out.attempts == 3
+    assert 'holding' in second and 'goal has errors' in second
+    assert 'no plan reaches that goal' in third
+    assert [h['status'] for h in out.history] == ['invalid_goal', 'unsolvable', 'solved']
+
+
+def test_task_gives_up_after_bounded_attempts(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI(['no idea, sorry'] * 2) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          max_attempts=2).run(TASK)
+        assert len(fake.requests) == 2
+    assert out.status == 'invalid_goal' and out.errors and not out.steps
+    assert world.kg.to_json() == before
+
+
+def test_already_satisfied_goal(tmp_path):
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': {'goal': '(light_on kitchen_light)'}}]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
+            'Make sure the kitchen light is on.')
+    assert out.status == 'already_satisfied' and out.steps == []
+
+
+def test_plan_goal_without_llm(tmp_path):
+    world = household_world(tmp_path)
+    tp = TaskPlanner(world, None, None, _planner(world))
+    out = tp.plan_goal('(and (light_on laundry_room_light))')
+    assert out.status == 'solved' and any('turn_on_light' in s for s in out.steps)
+    bad = tp.plan_goal('(and (light_on attic_light))')
+    assert bad.status == 'invalid_goal' and any('attic_light' in e for e in bad.errors)
+
+
+def test_router_heuristics_and_llm():
+    assert heuristic_kind('Where is the red pen?') == 'question'
+    assert heuristic_kind('Please bring me the red pen.') == 'task'
+    assert heuristic_kind('Could you turn off the TV?') == 'task'
+    assert heuristic_kind('Gary put the pen on the table.') is None
+    with FakeOpenAI([{'content': {'kind': 'report'}}, 'it is a question i think']) as fake:
+        router = Router(client(fake))
+        assert router.classify('Gary put the pen on the table.') == 'report'
+        assert router.classify('The kitchen light, is it on') == 'question'
+        assert len(fake.requests) == 2
+
+
+def test_questions_cite_only_real_facts(tmp_path):
+    world = household_world(tmp_path)
+    reply = {'answer': 'The red pen is on the living room table.',
+             'facts': [['red_pen', 'placed_at_table', 'living_room_table'],
+                       ['red_pen', 'placed_at_table', 'the_moon']]}
+    with FakeOpenAI([{'content': reply}]) as fake:
+        ans = QuestionAnswerer(client(fake), FullRetriever()).answer(world.kg,
+                                                                    'Where is the red pen?')
+    assert 'living room table' in ans.text
+    assert ans.facts == [Fact('placed_at_table', ('red_pen', 'living_room_table'))]
