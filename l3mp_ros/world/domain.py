@@ -16,6 +16,7 @@ from unified_planning.io import PDDLReader
 from unified_planning.model import Problem
 
 ROOT_TYPE = 'object'
+_CACHE: dict[tuple[str, str], DomainSchema] = {}
 
 
 class DomainError(ValueError):
@@ -85,13 +86,21 @@ class DomainSchema:
     # -- loading -------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path) -> DomainSchema:
-        """Read a domain file; raise :class:`DomainError` with a one-line reason."""
+        """Read a domain file; raise :class:`DomainError` with a one-line reason.
+
+        Parsing is slow (seconds for a large domain), so schemas are cached per process
+        by file content; treat a schema as read-only (clone ``up_problem`` to change it).
+        """
         path = Path(path)
         try:
             text = path.read_text()
         except OSError as exc:
             raise DomainError(f'cannot read domain {path}: {exc.strerror}') from None
-        return cls.from_text(text, path)
+        key = (str(path.resolve()), text)
+        cached = _CACHE.get(key)
+        if cached is None:
+            cached = _CACHE[key] = cls.from_text(text, path)
+        return cached
 
     @classmethod
     def from_text(cls, text: str, path: Path | None = None) -> DomainSchema:
