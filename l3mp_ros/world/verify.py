@@ -100,23 +100,30 @@ class Verifier:
         t = types.get(entity)
         return t is not None and self.domain.is_subtype(t, rule.types)
 
-    def _post_facts(self, kg: KnowledgeGraph, update: Update, entity: str) -> set[Fact]:
-        facts = kg.facts_of(entity) - update.remove
-        facts |= {f for f in update.add if entity in f.args}
-        return facts
-
     def _check_rules(self, kg: KnowledgeGraph, update: Update,
                      types: Mapping[str, str]) -> list[str]:
         errors: list[str] = []
         changed = update.remove | update.add
+        added: dict[str, set[Fact]] = {}
+        for f in update.add:
+            for a in f.args:
+                added.setdefault(a, set()).add(f)
+        post_cache: dict[str, set[Fact]] = {}
+
+        def post(entity: str) -> set[Fact]:
+            if entity not in post_cache:
+                post_cache[entity] = ((kg.facts_of(entity) - update.remove)
+                                      | added.get(entity, set()))
+            return post_cache[entity]
+
         for rule in self.constraints.rules:
             watched = rule.watched()
             keys = {f.args[rule.key] for f in changed
                     if f.predicate in watched and len(f.args) > rule.key}
             for entity in sorted(keys):
                 if self._rule_applies(rule, entity, types):
-                    post = self._post_facts(kg, update, entity)
-                    errors.extend(self._rule_errors(rule, entity, post, 'after this update'))
+                    errors.extend(self._rule_errors(rule, entity, post(entity),
+                                                    'after this update'))
         return errors
 
     def _rule_errors(self, rule: Rule, entity: str, facts: set[Fact], when: str) -> list[str]:
