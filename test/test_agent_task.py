@@ -106,7 +106,7 @@ def test_questions_cite_only_real_facts(tmp_path):
              'facts': [['red_pen', 'placed_at_table', 'living_room_table'],
                        ['red_pen', 'placed_at_table', 'the_moon']]}
     with FakeOpenAI([{'content': reply}]) as fake:
-        ans = QuestionAnswerer(client(fake), FullRetriever()).answer(world.kg,
-                                                                    'Where is the red pen?')
+        qa = QuestionAnswerer(client(fake), FullRetriever())
+        ans = qa.answer(world.kg, 'Where is the red pen?')
     assert 'living room table' in ans.text
     assert ans.facts == [Fact('placed_at_table', ('red_pen', 'living_room_table'))]

@@ -56,7 +56,7 @@ class TaskOutcome:
 
     @property
     def steps(self) -> list[str]:
-        """Return the plan's steps (empty without a plan)."""
+        """Return the plan's steps, empty without a plan."""
         return list(self.plan.steps) if self.plan else []
 
     def to_json(self) -> dict[str, Any]:

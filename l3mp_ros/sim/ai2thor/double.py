@@ -419,7 +419,7 @@ class ControllerDouble:
         return self.last_event
 
     def stop(self) -> None:
-        """Nothing to stop (kept for API compatibility)."""
+        """Do nothing: kept for API compatibility."""
 
     # each _do_<Action> returns '' on success or an error message (optionally with a return)
     def _check_target(self, oid: str, flag: str, force: bool) -> str:
@@ -643,7 +643,7 @@ class ControllerDouble:
         return self._refresh('SetState')
 
     def dirty(self, object_id: str) -> Event:
-        """Make a dirtyable object dirty (reset: washed dishes dirty again)."""
+        """Make a dirtyable object dirty, e.g. a washed dish again."""
         if not self._require(object_id)['dirtyable']:
             raise ValueError(f'{object_id} is not dirtyable')
         return self.set_state(object_id, isDirty=True)

@@ -312,7 +312,7 @@ class SceneGraphExtractor:
 
     @property
     def anchor(self) -> str | None:
-        """Return the objectId of the navigation anchor (None when unset)."""
+        """Return the objectId of the navigation anchor, None when unset."""
         return self._anchor[0] if self._anchor is not None else None
 
     def clear_anchor(self) -> None:

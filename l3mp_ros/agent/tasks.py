@@ -1,0 +1,226 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The active task: queueing, execution feedback and re-planning (no ROS).
+
+One task is *active* at a time (the robot executes one plan); tasks that arrive meanwhile
+wait in a FIFO queue and are re-planned from their goal when their turn comes (the world
+has changed since). The active task is re-planned
+
+* when an applied update touches an object of its remaining steps or goal **and** the
+  remaining steps no longer reach the goal from the current KG (a perception frame that
+  merely confirms the plan's progress does not cause churn);
+* when execution feedback reports that a step failed.
+
+Feedback that the last step succeeded marks the task ``done``. Every change produces a
+``plan/v1`` body (``revision`` counts re-plans, ``next_step`` is the step to execute) for
+the caller to publish. Methods are meant to be called from one worker thread; a lock makes
+them safe anyway.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..planning.execute import execute_plan, parse_step
+from ..planning.problem import GoalError, goal_holds, goal_objects, parse_goal
+from ..world.domain import DomainSchema
+from ..world.kg import KnowledgeGraph, Update
+
+SOLVED = 'solved'
+OK_STATUSES = ('solved', 'already_satisfied')
+PlanGoal = Callable[[str, str, 'str | None'], Any]  # (goal, task_id, text) -> TaskOutcome
+
+
+@dataclass
+class ActiveTask:
+    """A task being executed (or waiting its turn)."""
+
+    task_id: str
+    text: str | None
+    goal: str | None
+    body: dict[str, Any] = field(default_factory=dict)
+    steps: list[str] = field(default_factory=list)
+    next_step: int = 0
+    revision: int = 0
+    replans: int = 0
+    status: str = 'queued'
+
+
+def _objects(steps: list[str]) -> set[str]:
+    out: set[str] = set()
+    for s in steps:
+        try:
+            out.update(parse_step(s)[1])
+        except ValueError:
+            continue
+    return out
+
+
+def _diff_entities(diff: dict | None) -> set[str]:
+    if not diff:
+        return set()
+    try:
+        return Update.from_json(diff).entities()
+    except ValueError:
+        return set()
+
+
+class TaskManager:
+    """State machine of the active task and the queue behind it."""
+
+    def __init__(self, domain: DomainSchema, plan_goal: PlanGoal,
+                 snapshot: Callable[[], KnowledgeGraph], *, max_replans: int = 5,
+                 self_sources: tuple[str, ...] = ('execution',)) -> None:
+        self.domain = domain
+        self.plan_goal = plan_goal
+        self.snapshot = snapshot
+        self.max_replans = max_replans
+        self.self_sources = self_sources
+        self.active: ActiveTask | None = None
+        self.queue: deque[ActiveTask] = deque()
+        self._lock = threading.RLock()
+
+    # -- messages -------------------------------------------------------------
+    @staticmethod
+    def _body(task: ActiveTask, reason: str | None) -> dict[str, Any]:
+        body = dict(task.body)
+        body.update({'schema': 'l3mp/plan/v1', 'task_id': task.task_id, 'utterance': task.text,
+                     'goal': task.goal, 'status': task.status, 'steps': list(task.steps),
+                     'revision': task.revision, 'next_step': task.next_step,
+                     'reason': reason})
+        body.setdefault('errors', [])
+        return body
+
+    def _adopt(self, task: ActiveTask, outcome: Any) -> None:
+        task.body = outcome.to_json()
+        task.goal = outcome.goal or task.goal
+        task.steps = list(outcome.steps)
+        task.next_step = 0
+        task.status = outcome.status
+
+    # -- tasks ----------------------------------------------------------------
+    def submit(self, outcome: Any) -> list[dict[str, Any]]:
+        """Take a planned task (a ``TaskOutcome``); return the plan messages to publish."""
+        with self._lock:
+            task = ActiveTask(outcome.task_id, outcome.text, outcome.goal)
+            self._adopt(task, outcome)
+            if task.status not in OK_STATUSES:
+                return [self._body(task, 'planning failed')]
+            if self.active is not None:
+                task.status = 'queued'
+                self.queue.append(task)
+                return [self._body(task, f'queued behind {self.active.task_id}')]
+            return self._activate(task, 'new task', replan=False)
+
+    def _activate(self, task: ActiveTask, reason: str, replan: bool) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if replan:
+            task.revision += 1
+            self._adopt(task, self.plan_goal(task.goal or '', task.task_id, task.text))
+        if task.status in OK_STATUSES and not task.steps:
+            task.status = 'done'
+            out.append(self._body(task, 'the goal already holds'))
+            return out + self._next()
+        if task.status not in OK_STATUSES:
+            task.status = 'failed' if replan else task.status
+            out.append(self._body(task, reason + ': no plan'))
+            return out + self._next()
+        task.status = SOLVED
+        self.active = task
+        out.append(self._body(task, reason))
+        return out
+
+    def _next(self) -> list[dict[str, Any]]:
+        self.active = None
+        while self.queue:
+            task = self.queue.popleft()
+            out = self._activate(task, 'its turn came', replan=True)
+            if self.active is not None or out:
+                return out
+        return []
+
+    def cancel(self, reason: str = 'cancelled') -> list[dict[str, Any]]:
+        """Drop the active task and start the next one."""
+        with self._lock:
+            if self.active is None:
+                return []
+            task = self.active
+            task.status = 'cancelled'
+            return [self._body(task, reason)] + self._next()
+
+    # -- world changes ----------------------------------------------------------
+    def still_valid(self, task: ActiveTask, kg: KnowledgeGraph) -> bool:
+        """Return True when the remaining steps reach the goal from ``kg``."""
+        result = execute_plan(self.domain, kg, task.steps[task.next_step:])
+        if not result.ok:
+            return False
+        try:
+            return goal_holds(self.domain, result.kg, task.goal or '')
+        except GoalError:
+            return False
+
+    def relevant(self, task: ActiveTask, kg: KnowledgeGraph) -> set[str]:
+        """Return the objects the active plan relies on."""
+        objs = _objects(task.steps[task.next_step:])
+        try:
+            objs |= goal_objects(parse_goal(self.domain, kg, task.goal or ''))
+        except GoalError:
+            pass
+        return objs
+
+    def on_event(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """React to an ``event/v1``: re-plan when an applied change breaks the plan."""
+        with self._lock:
+            task = self.active
+            if (task is None or event.get('status') != 'applied'
+                    or event.get('source') in self.self_sources):
+                return []
+            kg = self.snapshot()
+            touched = _diff_entities(event.get('diff')) | {
+                str(e.get('name')) for e in event.get('new_entities') or []}
+            if not touched & self.relevant(task, kg) or self.still_valid(task, kg):
+                return []
+            return self._replan(task, f'the world changed (event {event.get("id")})')
+
+    def _replan(self, task: ActiveTask, reason: str) -> list[dict[str, Any]]:
+        task.replans += 1
+        if task.replans > self.max_replans:
+            task.status = 'failed'
+            return [self._body(task, f'{reason}; gave up after {self.max_replans} re-plans')] \
+                + self._next()
+        return self._activate(task, reason, replan=True)
+
+    def on_feedback(self, fb: dict[str, Any],
+                    apply_effects: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+        """React to ``execution_feedback/v1`` for the active task."""
+        with self._lock:
+            task = self.active
+            if task is None or fb.get('task_id') != task.task_id:
+                return []
+            if 'revision' in fb and fb['revision'] != task.revision:
+                return []  # feedback on a plan that was replaced
+            step = int(fb.get('step', -1))
+            status = fb.get('status')
+            if step < 0 or step >= len(task.steps):
+                return []
+            if status == 'failed':
+                why = fb.get('message') or 'no reason given'
+                return self._replan(task, f'step {step + 1} {task.steps[step]} failed: {why}')
+            if status != 'succeeded':
+                return []
+            if apply_effects is not None:
+                apply_effects(task.steps[step])
+            task.next_step = step + 1
+            if task.next_step >= len(task.steps):
+                task.status = 'done'
+                return [self._body(task, 'the last step succeeded')] + self._next()
+            return [self._body(task, f'step {step + 1} succeeded')]
+
+    def step_effects(self, kg: KnowledgeGraph, step: str) -> Update | None:
+        """Return the KG change of one step, or None when it does not apply to ``kg``."""
+        result = execute_plan(self.domain, kg, [step])
+        return result.update if result.ok else None

@@ -1,0 +1,108 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers shared by the nodes: parameters, QoS profiles, JSON topics, a worker, main()."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import rclpy
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.executors import ExternalShutdownException
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from std_msgs.msg import String
+
+from ..agent.runtime import PARAMETERS
+
+# commands and events: reliable, a generous queue (nothing dropped in bursts)
+COMMAND_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE,
+                         history=HistoryPolicy.KEEP_LAST)
+# streams (scene graphs): reliable but shallow, the newest frame matters
+STREAM_QOS = QoSProfile(depth=5, reliability=ReliabilityPolicy.RELIABLE,
+                        history=HistoryPolicy.KEEP_LAST)
+# "latest state" topics (plan, markers): late joiners get the last message
+LATCHED_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                         history=HistoryPolicy.KEEP_LAST,
+                         durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+def declare(node: Node, names: Iterable[str]) -> dict[str, Any]:
+    """Declare parameters (default and description from PARAMETERS); return their values."""
+    values: dict[str, Any] = {}
+    for name in names:
+        default, description = PARAMETERS[name]
+        node.declare_parameter(name, default, ParameterDescriptor(description=description))
+        values[name] = node.get_parameter(name).value
+    return values
+
+
+def publish_json(pub: Any, body: dict) -> None:
+    """Publish a dict as JSON on a std_msgs/String publisher."""
+    pub.publish(String(data=json.dumps(body)))
+
+
+def publish_when_matched(pub: Any, body: dict, timeout: float = 10.0) -> None:
+    """Publish once a subscriber is matched (a late joiner would miss the message)."""
+    end = time.monotonic() + timeout
+    while pub.get_subscription_count() == 0 and time.monotonic() < end:
+        time.sleep(0.02)
+    publish_json(pub, body)
+
+
+class Worker:
+    """One thread and a FIFO queue: slow work (LLM, planner) off the executor thread.
+
+    Jobs run in arrival order; an exception is reported through ``on_error`` and the
+    worker goes on with the next job.
+    """
+
+    def __init__(self, name: str, on_error: Callable[[str, BaseException], None]) -> None:
+        self._q: queue.Queue[tuple[str, Callable[[], None]] | None] = queue.Queue()
+        self._on_error = on_error
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, label: str, job: Callable[[], None]) -> None:
+        """Queue a job."""
+        self._q.put((label, job))
+
+    def pending(self) -> int:
+        """Return the number of queued jobs."""
+        return self._q.qsize()
+
+    def _run(self) -> None:
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            label, job = item
+            try:
+                job()
+            except Exception as exc:  # a job must never kill the worker
+                self._on_error(label, exc)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish the queued jobs and stop."""
+        self._q.put(None)
+        self._thread.join(timeout)
+
+
+def run(make: Callable[[], Node], args: list[str] | None = None) -> None:
+    """Jazzy-style main: init, spin one node, destroy it, shut down."""
+    try:
+        rclpy.init(args=args)
+        node = make()
+        try:
+            rclpy.spin(node)
+        finally:
+            node.destroy_node()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        rclpy.try_shutdown()

@@ -1,0 +1,126 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""language_node: people's utterances → the agent; answers on ``say``.
+
+``voice_command`` is routed (report / task / question); ``nl_update`` is a report. Reports
+run Algorithm 3 (the verified update is applied by the single writer), questions are
+answered from the KG, tasks are handed to the planner node on ``task``. LLM calls run on a
+worker thread in arrival order, so the node keeps receiving while the LLM thinks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rclpy.node import Node
+from std_msgs.msg import String
+
+from ..agent.runtime import AGENT_PARAMS, build_agent, error_event, open_replica
+from ..world.model import WorldModel
+from .common import COMMAND_QOS, Worker, declare, publish_json, publish_when_matched, run
+
+MAX_UTTERANCE = 2000
+
+
+class LanguageNode(Node):
+    """Reports, questions and routing through an :class:`~l3mp_ros.agent.Agent`."""
+
+    def __init__(self, agent: Any = None, world: WorldModel | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__('language', **kwargs)
+        self.params = declare(self, AGENT_PARAMS)
+        self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
+        self.task_pub = self.create_publisher(String, 'task', COMMAND_QOS)
+        self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
+        self.replica = None
+        if agent is None:
+            if world is None:  # another process owns the KG: follow it, forward writes
+                update_pub = self.create_publisher(String, 'kg_update', COMMAND_QOS)
+                self.create_subscription(String, 'events', self._on_event, COMMAND_QOS)
+                self.replica = world = open_replica(
+                    self.params, lambda body: publish_when_matched(
+                        update_pub, body, float(self.params['replica_timeout'])))
+            agent = build_agent(self.params, world)
+        self.agent = agent
+        self.worker = Worker('language', self._job_failed)
+        self.create_subscription(String, 'voice_command', self._on_voice, COMMAND_QOS)
+        self.create_subscription(String, 'nl_update', self._on_report, COMMAND_QOS)
+        self.get_logger().info('language node ready')
+
+    def _on_event(self, msg: String) -> None:
+        try:
+            self.replica.on_event(json.loads(msg.data))
+        except Exception as exc:
+            self.get_logger().error(f'cannot follow event: {exc!r}')
+
+    # -- inputs (executor thread: validate and queue, never block) -----------
+    def _text(self, msg: String, topic: str) -> str | None:
+        text = (msg.data or '').strip()
+        errors = []
+        if not text:
+            errors = ['empty utterance']
+        elif len(text) > MAX_UTTERANCE:
+            errors = [f'utterance of {len(text)} characters exceeds {MAX_UTTERANCE}']
+        if errors:
+            publish_json(self.events_pub, error_event('nl', errors, utterance=text[:200],
+                                                      topic=topic))
+            self._say(f'Sorry, I cannot use that: {errors[0]}.')
+            return None
+        return text
+
+    def _on_voice(self, msg: String) -> None:
+        text = self._text(msg, 'voice_command')
+        if text is not None:
+            self.worker.submit('voice_command', lambda: self._route(text))
+
+    def _on_report(self, msg: String) -> None:
+        text = self._text(msg, 'nl_update')
+        if text is not None:
+            self.worker.submit('nl_update', lambda: self._report(text))
+
+    # -- jobs (worker thread) -------------------------------------------------
+    def _route(self, text: str) -> None:
+        kind = self.agent.route(text)
+        self.get_logger().info(f'"{text[:80]}" is a {kind}')
+        if kind == 'task':
+            self.task_pub.publish(String(data=text))
+            self._say(f'On it: {text}')
+        elif kind == 'question':
+            answer = self.agent.ask(text)
+            self._say(answer.text)
+        else:
+            self._report(text)
+
+    def _report(self, text: str) -> None:
+        out = self.agent.update(text, source='nl')
+        if out.applied:
+            self._say('Noted. ' + out.update.text().replace('\n', ' '))
+        else:
+            why = out.errors[0] if out.errors else 'no update produced'
+            self._say(f'I could not update my knowledge: {why}')
+
+    def _job_failed(self, label: str, exc: BaseException) -> None:
+        self.get_logger().error(f'{label} failed: {exc!r}')
+        publish_json(self.events_pub, error_event('nl', [f'{label} failed: {exc}'],
+                                                  topic=label))
+        self._say('Sorry, something went wrong.')
+
+    def _say(self, text: str) -> None:
+        self.say_pub.publish(String(data=text))
+
+    def destroy_node(self) -> None:
+        """Finish queued work, then go."""
+        self.worker.stop()
+        if self.replica is not None:
+            self.replica.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> None:
+    """Run the language node."""
+    run(LanguageNode, args)
+
+
+if __name__ == '__main__':
+    main()

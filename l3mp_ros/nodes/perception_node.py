@@ -1,0 +1,71 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""perception_node: a raw scene-graph stream → ``scene_graph`` for the world model.
+
+A camera pipeline may publish ``perception/scene_graph`` at frame rate. This node checks
+each frame against the ``scene_graph/v1`` schema (bad frames become ``error`` events),
+keeps only the newest frame, forwards at most ``max_rate`` Hz and skips frames that say
+nothing new (re-sending an unchanged view once a second). The world model does the rest.
+Sources that already publish at a sane rate (the AI2-THOR bridge) publish on
+``scene_graph`` directly.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from rclpy.node import Node
+from std_msgs.msg import String
+
+from ..agent.perceive import FrameGate
+from ..agent.runtime import error_event
+from ..schemas import validate
+from .common import COMMAND_QOS, STREAM_QOS, declare, publish_json, run
+
+
+class PerceptionNode(Node):
+    """Validate, throttle and de-duplicate scene graphs."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__('perception', **kwargs)
+        params = declare(self, ('max_rate', 'max_scene_entities'))
+        self.limit = int(params['max_scene_entities'])
+        rate = max(float(params['max_rate']), 0.1)
+        self.gate = FrameGate(rate)
+        self.out = self.create_publisher(String, 'scene_graph', STREAM_QOS)
+        self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
+        self.create_subscription(String, 'perception/scene_graph', self._on_frame, STREAM_QOS)
+        self.create_timer(1.0 / rate, self._flush)
+
+    def _on_frame(self, msg: String) -> None:
+        try:
+            data = json.loads(msg.data)
+            size = max(len(data.get('entities') or []), len(data.get('observed') or [])) \
+                if isinstance(data, dict) else 0
+            errors = ([f'scene graph too large: {size} entities (limit {self.limit})']
+                      if size > self.limit else validate('scene_graph', data))
+        except (json.JSONDecodeError, TypeError) as exc:
+            errors = [f'not JSON: {exc}']
+        except Exception as exc:
+            errors = [f'internal error: {exc!r}']
+        if errors:
+            publish_json(self.events_pub, error_event('perception', errors,
+                                                      topic='perception/scene_graph'))
+            return
+        self.gate.offer(data)
+
+    def _flush(self) -> None:
+        frame = self.gate.take(time.monotonic())
+        if frame is not None:
+            publish_json(self.out, frame)
+
+
+def main(args: list[str] | None = None) -> None:
+    """Run the perception node."""
+    run(PerceptionNode, args)
+
+
+if __name__ == '__main__':
+    main()

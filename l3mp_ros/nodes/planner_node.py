@@ -1,0 +1,175 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""planner_node: tasks and goals → ``plan``; re-plans when the world or execution disagrees.
+
+``task`` (NL, Algorithm 4: the LLM writes the goal) and ``goal`` (PDDL, no LLM) are planned
+on a worker thread in arrival order. Text, or JSON ``{"task_id", "text"}`` /
+``{"task_id", "goal"}``. :class:`~l3mp_ros.agent.tasks.TaskManager` keeps the active task
+(others queue behind it) and decides, from ``events`` and ``execution_feedback``, when to
+re-plan and when the task is done. Plans go out on ``plan`` (transient-local).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rclpy.node import Node
+from std_msgs.msg import String
+
+from ..agent.runtime import PLANNER_PARAMS, build_agent, error_event, open_replica
+from ..agent.tasks import TaskManager
+from ..schemas import parse
+from ..world.model import WorldModel
+from .common import (
+    COMMAND_QOS,
+    LATCHED_QOS,
+    Worker,
+    declare,
+    publish_json,
+    publish_when_matched,
+    run,
+)
+
+MAX_TEXT = 4000
+
+
+class PlannerNode(Node):
+    """Owns the active task and publishes its plans."""
+
+    def __init__(self, agent: Any = None, world: WorldModel | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__('planner', **kwargs)
+        self.params = declare(self, PLANNER_PARAMS)
+        self.plan_pub = self.create_publisher(String, 'plan', LATCHED_QOS)
+        self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
+        self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
+        self.replica = None
+        if agent is None:
+            if world is None:  # another process owns the KG: follow it, forward writes
+                update_pub = self.create_publisher(String, 'kg_update', COMMAND_QOS)
+                self.replica = world = open_replica(
+                    self.params, lambda body: publish_when_matched(
+                        update_pub, body, float(self.params['replica_timeout'])))
+            agent = build_agent(self.params, world)
+        self.agent = agent
+        self.tasks = TaskManager(
+            agent.world.domain,
+            lambda goal, tid, text: agent.plan_goal(goal, task_id=tid, text=text),
+            agent.world.snapshot, max_replans=int(self.params['max_replans']))
+        self.worker = Worker('planner', self._job_failed)
+        self.create_subscription(String, 'task', self._on_task, COMMAND_QOS)
+        self.create_subscription(String, 'goal', self._on_goal, COMMAND_QOS)
+        self.create_subscription(String, 'events', self._on_event, COMMAND_QOS)
+        self.create_subscription(String, 'execution_feedback', self._on_feedback, COMMAND_QOS)
+        self.get_logger().info('planner node ready')
+
+    # -- inputs (executor thread) ------------------------------------------------
+    def _request(self, msg: String, topic: str, key: str) -> tuple[str, str | None] | None:
+        raw = (msg.data or '').strip()
+        text, task_id = raw, None
+        if raw.startswith('{'):
+            try:
+                data = json.loads(raw)
+                text, task_id = str(data.get(key) or '').strip(), data.get('task_id')
+                task_id = str(task_id) if task_id else None
+            except (json.JSONDecodeError, AttributeError) as exc:
+                return self._bad(topic, [f'malformed JSON: {exc}'], raw)
+        if not text:
+            return self._bad(topic, [f'empty {key}'], raw)
+        if len(text) > MAX_TEXT:
+            return self._bad(topic, [f'{key} of {len(text)} characters exceeds {MAX_TEXT}'],
+                             raw)
+        return text, task_id
+
+    def _bad(self, topic: str, errors: list[str], raw: str) -> None:
+        self.get_logger().warning(f'{topic}: {errors[0]}')
+        publish_json(self.events_pub, error_event('planner', errors, utterance=raw[:200],
+                                                  topic=topic))
+        return None
+
+    def _on_task(self, msg: String) -> None:
+        req = self._request(msg, 'task', 'text')
+        if req is not None:
+            text, tid = req
+            self.worker.submit('task', lambda: self._publish(
+                self.tasks.submit(self.agent.task(text, task_id=tid))))
+
+    def _on_goal(self, msg: String) -> None:
+        req = self._request(msg, 'goal', 'goal')
+        if req is not None:
+            goal, tid = req
+            self.worker.submit('goal', lambda: self._publish(
+                self.tasks.submit(self.agent.plan_goal(goal, task_id=tid))))
+
+    def _on_event(self, msg: String) -> None:
+        try:
+            data = json.loads(msg.data)
+            if self.replica is not None:
+                self.replica.on_event(data)
+            if self.tasks.active is not None and data.get('status') == 'applied':
+                self.worker.submit('event', lambda: self._publish(self.tasks.on_event(data)))
+        except Exception as exc:
+            self.get_logger().error(f'cannot use event: {exc!r}')
+
+    def _on_feedback(self, msg: String) -> None:
+        data, errors = parse('execution_feedback', msg.data)
+        if errors:
+            self._bad('execution_feedback', errors, msg.data or '')
+            return
+        effects = self._apply_effects if self.params['apply_step_effects'] else None
+        self.worker.submit('feedback', lambda: self._publish(
+            self.tasks.on_feedback(data, effects)))
+
+    # -- jobs (worker thread) ----------------------------------------------------
+    def _apply_effects(self, step: str) -> None:
+        world = self.agent.world
+        update = self.tasks.step_effects(world.snapshot(), step)
+        if update is None:  # perception got there first, or the step did not do that
+            self.get_logger().info(f'{step}: effects do not apply to the KG; left as is')
+            return
+        if not update.is_empty():
+            world.apply(update, source='execution', utterance=step)
+
+    def _publish(self, bodies: list[dict]) -> None:
+        for body in bodies:
+            publish_json(self.plan_pub, body)
+            self._say(self._summary(body))
+
+    @staticmethod
+    def _summary(body: dict) -> str:
+        status, n = body.get('status'), len(body.get('steps') or [])
+        what = body.get('utterance') or body.get('goal')
+        if status == 'solved':
+            return f'Plan for "{what}": {n} steps' + (
+                f' (re-planned: {body.get("reason")})' if body.get('revision') else '')
+        if status == 'done':
+            return f'Done: {what}'
+        if status == 'queued':
+            return f'Queued: {what}'
+        errors = body.get('errors') or []
+        return f'I cannot do "{what}" ({status})' + (f': {errors[0]}' if errors else '')
+
+    def _job_failed(self, label: str, exc: BaseException) -> None:
+        self.get_logger().error(f'{label} failed: {exc!r}')
+        publish_json(self.events_pub, error_event('planner', [f'{label} failed: {exc}'],
+                                                  topic=label))
+
+    def _say(self, text: str) -> None:
+        self.say_pub.publish(String(data=text))
+
+    def destroy_node(self) -> None:
+        """Finish queued work, then go."""
+        self.worker.stop()
+        if self.replica is not None:
+            self.replica.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> None:
+    """Run the planner node."""
+    run(PlannerNode, args)
+
+
+if __name__ == '__main__':
+    main()

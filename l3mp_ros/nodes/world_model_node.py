@@ -1,0 +1,231 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""world_model_node: the single writer of the KG.
+
+Subscribes ``scene_graph`` (perception) and ``kg_update`` (updates computed by nodes in
+other processes); applies one update at a time through :class:`WorldModel`; publishes
+every applied, rejected or malformed input on ``events`` and the KG on ``kg/markers``
+(at most ``markers_rate`` Hz). Services ``save_snapshot`` and ``kg_stats``
+(std_srvs/Trigger).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+from builtin_interfaces.msg import Duration
+from geometry_msgs.msg import Point
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.node import Node
+from std_msgs.msg import ColorRGBA, String
+from std_srvs.srv import Trigger
+from visualization_msgs.msg import Marker, MarkerArray
+
+from ..agent.perceive import PerceptionError, load_perceivable, scene_graph_update
+from ..agent.runtime import WORLD_PARAMS, error_event, event_body, marker_layout, open_writer
+from ..schemas import validate
+from ..world import replica
+from ..world.model import ApplyResult, WorldModel
+from .common import COMMAND_QOS, LATCHED_QOS, STREAM_QOS, declare, publish_json, run
+
+MAX_MESSAGE_BYTES = 4_000_000
+
+
+class WorldModelNode(Node):
+    """Owns the :class:`WorldModel`; everything else reads or asks."""
+
+    def __init__(self, world: WorldModel | None = None, **kwargs: Any) -> None:
+        super().__init__('world_model', **kwargs)
+        self.params = declare(self, WORLD_PARAMS)
+        self._owns_world = world is None
+        self.world = world if world is not None else open_writer(self.params)
+        self.perceivable = load_perceivable(self.params['perception_config'])
+        self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
+        self.markers_pub = self.create_publisher(MarkerArray, 'kg/markers', LATCHED_QOS)
+        self.world.listeners.append(self._on_applied)
+        writes = MutuallyExclusiveCallbackGroup()  # one update at a time
+        self.create_subscription(String, 'scene_graph', self._on_scene_graph, STREAM_QOS,
+                                 callback_group=writes)
+        self.create_subscription(String, 'kg_update', self._on_kg_update, COMMAND_QOS,
+                                 callback_group=writes)
+        self.create_service(Trigger, 'save_snapshot', self._save_snapshot,
+                            callback_group=writes)
+        self.create_service(Trigger, 'kg_stats', self._kg_stats, callback_group=writes)
+        self._current = threading.local()  # provenance of the update being applied here
+        self._dirty = threading.Event()
+        self._dirty.set()
+        rate = max(float(self.params['markers_rate']), 0.01)
+        self.create_timer(1.0 / rate, self._publish_markers)
+        self.get_logger().info(
+            f'world model: {len(self.world.kg.entities)} entities, {len(self.world.kg)} facts, '
+            f'store {self.params["store"] or "(memory)"}')
+
+    # -- events ---------------------------------------------------------------
+    def _on_applied(self, eid: int | None, result: ApplyResult) -> None:
+        try:
+            meta = getattr(self._current, 'meta', None)
+            if meta is not None:  # our own apply: no need to read the event back
+                body = error_event(meta['source'], list(result.errors))
+                body.update(id=eid, status='applied' if result.applied else 'rejected',
+                            diff=result.update.to_json(), topic='scene_graph',
+                            new_entities=[{'name': n, 'type': t}
+                                          for n, t in sorted(result.new_entities.items())],
+                            info=meta['info'])
+            else:
+                body = event_body(self.world, eid, result)
+            publish_json(self.events_pub, body)
+        except Exception as exc:  # a listener must not break the writer
+            self.get_logger().error(f'cannot publish event {eid}: {exc}')
+        if result.applied:
+            self._dirty.set()
+
+    def _error(self, source: str, errors: list[str], topic: str,
+               request_id: str | None = None) -> None:
+        self.get_logger().warning(f'{topic}: ' + '; '.join(errors)[:300])
+        publish_json(self.events_pub, error_event(source, errors, topic=topic,
+                                                  request_id=request_id))
+
+    def _parse(self, msg: String, topic: str, source: str) -> dict | None:
+        if len(msg.data) > MAX_MESSAGE_BYTES:
+            self._error(source, [f'message of {len(msg.data)} bytes exceeds '
+                                 f'{MAX_MESSAGE_BYTES}'], topic)
+            return None
+        try:
+            data = json.loads(msg.data)
+        except json.JSONDecodeError as exc:
+            self._error(source, [f'not JSON: {exc}'], topic)
+            return None
+        if not isinstance(data, dict):
+            self._error(source, ['expected a JSON object'], topic)
+            return None
+        return data
+
+    # -- inputs ---------------------------------------------------------------
+    def _on_scene_graph(self, msg: String) -> None:
+        try:
+            data = self._parse(msg, 'scene_graph', 'perception')
+            if data is None:
+                return
+            limit = int(self.params['max_scene_entities'])
+            size = max(len(data.get('entities') or []), len(data.get('observed') or []))
+            if size > limit:  # refuse before the (costly) schema check
+                self._error('perception', [f'scene graph too large: {size} entities '
+                                           f'(limit {limit})'], 'scene_graph')
+                return
+            errors = validate('scene_graph', data)
+            if errors:
+                self._error('perception', errors, 'scene_graph')
+                return
+            kg = self.world.kg  # read under the single-writer group: nothing else writes
+            try:
+                update, new = scene_graph_update(kg, data, self.perceivable, self.world.domain,
+                                                 self.world.constraints, limit)
+            except PerceptionError as exc:
+                self._error('perception', exc.errors, 'scene_graph')
+                return
+            if update.is_empty() and not new:
+                return  # nothing changed: no event
+            source = str(data.get('source') or 'perception')
+            info = {'stamp': data.get('stamp'), 'observed': len(data.get('observed') or [])}
+            self._current.meta = {'source': source, 'info': info}
+            try:
+                self.world.apply(update, source=source, new_entities=new, info=info)
+            finally:
+                self._current.meta = None
+        except Exception as exc:  # no exception escapes a callback
+            self._error('perception', [f'internal error: {exc!r}'], 'scene_graph')
+
+    def _on_kg_update(self, msg: String) -> None:
+        try:
+            data = self._parse(msg, 'kg_update', 'kg_update')
+            if data is None:
+                return
+            if data.get('schema') != replica.KG_UPDATE_SCHEMA:
+                self._error('kg_update', [f'not a {replica.KG_UPDATE_SCHEMA} message'],
+                            'kg_update', data.get('request_id'))
+                return
+            replica.apply_request(self.world, data)
+        except Exception as exc:
+            self._error('kg_update', [f'internal error: {exc!r}'], 'kg_update')
+
+    # -- services -------------------------------------------------------------
+    def _save_snapshot(self, request: Trigger.Request,
+                       response: Trigger.Response) -> Trigger.Response:
+        try:
+            if self.world.store is None:
+                response.success, response.message = False, 'no store (in-memory KG)'
+            else:
+                sid = self.world.store.save_snapshot(self.world.snapshot())
+                response.success, response.message = True, f'snapshot {sid}'
+        except Exception as exc:
+            response.success, response.message = False, str(exc)
+        return response
+
+    def _kg_stats(self, request: Trigger.Request,
+                  response: Trigger.Response) -> Trigger.Response:
+        kg = self.world.snapshot()
+        types: dict[str, int] = {}
+        for t in kg.entities.values():
+            types[t] = types.get(t, 0) + 1
+        stats = {'entities': len(kg.entities), 'facts': len(kg), 'types': types,
+                 'last_event_id': self.world.store.last_event_id() if self.world.store else None}
+        response.success, response.message = True, json.dumps(stats)
+        return response
+
+    # -- markers --------------------------------------------------------------
+    def _publish_markers(self) -> None:
+        if not self._dirty.is_set() or self.markers_pub.get_subscription_count() == 0:
+            return
+        self._dirty.clear()
+        try:
+            self.markers_pub.publish(self._markers())
+        except Exception as exc:
+            self.get_logger().error(f'cannot publish markers: {exc!r}')
+
+    def _markers(self) -> MarkerArray:
+        kg = self.world.snapshot()
+        ents, lines = marker_layout(kg, domain=self.world.domain)
+        stamp = self.get_clock().now().to_msg()
+        frame = str(self.params['markers_frame'])
+        out = MarkerArray()
+        out.markers.append(Marker(action=Marker.DELETEALL))
+        where: dict[str, Point] = {}
+        for i, (name, type_, _, (x, y, z)) in enumerate(ents):
+            where[name] = Point(x=x, y=y, z=z)
+            m = Marker(type=Marker.TEXT_VIEW_FACING, action=Marker.ADD, ns='entities', id=i,
+                       text=f'{name} ({type_})', lifetime=Duration())
+            m.header.frame_id, m.header.stamp = frame, stamp
+            m.pose.position = where[name]
+            m.pose.orientation.w = 1.0
+            m.scale.z = 0.4 if type_ != 'room' else 0.8
+            m.color = ColorRGBA(r=1.0, g=1.0, b=1.0, a=1.0)
+            out.markers.append(m)
+        edges = Marker(type=Marker.LINE_LIST, action=Marker.ADD, ns='facts', id=0)
+        edges.header.frame_id, edges.header.stamp = frame, stamp
+        edges.pose.orientation.w = 1.0
+        edges.scale.x = 0.02
+        edges.color = ColorRGBA(r=0.3, g=0.7, b=1.0, a=0.8)
+        for a, _, b in lines:
+            if a in where and b in where:
+                edges.points.extend([where[a], where[b]])
+        out.markers.append(edges)
+        return out
+
+    def destroy_node(self) -> None:
+        """Stop listening to the world model before the node goes."""
+        if self._on_applied in self.world.listeners:
+            self.world.listeners.remove(self._on_applied)
+        if self._owns_world:
+            self.world.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> None:
+    """Run the world model node."""
+    run(WorldModelNode, args)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,106 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""JSON schemas (draft 2020-12) of the ROS message payloads, with readable validation.
+
+``validate('scene_graph', data)`` returns a list of sentences (empty: valid). Names:
+``scene_graph``, ``plan``, ``event``, ``execution_feedback`` (files ``<name>.v1.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+
+NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback')
+MAX_ERRORS = 10
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    if name not in NAMES:
+        raise KeyError(f'unknown schema {name!r} (known: {", ".join(NAMES)})')
+    path = Path(__file__).resolve().parent / f'{name}.v1.json'
+    schema = json.loads(path.read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def schema(name: str) -> dict:
+    """Return the JSON schema named ``name``."""
+    return _validator(name).schema
+
+
+def _where(path: object) -> str:
+    parts = ''.join(f'[{p}]' if isinstance(p, int) else f'.{p}' for p in path)
+    return parts.lstrip('.') or '(message)'
+
+
+_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_\-]*')
+
+
+def _name(x: object) -> bool:
+    return isinstance(x, str) and len(x) <= 200 and _NAME.fullmatch(x) is not None
+
+
+def _fast_scene_graph(d: object) -> bool:
+    """Return True only for data the scene_graph schema accepts (the common, valid case).
+
+    jsonschema needs tens of milliseconds for a 200-object frame; this check needs a few.
+    Anything it does not accept goes through jsonschema, which words the errors.
+    """
+    if not isinstance(d, dict) or d.get('schema') != 'l3mp/scene_graph/v1':
+        return False
+    if not set(d) >= {'entities', 'facts', 'observed'}:
+        return False
+    stamp = d.get('stamp', 0.0)
+    if isinstance(stamp, bool) or not isinstance(stamp, (int, float)):
+        return False
+    if not all(isinstance(d.get(k, ''), str) for k in ('source', 'frame_id')):
+        return False
+    ents, facts, observed = d['entities'], d['facts'], d['observed']
+    if not (isinstance(ents, list) and isinstance(facts, list) and isinstance(observed, list)):
+        return False
+    for e in ents:
+        if not isinstance(e, dict) or not _name(e.get('name')) or not _name(e.get('type')):
+            return False
+    for f in facts:
+        if not isinstance(f, list) or len(f) < 3 or not all(
+                isinstance(x, str) and 1 <= len(x) <= 200 for x in f):
+            return False
+    if not all(_name(o) for o in observed) or len(set(observed)) != len(observed):
+        return False
+    return True
+
+
+_FAST = {'scene_graph': _fast_scene_graph}
+
+
+def validate(name: str, data: object) -> list[str]:
+    """Return readable schema violations of ``data`` (at most ``MAX_ERRORS``)."""
+    fast = _FAST.get(name)
+    if fast is not None and fast(data):
+        return []
+    errors = sorted(_validator(name).iter_errors(data), key=lambda e: list(e.absolute_path))
+    out = []
+    for err in errors[:MAX_ERRORS]:
+        msg = err.message
+        if len(msg) > 160:
+            msg = msg[:157] + '...'
+        out.append(f'{_where(err.absolute_path)}: {msg}')
+    if len(errors) > MAX_ERRORS:
+        out.append(f'... and {len(errors) - MAX_ERRORS} more schema errors')
+    return out
+
+
+def parse(name: str, text: str) -> tuple[dict | None, list[str]]:
+    """Parse JSON text and validate it; return ``(data or None, errors)``."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as exc:
+        return None, [f'not JSON: {exc}']
+    errors = validate(name, data)
+    return (data if not errors else None), errors

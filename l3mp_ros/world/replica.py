@@ -1,0 +1,198 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""A read-only replica of a world model owned by another process (single writer).
+
+The writer (the world-model node) publishes every applied or rejected update as an
+``event/v1``. A :class:`ReplicaWorldModel` loads the writer's SQLite store (WAL: readers
+never block the writer), then follows those events, applying their diffs as set operations
+(idempotent, so replaying an overlapping stretch of history converges on the writer's
+state). A gap in the event ids triggers a replay from the store's event log.
+
+Its :meth:`apply` and :meth:`reject` do not write: they hand the request to ``send`` (the
+transport, e.g. a ROS publisher on ``kg_update``) and wait for the writer's event carrying
+the same ``request_id``. So the agent's pipelines run unchanged against a replica.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from .constraints import Constraints
+from .domain import DomainSchema
+from .kg import Update
+from .model import ApplyResult, WorldModel
+from .store import Store
+
+KG_UPDATE_SCHEMA = 'l3mp/kg_update/v1'
+
+
+class ReplicaError(RuntimeError):
+    """The writer did not answer a forwarded update in time."""
+
+
+def kg_update_request(update: Update | None, *, source: str, utterance: str | None,
+                      new_entities: Mapping[str, str] | None = None, verify: bool = True,
+                      info: dict | None = None, errors: list[str] | None = None,
+                      request_id: str | None = None) -> dict:
+    """Return a ``kg_update/v1`` body (an update, or a rejection when ``errors`` is set)."""
+    return {
+        'schema': KG_UPDATE_SCHEMA, 'request_id': request_id or uuid.uuid4().hex,
+        'source': source, 'utterance': utterance,
+        'diff': update.to_json() if update is not None else None,
+        'new_entities': [{'name': n, 'type': t} for n, t in sorted((new_entities or {}).items())],
+        'verify': verify, 'info': info or {}, 'errors': list(errors or []),
+    }
+
+
+def apply_request(world: WorldModel, req: Mapping) -> ApplyResult:
+    """Apply (or record the rejection in) a ``kg_update/v1`` request on the writer."""
+    if not isinstance(req, Mapping) or req.get('schema') != KG_UPDATE_SCHEMA:
+        return world.reject([f'not a {KG_UPDATE_SCHEMA} message'], source='kg_update')
+    source = str(req.get('source') or 'remote')
+    utterance = req.get('utterance')
+    info = dict(req.get('info') or {})
+    info['request_id'] = req.get('request_id')
+    try:
+        update = Update.from_json(req['diff']) if req.get('diff') is not None else None
+        ents = {str(e['name']): str(e['type']) for e in req.get('new_entities') or []}
+    except (KeyError, TypeError, ValueError) as exc:
+        return world.reject([f'malformed kg_update: {exc}'], source=source,
+                            utterance=utterance, info=info)
+    if req.get('errors') or update is None:
+        return world.reject(list(req.get('errors') or ['no update produced']), source=source,
+                            utterance=utterance, update=update, info=info)
+    return world.apply(update, source=source, utterance=utterance, new_entities=ents,
+                       verify=bool(req.get('verify', True)), info=info)
+
+
+class ReplicaWorldModel(WorldModel):
+    """Mirror of a remote writer's KG; writes are forwarded to it."""
+
+    def __init__(self, domain: DomainSchema, constraints: Constraints | None,
+                 store_path: str | Path, send: Callable[[dict], None],
+                 timeout: float = 30.0) -> None:
+        self.store_path = Path(store_path)
+        self._reader = Store(self.store_path)
+        last = self._reader.last_event_id()
+        super().__init__(domain, constraints, kg=self._reader.load_kg())
+        self.last_event_id = last
+        self._replay(last)
+        self.send = send
+        self.timeout = timeout
+        self._waiting: dict[str, tuple[threading.Event, list[ApplyResult]]] = {}
+
+    # -- following the writer -------------------------------------------------
+    def _apply_diff(self, diff: Mapping | None, new_entities: Mapping[str, str]) -> None:
+        for name, t in new_entities.items():
+            self.kg.add_entity(name, t)
+        if not diff:
+            return
+        upd = Update.from_json(diff)
+        for f in upd.remove:
+            self.kg.remove_fact(f)
+        for f in upd.add:
+            if all(self.kg.has_entity(a) for a in f.args):
+                self.kg.add_fact(f)
+
+    def _replay(self, since: int) -> None:
+        for ev in self._reader.history(since_id=since):
+            if ev.status == 'applied':
+                self._apply_diff(ev.update.to_json() if ev.update else None, ev.new_entities)
+            self.last_event_id = max(self.last_event_id, ev.id)
+
+    def on_event(self, event: Mapping) -> None:
+        """Follow one ``event/v1`` from the writer (call for every event received)."""
+        eid = event.get('id')
+        with self._lock:
+            if isinstance(eid, int):
+                if eid <= self.last_event_id:
+                    pass  # already in the state we loaded
+                elif eid > self.last_event_id + 1:
+                    self._replay(self.last_event_id)  # missed some: read them from the log
+                else:
+                    if event.get('status') == 'applied':
+                        ents = {str(e['name']): str(e['type'])
+                                for e in event.get('new_entities') or []}
+                        self._apply_diff(event.get('diff'), ents)
+                    self.last_event_id = eid
+            elif event.get('status') == 'applied':  # writer without a store
+                ents = {str(e['name']): str(e['type']) for e in event.get('new_entities') or []}
+                self._apply_diff(event.get('diff'), ents)
+        rid = event.get('request_id') or (event.get('info') or {}).get('request_id')
+        waiter = self._waiting.get(rid) if rid else None
+        if waiter is not None:
+            diff = event.get('diff')
+            upd = Update.from_json(diff) if diff else Update()
+            waiter[1].append(ApplyResult(event.get('status') == 'applied', upd,
+                                         list(event.get('errors') or []), eid))
+            waiter[0].set()
+
+    # -- forwarded writes -----------------------------------------------------
+    def _forward(self, body: dict) -> ApplyResult:
+        done = threading.Event()
+        box: list[ApplyResult] = []
+        rid = body['request_id']
+        self._waiting[rid] = (done, box)
+        try:
+            self.send(body)
+            if not done.wait(self.timeout) and not self._from_log(rid, box):
+                raise ReplicaError(f'the world model did not answer update {rid} within '
+                                   f'{self.timeout:.0f} s')
+        finally:
+            self._waiting.pop(rid, None)
+        result = box[0]
+        self._notify(result.event_id, result)
+        return result
+
+    def _from_log(self, rid: str, box: list[ApplyResult]) -> bool:
+        """Find the writer's verdict in its event log (its event may have been lost)."""
+        with self._lock:
+            since = self.last_event_id
+            for ev in self._reader.history(since_id=max(since - 1000, 0)):
+                if ev.info.get('request_id') == rid:
+                    self._replay(since)
+                    box.append(ApplyResult(ev.status == 'applied', ev.update or Update(),
+                                           list(ev.errors), ev.id))
+                    return True
+        return False
+
+    def apply(self, update: Update, *, source: str, utterance: str | None = None,
+              new_entities: Mapping[str, str] | None = None, verify: bool = True,
+              info: dict | None = None) -> ApplyResult:
+        """Send the update to the writer and wait for its verdict (the replica follows)."""
+        try:
+            return self._forward(kg_update_request(update, source=source, utterance=utterance,
+                                                   new_entities=new_entities, verify=verify,
+                                                   info=info))
+        except ReplicaError as exc:
+            return ApplyResult(False, update, [str(exc)])
+
+    def reject(self, errors: list[str], *, source: str, utterance: str | None = None,
+               update: Update | None = None, info: dict | None = None) -> ApplyResult:
+        """Have the writer log a failure (and publish it on ``events``)."""
+        try:
+            return self._forward(kg_update_request(update, source=source, utterance=utterance,
+                                                   info=info, errors=errors))
+        except ReplicaError as exc:
+            return ApplyResult(False, update or Update(), [*errors, str(exc)])
+
+    def wait_for(self, event_id: int, timeout: float = 5.0) -> bool:
+        """Block until the replica has followed the writer up to ``event_id``."""
+        end = time.monotonic() + timeout
+        while self.last_event_id < event_id:
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def close(self) -> None:
+        """Close the read connection."""
+        self._reader.close()
+
+
+__all__ = ['KG_UPDATE_SCHEMA', 'ReplicaError', 'ReplicaWorldModel', 'apply_request',
+           'kg_update_request']

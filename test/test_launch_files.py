@@ -1,0 +1,93 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Static checks of the launch files (launch/launch_ros have no wheels here) and config."""
+
+import ast
+import re
+from glob import glob
+from pathlib import Path
+
+import pytest
+import yaml
+
+from l3mp_ros.agent.runtime import PARAMETERS
+
+ROOT = Path(__file__).resolve().parent.parent
+LAUNCH = sorted((ROOT / 'launch').glob('*.launch.py'))
+
+
+def console_scripts() -> set[str]:
+    text = (ROOT / 'setup.py').read_text()
+    nodes = set(re.findall(r"'(\w+_node)'", text))
+    return nodes | set(re.findall(r"'(\w+) = l3mp_ros", text))
+
+
+def installed_files() -> set[str]:
+    tree = ast.parse((ROOT / 'setup.py').read_text())
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, 'id', '') == 'glob':
+            pattern = node.args[0].value
+            out |= {str(Path(p)) for p in glob(str(ROOT / pattern))}
+    return {str(Path(p).relative_to(ROOT)) for p in out}
+
+
+def calls(tree: ast.AST, name: str) -> list[ast.Call]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+            and (getattr(n.func, 'id', None) == name or getattr(n.func, 'attr', None) == name)]
+
+
+def kw(call: ast.Call, name: str) -> ast.AST | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def test_there_are_launch_files():
+    assert {p.name for p in LAUNCH} == {'l3mp.launch.py', 'ai2thor.launch.py'}
+
+
+@pytest.mark.parametrize('path', LAUNCH, ids=lambda p: p.name)
+def test_launch_file_is_consistent_with_setup(path):
+    tree = ast.parse(path.read_text())
+    assert any(isinstance(n, ast.FunctionDef) and n.name == 'generate_launch_description'
+               for n in tree.body)
+    # executables: the NODES tuple feeds Node(executable=...)
+    nodes = next(n.value for n in tree.body if isinstance(n, ast.Assign)
+                 and n.targets[0].id == 'NODES')
+    names = {e.value for e in nodes.elts}
+    assert names and names <= console_scripts()
+    for call in calls(tree, 'Node'):
+        assert ast.unparse(kw(call, 'package')) == "'l3mp_ros'"
+        assert kw(call, 'namespace') is not None
+    # arguments have defaults and include namespace / params_file
+    args = {}
+    for call in calls(tree, 'DeclareLaunchArgument'):
+        args[call.args[0].value] = kw(call, 'default_value')
+    assert {'namespace', 'params_file'} <= set(args)
+    assert all(v is not None for v in args.values())
+    # every file named is installed by setup.py data_files
+    installed = installed_files()
+    for call in calls(tree, 'join'):
+        parts = [a.value for a in call.args if isinstance(a, ast.Constant)]
+        if parts and parts[0] in ('config', 'pddl', 'launch'):
+            assert '/'.join(parts) in installed, parts
+    for const in ast.walk(tree):
+        if isinstance(const, ast.Constant) and isinstance(const.value, str) and re.match(
+                r'^(pddl|config)/[\w.]+$', const.value):
+            assert const.value in installed, const.value
+
+
+def test_params_yaml_covers_every_parameter():
+    data = yaml.safe_load((ROOT / 'config' / 'l3mp.yaml').read_text())
+    params = data['/**']['ros__parameters']
+    assert set(params) == set(PARAMETERS)
+    for name, value in params.items():
+        assert type(value) is type(PARAMETERS[name][0]), name
+    assert 'config/l3mp.yaml' in installed_files()
+    assert 'config/household_perception.yaml' in installed_files()
+
+
+def test_every_node_module_has_main():
+    for name in console_scripts() - {'l3mp', 'l3mp_bringup', 'ai2thor_bridge_node'}:
+        path = ROOT / 'l3mp_ros' / 'nodes' / f'{name}.py'
+        tree = ast.parse(path.read_text())
+        assert any(isinstance(n, ast.FunctionDef) and n.name == 'main' for n in tree.body)

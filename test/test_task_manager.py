@@ -1,0 +1,130 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The active-task state machine, the world-model replica and the node runtime (no ROS)."""
+
+import pytest
+
+from l3mp_ros.agent.runtime import PARAMETERS, build_agent, event_body, marker_layout, open_writer
+from l3mp_ros.agent.tasks import TaskManager
+from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.replica import ReplicaWorldModel, apply_request
+
+GOAL = '(placed_at_table red_pen jerry_bedroom_table)'
+GOAL2 = '(placed_at_table blue_pen living_room_table)'
+
+
+@pytest.fixture(scope='module')
+def setup(tmp_path_factory):
+    params = {k: v for k, (v, _) in PARAMETERS.items()}
+    params.update(store=str(tmp_path_factory.mktemp('kg') / 'kg.db'), retriever='full',
+                  engine='fast-downward', plan_timeout=20.0)
+    world = open_writer(params)
+    agent = build_agent(params, world, llm=object())
+    return params, world, agent
+
+
+@pytest.fixture
+def manager(setup):
+    _, world, agent = setup
+    return TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                       world.snapshot, max_replans=2)
+
+
+def F(s, p, o='true'):
+    return Fact.from_triplet((s, p, o))
+
+
+def test_queue_feedback_and_done(setup, manager):
+    _, world, agent = setup
+    out = manager.submit(agent.plan_goal(GOAL, task_id='a'))
+    assert [m['status'] for m in out] == ['solved'] and out[0]['revision'] == 0
+    assert len(out[0]['steps']) == 3
+    queued = manager.submit(agent.plan_goal(GOAL2, task_id='b'))
+    assert queued[0]['status'] == 'queued' and manager.queue
+
+    assert manager.on_feedback({'task_id': 'zzz', 'step': 0, 'status': 'succeeded'}) == []
+    applied = []
+
+    def effects(step):
+        upd = manager.step_effects(world.snapshot(), step)
+        applied.append(step)
+        assert world.apply(upd, source='execution', utterance=step).applied
+
+    msgs = []
+    for i in range(3):
+        msgs += manager.on_feedback({'task_id': 'a', 'step': i, 'status': 'succeeded'},
+                                    effects)
+    assert len(applied) == 3
+    assert msgs[-2]['task_id'] == 'a' and msgs[-2]['status'] == 'done'
+    assert msgs[-1]['task_id'] == 'b' and msgs[-1]['status'] == 'solved'
+    assert msgs[-1]['revision'] == 1  # re-planned when its turn came
+    assert manager.active.task_id == 'b'
+
+
+def test_replan_on_breaking_event_not_on_confirming_one(setup, manager):
+    _, world, agent = setup
+    world_goal = '(placed_at_table book_hamlet living_room_table)'
+    first = manager.submit(agent.plan_goal(world_goal, task_id='c'))[0]
+    assert first['status'] == 'solved'
+    # an unrelated change: no re-plan
+    res = world.apply(Update.of([F('helen', 'person_in_room', 'kitchen')],
+                                [F('helen', 'person_in_room', 'bathroom')]),
+                      source='nl', utterance='helen went to the bathroom')
+    assert manager.on_event(event_body(world, res.event_id, res)) == []
+    # the book moved: the plan's first step no longer applies
+    res = world.apply(Update.of([F('book_hamlet', 'placed_at_table', 'jerry_bedroom_table')],
+                                [F('book_hamlet', 'placed_at_table', 'anna_bedroom_table')]),
+                      source='nl', utterance="the hamlet book is in anna's room")
+    out = manager.on_event(event_body(world, res.event_id, res))
+    assert out and out[0]['revision'] == 1 and 'anna_bedroom' in ' '.join(out[0]['steps'])
+    # a failed step re-plans too
+    out = manager.on_feedback({'task_id': 'c', 'revision': 1, 'step': 0, 'status': 'failed',
+                               'message': 'gripper slipped'})
+    assert out[0]['revision'] == 2 and 'gripper slipped' in out[0]['reason']
+    # stale feedback (old revision) is ignored
+    assert manager.on_feedback({'task_id': 'c', 'revision': 0, 'step': 0,
+                                'status': 'failed'}) == []
+
+
+def test_already_satisfied_goal_is_done_at_once(setup, manager):
+    _, world, agent = setup
+    out = manager.submit(agent.plan_goal('(light_on kitchen_light)', task_id='d'))
+    assert out[0]['status'] == 'done' and manager.active is None
+
+
+def test_replica_follows_writer_and_forwards_updates(setup):
+    params, world, _ = setup
+    replica_box = []
+
+    def send(body):  # the "transport": the writer applies and the replica sees the event
+        res = apply_request(world, body)
+        replica_box[0].on_event(event_body(world, res.event_id, res))
+
+    replica = ReplicaWorldModel(world.domain, world.constraints, params['store'], send,
+                                timeout=2.0)
+    replica_box.append(replica)
+    assert replica.kg.facts == world.kg.facts
+    upd = Update.of([F('anna', 'person_in_room', 'anna_bedroom')],
+                    [F('anna', 'person_in_room', 'kitchen')])
+    res = replica.apply(upd, source='nl', utterance='anna is in the kitchen')
+    assert res.applied and res.event_id == world.store.last_event_id()
+    assert F('anna', 'person_in_room', 'kitchen') in replica.kg
+    bad = replica.apply(Update.of([], [F('anna', 'person_in_room', 'bathroom')]), source='nl')
+    assert not bad.applied and bad.errors
+    # writes the replica missed are replayed from the store on the next event
+    world.apply(Update.of([F('anna', 'person_in_room', 'kitchen')],
+                          [F('anna', 'person_in_room', 'bathroom')]), source='nl')
+    res = world.apply(Update.of([F('jerry', 'person_in_room', 'living_room')],
+                                [F('jerry', 'person_in_room', 'kitchen')]), source='nl')
+    replica.on_event(event_body(world, res.event_id, res))
+    assert replica.kg.facts == world.kg.facts
+    replica.close()
+
+
+def test_marker_layout_groups_by_room(setup):
+    _, world, _ = setup
+    ents, lines = marker_layout(world.kg, domain=world.domain)
+    rooms = {n: r for n, _, r, _ in ents}
+    assert rooms['kitchen_fridge'] == 'kitchen' and rooms['milk'] == 'kitchen'
+    assert len(ents) == len(world.kg.entities)
+    assert all(len(x) == 3 for x in lines)
