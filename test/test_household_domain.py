@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The shipped PDDL domains: they parse, their states are consistent, their tasks plan.
 
-Self-contained on purpose (unified-planning, fast-downward, yaml only): the small JSON →
-PDDL problem writer and constraint checker below stand in until the world-model modules
-(verifier, problem builder) exist.
+Problems come from ``l3mp_ros.planning.problem.build_problem`` (the whole state as ``:init``);
+the small constraint checker below is independent of the verifier on purpose.
 """
 
 from __future__ import annotations
@@ -20,15 +19,16 @@ import yaml
 from unified_planning.engines import PlanGenerationResultStatus
 from unified_planning.io import PDDLReader
 from unified_planning.shortcuts import (
-    TRUE,
-    And,
     FluentExp,
-    Not,
     OneshotPlanner,
     PlanValidator,
     SequentialSimulator,
     get_environment,
 )
+
+from l3mp_ros.planning import problem as planning_problem
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import KnowledgeGraph
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / 'data'
@@ -81,47 +81,17 @@ def state_facts(state: dict) -> list[tuple[str, tuple[str, ...]]]:
     return facts
 
 
-def problem_text(domain: str, state: dict, goal: str) -> str:
-    """Write a PDDL problem: every entity an object, every fact in :init, the given goal."""
-    by_type: dict[str, list[str]] = defaultdict(list)
-    for e in state['entities']:
-        by_type[e['type']].append(e['name'])
-    objects = '\n    '.join(f'{" ".join(names)} - {t}' for t, names in sorted(by_type.items()))
-    init = '\n    '.join(f'({p} {" ".join(args)})' for p, args in state_facts(state))
-    return (
-        f'(define (problem {domain}_test) (:domain {domain})\n'
-        f'  (:objects\n    {objects})\n  (:init\n    {init})\n  (:goal {goal}))\n'
-    )
-
-
 @functools.cache
-def _base_problem(name: str):
+def _world(name: str) -> tuple[DomainSchema, KnowledgeGraph]:
     domain_path, _, state_path = DOMAINS[name]
-    text = problem_text(name, load_state(state_path), '(and)')
-    return PDDLReader().parse_problem_string(up_domain_text(domain_path), text)
-
-
-def _goal_expr(problem, tokens: list[str]):
-    """Turn a goal s-expression (and / not / atoms) into a UP expression."""
-    assert tokens.pop(0) == '('
-    head = tokens.pop(0)
-    args = []
-    while tokens[0] != ')':
-        args.append(_goal_expr(problem, tokens) if tokens[0] == '(' else tokens.pop(0))
-    tokens.pop(0)
-    if head == 'and':
-        return And(*args) if args else TRUE()
-    if head == 'not':
-        return Not(args[0])
-    return problem.fluent(head)(*(problem.object(a) for a in args))
+    return DomainSchema.load(domain_path), KnowledgeGraph.loads(state_path.read_text())
 
 
 def build_problem(name: str, goal: str):
-    """Return the state of `name` with `goal`, parsing the domain and state once."""
-    problem = _base_problem(name).clone()
-    problem.clear_goals()
-    problem.add_goal(_goal_expr(problem, re.findall(r'[()]|[^\s()]+', goal.lower())))
-    return problem
+    """Return the whole state of `name` (every entity an object) with `goal`."""
+    domain, kg = _world(name)
+    return planning_problem.build_problem(domain, kg, kg.facts, goal, name=f'{name}_test',
+                                          extra_objects=kg.entities)
 
 
 def solve(name: str, goal: str):

@@ -1,0 +1,66 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""``l3mp plan``: plan a PDDL goal against a stored KG (no LLM involved)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import CLIError, dump, open_world
+
+# Same names as l3mp_ros.planning.engines.ENGINES (not imported: it loads unified-planning).
+ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``plan`` command."""
+    p = sub.add_parser('plan', help='plan a PDDL goal on a stored KG')
+    p.add_argument('--store', required=True, help='SQLite KG store')
+    p.add_argument('--goal', required=True,
+                   help='PDDL goal, e.g. "(and (light_on kitchen_light))" or a (:goal ...) block')
+    p.add_argument('--engine', choices=ENGINES, default='lapkt')
+    p.add_argument('--timeout', type=float, default=30.0, help='seconds for the whole call')
+    p.add_argument('--context', choices=('auto', 'full'), default='auto',
+                   help='plan on the facts around the goal (auto, widened when needed) or on '
+                        'the whole KG (full)')
+    p.add_argument('--json', action='store_true', help='print an l3mp/plan/v1 document')
+    p.set_defaults(func=cmd_plan)
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    """Plan and print the steps (0: plan, 1: no plan, 2: bad input)."""
+    from ..planning.planner import Planner
+
+    if args.timeout is None or args.timeout <= 0:
+        raise CLIError(f'--timeout must be a positive number of seconds, not {args.timeout}')
+    world = open_world(args.store)
+    try:
+        planner = Planner(world.domain, engine=args.engine, timeout=args.timeout)
+        result = planner.plan(world.kg, args.goal, context=args.context)
+    finally:
+        world.close()
+    code = 0 if result.ok else 2 if result.status == 'invalid_goal' else 1
+    if args.json:
+        print(dump(result.to_json()))
+        return code
+    if result.status == 'invalid_goal':
+        print('invalid goal:', file=sys.stderr)
+        for e in result.errors:
+            print(f'  - {e}', file=sys.stderr)
+        return code
+    if result.status == 'already_satisfied':
+        print(f'the goal already holds: nothing to do ({result.goal})')
+        return code
+    if result.status == 'solved':
+        for step in result.steps:
+            print(step)
+        print(f'; {len(result.steps)} steps, {result.engine}, context "{result.widening}", '
+              f'{result.timings.get("total", 0.0):.2f} s', file=sys.stderr)
+        return code
+    reason = {'unsolvable': 'no plan exists', 'timeout': 'no plan found in time',
+              'error': 'the planner failed'}.get(result.status, result.status)
+    print(f'no plan ({result.status}): {reason}', file=sys.stderr)
+    for e in result.errors:
+        print(f'  - {e}', file=sys.stderr)
+    return code

@@ -1,0 +1,266 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The planner facade: goal + KG (+ context) → a validated plan, widening the context.
+
+L3M+P plans on the retrieved subgraph only (small problems are fast), so a plan must be
+checked against the whole KG: a fact left out of the context may make a step inapplicable,
+or a quantified goal may range over objects the context lacked. ``Planner.plan`` therefore
+validates every plan with UP's sequential plan validator on the problem built from the
+*whole* KG and, when no plan is found or the plan is invalid there, widens the context and
+plans again. The steps, each tried only when it adds facts to the previous one:
+
+1. ``context``: the given facts (``'auto'``: every fact within two hops of the goal's
+   objects, plus the facts of every entity of the goal's quantified types).
+2. ``neighbours``: plus every fact of the entities one hop beyond the context's entities.
+3. ``types``: plus the facts of every entity whose type is *relevant*: the types of the goal's
+   objects, the goal's quantified types, and the parameter types of every action with an
+   effect on a goal predicate (the actions that can achieve or undo a goal literal).
+4. ``full``: the whole KG.
+
+Agent entities (see :func:`~l3mp_ros.planning.problem.agent_types`) and their facts are in
+every problem. The whole ``plan`` call is bounded by ``timeout`` seconds; each attempt gets the
+time left.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from unified_planning.model import Problem
+from unified_planning.plans import ActionInstance, SequentialPlan
+
+from l3mp_ros.planning import engines
+from l3mp_ros.planning.execute import StepError, parse_step
+from l3mp_ros.planning.problem import (
+    Goal,
+    GoalError,
+    ProblemError,
+    build_problem,
+    goal_holds,
+    parse_goal,
+    required_entities,
+)
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
+
+__all__ = ['PLAN_SCHEMA', 'PlanResult', 'Planner', 'WIDENING_STEPS', 'relevant_types']
+
+PLAN_SCHEMA = 'l3mp/plan/v1'
+WIDENING_STEPS = ('context', 'neighbours', 'types', 'full')
+Context = set[Fact] | frozenset[Fact] | Literal['full', 'auto'] | None
+
+
+@dataclass
+class PlanResult:
+    """What ``Planner.plan`` found.
+
+    ``status``: ``solved``, ``already_satisfied``, ``unsolvable``, ``timeout``,
+    ``invalid_goal`` or ``error``.
+    """
+
+    status: str
+    steps: list[str] = field(default_factory=list)
+    goal: str = ''
+    engine: str = ''
+    widening: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    problem_size: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    proven: bool | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Return True when there is a plan to run (empty when already satisfied)."""
+        return self.status in ('solved', 'already_satisfied')
+
+    def to_json(self, task_id: str | None = None, utterance: str | None = None) -> dict:
+        """Return the ``l3mp/plan/v1`` message body."""
+        return {
+            'schema': PLAN_SCHEMA, 'task_id': task_id, 'utterance': utterance,
+            'goal': self.goal, 'steps': list(self.steps), 'status': self.status,
+            'engine': self.engine, 'timings': dict(self.timings), 'widening': self.widening,
+            'problem_size': dict(self.problem_size), 'errors': list(self.errors),
+            'unsolvable_proven': self.proven, 'attempts': list(self.attempts),
+        }
+
+
+def relevant_types(domain: DomainSchema, kg: KnowledgeGraph, goal: Goal) -> set[str]:
+    """Types of the goal's objects and quantifiers and of the goal predicates' achievers."""
+    types = {kg.type_of(o) or domain.constants.get(o) for o in goal.objects}
+    types |= set(goal.quantified_types)
+    for action in domain.up_problem.actions:
+        touched = {e.fluent.fluent().name.lower() for e in action.effects}
+        if touched & goal.predicates:
+            types |= {p.type.name.lower() for p in action.parameters}
+    types.discard(None)
+    return {t for t in types if t}
+
+
+def plan_on(problem: Problem, steps: list[str]) -> SequentialPlan:
+    """Turn PDDL step strings into a UP plan over ``problem``'s actions and objects."""
+    actions = []
+    for step in steps:
+        name, args = parse_step(step)
+        if not problem.has_action(name):
+            raise StepError(f'unknown action "{name}" in {step}')
+        missing = [a for a in args if not problem.has_object(a)]
+        if missing:
+            raise StepError(f'unknown object(s) {", ".join(missing)} in {step}')
+        actions.append(ActionInstance(problem.action(name),
+                                      tuple(problem.object(a) for a in args)))
+    return SequentialPlan(actions, problem.environment)
+
+
+class Planner:
+    """Plan goals on a KG with one of ``engines.ENGINES``, validating on the whole KG."""
+
+    def __init__(self, domain: DomainSchema, engine: str = 'lapkt', timeout: float = 30.0,
+                 engine_params: dict[str, Any] | None = None,
+                 include_types: set[str] | None = None, auto_depth: int = 2) -> None:
+        if engine not in engines.ENGINES:
+            raise ValueError(f'unknown engine {engine!r}; choose one of '
+                             f'{", ".join(engines.ENGINES)}')
+        self.domain = domain
+        self.engine = engine
+        self.timeout = float(timeout)
+        self.engine_params = dict(engine_params or {})
+        self.include_types = include_types
+        self.auto_depth = auto_depth
+
+    # -- contexts ----------------------------------------------------------------------
+
+    def auto_context(self, kg: KnowledgeGraph, goal: Goal) -> set[Fact]:
+        """Facts within ``auto_depth`` hops of the goal's objects and the quantified types."""
+        names = set(goal.objects)
+        for name, t in kg.entities.items():
+            if goal.quantified_types and self.domain.is_subtype(t, tuple(goal.quantified_types)):
+                names.add(name)
+        return kg.subgraph_facts(names, self.auto_depth)
+
+    def _widenings(self, kg: KnowledgeGraph, goal: Goal, context: Context):
+        """Yield (step name, facts) in widening order, skipping steps that add nothing."""
+        full = set(kg.facts)
+        if context == 'full':
+            yield 'full', full
+            return
+        facts = self.auto_context(kg, goal) if context in (None, 'auto') else set(context)
+        yield 'context', facts
+        seen = len(facts)
+        core = {a for f in facts for a in f.args} | set(goal.objects)
+        core |= required_entities(self.domain, kg, self.include_types)
+        facts = facts | kg.subgraph_facts(core, 2)
+        if len(facts) > seen and len(facts) < len(full):
+            seen = len(facts)
+            yield 'neighbours', facts
+        wanted = tuple(relevant_types(self.domain, kg, goal))
+        if wanted:
+            for name, t in kg.entities.items():
+                if self.domain.is_subtype(t, wanted):
+                    facts |= kg.facts_of(name)
+        if len(facts) > seen and len(facts) < len(full):
+            yield 'types', facts
+        yield 'full', full
+
+    # -- planning ----------------------------------------------------------------------
+
+    def plan(self, kg: KnowledgeGraph, goal: str | Goal, context: Context = 'auto',
+             engine: str | None = None, timeout: float | None = None) -> PlanResult:
+        """Find a plan for ``goal`` valid on the whole ``kg``, widening ``context`` if needed."""
+        engine = engine or self.engine
+        timeout = float(timeout if timeout is not None else self.timeout)
+        started = time.monotonic()
+        timings: dict[str, float] = {'build': 0.0, 'plan': 0.0, 'validate': 0.0}
+        goal_text = goal.text if isinstance(goal, Goal) else str(goal)
+        result = PlanResult('error', goal=goal_text, engine=engine, timings=timings)
+
+        def done(status: str) -> PlanResult:
+            result.status = status
+            timings['total'] = time.monotonic() - started
+            return result
+
+        try:
+            parsed = parse_goal(self.domain, kg, goal)
+        except GoalError as exc:
+            result.errors = list(exc.errors)
+            return done('invalid_goal')
+        result.goal = parsed.text
+        if goal_holds(self.domain, kg, parsed):
+            result.widening = None
+            return done('already_satisfied')
+        deadline = started + timeout
+        full_problem: Problem | None = None
+        last_status = 'error'
+        for step, facts in self._widenings(kg, parsed, context):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                last_status = 'timeout'
+                result.errors.append(f'no time left before the "{step}" attempt')
+                break
+            attempt: dict[str, Any] = {'widening': step, 'facts': len(facts)}
+            result.attempts.append(attempt)
+            t0 = time.monotonic()
+            try:
+                problem = build_problem(self.domain, kg, facts, parsed,
+                                        include_types=self.include_types)
+                if step == 'full':
+                    full_problem = problem
+            except ProblemError as exc:
+                result.errors.append(str(exc))
+                attempt['status'] = 'error'
+                return done('error')
+            attempt['build'] = time.monotonic() - t0
+            timings['build'] += attempt['build']
+            attempt['objects'] = len(problem.all_objects)
+            attempt['init'] = sum(1 for v in problem.explicit_initial_values.values()
+                                  if v.is_true())
+            res = engines.solve(problem, engine, max(left - attempt['build'], 0.05),
+                                self.engine_params)
+            attempt['plan'] = res.seconds
+            timings['plan'] += res.seconds
+            attempt['status'] = res.status
+            attempt['up_status'] = res.up_status
+            last_status = res.status
+            if res.status == 'error':
+                result.errors.append(f'{engine} failed on the "{step}" problem: '
+                                     f'{res.log.strip()[-500:]}')
+            if res.status == 'timeout':
+                result.errors.append(f'{engine} found no plan within the time limit '
+                                     f'({timeout:g} s) on the "{step}" problem')
+                break
+            if res.status == 'unsolvable' and step == 'full':
+                result.proven = res.up_status == 'UNSOLVABLE_PROVEN'
+                result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
+            if not res.solved:
+                continue
+            t0 = time.monotonic()
+            if full_problem is None:
+                full_problem = build_problem(self.domain, kg, kg.facts, parsed,
+                                             include_types=self.include_types)
+                timings['build'] += time.monotonic() - t0
+                t0 = time.monotonic()
+            try:
+                valid, reason = engines.validate(full_problem, plan_on(full_problem, res.plan))
+            except StepError as exc:
+                valid, reason = False, str(exc)
+            attempt['validate'] = time.monotonic() - t0
+            timings['validate'] += attempt['validate']
+            attempt['valid'] = valid
+            if valid:
+                result.steps = list(res.plan)
+                result.widening = step
+                result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
+                return done('solved')
+            attempt['invalid_reason'] = reason
+            last_status = 'invalid'
+        if last_status == 'unsolvable':
+            how = 'proven' if result.proven else 'not proven (incomplete search)'
+            result.errors.append(f'no plan exists on the whole KG ({how})')
+            return done('unsolvable')
+        if last_status == 'timeout':
+            return done('timeout')
+        if last_status == 'invalid':
+            result.errors.append('the plan found on the whole KG failed validation')
+        return done('error')

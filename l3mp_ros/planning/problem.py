@@ -1,0 +1,545 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""From the knowledge graph to a unified-planning ``Problem``; PDDL goal parsing.
+
+``parse_goal`` reads the ``:goal`` an LLM (or a person) wrote: a whole ``(:goal ...)``
+block, a bare formula, surrounding prose or Markdown fences are all accepted. The formula
+language is PDDL's goal language: ``and``, ``or``, ``not``, ``imply``, ``=``, ``forall`` and
+``exists`` over domain types, and atoms of the domain's predicates over KG entities (or
+domain constants). Every problem found (unknown predicate, unknown object, wrong arity, wrong
+type, unbound variable, garbage) becomes one readable sentence of a :class:`GoalError`;
+nothing raises anything else.
+
+``build_problem`` makes a closed-world ``Problem`` from a set of context facts: its objects
+are the entities those facts and the goal mention, plus every entity of the domain's *agent
+types* (by default the types that are the first parameter of most actions, e.g. ``agent``)
+together with that entity's own facts (where the robot is, what it holds).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import unified_planning as up
+from unified_planning.model import Object, Problem, Variable
+
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
+
+__all__ = [
+    'Goal', 'GoalError', 'ProblemError', 'agent_types', 'build_problem', 'goal_holds',
+    'goal_objects', 'parse_goal', 'required_facts',
+]
+
+CONNECTIVES = ('and', 'or', 'not', 'imply', 'forall', 'exists', '=')
+
+# A goal AST node is a tuple:
+#   ('atom', predicate, (arg, ...))     args are object names or '?var'
+#   ('=', a, b)
+#   ('and' | 'or', (node, ...))
+#   ('not', node)
+#   ('imply', node, node)
+#   ('forall' | 'exists', ((var, type), ...), node)
+Node = tuple
+
+
+class GoalError(ValueError):
+    """A goal that cannot be used; ``errors`` holds one readable sentence per problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        self.errors = list(errors) or ['invalid goal']
+        super().__init__('; '.join(self.errors))
+
+
+class ProblemError(ValueError):
+    """The KG cannot be turned into a planning problem (unknown types, name clashes...)."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A parsed, checked goal formula."""
+
+    formula: Node
+    text: str
+    objects: frozenset[str] = field(default_factory=frozenset)
+    predicates: frozenset[str] = field(default_factory=frozenset)
+    quantified_types: frozenset[str] = field(default_factory=frozenset)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# ------------------------------------------------------------------ parsing
+
+_FENCE_RE = re.compile(r'```[a-zA-Z0-9_-]*\s*\n?(.*?)```', re.S)
+_TOKEN_RE = re.compile(r'[()]|[^\s()]+')
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r';[^\n]*', '', text)
+
+
+def _sexprs(text: str) -> tuple[list, list[str]]:
+    """Return the top-level balanced s-expressions of ``text`` (as nested lists)."""
+    tokens = _TOKEN_RE.findall(text.lower())
+    out: list = []
+    errors: list[str] = []
+    stack: list[list] = []
+    for tok in tokens:
+        if tok == '(':
+            stack.append([])
+        elif tok == ')':
+            if not stack:  # a stray ")" in prose, e.g. a smiley
+                continue
+            done = stack.pop()
+            if stack:
+                stack[-1].append(done)
+            else:
+                out.append(done)
+        elif stack:
+            stack[-1].append(tok)
+    if stack:
+        errors.append(f'unbalanced parentheses: {len(stack)} "(" never closed')
+        return [], errors
+    return out, errors
+
+
+def _render(node: object) -> str:
+    if isinstance(node, list):
+        return '(' + ' '.join(_render(x) for x in node) + ')'
+    return str(node)
+
+
+def _find_goal_sexpr(text: str, predicates: Iterable[str]) -> tuple[list | None, list[str]]:
+    """Pick the goal formula out of free text; return (s-expression, errors)."""
+    if not isinstance(text, str) or not text.strip():
+        return None, ['the goal is empty: expected a PDDL formula such as (and (p a b))']
+    fenced = _FENCE_RE.findall(text)
+    body = '\n'.join(fenced) if fenced else text
+    body = _strip_comments(body)
+    exprs, errors = _sexprs(body)
+    if errors:
+        return None, errors
+    if not exprs:
+        snippet = ' '.join(text.split())[:80]
+        return None, errors + [f'no PDDL formula found in the goal text "{snippet}": '
+                               'expected e.g. (and (p a b) (not (q c)))']
+
+    def search(node: list) -> list | None:
+        # (:goal X) anywhere, e.g. inside a whole (define (problem ...)) text
+        if node and node[0] == ':goal':
+            return node
+        for child in node:
+            if isinstance(child, list):
+                hit = search(child)
+                if hit is not None:
+                    return hit
+        return None
+
+    for expr in exprs:
+        hit = search(expr)
+        if hit is not None:
+            if len(hit) != 2:
+                return None, [f'(:goal ...) must hold exactly one formula, found {len(hit) - 1}'
+                              f' in {_render(hit)[:120]}']
+            return hit[1], errors
+    heads = set(CONNECTIVES) | set(predicates)
+    known = [e for e in exprs if e and isinstance(e[0], str) and e[0] in heads]
+    if len(known) == 1:
+        return known[0], []
+    if len(known) > 1:
+        # several formulas in prose: treat them as a conjunction
+        return ['and', *known], []
+    return exprs[0], []
+
+
+def _an(word: str) -> str:
+    return ('an ' if word[:1] in 'aeiou' else 'a ') + word
+
+
+def _close(word: str, options: Iterable[str], what: str) -> str:
+    near = difflib.get_close_matches(word, list(options), n=3, cutoff=0.6)
+    return f' (did you mean {", ".join(near)}?)' if near else ''
+
+
+class _GoalChecker:
+    def __init__(self, domain: DomainSchema, kg: KnowledgeGraph) -> None:
+        self.domain = domain
+        self.kg = kg
+        self.errors: list[str] = []
+        self.objects: set[str] = set()
+        self.predicates: set[str] = set()
+        self.qtypes: set[str] = set()
+
+    def type_of(self, name: str) -> str | None:
+        return self.kg.type_of(name) or self.domain.constants.get(name)
+
+    def formula(self, expr: object, scope: dict[str, str]) -> Node | None:
+        if not isinstance(expr, list):
+            self.errors.append(f'expected a formula in parentheses, found the bare word '
+                               f'"{expr}"')
+            return None
+        if not expr:
+            self.errors.append('empty parentheses "()" are not a formula')
+            return None
+        head, args = expr[0], expr[1:]
+        if isinstance(head, list):
+            self.errors.append(f'a formula must start with a predicate or and/or/not/forall/'
+                               f'exists, not with "{_render(head)}"')
+            return None
+        if head in ('and', 'or'):
+            kids = tuple(self.formula(a, scope) for a in args)
+            return (head, kids) if None not in kids else None
+        if head == 'not':
+            if len(args) != 1:
+                self.errors.append(f'(not ...) takes exactly one formula, found {len(args)} in '
+                                   f'{_render(expr)}')
+                return None
+            kid = self.formula(args[0], scope)
+            return ('not', kid) if kid is not None else None
+        if head == 'imply':
+            if len(args) != 2:
+                self.errors.append(f'(imply A B) takes two formulas, found {len(args)} in '
+                                   f'{_render(expr)}')
+                return None
+            a, b = self.formula(args[0], scope), self.formula(args[1], scope)
+            return ('imply', a, b) if a is not None and b is not None else None
+        if head in ('forall', 'exists'):
+            return self.quantifier(head, args, expr, scope)
+        if head == '=':
+            if len(args) != 2 or not all(isinstance(a, str) for a in args):
+                self.errors.append(f'(= a b) compares two objects: {_render(expr)}')
+                return None
+            ok = all(self.term(a, scope, expr) is not None for a in args)
+            return ('=', args[0], args[1]) if ok else None
+        return self.atom(head, args, expr, scope)
+
+    def quantifier(self, head: str, args: list, expr: list, scope: dict[str, str]) -> Node | None:
+        if len(args) != 2 or not isinstance(args[0], list):
+            self.errors.append(f'({head} (?x - type) formula) expected, found {_render(expr)}')
+            return None
+        variables: list[tuple[str, str]] = []
+        pending: list[str] = []
+        toks = args[0]
+        i, ok = 0, True
+        while i < len(toks):
+            tok = toks[i]
+            if isinstance(tok, list):
+                self.errors.append(f'bad variable list {_render(toks)} in {head}')
+                return None
+            if tok == '-':
+                if i + 1 >= len(toks) or not isinstance(toks[i + 1], str):
+                    self.errors.append(f'missing type after "-" in {_render(toks)}')
+                    return None
+                typ = toks[i + 1]
+                if not self.domain.has_type(typ):
+                    self.errors.append(f'unknown type "{typ}" in ({head} {_render(toks)} ...)'
+                                       f'{_close(typ, self.domain.types, "type")}')
+                    ok = False
+                variables += [(v, typ) for v in pending]
+                pending = []
+                i += 2
+                continue
+            if not tok.startswith('?'):
+                self.errors.append(f'"{tok}" in {_render(toks)} is not a variable (?name)')
+                return None
+            pending.append(tok)
+            i += 1
+        variables += [(v, 'object') for v in pending]
+        if not variables:
+            self.errors.append(f'({head} ...) declares no variable: {_render(expr)}')
+            return None
+        inner = dict(scope)
+        inner.update(variables)
+        body = self.formula(args[1], inner)
+        if not ok or body is None:
+            return None
+        self.qtypes.update(t for _, t in variables)
+        return (head, tuple(variables), body)
+
+    def term(self, arg: object, scope: dict[str, str], expr: list) -> str | None:
+        if isinstance(arg, list):
+            self.errors.append(f'nested formula {_render(arg)} where an object is expected in '
+                               f'{_render(expr)}')
+            return None
+        if arg.startswith('?'):
+            if arg not in scope:
+                self.errors.append(f'variable {arg} in {_render(expr)} is not bound by a '
+                                   'forall/exists')
+                return None
+            return scope[arg]
+        typ = self.type_of(arg)
+        if typ is None:
+            self.errors.append(f'unknown object "{arg}" in {_render(expr)}'
+                               f'{_close(arg, self.kg.entities, "object")}')
+            return None
+        self.objects.add(arg)
+        return typ
+
+    def atom(self, pred: str, args: list, expr: list, scope: dict[str, str]) -> Node | None:
+        sig = self.domain.predicates.get(pred)
+        if sig is None:
+            self.errors.append(f'unknown predicate "{pred}" in {_render(expr)}'
+                               f'{_close(pred, self.domain.predicates, "predicate")}')
+            for a in args:  # still report unknown objects
+                if isinstance(a, str) and not a.startswith('?') and self.type_of(a) is None:
+                    self.term(a, scope, expr)
+            return None
+        self.predicates.add(pred)
+        types = [self.term(a, scope, expr) for a in args]
+        if len(args) != sig.arity:
+            self.errors.append(f'{_render(expr)} has {len(args)} argument'
+                               f'{"s" if len(args) != 1 else ""} but {pred} takes {sig.arity}: '
+                               f'{sig.signature()}')
+            return None
+        ok = None not in types
+        for i, (a, t) in enumerate(zip(args, types, strict=True)):
+            if t is None:
+                continue
+            accepted = sig.params[i][1]
+            if not self.domain.is_subtype(t, accepted):
+                want = ' or '.join(accepted)
+                self.errors.append(f'wrong type in {_render(expr)}: "{a}" is {_an(t)} but '
+                                   f'argument {i + 1} of {pred} must be {_an(want)}: '
+                                   f'{sig.signature()}')
+                ok = False
+        return ('atom', pred, tuple(args)) if ok else None
+
+
+def render_goal(node: Node) -> str:
+    """Return PDDL text for a goal AST node."""
+    kind = node[0]
+    if kind == 'atom':
+        return '(' + ' '.join((node[1], *node[2])) + ')'
+    if kind == '=':
+        return f'(= {node[1]} {node[2]})'
+    if kind in ('and', 'or'):
+        return f'({kind} ' + ' '.join(render_goal(k) for k in node[1]) + ')' if node[1] else \
+            f'({kind})'
+    if kind == 'not':
+        return f'(not {render_goal(node[1])})'
+    if kind == 'imply':
+        return f'(imply {render_goal(node[1])} {render_goal(node[2])})'
+    variables = ' '.join(f'{v} - {t}' for v, t in node[1])
+    return f'({kind} ({variables}) {render_goal(node[2])})'
+
+
+def parse_goal(domain: DomainSchema, kg: KnowledgeGraph, text: str | Goal) -> Goal:
+    """Parse and check a PDDL goal against the domain and the KG's entities.
+
+    Raises :class:`GoalError` listing every problem found.
+    """
+    if isinstance(text, Goal):
+        return text
+    expr, errors = _find_goal_sexpr(text, domain.predicates)
+    if expr is None:
+        raise GoalError(errors)
+    checker = _GoalChecker(domain, kg)
+    node = checker.formula(expr, {})
+    errors = errors + checker.errors
+    if errors or node is None:
+        raise GoalError(errors)
+    return Goal(node, render_goal(node), frozenset(checker.objects),
+                frozenset(checker.predicates), frozenset(checker.qtypes))
+
+
+def goal_objects(goal: Goal) -> set[str]:
+    """Return the objects (KG entities or domain constants) the goal names."""
+    return set(goal.objects)
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+def _entities_of_type(domain: DomainSchema, kg: KnowledgeGraph, typ: str) -> list[str]:
+    names = [n for n, t in kg.entities.items() if domain.is_subtype(t, typ)]
+    names += [n for n, t in domain.constants.items()
+              if domain.is_subtype(t, typ) and n not in kg.entities]
+    return names
+
+
+def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
+           domain: DomainSchema, kg: KnowledgeGraph) -> bool:
+    kind = node[0]
+    if kind == 'atom':
+        return Fact(node[1], tuple(env.get(a, a) for a in node[2])) in facts
+    if kind == '=':
+        return env.get(node[1], node[1]) == env.get(node[2], node[2])
+    if kind == 'and':
+        return all(_holds(k, facts, env, domain, kg) for k in node[1])
+    if kind == 'or':
+        return any(_holds(k, facts, env, domain, kg) for k in node[1])
+    if kind == 'not':
+        return not _holds(node[1], facts, env, domain, kg)
+    if kind == 'imply':
+        return not _holds(node[1], facts, env, domain, kg) or _holds(node[2], facts, env,
+                                                                     domain, kg)
+    variables, body = node[1], node[2]
+    combos: list[dict[str, str]] = [dict(env)]
+    for var, typ in variables:
+        objs = _entities_of_type(domain, kg, typ)
+        combos = [{**c, var: o} for c in combos for o in objs]
+    test = all if kind == 'forall' else any
+    return test(_holds(body, facts, c, domain, kg) for c in combos)
+
+
+def goal_holds(domain: DomainSchema, kg: KnowledgeGraph, goal: str | Goal) -> bool:
+    """Evaluate the goal on the KG (closed world: absent facts are false)."""
+    goal = parse_goal(domain, kg, goal)
+    return _holds(goal.formula, kg.facts, {}, domain, kg)
+
+
+# ------------------------------------------------------------------ problem building
+
+
+def agent_types(domain: DomainSchema) -> set[str]:
+    """Return the types that are the first parameter of at least half of the actions."""
+    counts: dict[str, int] = {}
+    for act in domain.actions.values():
+        if act.params:
+            t = act.params[0][1][0]
+            counts[t] = counts.get(t, 0) + 1
+    total = len(domain.actions)
+    return {t for t, n in counts.items() if t != 'object' and 2 * n >= total}
+
+
+def required_facts(domain: DomainSchema, kg: KnowledgeGraph,
+                   include_types: Iterable[str] | None = None) -> set[Fact]:
+    """Return the facts of every entity of ``include_types`` (default: the agent types)."""
+    types = tuple(agent_types(domain) if include_types is None else include_types)
+    out: set[Fact] = set()
+    if not types:
+        return out
+    for name, t in kg.entities.items():
+        if domain.is_subtype(t, types):
+            out |= kg.facts_of(name)
+    return out
+
+
+def required_entities(domain: DomainSchema, kg: KnowledgeGraph,
+                      include_types: Iterable[str] | None = None) -> set[str]:
+    """Return every KG entity of ``include_types`` (default: the agent types)."""
+    types = tuple(agent_types(domain) if include_types is None else include_types)
+    return {n for n, t in kg.entities.items() if types and domain.is_subtype(t, types)}
+
+
+def _up_goal(node: Node, problem: Problem, env: dict[str, Variable]) -> up.model.FNode:
+    em = problem.environment.expression_manager
+    kind = node[0]
+
+    def term(name: str) -> object:
+        return env[name] if name.startswith('?') else problem.object(name)
+
+    if kind == 'atom':
+        fluent = problem.fluent(node[1])
+        return fluent(*(term(a) for a in node[2]))
+    if kind == '=':
+        return em.Equals(term(node[1]), term(node[2]))
+    if kind == 'and':
+        return em.And(*(_up_goal(k, problem, env) for k in node[1]))
+    if kind == 'or':
+        return em.Or(*(_up_goal(k, problem, env) for k in node[1]))
+    if kind == 'not':
+        return em.Not(_up_goal(node[1], problem, env))
+    if kind == 'imply':
+        return em.Implies(_up_goal(node[1], problem, env), _up_goal(node[2], problem, env))
+    variables = []
+    inner = dict(env)
+    for var, typ in node[1]:
+        v = Variable(var[1:], problem.user_type(typ) if typ != 'object' else _root(problem),
+                     problem.environment)
+        variables.append(v)
+        inner[var] = v
+    body = _up_goal(node[2], problem, inner)
+    return em.Forall(body, *variables) if kind == 'forall' else em.Exists(body, *variables)
+
+
+def _root(problem: Problem) -> up.model.Type:
+    if problem.has_type('object'):
+        return problem.user_type('object')
+    return problem.environment.type_manager.UserType('object')
+
+
+def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact],
+                  goal: str | Goal, name: str = 'task',
+                  include_types: Iterable[str] | None = None,
+                  extra_objects: Iterable[str] = ()) -> Problem:
+    """Build a closed-world UP problem from context facts and a goal.
+
+    Objects: the entities the facts and the goal mention, every entity of ``include_types``
+    (default :func:`agent_types`) and ``extra_objects``; initial state: the facts plus the
+    facts of those agent entities; the goal parsed with :func:`parse_goal`. Raises
+    :class:`GoalError` for a bad goal and :class:`ProblemError` for facts or entities the
+    domain cannot express.
+    """
+    goal = parse_goal(domain, kg, goal)
+    init = set(facts) | required_facts(domain, kg, include_types)
+    names = set(goal.objects) | set(extra_objects)
+    names |= required_entities(domain, kg, include_types)
+    for f in init:
+        names.update(f.args)
+    names -= set(domain.constants)
+    problem = domain.up_problem.clone()
+    problem.name = re.sub(r'[^a-z0-9_]', '_', name.lower()) or 'task'
+    reserved = set(domain.types) | set(domain.predicates) | set(domain.actions)
+    errors: list[str] = []
+    clash = sorted(names & reserved)
+    if clash:
+        errors.append('entity names equal to a type, predicate or action name cannot be '
+                      'planned with: ' + ', '.join(clash))
+    objects: dict[str, Object] = {}
+    for n in sorted(names):
+        t = kg.type_of(n)
+        if t is None:
+            errors.append(f'unknown entity "{n}"')
+        elif not problem.has_type(t):
+            errors.append(f'entity "{n}" has type "{t}", which the domain does not define')
+        elif n not in reserved:
+            objects[n] = Object(n, problem.user_type(t), problem.environment)
+    if errors:
+        raise ProblemError('; '.join(errors))
+    problem.add_objects(objects.values())
+    for f in sorted(init):
+        if f.predicate not in domain.predicates:
+            raise ProblemError(f'fact {f.pddl()} uses predicate "{f.predicate}", which the '
+                               'domain does not define')
+        try:
+            args = [objects[a] if a in objects else problem.object(a) for a in f.args]
+            problem.set_initial_value(problem.fluent(f.predicate)(*args), True)
+        except Exception as exc:  # UP type errors
+            raise ProblemError(f'fact {f.pddl()} does not fit the domain: '
+                               f'{" ".join(str(exc).split())[:200]}') from None
+    problem.add_goal(_up_goal(goal.formula, problem, {}))
+    _prune_empty_foralls(problem)
+    return problem
+
+
+def _prune_empty_foralls(problem: Problem) -> None:
+    """Drop ``forall`` effects over types without objects, and actions left with no effect.
+
+    Such effects do nothing. Without this, UP's quantifier compilation (used for LAPKT)
+    leaves actions with no effect at all, which LAPKT's PDDL reader (Tarski) rejects.
+    """
+    empty = {t for t in problem.user_types if not list(problem.objects(t))}
+    if not empty:
+        return
+    kept = []
+    changed = False
+    for action in problem.actions:
+        effects = [e for e in action.effects
+                   if not (e.is_forall() and any(v.type in empty for v in e.forall))]
+        if len(effects) == len(action.effects):
+            kept.append(action)
+            continue
+        changed = True
+        if effects:
+            action.clear_effects()
+            for e in effects:
+                action._add_effect_instance(e)
+            kept.append(action)
+    if changed:
+        problem.clear_actions()
+        problem.add_actions(kept)
