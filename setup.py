@@ -39,6 +39,7 @@ setup(
         'console_scripts': [
             'l3mp = l3mp_ros.cli:main',
             'l3mp_bringup = l3mp_ros.nodes.bringup:main',
+            'l3mp_demo = l3mp_ros.nodes.demo:main',
         ] + [f'{n} = l3mp_ros.nodes.{n}:main' for n in NODES],
     },
 )
