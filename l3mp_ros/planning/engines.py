@@ -94,7 +94,7 @@ class EngineResult:
 
     @property
     def solved(self) -> bool:
-        """True when a plan was found."""
+        """Return True when a plan was found."""
         return self.status == 'solved'
 
 
@@ -113,7 +113,7 @@ def register_engines(env: up.environment.Environment | None = None) -> None:
 
 
 def plan_strings(plan: SequentialPlan | None) -> list[str]:
-    """A sequential plan as lowercase PDDL action strings (UP's action and object names)."""
+    """Return a sequential plan as lowercase PDDL action strings (UP names)."""
     if plan is None:
         return []
     return [_action_string(a) for a in plan.actions]

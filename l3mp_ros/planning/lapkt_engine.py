@@ -155,7 +155,7 @@ class LAPKTPlanner(Engine, OneshotPlannerMixin):
 
     @property
     def search(self) -> str:
-        """The configured search name."""
+        """Return the configured search name."""
         return self._search
 
     @staticmethod
