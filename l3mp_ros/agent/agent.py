@@ -46,6 +46,10 @@ class AgentConfig:
     verify: bool = True
     engine: str = 'lapkt'
     plan_timeout: float = 30.0
+    # lifelong memory (l3mp_ros.memory; needs a store): all off by default
+    episodic_k: int = 0  # past episodes in the update/task prompts
+    experience: bool = False  # strategies of solved tasks as worked examples
+    answer_past: bool = False  # past-tense questions answered from episodes
 
 
 def _constraints_path(domain_path: Path, given: str | None) -> Path | None:
@@ -59,14 +63,18 @@ class Agent:
     """Facade over the pipelines; thread-safe for one writer via the world model."""
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, planner: Planner,
-                 *, max_attempts: int = 3, verify: bool = True) -> None:
+                 *, max_attempts: int = 3, verify: bool = True, memory: Any = None) -> None:
         self.world = world
         self.llm = llm
         self.retriever = retriever
         self.planner = planner
+        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
+        if memory is not None:
+            memory.attach(world)
         self.updater = NLUpdater(world, llm, retriever, max_attempts=max_attempts,
-                                 verify=verify)
-        self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts)
+                                 verify=verify, memory=memory)
+        self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
+                                 memory=memory)
         self.router = Router(llm)
         self.answerer = QuestionAnswerer(llm, retriever)
 
@@ -95,8 +103,15 @@ class Agent:
                                       cache_dir=cfg.llm_cache))
         retriever = make_retriever(cfg.retriever, **cfg.retriever_params)
         planner = Planner(domain, engine=cfg.engine, timeout=cfg.plan_timeout)
+        memory = None
+        if cfg.store and (cfg.episodic_k > 0 or cfg.experience or cfg.answer_past):
+            from ..memory.hooks import Memory, MemoryConfig
+            memory = Memory(cfg.store, MemoryConfig(
+                episodic_k=cfg.episodic_k, experience=cfg.experience,
+                answer_past=cfg.answer_past), llm=llm, retriever=retriever,
+                is_subtype=domain.is_subtype)
         return cls(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
-                   verify=cfg.verify)
+                   verify=cfg.verify, memory=memory)
 
     def update(self, text: str, source: str = 'nl') -> UpdateOutcome:
         """Algorithm 3 on one report."""
@@ -112,8 +127,13 @@ class Agent:
         return self.tasks.plan_goal(goal, task_id=task_id, text=text)
 
     def ask(self, text: str) -> Answer:
-        """Answer a question from the KG."""
-        return self.answerer.answer(self.world.snapshot(), text)
+        """Answer a question from the KG (past-tense ones from episodes, if enabled)."""
+        kg = self.world.snapshot()
+        if self.memory is not None:
+            past = self.memory.answer(kg, text)
+            if past is not None:
+                return past
+        return self.answerer.answer(kg, text)
 
     def route(self, text: str, usage: Usage | None = None) -> str:
         """Classify an utterance as ``report``, ``task`` or ``question``."""
@@ -121,6 +141,8 @@ class Agent:
 
     def close(self) -> None:
         """Close the store and the LLM client."""
+        if self.memory is not None:
+            self.memory.close()
         self.world.close()
         close = getattr(self.llm, 'close', None)
         if callable(close):

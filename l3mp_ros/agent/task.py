@@ -90,8 +90,10 @@ class TaskPlanner:
     """Run Algorithm 4 against a world model."""
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever | None,
-                 planner: Planner, *, max_attempts: int = 3, max_tokens: int = 300) -> None:
+                 planner: Planner, *, max_attempts: int = 3, max_tokens: int = 300,
+                 memory: Any = None) -> None:
         self.world = world
+        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
         self.retriever = retriever
         self.planner = planner
@@ -131,10 +133,12 @@ class TaskPlanner:
         out.usage.prompt_tokens += retrieval.prompt_tokens
         out.usage.completion_tokens += retrieval.completion_tokens
         out.context_size = len(retrieval.facts)
+        recalled = (self.memory.task_context(kg, text, retrieval.facts, retrieval.entities)
+                    if self.memory is not None else '')
         messages = [
             {'role': 'system', 'content': system_prompt('goal', self.world.domain)},
-            {'role': 'user', 'content': user_message(kg, retrieval.facts, 'Task', text,
-                                                     retrieval.entities)},
+            {'role': 'user', 'content': recalled + user_message(kg, retrieval.facts, 'Task',
+                                                                text, retrieval.entities)},
         ]
         for attempt in range(1, self.max_attempts + 1):
             out.attempts = attempt
@@ -161,6 +165,8 @@ class TaskPlanner:
                 {'role': 'assistant', 'content': reply.text},
                 {'role': 'user', 'content': f'Your goal failed: {reason}\n'
                  'Reply with a corrected JSON goal.'}]
+        if self.memory is not None:
+            self.memory.task_done(text, out.goal, out.status, kg)
         return self._done(out, began)
 
     @staticmethod

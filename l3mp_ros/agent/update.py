@@ -73,8 +73,10 @@ class NLUpdater:
     """Run Algorithm 3 against a world model."""
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, *,
-                 max_attempts: int = 3, verify: bool = True, max_tokens: int = 400) -> None:
+                 max_attempts: int = 3, verify: bool = True, max_tokens: int = 400,
+                 memory: Any = None) -> None:
         self.world = world
+        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
         self.retriever = retriever
         self.max_attempts = max(1, max_attempts)
@@ -104,8 +106,10 @@ class NLUpdater:
         out.context_size = len(retrieval.facts)
         messages = [
             {'role': 'system', 'content': system_prompt('update', self.world.domain)},
-            {'role': 'user', 'content': user_message(kg, retrieval.facts, 'Report', text,
-                                                     retrieval.entities)},
+            {'role': 'user', 'content': (
+                self.memory.update_context(text, retrieval.facts) if self.memory is not None
+                else '') + user_message(kg, retrieval.facts, 'Report', text,
+                                        retrieval.entities)},
         ]
         update: Update | None = None
         errors: list[str] = []

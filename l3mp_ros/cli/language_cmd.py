@@ -27,6 +27,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument('--timeout', type=float, default=30.0, help='planner timeout (s)')
     p.add_argument('--cache', help='directory of cached LLM replies (reproducible runs)')
     p.add_argument('--json', action='store_true')
+    p.add_argument('--memory', action='store_true',
+                   help='answer past-tense questions from episodic memory')
+    p.add_argument('--episodic-k', type=int, default=0,
+                   help='past episodes in the update/task prompts (0: off)')
+    p.add_argument('--experience', action='store_true',
+                   help='strategies of solved tasks as worked examples (and store new ones)')
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +64,8 @@ def build_agent(args: argparse.Namespace):  # noqa: ANN201 - Agent imported lazi
         llm_model=args.model or os.environ.get('L3MP_LLM_MODEL', 'local'),
         llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE'),
         retriever=args.retriever, max_attempts=args.attempts, verify=not args.no_verify,
-        engine=args.engine, plan_timeout=args.timeout)
+        engine=args.engine, plan_timeout=args.timeout,
+        episodic_k=args.episodic_k, experience=args.experience, answer_past=args.memory)
     try:
         return Agent.from_config(cfg)
     except LLMError as exc:

@@ -1,0 +1,201 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Episodic memory: AriGraph relevance, search, persistence across restarts, past QA."""
+
+import json
+import math
+
+import pytest
+
+from l3mp_ros.memory.episodic import EpisodicMemory, arigraph_relevance
+from l3mp_ros.memory.hooks import Memory, MemoryConfig
+from l3mp_ros.memory.qa import PastAnswerer, is_past_question, mentioned_entities
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.model import WorldModel
+from l3mp_ros.world.store import Store
+
+from .agent_fixtures import CONSTRAINTS, DOMAIN, client, household_world
+
+F = Fact.parse_pddl
+
+
+def test_relevance_formula_values():
+    assert arigraph_relevance(0, 0) == 0.0
+    assert arigraph_relevance(1, 1) == 0.0  # log(1): a one-fact episode carries no weight
+    assert arigraph_relevance(2, 4) == pytest.approx(0.5 * math.log(4))
+    assert arigraph_relevance(3, 3) == pytest.approx(math.log(3))
+
+
+def test_relevance_and_search_on_hand_made_episodes(tmp_path):
+    world = household_world(tmp_path)
+    mem = EpisodicMemory(world.store.path, embedder=False, recent=0)
+    a, b, c, d = (F('(light_on kitchen_light)'), F('(window_open kitchen_window)'),
+                  F('(person_in_room jerry kitchen)'), F('(light_on bathroom_light)'))
+    e = F('(in_person_hand red_pen jerry)')
+    mem.add_episode(101, 1.0, 'nl', 'one', [a, b], [c, d])     # N=4, touches a,b,c -> n=3
+    mem.add_episode(102, 2.0, 'nl', 'two', [a], [])             # N=1 -> rel 0
+    mem.add_episode(103, 3.0, 'nl', 'three', [a, e], [])        # N=2, n=1
+    mem.add_episode(104, 4.0, 'nl', 'four', [d, e], [])         # untouched
+    rel = mem.relevance([a, b, c])
+    assert set(rel) == {101, 102, 103}
+    assert rel[101] == (3, 4, pytest.approx(3 / 4 * math.log(4)))
+    assert rel[102] == (1, 1, 0.0)
+    assert rel[103] == (1, 2, pytest.approx(0.5 * math.log(2)))
+    found = mem.search('', [a, b, c], k=2, recent=0)
+    assert [s.episode.id for s in found] == [101, 103]
+    assert found[0].score == pytest.approx(1.0) and found[0].n == 3
+    # the recent window (newest episodes) is excluded
+    found = mem.search('', [a, b, c, e], k=3, recent=3)
+    assert [s.episode.id for s in found] == [101]
+    mem.close()
+
+
+def _move(world: WorldModel, item, old, new, text, source='nl'):
+    res = world.apply(Update.of([old], [new]), source=source, utterance=text)
+    assert res.applied, res.errors
+    return res.event_id
+
+
+def _story(world):
+    eids = [
+        _move(world, F('(placed_at_table red_pen living_room_table)'),
+              F('(placed_at_table red_pen living_room_table)'),
+              F('(in_person_hand red_pen jerry)'), 'Jerry took the red pen from the table.'),
+        _move(world, None, F('(in_person_hand red_pen jerry)'),
+              F('(placed_at_table red_pen jerry_bedroom_table)'),
+              'Jerry put the red pen on the table in his bedroom.'),
+        _move(world, None, F('(placed_at_table red_pen jerry_bedroom_table)'),
+              F('(in_person_hand red_pen anna)'), 'Anna took the red pen.'),
+    ]
+    return eids
+
+
+def test_episodes_derive_from_events_and_survive_restart(tmp_path):
+    world = household_world(tmp_path)
+    path = world.store.path
+    mem = EpisodicMemory(path, embedder=False)
+    world.listeners.append(lambda eid, res: mem.sync())
+    eids = _story(world)
+    world.reject(['nonsense'], source='nl', utterance='blah')  # rejected: no episode
+    assert len(mem) == 3 and mem.synced_event() == world.store.last_event_id()
+    ep = mem.episodes([eids[0]])[0]
+    assert ep.utterance.startswith('Jerry took') and ep.source == 'nl'
+    assert ep.removed == [F('(placed_at_table red_pen living_room_table)')]
+    assert ep.added == [F('(in_person_hand red_pen jerry)')]
+    mem.close()
+    world.close()
+    # restart: episodes are in the store file; new events are derived incrementally
+    store = Store(path)
+    assert {r[0] for r in store._conn.execute('SELECT id FROM episodes')} == set(eids)
+    store.close()
+    world = WorldModel.open(path, DOMAIN, CONSTRAINTS)
+    mem = EpisodicMemory(path, embedder=False)
+    assert len(mem) == 3
+    _move(world, None, F('(in_person_hand red_pen anna)'),
+          F('(placed_at_table red_pen living_room_table)'), 'Anna put it back.')
+    assert mem.sync() == 1 and mem.sync() == 0 and len(mem) == 4
+    hist = mem.fact_history(F('(in_person_hand red_pen jerry)'))
+    assert [(e, op) for e, op, _ in hist] == [(eids[0], 'add'), (eids[1], 'remove')]
+    assert [e.id for e in mem.history('red_pen')][-3:] == eids[::-1]
+    mem.close()
+    world.close()
+
+
+def test_embedding_search_and_index_persist(tmp_path):
+    world = household_world(tmp_path)
+    eids = _story(world)
+    world.apply(Update.of([], [F('(light_on jerry_bedroom_light)')]), source='nl',
+                utterance="Helen switched on the light in Jerry's bedroom.")
+    mem = EpisodicMemory(world.store.path, recent=0)
+    mem.sync(embed=True)
+    found = mem.search('who turned the bedroom light on?', [], k=1)
+    assert found[0].episode.utterance == "Helen switched on the light in Jerry's bedroom."
+    found = mem.search('the red pen', [F('(in_person_hand red_pen jerry)')], k=2)
+    assert {s.episode.id for s in found} <= set(eids) and found[0].rel > 0
+    mem.close()
+    mem = EpisodicMemory(world.store.path, recent=0)
+    assert len(mem.index) == 4 and mem.embed_pending() == 0  # vectors came from SQLite
+    mem.close()
+    world.close()
+
+
+def test_past_question_detection_and_mentions(tmp_path):
+    assert is_past_question('Where was the red pen before Jerry took it?')
+    assert is_past_question('who moved the mug?')
+    assert is_past_question('When did I last see the remote?')
+    assert not is_past_question('Where is the red pen?')
+    world = household_world(tmp_path)
+    names = mentioned_entities(world.kg, "Where was the red pen before Jerry's bedroom?")
+    assert names == ['red_pen', 'jerry_bedroom']
+    world.close()
+
+
+def test_deterministic_past_answers(tmp_path):
+    world = household_world(tmp_path)
+    eids = _story(world)
+    mem = EpisodicMemory(world.store.path, embedder=False)
+    qa = PastAnswerer(mem)
+    out = qa.answer(world.kg, 'Where was the red pen before Jerry took it?')
+    assert out.method == 'history' and out.episodes == [eids[0]]
+    assert out.facts == [F('(placed_at_table red_pen living_room_table)')]
+    assert 'living room table' in out.text
+    out = qa.answer(world.kg, 'Where was the red pen before Anna took it?')
+    assert out.facts == [F('(placed_at_table red_pen jerry_bedroom_table)')]
+    out = qa.answer(world.kg, 'Who moved the red pen?')
+    assert out.text.startswith('Anna did') and out.episodes == [eids[2]]
+    out = qa.answer(world.kg, 'When did I last see the red pen?')
+    assert out.episodes == [eids[2]] and 'in person hand anna' in out.text
+    out = qa.answer(world.kg, 'Where was the book Dune before Jerry took it?')
+    assert out.method == 'none'
+    mem.close()
+    world.close()
+
+
+def test_llm_past_answer_and_agent_routing(tmp_path):
+    from l3mp_ros.agent.agent import Agent
+    from l3mp_ros.planning.planner import Planner
+    from l3mp_ros.retrieval.full import FullRetriever
+
+    world = household_world(tmp_path)
+    eids = _story(world)
+    world.apply(Update.of([], [F('(light_on jerry_bedroom_light)')]), source='nl',
+                utterance="Helen switched on the light in Jerry's bedroom.")
+    reply = {'content': {'answer': 'Helen switched it on.', 'events': [eids[-1] + 1, 999]}}
+    with FakeOpenAI([reply]) as fake:
+        llm = client(fake)
+        memory = Memory(str(world.store.path), MemoryConfig(answer_past=True), llm=llm,
+                        retriever=FullRetriever())
+        agent = Agent(world, llm, FullRetriever(), Planner(world.domain, engine='pyperplan'),
+                      memory=memory)
+        out = agent.ask("What happened to the light in Jerry's bedroom earlier?")
+        prompt = fake.requests[0]['messages'][1]['content']
+        det = agent.ask('Who moved the red pen?')  # deterministic: no LLM call
+        assert len(fake.requests) == 1
+        agent.close()
+    assert out.method == 'llm' and out.text == 'Helen switched it on.'
+    assert out.episodes == [eids[-1] + 1]  # unknown event numbers are dropped
+    assert '"Helen switched on the light in Jerry\'s bedroom."' in prompt
+    assert json.dumps(out.to_json())
+    assert det.method == 'history' and det.text.startswith('Anna did')
+
+
+def test_episodes_in_update_prompt(tmp_path):
+    from l3mp_ros.agent.update import NLUpdater
+    from l3mp_ros.retrieval.full import FullRetriever
+
+    world = household_world(tmp_path)
+    _story(world)
+    memory = Memory(str(world.store.path), MemoryConfig(episodic_k=2, recent_window=0))
+    memory.attach(world)
+    upd = {'remove': [['red_pen', 'in_person_hand', 'anna']],
+           'add': [['red_pen', 'placed_at_table', 'anna_bedroom_table']]}
+    with FakeOpenAI([{'content': upd}]) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(), memory=memory).run(
+            'Anna left the red pen on her table.')
+        prompt = fake.requests[0]['messages'][1]['content']
+    assert out.applied
+    assert prompt.startswith('Relevant past events') and 'Anna took the red pen.' in prompt
+    assert len(memory.episodic) == 4  # the listener synced the new episode
+    memory.close()
+    world.close()
