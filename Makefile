@@ -34,6 +34,7 @@ test-all: $(STAMP) $(LLM_STAMP)
 
 demo: $(STAMP) $(LLM_STAMP)
 	$(VENV)/bin/l3mp demo --out $(OUT)
+	ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST $(VENV)/bin/l3mp_demo --out $(OUT)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -32,10 +32,10 @@ from .world_model_node import WorldModelNode
 
 SCENE = {
     'schema': 'l3mp/scene_graph/v1', 'source': 'demo_camera',
-    'entities': [{'name': 'green_pen', 'type': 'pen'}],
+    'entities': [{'name': 'purple_pen', 'type': 'pen'}],
     'facts': [['red_pen', 'placed_at_table', 'living_room_table'],
-              ['green_pen', 'placed_at_table', 'living_room_table']],
-    'observed': ['red_pen', 'green_pen'],
+              ['purple_pen', 'placed_at_table', 'living_room_table']],
+    'observed': ['red_pen', 'purple_pen'],
 }
 SCENARIO: list[tuple[str, str, str]] = [
     ('scene_graph', json.dumps(SCENE), 'events'),
@@ -103,7 +103,7 @@ def run(client: DemoClient, timeout: float) -> int:
         end = time.monotonic() + 15
         while pub.get_subscription_count() == 0 and time.monotonic() < end:
             time.sleep(0.05)
-        shown = data if topic != 'scene_graph' else 'scene graph: red_pen, green_pen (new)'
+        shown = data if topic != 'scene_graph' else 'scene graph: red_pen, purple_pen (new)'
         print(f'\n>> {topic}: {shown}', flush=True)
         before = {t: client.count(t) for t in client.got}
         began = time.monotonic()

@@ -64,6 +64,11 @@ class Embedder:
         self.path = path or model_path()
         self.batch_size = batch_size
         self.cache_size = cache_size
+        try:  # no 'Loading weights' progress bar on a robot's console
+            from transformers.utils import logging as hf_logging
+            hf_logging.disable_progress_bar()
+        except ImportError:
+            pass
         self._model: Any = SentenceTransformer(self.path, device=device)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
