@@ -86,8 +86,21 @@ def test_params_yaml_covers_every_parameter():
     assert 'config/household_perception.yaml' in installed_files()
 
 
-def test_every_node_module_has_main():
-    for name in console_scripts() - {'l3mp', 'l3mp_bringup', 'ai2thor_bridge_node'}:
-        path = ROOT / 'l3mp_ros' / 'nodes' / f'{name}.py'
+def entry_points() -> dict[str, str]:
+    """Map every console script of setup.py to its module (``pkg.mod:func`` → file)."""
+    text = (ROOT / 'setup.py').read_text()
+    out = {n: f'l3mp_ros.nodes.{n}' for n in re.findall(r"'(\w+_node)'", text)}
+    out.update(dict(re.findall(r"'(\w+) = (l3mp_ros[\w.]*):main'", text)))
+    return out
+
+
+def test_every_console_script_module_has_main():
+    scripts = entry_points()
+    assert set(scripts) == console_scripts()
+    for name, module in scripts.items():
+        path = ROOT.joinpath(*module.split('.')).with_suffix('.py')
+        if not path.exists():
+            path = ROOT.joinpath(*module.split('.'), '__init__.py')
+        assert path.exists(), f'{name}: no module {module}'
         tree = ast.parse(path.read_text())
-        assert any(isinstance(n, ast.FunctionDef) and n.name == 'main' for n in tree.body)
+        assert any(isinstance(n, ast.FunctionDef) and n.name == 'main' for n in tree.body), name
