@@ -50,3 +50,11 @@ def user_message(kg: KnowledgeGraph, facts: Iterable[Fact], label: str, text: st
     return (f'Entities: {format_entities(kg, facts, extra_entities)}\n'
             f'Facts:\n{format_facts(facts)}\n'
             f'{label}: {text}')
+
+
+def llm_failure(exc: Exception, during: str = '') -> str:
+    """Describe an LLM failure: unreachable/timeout vs a request the endpoint refused."""
+    where = f' during {during}' if during else ''
+    if getattr(exc, 'kind', '') == 'http' and getattr(exc, 'status', None) in (400, 413, 422):
+        return f'LLM refused the request{where} (prompt too long for its context?): {exc}'
+    return f'LLM unavailable{where}: {exc}'

@@ -20,7 +20,7 @@ from ..llm.parse import strip_fences
 from ..planning.planner import Planner, PlanResult
 from ..retrieval.base import Retrieval, Retriever
 from ..world.model import WorldModel
-from .prompting import system_prompt, user_message
+from .prompting import llm_failure, system_prompt, user_message
 
 GOAL_SCHEMA = {
     'type': 'object',
@@ -127,7 +127,7 @@ class TaskPlanner:
                 retrieval = (self.retriever.retrieve(kg, text, self.llm) if self.retriever
                              else Retrieval(facts=set(kg.facts)))
         except LLMError as exc:
-            out.errors = [f'LLM unavailable during retrieval: {exc}']
+            out.errors = [llm_failure(exc, 'retrieval')]
             return self._done(out, began)
         out.retrieval_seconds = retrieval.seconds
         out.usage.prompt_tokens += retrieval.prompt_tokens
@@ -146,7 +146,7 @@ class TaskPlanner:
                 reply = self.llm.chat(messages, schema=GOAL_SCHEMA, schema_name='pddl_goal',
                                       max_tokens=self.max_tokens)
             except LLMError as exc:
-                out.status, out.errors = 'error', [f'LLM unavailable: {exc}']
+                out.status, out.errors = 'error', [llm_failure(exc)]
                 break
             out.usage.add(reply)
             out.goal = extract_goal(reply.data, reply.text)

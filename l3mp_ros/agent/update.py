@@ -18,7 +18,7 @@ from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retrieval, Retriever
 from ..world.kg import KGError, Update
 from ..world.model import WorldModel
-from .prompting import system_prompt, user_message
+from .prompting import llm_failure, system_prompt, user_message
 
 TRIPLET = {'type': 'array', 'items': {'type': 'string'}, 'minItems': 1, 'maxItems': 4}
 UPDATE_SCHEMA = {
@@ -97,7 +97,7 @@ class NLUpdater:
             if retrieval is None:
                 retrieval = self.retriever.retrieve(kg, text, self.llm)
         except LLMError as exc:
-            out.errors = [f'LLM unavailable during retrieval: {exc}']
+            out.errors = [llm_failure(exc, 'retrieval')]
             return self._finish(out, began, source, None)
         out.retrieval_seconds = retrieval.seconds
         out.usage.prompt_tokens += retrieval.prompt_tokens
@@ -120,7 +120,7 @@ class NLUpdater:
                 reply = self.llm.chat(messages, schema=UPDATE_SCHEMA, schema_name='kg_update',
                                       max_tokens=self.max_tokens)
             except LLMError as exc:
-                errors = [f'LLM unavailable: {exc}']
+                errors = [llm_failure(exc)]
                 break
             out.usage.add(reply)
             try:

@@ -167,7 +167,7 @@ class LocalServer:
     """
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *,
-                 threads: int = 2, ctx_size: int = 4096, port: int = 0,
+                 threads: int = 2, ctx_size: int = 16384, port: int = 0,
                  startup_timeout: float = 180.0,
                  cache_dir: str | os.PathLike[str] | None = None,
                  log_path: str | os.PathLike[str] | None = None) -> None:
@@ -373,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('--model', help='GGUF file (default: assemble the embedded model)')
     parser.add_argument('--threads', type=int, default=2)
-    parser.add_argument('--ctx-size', type=int, default=4096)
+    parser.add_argument('--ctx-size', type=int, default=16384)
     parser.add_argument('--port', type=int, default=0)
     parser.add_argument('--cache-dir', default=None)
     args = parser.parse_args(argv)

@@ -1,0 +1,181 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""``l3mp bench``: benchmarks; ``l3mp bench household`` replays the text household.
+
+``bench`` is a parser with sub-verbs so that other benchmarks (e.g. ``bench ai2thor``)
+can be added next to ``household`` (see :func:`add_household`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .common import CLIError
+
+# Same names as l3mp_ros.planning.engines.ENGINES (not imported: it loads unified-planning).
+ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
+
+
+def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``bench`` command with its sub-verbs; return the ``bench`` parser."""
+    from . import bench_ai2thor
+    p = sub.add_parser('bench', help='run benchmarks (household, ai2thor)')
+    verbs = p.add_subparsers(dest='bench', required=True, metavar='BENCHMARK')
+    p.set_defaults(bench_verbs=verbs)
+    add_household(verbs)
+    bench_ai2thor.register(verbs)
+    return p
+
+
+def add_household(verbs: argparse._SubParsersAction) -> None:
+    """Add ``bench household``."""
+    p = verbs.add_parser('household', help='replay the text household stream (paper V-A)',
+                         description='Replay a seeded household stream against agent '
+                                     'variants and judge state changes and plans.')
+    p.add_argument('--variant', action='append', default=None,
+                   help='S, R-, R-_V, R+, R+_V, RS, RS_V (aliases RV-, RV+, RVS, L3MP); '
+                        'repeatable; "all" for the seven (default RS_V)')
+    p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--changes', type=int, default=200)
+    p.add_argument('--tasks', type=int, default=40)
+    p.add_argument('--task-every', type=int, default=5, help='changes between tasks')
+    p.add_argument('--oracle', action='store_true',
+                   help='replace the LLM by the gold answers of the generator')
+    p.add_argument('--llm', default=None,
+                   help='OpenAI-compatible base URL, or "local" for the embedded model '
+                        '(default: L3MP_LLM_URL, else local)')
+    p.add_argument('--model', default=None, help='model name (default L3MP_LLM_MODEL)')
+    p.add_argument('--api-key', default=None,
+                   help='API key (default L3MP_LLM_API_KEY, then OPENAI_API_KEY)')
+    p.add_argument('--cache', default=None, help='directory of cached LLM replies')
+    p.add_argument('--llm-timeout', type=float, default=300.0,
+                   help='seconds per LLM request (the embedded model is slow)')
+    p.add_argument('--engine', choices=ENGINES, default='lapkt')
+    p.add_argument('--plan-timeout', type=float, default=60.0,
+                   help='seconds per planner call')
+    p.add_argument('--max-attempts', type=int, default=3,
+                   help='LLM attempts per update / task (re-prompts with the errors)')
+    p.add_argument('--speedup-sample', type=int, default=4,
+                   help='tasks (spread over the run) on which the planner also runs on the '
+                        'whole KG to measure the speedup (0: none)')
+    p.add_argument('--speedup-timeout', type=float, default=60.0,
+                   help='seconds for each whole-KG planner run')
+    p.add_argument('--fresh', action='store_true',
+                   help='discard the runs in --out instead of resuming them')
+    p.add_argument('--report-only', action='store_true',
+                   help='run no steps: report what the runs in --out hold so far')
+    p.add_argument('--no-progress', action='store_true', help='no progress bar')
+    p.add_argument('--out', required=True, help='output directory (runs, reports, plots)')
+    p.set_defaults(func=cmd_household)
+
+
+def _variants(given: list[str] | None) -> list[str]:
+    from ..sim.household.runner import VARIANTS, resolve_variant
+
+    names: list[str] = []
+    for item in given or ['RS_V']:
+        for part in item.split(','):
+            part = part.strip()
+            if not part:
+                continue
+            if part.lower() == 'all':
+                names.extend(VARIANTS)
+                continue
+            try:
+                names.append(resolve_variant(part).name)
+            except ValueError as exc:
+                raise CLIError(str(exc)) from None
+    return list(dict.fromkeys(names))
+
+
+def _check(args: argparse.Namespace) -> None:
+    if args.changes < 0 or args.tasks < 0 or args.changes + args.tasks == 0:
+        raise CLIError('--changes and --tasks must be >= 0 and not both 0')
+    if args.task_every < 1:
+        raise CLIError('--task-every must be >= 1')
+    if args.max_attempts < 1:
+        raise CLIError('--max-attempts must be >= 1')
+    for name in ('plan_timeout', 'speedup_timeout', 'llm_timeout'):
+        if getattr(args, name) <= 0:
+            raise CLIError(f'--{name.replace("_", "-")} must be a positive number of seconds')
+
+
+def cmd_household(args: argparse.Namespace) -> int:
+    """Run the household benchmark for each variant; write the reports (0 when done)."""
+    _check(args)
+    variants = _variants(args.variant)
+    from ..sim.household.report import write_reports
+    from ..sim.household.runner import RunConfig, RunError, Runner, variant_dirname
+
+    out = Path(args.out)
+    llm: object = None
+    model = 'oracle'
+    if not args.oracle:
+        from ..llm.client import LLMClient, LLMConfig
+
+        cfg = LLMConfig.from_env(base_url=args.llm, model=args.model, api_key=args.api_key,
+                                 cache_dir=args.cache, timeout=args.llm_timeout)
+        model = cfg.model if not cfg.is_local else 'qwen2.5-coder-1.5b-instruct-q4_k_m (local)'
+        if args.report_only:
+            from ..sim.household.runner import OracleLLM
+
+            llm = OracleLLM()  # never called: no step runs
+        else:
+            llm = LLMClient(cfg)
+    summaries = []
+    records = {}
+    meta = {'seed': args.seed, 'changes': args.changes, 'tasks': args.tasks,
+            'task_every': args.task_every, 'oracle': args.oracle, 'model': model,
+            'engine': args.engine, 'command': 'l3mp ' + ' '.join(sys.argv[1:])}
+    try:
+        for name in variants:
+            config = RunConfig(variant=name, seed=args.seed, changes=args.changes,
+                               tasks=args.tasks, task_every=args.task_every,
+                               oracle=args.oracle, engine=args.engine,
+                               plan_timeout=args.plan_timeout, max_attempts=args.max_attempts,
+                               speedup_sample=args.speedup_sample,
+                               speedup_timeout=args.speedup_timeout, model=model)
+            runner = Runner(config, out / variant_dirname(name), llm)
+            try:
+                try:
+                    runner.open(fresh=args.fresh)
+                except RunError as exc:
+                    raise CLIError(str(exc)) from None
+                try:
+                    if not args.report_only:
+                        _run_with_progress(runner, name, quiet=args.no_progress)
+                except RunError as exc:
+                    raise CLIError(str(exc)) from None
+                summary = runner.summary()
+            finally:
+                runner.close()
+            summaries.append(summary)
+            records[summary['variant']] = runner.records
+            print(f'{name}: state changes {_pct(summary["state_change_success"])}, plans '
+                  f'{_pct(summary["plan_success"])} ({summary["changes"]} changes, '
+                  f'{summary["tasks"]} tasks, {summary["timing"]["wall_seconds"]:.0f} s)',
+                  file=sys.stderr)
+            write_reports(summaries, records, meta, out)
+    finally:
+        close = getattr(llm, 'close', None)
+        if callable(close):
+            close()
+    for path in ('report.json', 'report.md', 'tokens.png', 'speedup.png'):
+        print(out / path)
+    return 0
+
+
+def _pct(value: float | None) -> str:
+    return '-' if value is None else f'{100 * value:.1f} %'
+
+
+def _run_with_progress(runner: object, name: str, quiet: bool) -> None:
+    from tqdm import tqdm
+
+    total = runner.total_steps  # type: ignore[attr-defined]
+    done = len(runner.records)  # type: ignore[attr-defined]
+    with tqdm(total=total, initial=done, desc=name, unit='step', file=sys.stderr,
+              disable=quiet, dynamic_ncols=True) as bar:
+        runner.run(progress=bar.update)  # type: ignore[attr-defined]
