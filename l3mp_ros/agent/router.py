@@ -12,7 +12,7 @@ from typing import Any
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retriever
 from ..world.kg import Fact, KGError, KnowledgeGraph
-from .prompting import format_facts, prompt_text
+from .prompting import format_facts, llm_failure, prompt_text
 
 KINDS = ('report', 'task', 'question')
 ROUTE_SCHEMA = {'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': list(KINDS)}},
@@ -109,7 +109,7 @@ class QuestionAnswerer:
                                   max_tokens=200)
             out.usage.add(reply)
         except LLMError as exc:
-            out.text, out.error = 'I cannot answer right now.', f'LLM unavailable: {exc}'
+            out.text, out.error = 'I cannot answer right now.', llm_failure(exc)
             out.seconds = time.perf_counter() - began
             return out
         data = reply.data if isinstance(reply.data, dict) else {}

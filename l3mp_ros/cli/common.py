@@ -53,6 +53,16 @@ def open_world(store: str, domain: str | None = None,
     return WorldModel.open(store, domain, constraints)
 
 
+def print_answer(answer: object, as_json: bool) -> None:
+    """Print an answer (``.text``, cited ``.facts``) or its JSON form."""
+    if as_json:
+        print(dump(answer.to_json()))  # type: ignore[attr-defined]
+        return
+    print(answer.text)  # type: ignore[attr-defined]
+    for f in answer.facts:  # type: ignore[attr-defined]
+        print(f'  {f.text()}')
+
+
 def dump(data: object) -> str:
     """Return JSON text for stdout."""
     return json.dumps(data, indent=2, sort_keys=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..llm.client import LLMError
 from ..world.store import Store
-from .common import CLIError, dump
+from .common import CLIError, dump, print_answer
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -111,12 +111,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
         answer = agent.ask(args.text)
         if answer.error:
             raise CLIError(answer.error)
-        if args.json:
-            print(dump(answer.to_json()))
-        else:
-            print(answer.text)
-            for f in answer.facts:
-                print(f'  {f.text()}')
+        print_answer(answer, args.json)
         return 0
     finally:
         agent.close()

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from ..world.store import Store
-from .common import CLIError, dump
+from .common import CLIError, dump, print_answer
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -121,10 +121,5 @@ def _ask(args: argparse.Namespace, mem: object) -> int:
             llm.close()
     if answer.error:
         raise CLIError(answer.error)
-    if args.json:
-        print(dump(answer.to_json()))
-    else:
-        print(answer.text)
-        for f in answer.facts:
-            print(f'  {f.text()}')
+    print_answer(answer, args.json)
     return 0 if answer.method != 'none' else 1

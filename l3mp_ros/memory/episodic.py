@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..world.kg import Fact
-from .index import DEFAULT_THRESHOLD, VectorIndex, VectorTable, open_index
+from .index import DEFAULT_THRESHOLD, VectorIndex, VectorTable, open_index, resolve_embedder
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS memory_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -164,14 +164,7 @@ class EpisodicMemory:
     def embedder(self) -> Any:
         """Return the text encoder (loaded on first use)."""
         if self._embedder is None:
-            arg = self._embedder_arg
-            if arg is None:
-                from ..retrieval.embed import get_embedder
-                self._embedder = get_embedder()
-            elif hasattr(arg, 'encode'):
-                self._embedder = arg
-            else:
-                self._embedder = arg()
+            self._embedder = resolve_embedder(self._embedder_arg)
         return self._embedder
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:

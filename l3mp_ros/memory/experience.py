@@ -29,7 +29,7 @@ import numpy as np
 
 from ..world.kg import KnowledgeGraph
 from .episodic import connect
-from .index import DEFAULT_THRESHOLD, VectorIndex, VectorTable, open_index
+from .index import DEFAULT_THRESHOLD, VectorIndex, VectorTable, open_index, resolve_embedder
 from .qa import entity_phrase, mentioned_entities
 
 _DDL = """
@@ -202,14 +202,7 @@ class ExperienceMemory:
     def embedder(self) -> Any:
         """Return the text encoder (loaded on first use)."""
         if self._embedder is None:
-            arg = self._embedder_arg
-            if arg is None:
-                from ..retrieval.embed import get_embedder
-                self._embedder = get_embedder()
-            elif hasattr(arg, 'encode'):
-                self._embedder = arg
-            else:
-                self._embedder = arg()
+            self._embedder = resolve_embedder(self._embedder_arg)
         return self._embedder
 
     def _encode(self, texts: Sequence[str]) -> np.ndarray:

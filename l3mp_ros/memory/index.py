@@ -31,6 +31,14 @@ CREATE TABLE IF NOT EXISTS memory_vectors (
 """
 
 
+def resolve_embedder(arg: Any) -> Any:
+    """Return a text encoder: the shared MiniLM for None, ``arg`` if it encodes, else ``arg()``."""
+    if arg is None:
+        from ..retrieval.embed import get_embedder
+        return get_embedder()
+    return arg if hasattr(arg, 'encode') else arg()
+
+
 def hnswlib_available() -> bool:
     """Return True when hnswlib imports."""
     try:

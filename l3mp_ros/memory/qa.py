@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agent.prompting import format_facts, prompt_text
+from ..agent.prompting import format_facts, llm_failure, prompt_text
 from ..agent.router import Answer
 from ..llm.client import LLMError
 from ..world.kg import Fact, KnowledgeGraph
@@ -252,7 +252,7 @@ class PastAnswerer:
                                   schema_name='episodic_answer', max_tokens=200)
             out.usage.add(reply)
         except LLMError as exc:
-            out.text, out.error = 'I cannot answer right now.', f'LLM unavailable: {exc}'
+            out.text, out.error = 'I cannot answer right now.', llm_failure(exc)
             out.seconds = time.perf_counter() - began
             return out
         data = reply.data if isinstance(reply.data, dict) else {}

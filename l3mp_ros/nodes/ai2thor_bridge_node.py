@@ -25,9 +25,7 @@ import threading
 import time
 from typing import Any
 
-import rclpy
 from rcl_interfaces.msg import ParameterDescriptor
-from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from std_msgs.msg import String
 
@@ -41,7 +39,7 @@ from ..sim.ai2thor.bridge import (
 )
 from ..sim.ai2thor.executor import PlanExecutor
 from ..sim.ai2thor.scene_graph import SceneGraphExtractor
-from .common import COMMAND_QOS, LATCHED_QOS, STREAM_QOS, publish_json
+from .common import COMMAND_QOS, LATCHED_QOS, STREAM_QOS, publish_json, run
 
 FEEDBACK_SCHEMA = 'l3mp/execution_feedback/v1'
 ACK_TIMEOUT = 2.0  # seconds to wait for the planner's progress echo before the next frame
@@ -186,23 +184,8 @@ class Ai2ThorBridgeNode(Node):
 
 def main(args: list[str] | None = None) -> int:
     """Run the bridge; a bridge that cannot start exits 2 with one line."""
-    code = 0
-    try:
-        rclpy.init(args=args)
-        try:
-            node = Ai2ThorBridgeNode()
-        except BridgeError as exc:
-            print(f'ai2thor_bridge_node: {exc}', file=sys.stderr)
-            return 2
-        try:
-            rclpy.spin(node)
-        finally:
-            node.destroy_node()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    finally:
-        rclpy.try_shutdown()
-    return code
+    return run(Ai2ThorBridgeNode, args, startup_errors=(BridgeError,),
+               name='ai2thor_bridge_node')
 
 
 if __name__ == '__main__':

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -93,11 +94,19 @@ class Worker:
         self._thread.join(timeout)
 
 
-def run(make: Callable[[], Node], args: list[str] | None = None) -> None:
-    """Jazzy-style main: init, spin one node, destroy it, shut down."""
+def run(make: Callable[[], Node], args: list[str] | None = None,
+        startup_errors: tuple[type[BaseException], ...] = (), name: str = '') -> int:
+    """Jazzy-style main: init, spin one node, destroy it, shut down.
+
+    A node whose constructor raises one of ``startup_errors`` exits 2 with one line.
+    """
     try:
         rclpy.init(args=args)
-        node = make()
+        try:
+            node = make()
+        except startup_errors as exc:
+            print(f'{name}: {exc}', file=sys.stderr)
+            return 2
         try:
             rclpy.spin(node)
         finally:
@@ -106,3 +115,39 @@ def run(make: Callable[[], Node], args: list[str] | None = None) -> None:
         pass
     finally:
         rclpy.try_shutdown()
+    return 0
+
+
+class AgentNode(Node):
+    """Base of the nodes that run agent pipelines on a worker thread.
+
+    The agent is the one given, one built on ``world`` (same process as the writer), or
+    one on a read-only replica of the store that forwards writes on ``kg_update``.
+    Subclasses set ``say_pub`` and ``worker``.
+    """
+
+    say_pub: Any
+    worker: Worker
+
+    def attach_agent(self, params: dict[str, Any], agent: Any, world: Any) -> Any:
+        """Return the agent to use; sets ``self.replica`` (None unless following a store)."""
+        from ..agent.runtime import build_agent, open_replica
+        self.replica = None
+        if agent is None:
+            if world is None:  # another process owns the KG: follow it, forward writes
+                update_pub = self.create_publisher(String, 'kg_update', COMMAND_QOS)
+                self.replica = world = open_replica(
+                    params, lambda body: publish_when_matched(
+                        update_pub, body, float(params['replica_timeout'])))
+            agent = build_agent(params, world)
+        return agent
+
+    def _say(self, text: str) -> None:
+        self.say_pub.publish(String(data=text))
+
+    def destroy_node(self) -> None:
+        """Finish queued work, then go."""
+        self.worker.stop()
+        if self.replica is not None:
+            self.replica.close()
+        super().destroy_node()

@@ -13,17 +13,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rclpy.node import Node
 from std_msgs.msg import String
 
-from ..agent.runtime import AGENT_PARAMS, build_agent, error_event, open_replica
+from ..agent.runtime import AGENT_PARAMS, error_event
 from ..world.model import WorldModel
-from .common import COMMAND_QOS, Worker, declare, publish_json, publish_when_matched, run
+from .common import COMMAND_QOS, AgentNode, Worker, declare, publish_json, run
 
 MAX_UTTERANCE = 2000
 
 
-class LanguageNode(Node):
+class LanguageNode(AgentNode):
     """Reports, questions and routing through an :class:`~l3mp_ros.agent.Agent`."""
 
     def __init__(self, agent: Any = None, world: WorldModel | None = None,
@@ -33,16 +32,9 @@ class LanguageNode(Node):
         self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
         self.task_pub = self.create_publisher(String, 'task', COMMAND_QOS)
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
-        self.replica = None
-        if agent is None:
-            if world is None:  # another process owns the KG: follow it, forward writes
-                update_pub = self.create_publisher(String, 'kg_update', COMMAND_QOS)
-                self.create_subscription(String, 'events', self._on_event, COMMAND_QOS)
-                self.replica = world = open_replica(
-                    self.params, lambda body: publish_when_matched(
-                        update_pub, body, float(self.params['replica_timeout'])))
-            agent = build_agent(self.params, world)
-        self.agent = agent
+        self.agent = self.attach_agent(self.params, agent, world)
+        if self.replica is not None:
+            self.create_subscription(String, 'events', self._on_event, COMMAND_QOS)
         self.worker = Worker('language', self._job_failed)
         self.create_subscription(String, 'voice_command', self._on_voice, COMMAND_QOS)
         self.create_subscription(String, 'nl_update', self._on_report, COMMAND_QOS)
@@ -105,16 +97,6 @@ class LanguageNode(Node):
         publish_json(self.events_pub, error_event('nl', [f'{label} failed: {exc}'],
                                                   topic=label))
         self._say('Sorry, something went wrong.')
-
-    def _say(self, text: str) -> None:
-        self.say_pub.publish(String(data=text))
-
-    def destroy_node(self) -> None:
-        """Finish queued work, then go."""
-        self.worker.stop()
-        if self.replica is not None:
-            self.replica.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> None:

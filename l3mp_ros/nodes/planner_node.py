@@ -14,27 +14,26 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from rclpy.node import Node
 from std_msgs.msg import String
 
-from ..agent.runtime import PLANNER_PARAMS, build_agent, error_event, open_replica
+from ..agent.runtime import PLANNER_PARAMS, error_event
 from ..agent.tasks import TaskManager
 from ..schemas import parse
 from ..world.model import WorldModel
 from .common import (
     COMMAND_QOS,
     LATCHED_QOS,
+    AgentNode,
     Worker,
     declare,
     publish_json,
-    publish_when_matched,
     run,
 )
 
 MAX_TEXT = 4000
 
 
-class PlannerNode(Node):
+class PlannerNode(AgentNode):
     """Owns the active task and publishes its plans."""
 
     def __init__(self, agent: Any = None, world: WorldModel | None = None,
@@ -44,15 +43,7 @@ class PlannerNode(Node):
         self.plan_pub = self.create_publisher(String, 'plan', LATCHED_QOS)
         self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
-        self.replica = None
-        if agent is None:
-            if world is None:  # another process owns the KG: follow it, forward writes
-                update_pub = self.create_publisher(String, 'kg_update', COMMAND_QOS)
-                self.replica = world = open_replica(
-                    self.params, lambda body: publish_when_matched(
-                        update_pub, body, float(self.params['replica_timeout'])))
-            agent = build_agent(self.params, world)
-        self.agent = agent
+        self.agent = agent = self.attach_agent(self.params, agent, world)
         self.tasks = TaskManager(
             agent.world.domain,
             lambda goal, tid, text: agent.plan_goal(goal, task_id=tid, text=text),
@@ -154,16 +145,6 @@ class PlannerNode(Node):
         self.get_logger().error(f'{label} failed: {exc!r}')
         publish_json(self.events_pub, error_event('planner', [f'{label} failed: {exc}'],
                                                   topic=label))
-
-    def _say(self, text: str) -> None:
-        self.say_pub.publish(String(data=text))
-
-    def destroy_node(self) -> None:
-        """Finish queued work, then go."""
-        self.worker.stop()
-        if self.replica is not None:
-            self.replica.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> None:
