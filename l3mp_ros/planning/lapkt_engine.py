@@ -219,6 +219,7 @@ class LAPKTPlanner(Engine, OneshotPlannerMixin):
             self._warn('LAPKT does not use a custom heuristic; it is ignored')
         started = time.monotonic()
         problem, back_maps = compile_away(problem, _PRECOMPILED & problem.kind.features)
+        problem = without_effectless_actions(problem)
         writer = PDDLWriter(problem, needs_requirements=True)
         with tempfile.TemporaryDirectory(prefix='l3mp_lapkt_') as tmp:
             domain = os.path.join(tmp, 'domain.pddl')
@@ -302,6 +303,24 @@ def compile_away(
         current = compiled.problem
         back_maps.append(compiled.map_back_action_instance)
     return current, back_maps
+
+
+def without_effectless_actions(problem: up.model.Problem) -> up.model.Problem:
+    """Return ``problem`` without actions that have no effect (they never help a plan).
+
+    UP's quantifier compilation leaves such actions when a ``forall`` effect ranges over a
+    type with no objects; the PDDL writer then omits ``:effect``, which Tarski (LAPKT's
+    reader) rejects.
+    """
+    empty = [a for a in problem.actions if isinstance(a, up.model.InstantaneousAction)
+             and not a.effects and a.simulated_effect is None]
+    if not empty:
+        return problem
+    pruned = problem.clone()
+    kept = [a for a in pruned.actions if a.name not in {e.name for e in empty}]
+    pruned.clear_actions()
+    pruned.add_actions(kept)
+    return pruned
 
 
 def _found_plan(text: str) -> bool:

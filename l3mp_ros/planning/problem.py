@@ -513,33 +513,4 @@ def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact
             raise ProblemError(f'fact {f.pddl()} does not fit the domain: '
                                f'{" ".join(str(exc).split())[:200]}') from None
     problem.add_goal(_up_goal(goal.formula, problem, {}))
-    _prune_empty_foralls(problem)
     return problem
-
-
-def _prune_empty_foralls(problem: Problem) -> None:
-    """Drop ``forall`` effects over types without objects, and actions left with no effect.
-
-    Such effects do nothing. Without this, UP's quantifier compilation (used for LAPKT)
-    leaves actions with no effect at all, which LAPKT's PDDL reader (Tarski) rejects.
-    """
-    empty = {t for t in problem.user_types if not list(problem.objects(t))}
-    if not empty:
-        return
-    kept = []
-    changed = False
-    for action in problem.actions:
-        effects = [e for e in action.effects
-                   if not (e.is_forall() and any(v.type in empty for v in e.forall))]
-        if len(effects) == len(action.effects):
-            kept.append(action)
-            continue
-        changed = True
-        if effects:
-            action.clear_effects()
-            for e in effects:
-                action._add_effect_instance(e)
-            kept.append(action)
-    if changed:
-        problem.clear_actions()
-        problem.add_actions(kept)
