@@ -5,11 +5,12 @@
 import pytest
 
 from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind
-from l3mp_ros.agent.task import TaskPlanner
+from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import goal_holds, parse_goal
 from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact
 
@@ -71,12 +72,53 @@ def test_task_gives_up_after_bounded_attempts(tmp_path):
     assert world.kg.to_json() == before
 
 
-def test_already_satisfied_goal(tmp_path):
+def test_goal_that_already_holds_is_reprompted_once(tmp_path):
     world = household_world(tmp_path)
-    with FakeOpenAI([{'content': {'goal': '(light_on kitchen_light)'}}]) as fake:
+    holds = {'content': {'goal': [['light_on', 'kitchen_light']]}}
+    with FakeOpenAI([holds, holds]) as fake:
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
             'Make sure the kitchen light is on.')
-    assert out.status == 'already_satisfied' and out.steps == []
+        second = fake.requests[1]['messages'][-1]['content']
+    assert ALREADY_HOLDS in second
+    assert [h['status'] for h in out.history] == ['already_holds', 'already_satisfied']
+    assert out.status == 'already_satisfied' and out.steps == []  # the model insisted
+    fixed = {'content': {'goal': [{'not': ['light_on', 'kitchen_light']}]}}
+    with FakeOpenAI([holds, fixed]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
+            'Turn off the kitchen light.')
+    assert out.status == 'solved' and out.attempts == 2
+    assert out.goal == '(and (not (light_on kitchen_light)))'
+
+
+def test_structured_goal_within_the_context_schema(tmp_path):
+    world = household_world(tmp_path)
+    goal = {'goal': [['in_person_hand', 'red_pen', 'anna'],
+                     {'forall': 'light', 'if': [], 'then': [['light_on', '?x']],
+                      'negate': True}]}
+    outside = {'goal': [['in_person_hand', 'red_pen', 'gerry']]}
+    with FakeOpenAI([{'content': outside}, {'content': goal}]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
+            'Give the red pen to Anna and switch off every light.')
+        schema = fake.requests[0]['response_format']['json_schema']['schema']
+        second = fake.requests[1]['messages'][-1]['content']
+    assert schema['properties']['goal']['items']['anyOf']  # literals, not, forall, exists
+    assert 'gerry is not among the entities' in second
+    assert out.status == 'solved', out.errors
+    assert out.goal == ('(and (in_person_hand red_pen anna) '
+                        '(forall (?x - light) (not (light_on ?x))))')
+    assert out.steps[-1].startswith('(hand_to_person') or any(
+        'turn_off' in s for s in out.steps)
+
+
+def test_goal_must_name_what_the_task_mentions(tmp_path):
+    world = household_world(tmp_path)
+    wrong = {'content': {'goal': [['in_person_hand', 'anna_bedroom_tv_remote', 'joshua']]}}
+    right = {'content': {'goal': [['in_person_hand', 'red_pen', 'anna']]}}
+    with FakeOpenAI([wrong, right]) as fake:
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(TASK)
+        second = fake.requests[1]['messages'][-1]['content']
+    assert 'the goal names anna_bedroom_tv_remote, joshua but the task is about' in second
+    assert out.status == 'solved' and out.attempts == 2
 
 
 def test_plan_goal_without_llm(tmp_path):

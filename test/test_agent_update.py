@@ -4,8 +4,9 @@
 
 import pytest
 
-from l3mp_ros.agent.update import NLUpdater
+from l3mp_ros.agent.update import NO_CHANGE, RESTATED, NLUpdater
 from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact
 from l3mp_ros.world.store import Store
@@ -13,8 +14,10 @@ from l3mp_ros.world.store import Store
 from .agent_fixtures import client, household_world, upd
 
 REPORT = 'Jerry took the red pen from the living room table.'
-GOOD = upd([('red_pen', 'placed_at_table', 'living_room_table')],
-           [('red_pen', 'in_person_hand', 'jerry')])
+GOOD = {'facts': [['in_person_hand', 'red_pen', 'jerry']]}  # the old place is implied
+PAPER = upd([('red_pen', 'placed_at_table', 'living_room_table')],
+            [('red_pen', 'in_person_hand', 'jerry')])
+OLD = Fact('placed_at_table', ('red_pen', 'living_room_table'))
 
 
 def _disk(tmp_path):
@@ -32,39 +35,125 @@ def test_correct_first_time(tmp_path):
     assert out.usage.prompt_tokens == 900 and out.usage.completion_tokens == 40
     assert req['temperature'] == 0 and 'seed' in req
     assert req['response_format']['type'] == 'json_schema'
+    schema = req['response_format']['json_schema']['schema']
+    assert schema['required'] == ['facts']  # built for this context (see test_grounding)
     system, user = req['messages'][0]['content'], req['messages'][1]['content']
     assert '(in_person_hand ?' in system  # predicate signatures
-    assert REPORT in user and '[red_pen, placed_at_table, living_room_table]' in user
+    assert 'household' not in system.replace('"household"', '')  # no foreign wording
+    assert REPORT in user and '[placed_at_table, red_pen, living_room_table]' in user
+    assert OLD not in world.kg and out.implied == [(OLD, 'item_location')]
     kg, history = _disk(tmp_path)
     assert kg == world.kg.to_json()
-    assert history[-1].status == 'applied' and history[-1].utterance == REPORT
+    event = history[-1]
+    assert event.status == 'applied' and event.utterance == REPORT
+    assert event.info['implied'] == [{'fact': list(OLD.triplet()), 'rule': 'item_location'}]
+    assert event.info['model'] == 'fake' and len(event.info['reply_sha256']) == 64
+    assert event.update.remove == {OLD}
+
+
+def test_paper_remove_add_replies_still_accepted(tmp_path):
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': PAPER}]) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+    assert out.applied and not out.implied and OLD not in world.kg
+
+
+def test_reply_outside_the_context_rejected_before_the_verifier(tmp_path, monkeypatch):
+    world = household_world(tmp_path)
+    checked = []
+    real = world.verifier.check
+    monkeypatch.setattr(world.verifier, 'check',
+                        lambda kg, u, *a, **k: checked.append(u) or real(kg, u, *a, **k))
+    script = [{'content': {'facts': [['in_person_hand', 'red_pen', 'gerry']]}},
+              {'content': {'facts': [{'not': ['placed_at_table', 'red_pen', 'kitchen']}]}},
+              {'content': GOOD}]
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(), max_attempts=3).run(REPORT)
+        second = fake.requests[1]['messages'][-1]['content']
+        third = fake.requests[2]['messages'][-1]['content']
+    assert out.applied and out.attempts == 3
+    assert checked and all(u == out.update for u in checked)  # only the good one was verified
+    assert 'gerry is not among the entities given for this request (no such entity)' in second
+    assert 'cannot remove (red_pen, placed_at_table, kitchen)' in third
+
+
+def test_add_that_already_holds_is_a_noop_with_a_note(tmp_path):
+    world = household_world(tmp_path)
+    reply = {'facts': [['light_on', 'kitchen_light', 'true'],
+                       ['in_person_hand', 'red_pen', 'jerry']]}
+    with FakeOpenAI([{'content': reply}]) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+    assert out.applied and out.attempts == 1
+    assert out.update.add == {Fact('in_person_hand', ('red_pen', 'jerry'))}
+    assert '(kitchen_light, light_on, true) already holds: nothing to add' in out.notes
+    assert _disk(tmp_path)[1][-1].info['notes'] == out.notes
+
+
+def test_restated_facts_are_rejected_not_reprompted(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    restated = {'facts': [['placed_at_table', 'red_pen', 'living_room_table']]}
+    with FakeOpenAI([{'content': restated}, {'content': GOOD}]) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        assert len(fake.requests) == 1  # a re-prompt made small models invent a change
+    assert not out.applied and out.errors[0] == RESTATED
+    assert world.kg.to_json() == before
+
+
+def test_empty_answer_is_rejected_without_retry(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([{'content': {'facts': []}}] * 3) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run('It is raining outside.')
+        assert len(fake.requests) == 1
+    assert not out.applied and out.errors == [NO_CHANGE]
+    assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
+
+
+def test_facts_about_unmentioned_things_rejected(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    moved = {'facts': [['person_in_room', 'helen', 'living_room']]}  # not in the report
+    with FakeOpenAI([{'content': moved}] * 3) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Somebody switched off the light in the kitchen.')
+        schema = fake.requests[0]['response_format']['json_schema']['schema']
+    assert not out.applied and 'which the report does not mention' in out.errors[0]
+    assert world.kg.to_json() == before
+    subjects = set()
+    for b in schema['properties']['facts']['items']['anyOf']:
+        if 'prefixItems' in b:
+            first = b['prefixItems'][1]
+            subjects |= {first['const']} if 'const' in first else set(first['enum'])
+    assert 'kitchen_light' in subjects and 'helen' not in subjects
 
 
 def test_retry_loop_fixes_wrong_types_and_invented_entities(tmp_path):
     world = household_world(tmp_path)
     before = world.kg.to_json()
     script = [{'content': c} for c in (
-        upd([('red_pen', 'placed_at_table', 'living_room_table')],
-            [('red_pen', 'in_person_hand', 'living_room')]),        # wrong type
-        upd([('red_pen', 'placed_at_table', 'living_room_table')],
-            [('red_pen', 'in_person_hand', 'gerry')]),              # invented entity
+        {'facts': [['in_person_hand', 'red_pen', 'living_room']]},  # wrong type
+        {'facts': [['in_person_hand', 'red_pen', 'gerry']]},        # invented entity
         GOOD)]
     with FakeOpenAI(script) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(), max_attempts=3).run(REPORT)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.applied and out.attempts == 3
-    assert 'living_room is a room but argument 2 of in_person_hand must be a person' in second
-    assert 'unknown entity "gerry"' in third
+    assert 'living_room is a room, but argument 2 of (in_person_hand' in second
+    assert 'gerry is not among the entities' in third
     assert world.kg.to_json() != before
 
 
 @pytest.mark.parametrize('bad', [
     'I think the pen moved, probably.',                                   # garbage text
     {'content': {'remove': [['red_pen', 'placed_at_table', 'kitchen_sink']], 'add': []}},
-    {'content': upd([], [('red_pen', 'in_person_hand', 'jerry')])},      # two places at once
-    {'content': upd([], [])},                                             # empty update
+    {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],      # two places at once
+                           ['placed_at_table', 'red_pen', 'jerry_bedroom_table']]}},
+    {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],      # old place restated
+                           ['placed_at_table', 'red_pen', 'living_room_table']]}},
     {'content': {'remove': 'all of it', 'add': 7}},                      # wrong JSON types
+    {'content': {'facts': [['light_on', 'kitchen_light', 'maybe']]}},   # not a truth value
 ])
 def test_nothing_wrong_is_ever_applied(tmp_path, bad):
     world = household_world(tmp_path)
@@ -89,8 +178,7 @@ def test_timeout_is_a_clean_rejection(tmp_path):
 
 def test_no_verify_ablation_applies_unverified_but_applicable(tmp_path):
     world = household_world(tmp_path)
-    wrong = upd([('red_pen', 'placed_at_table', 'living_room_table')],
-                [('red_pen', 'in_person_hand', 'living_room')])
+    wrong = {'facts': [['in_person_hand', 'red_pen', 'living_room']]}
     with FakeOpenAI([{'content': wrong}]) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(), verify=False).run(REPORT)
         assert len(fake.requests) == 1

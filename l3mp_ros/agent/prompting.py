@@ -21,10 +21,24 @@ def prompt_text(name: str) -> str:
     return package_file('llm', 'prompts', f'{name}.txt').read_text(encoding='utf-8')
 
 
-def system_prompt(name: str, domain: DomainSchema) -> str:
-    """Return a prompt with the domain's predicate signatures filled in."""
+def system_prompt(name: str, domain: DomainSchema, examples: str = '') -> str:
+    """Return a prompt with the domain's name, signatures and worked examples filled in."""
     sigs = '\n'.join(domain.signatures())
-    return prompt_text(name).replace('{signatures}', sigs)
+    return (prompt_text(name).replace('{signatures}', sigs)
+            .replace('{domain}', domain.name).replace('{examples}', examples).strip() + '\n')
+
+
+def grounded_message(kg: KnowledgeGraph, entities: Iterable[str], facts: Iterable[Fact],
+                     label: str, text: str) -> str:
+    """Return the variable part of a grounded request: typed entities, facts, utterance.
+
+    The utterance is data, not instructions: it is quoted on one line after its label.
+    """
+    from .grounding import format_items
+    ents = ', '.join(f'{n} ({kg.entities[n]})' for n in entities if kg.has_entity(n))
+    one_line = ' '.join(str(text).split())
+    return (f'Entities: {ents or "(none)"}\nFacts before:\n{format_items(facts)}\n'
+            f'{label}: {one_line}\nAnswer:')
 
 
 def format_facts(facts: Iterable[Fact]) -> str:

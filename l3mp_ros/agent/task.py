@@ -2,15 +2,21 @@
 # SPDX-License-Identifier: Apache-2.0
 """Algorithm 4 (L3M+P): plan an NL task from the KG.
 
-retrieve → the LLM writes the ``:goal`` (domain predicates, retrieved facts, task) →
-the planner builds the problem from the retrieved subgraph (widening the context when
-a needed fact is missing) and plans → if the goal does not parse or no plan exists,
-re-prompt with the reason (bounded).
+retrieve (``link`` by default: no LLM call) → the LLM writes the goal as JSON constrained
+by a schema built for the context (:mod:`.grounding`: literals over typed context
+entities, ``not``, ``forall``/``exists`` over domain types) after a static prompt with
+examples derived from the domain → semantic checks (the goal names something the task
+mentions; a goal that already holds is flagged once, since a task asks for a change) →
+the planner builds the problem from the retrieved subgraph (widening the context when a
+needed fact is missing) and plans → if the goal is invalid or no plan exists, re-prompt
+with the reason (bounded). Endpoints without structured output may answer a PDDL goal
+string, which the planner's tolerant parser reads.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +26,9 @@ from ..llm.parse import strip_fences
 from ..planning.planner import Planner, PlanResult
 from ..retrieval.base import Retrieval, Retriever
 from ..world.model import WorldModel
-from .prompting import llm_failure, system_prompt, user_message
+from .examples import goal_examples, render
+from .grounding import Grounding
+from .prompting import grounded_message, llm_failure, system_prompt
 
 GOAL_SCHEMA = {
     'type': 'object',
@@ -28,7 +36,10 @@ GOAL_SCHEMA = {
     'required': ['goal'],
     'additionalProperties': False,
 }
-RETRY_STATUSES = ('invalid_goal', 'unsolvable')
+RETRY_STATUSES = ('invalid_goal', 'unsolvable')  # and a first 'already_satisfied' goal
+ALREADY_HOLDS = ('the goal already holds in the current state, but the task asks for a '
+                 'change: write the state the task wants')
+_NAME_RE = re.compile(r'[^\s()]+')
 _ids = itertools.count(1)
 
 
@@ -86,12 +97,17 @@ def extract_goal(data: Any, text: str) -> str:
     return strip_fences(text or '')
 
 
+def goal_entities(goal: str, kg: Any) -> set[str]:
+    """Return the KG entities a PDDL goal names."""
+    return {w for w in _NAME_RE.findall(goal.lower()) if kg.has_entity(w)}
+
+
 class TaskPlanner:
     """Run Algorithm 4 against a world model."""
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever | None,
                  planner: Planner, *, max_attempts: int = 3, max_tokens: int = 300,
-                 memory: Any = None) -> None:
+                 per_slot: int = 30, memory: Any = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
@@ -99,6 +115,15 @@ class TaskPlanner:
         self.planner = planner
         self.max_attempts = max(1, max_attempts)
         self.max_tokens = max_tokens
+        self.per_slot = per_slot
+        self._system: str | None = None
+
+    def system(self) -> str:
+        """Return the static system prompt (built once from the domain)."""
+        if self._system is None:
+            examples = goal_examples(self.world.domain, self.world.constraints)
+            self._system = system_prompt('goal', self.world.domain, render(examples))
+        return self._system
 
     def plan_goal(self, goal: str, *, task_id: str | None = None, text: str | None = None,
                   context: Any = 'auto') -> TaskOutcome:
@@ -133,38 +158,63 @@ class TaskPlanner:
         out.usage.prompt_tokens += retrieval.prompt_tokens
         out.usage.completion_tokens += retrieval.completion_tokens
         out.context_size = len(retrieval.facts)
+        ranked = retrieval.info.get('ranked') or sorted(
+            retrieval.entities | {a for f in retrieval.facts for a in f.args})
+        grounding = Grounding.build(self.world.domain, kg, ranked, retrieval.facts,
+                                    per_slot=self.per_slot)
+        mentioned = set(retrieval.info.get('mentioned') or ())
         recalled = (self.memory.task_context(kg, text, retrieval.facts, retrieval.entities)
                     if self.memory is not None else '')
         messages = [
-            {'role': 'system', 'content': system_prompt('goal', self.world.domain)},
-            {'role': 'user', 'content': recalled + user_message(kg, retrieval.facts, 'Task',
-                                                                text, retrieval.entities)},
+            {'role': 'system', 'content': self.system()},
+            {'role': 'user', 'content': recalled + grounded_message(
+                kg, grounding.entities, grounding.facts, 'Task', text)},
         ]
+        schema = grounding.goal_schema()
+        flagged = False
         for attempt in range(1, self.max_attempts + 1):
             out.attempts = attempt
             try:
-                reply = self.llm.chat(messages, schema=GOAL_SCHEMA, schema_name='pddl_goal',
+                reply = self.llm.chat(messages, schema=schema, schema_name='pddl_goal',
                                       max_tokens=self.max_tokens)
             except LLMError as exc:
                 out.status, out.errors = 'error', [llm_failure(exc)]
                 break
             out.usage.add(reply)
-            out.goal = extract_goal(reply.data, reply.text)
-            out.plan = self.planner.plan(kg, out.goal, context=set(retrieval.facts))
-            out.status = out.plan.status
-            out.errors = list(out.plan.errors)
+            goal, errors = grounding.read_goal(
+                reply.data if reply.data is not None else extract_goal(None, reply.text))
+            out.goal = goal
+            if not errors and goal and mentioned:
+                named = goal_entities(goal, kg)
+                if named and not named & mentioned:
+                    errors = [f'the goal names {", ".join(sorted(named))} but the task is '
+                              f'about {", ".join(sorted(mentioned)[:6])}']
+            if errors:
+                out.plan, out.status, out.errors = None, 'invalid_goal', errors
+            else:
+                out.plan = self.planner.plan(kg, goal, context=set(retrieval.facts))
+                out.status = out.plan.status
+                out.errors = list(out.plan.errors)
+                if out.status == 'already_satisfied' and not flagged \
+                        and attempt < self.max_attempts:
+                    flagged = True
+                    out.status, out.errors = 'already_holds', [ALREADY_HOLDS]
             out.history.append({'attempt': attempt, 'goal': out.goal, 'status': out.status,
-                                'errors': list(out.errors)})
-            if out.status not in RETRY_STATUSES:
+                                'errors': list(out.errors), 'reply': reply.text[:2000]})
+            if out.status == 'already_holds':
+                reason = ALREADY_HOLDS
+            elif out.status not in RETRY_STATUSES:
                 break
-            reason = ('the goal has errors:\n- ' + '\n- '.join(out.errors)
-                      if out.status == 'invalid_goal' else
-                      'no plan reaches that goal from the current state; check that the goal '
-                      'says what the task asks and uses the right entities and predicates')
+            else:
+                reason = ('the goal has errors:\n- ' + '\n- '.join(out.errors)
+                          if out.status == 'invalid_goal' else
+                          'no plan reaches that goal from the current state; check that the '
+                          'goal says what the task asks and uses the right entities and '
+                          'predicates')
             messages = messages + [
                 {'role': 'assistant', 'content': reply.text},
                 {'role': 'user', 'content': f'Your goal failed: {reason}\n'
-                 'Reply with a corrected JSON goal.'}]
+                 'Answer again with the corrected JSON goal.'}]
         if self.memory is not None:
             self.memory.task_done(text, out.goal, out.status, kg)
         return self._done(out, began)

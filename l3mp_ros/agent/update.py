@@ -1,33 +1,38 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Algorithm 3 (L3M+P): NL knowledge-graph updates, verified and retried.
+"""Algorithm 3 (L3M+P): NL knowledge-graph updates, grounded, verified and retried.
 
-retrieve → prompt (entities, retrieved facts, predicate signatures, report) → parse
-REMOVE/ADD → verify → re-prompt with the error sentences (bounded) → apply atomically
-with provenance, or reject and record why. Nothing unverified is applied (with
-``verify=False``, the paper's ablation, only applicability is checked, without retries).
+retrieve (by default the ``link`` retriever: no LLM call) → one prompt whose static part
+(role, the domain's predicates, examples derived from the domain) comes first and whose
+variable part lists the context's typed entities, its facts and the report → a reply
+constrained by a JSON schema built for this context (:mod:`.grounding`: ADD items typed
+per predicate signature, REMOVE items chosen among the retrieved facts) → the domain's
+rules finish the update (:mod:`l3mp_ros.world.complete`: removals a functional or
+exclusive rule forces, no-op ADDs dropped with a note) → semantic checks (every stated
+fact is about something the report mentions; a bounded number of changes) → verify →
+re-prompt with the error sentences (bounded) → apply atomically with provenance, or
+reject and record why. Nothing unverified is applied (with ``verify=False``, the paper's
+ablation, only applicability is checked, without retries).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retrieval, Retriever
-from ..world.kg import KGError, Update
+from ..world.complete import Completion, complete
+from ..world.kg import Fact, Update
 from ..world.model import WorldModel
-from .prompting import llm_failure, system_prompt, user_message
+from .examples import render, update_examples
+from .grounding import Grounding
+from .prompting import grounded_message, llm_failure, system_prompt
 
-TRIPLET = {'type': 'array', 'items': {'type': 'string'}, 'minItems': 1, 'maxItems': 4}
-UPDATE_SCHEMA = {
-    'type': 'object',
-    'properties': {'remove': {'type': 'array', 'items': TRIPLET},
-                   'add': {'type': 'array', 'items': TRIPLET}},
-    'required': ['remove', 'add'],
-    'additionalProperties': False,
-}
+NO_CHANGE = 'the report states no change that the domain can represent'
+RESTATED = 'every fact of the answer already holds: no change to apply'
 
 
 @dataclass
@@ -44,36 +49,46 @@ class UpdateOutcome:
     retrieval_seconds: float = 0.0
     event_id: int | None = None
     context_size: int = 0
+    implied: list[tuple[Fact, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)  # model, endpoint, reply hash
     history: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {'text': self.text, 'applied': self.applied,
                 'diff': self.update.to_json() if self.update else None,
-                'errors': self.errors, 'attempts': self.attempts,
+                'implied': [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied],
+                'notes': self.notes, 'errors': self.errors, 'attempts': self.attempts,
                 'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4),
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'history': self.history}
 
 
-def parse_reply(data: Any) -> Update:
-    """Turn the LLM's JSON into an :class:`Update`; raise KGError with a sentence."""
-    if isinstance(data, dict):
-        lowered = {str(k).lower(): v for k, v in data.items()}
-        if 'remove' in lowered or 'add' in lowered:
-            return Update.from_json({'remove': lowered.get('remove') or [],
-                                     'add': lowered.get('add') or []})
-    if isinstance(data, str):
-        return Update.parse(data)
-    raise KGError('the reply is not a JSON object {"remove": [...], "add": [...]}')
+def irrelevant(update: Update, mentioned: set[str]) -> set[Fact]:
+    """Return the stated facts whose subject the report does not mention.
+
+    The subject is a fact's first argument: the thing that moved, the person who went
+    somewhere, the lamp switched on. None when nothing was linked.
+    """
+    if not mentioned:
+        return set()
+    return {f for f in update.remove | update.add if f.args and f.args[0] not in mentioned}
+
+
+def relevance_errors(facts: set[Fact]) -> list[str]:
+    """Return a sentence for each fact about something the report does not mention."""
+    return [f'{f.text()} is about {f.args[0]}, which the report does not mention; '
+            'change only what the report talks about' for f in sorted(facts)]
 
 
 class NLUpdater:
     """Run Algorithm 3 against a world model."""
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, *,
-                 max_attempts: int = 3, verify: bool = True, max_tokens: int = 400,
+                 max_attempts: int = 3, verify: bool = True, max_tokens: int = 200,
+                 max_changes: int = 8, max_stated: int = 5, per_slot: int = 30,
                  memory: Any = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
@@ -82,6 +97,26 @@ class NLUpdater:
         self.max_attempts = max(1, max_attempts)
         self.verify = verify
         self.max_tokens = max_tokens
+        self.max_changes = max_changes
+        self.max_stated = max_stated
+        self.per_slot = per_slot
+        self._system: str | None = None
+
+    def system(self) -> str:
+        """Return the static system prompt (built once from the domain)."""
+        if self._system is None:
+            examples = update_examples(self.world.domain, self.world.constraints)
+            self._system = system_prompt('update', self.world.domain, render(examples))
+        return self._system
+
+    def grounding(self, kg: Any, retrieval: Retrieval) -> Grounding:
+        """Return the entities and facts this report's answer may use."""
+        ranked = retrieval.info.get('ranked') or sorted(retrieval.entities)
+        mentioned = retrieval.info.get('mentioned')
+        return Grounding.build(self.world.domain, kg, ranked, retrieval.facts,
+                               per_slot=self.per_slot, max_items=self.max_stated,
+                               max_changes=self.max_changes,
+                               subjects=frozenset(mentioned) if mentioned else None)
 
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
@@ -103,50 +138,81 @@ class NLUpdater:
         out.usage.prompt_tokens += retrieval.prompt_tokens
         out.usage.completion_tokens += retrieval.completion_tokens
         out.usage.calls += 1 if (retrieval.prompt_tokens or retrieval.llm_seconds) else 0
-        out.context_size = len(retrieval.facts)
+        grounding = self.grounding(kg, retrieval)
+        out.context_size = len(grounding.facts)
+        mentioned = set(retrieval.info.get('mentioned') or ())
+        recalled = (self.memory.update_context(text, retrieval.facts)
+                    if self.memory is not None else '')
         messages = [
-            {'role': 'system', 'content': system_prompt('update', self.world.domain)},
-            {'role': 'user', 'content': (
-                self.memory.update_context(text, retrieval.facts) if self.memory is not None
-                else '') + user_message(kg, retrieval.facts, 'Report', text,
-                                        retrieval.entities)},
+            {'role': 'system', 'content': self.system()},
+            {'role': 'user', 'content': recalled + grounded_message(
+                kg, grounding.entities, grounding.facts, 'Report', text)},
         ]
-        update: Update | None = None
+        excluded: set[Fact] = set()  # items an earlier answer got wrong
+        completion: Completion | None = None
         errors: list[str] = []
         attempts = self.max_attempts if self.verify else 1
         for attempt in range(1, attempts + 1):
             out.attempts = attempt
             try:
-                reply = self.llm.chat(messages, schema=UPDATE_SCHEMA, schema_name='kg_update',
-                                      max_tokens=self.max_tokens)
+                reply = self.llm.chat(messages, schema=grounding.update_schema(
+                    frozenset(excluded)), schema_name='kg_update', max_tokens=self.max_tokens)
             except LLMError as exc:
-                errors = [llm_failure(exc)]
+                errors, completion = [llm_failure(exc)], None
                 break
             out.usage.add(reply)
-            try:
-                update = parse_reply(reply.data if reply.data is not None else reply.text)
-                errors = []
-            except KGError as exc:
-                update, errors = None, [f'could not read the update: {exc}']
-            if update is not None and self.verify:
-                errors = self.world.verifier.check(self.world.kg, update)
-                if not errors and update.is_empty():
-                    errors = ['the update is empty, but the report describes a change']
+            out.provenance = {
+                'model': getattr(getattr(self.llm, 'config', None), 'model', None),
+                'endpoint': getattr(self.llm, 'base_url', None),
+                'reply_sha256': hashlib.sha256((reply.text or '').encode()).hexdigest()}
+            stated, errors = grounding.read_update(
+                reply.data if reply.data is not None else reply.text, strict=self.verify)
+            completion = None
+            if not errors:
+                completion = complete(kg, stated, self.world.constraints, self.world.domain)
+                if stated.is_empty():
+                    errors = [NO_CHANGE]
+                    out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
+                                        'errors': list(errors)})
+                    break
+                if completion.conflicts:
+                    errors = list(completion.conflicts)
+                elif completion.update.is_empty():
+                    # Everything stated already holds: the report restates the graph (or
+                    # the model could not say the change). A re-prompt pushed a small model
+                    # into inventing a change, so this ends here, as a rejection.
+                    errors = [RESTATED] + list(completion.notes)
+                    out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
+                                        'errors': list(errors)})
+                    break
+                else:
+                    off = irrelevant(completion.stated, mentioned) if self.verify else set()
+                    errors = relevance_errors(off)
+                    excluded |= off
+                    if not errors and self.verify:
+                        errors = self.world.verifier.check(kg, completion.update)
             out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
                                 'errors': list(errors)})
             if not errors:
                 break
             messages = messages + [
                 {'role': 'assistant', 'content': reply.text},
-                {'role': 'user', 'content': 'Your update has errors:\n- ' + '\n- '.join(errors)
-                 + '\nReply with the corrected JSON update.'}]
-        out.update = update
+                {'role': 'user', 'content': 'Your answer has errors:\n- ' + '\n- '.join(errors)
+                 + '\nAnswer again with the corrected JSON.'}]
+        if completion is not None:
+            out.update = completion.update
+            out.implied = list(completion.implied)
+            out.notes = list(completion.notes) + list(grounding.notes)
         out.errors = errors
         return self._finish(out, began, source, text)
 
     def _finish(self, out: UpdateOutcome, began: float, source: str,
                 utterance: str | None) -> UpdateOutcome:
-        info = {'attempts': out.attempts, 'usage': out.usage.to_dict()}
+        info: dict[str, Any] = {'attempts': out.attempts, 'usage': out.usage.to_dict()}
+        info.update(out.provenance)
+        if out.implied or out.notes:
+            info['implied'] = [{'fact': list(f.triplet()), 'rule': r} for f, r in out.implied]
+            info['notes'] = list(out.notes)
         if out.errors or out.update is None:
             res = self.world.reject(out.errors or ['no update produced'], source=source,
                                     utterance=utterance or out.text, update=out.update,

@@ -1,0 +1,394 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Output constrained by the domain and the retrieved context (JSON schemas per request).
+
+For each request the schema says exactly what the LLM may write:
+
+- an update ``{"facts": [...]}`` states what is true *now*: each item a triplet of one of
+  the domain's predicates, each argument an enum of the context entities whose type fits
+  that argument (one ``anyOf`` branch per predicate; a unary fact ends in ``"true"`` or
+  ``"false"``), or ``{"not": f}`` with ``f`` one of the retrieved binary facts (an enum),
+  so removing a fact that is not there cannot be written. Old values that a new fact
+  replaces are removed by the domain's rules (:mod:`l3mp_ros.world.complete`);
+- a goal ``{"goal": [...]}``: items are literals over typed context entities (``[s, p, o]``),
+  negated literals ``{"not": [s, p, o]}``, and ``forall`` / ``exists`` over a domain type
+  with ``"?x"`` standing for the bound variable.
+
+llama.cpp (json_schema → grammar), vLLM/SGLang guided decoding and OpenAI structured
+outputs enforce such schemas while decoding. Endpoints that refuse them get plain text;
+:meth:`Grounding.read_update` and :meth:`Grounding.read_goal` then check the reply
+against the same constraints and explain, in a sentence, anything outside them.
+Schema size is bounded: at most ``per_slot`` entities per argument (by retrieval score),
+and :attr:`Grounding.notes` says when the cap dropped some.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..world.domain import DomainSchema
+from ..world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
+
+VAR = '?x'
+MAX_ITEMS = 5
+
+
+def _literal(items: list[dict[str, Any]]) -> dict[str, Any]:
+    return {'type': 'array', 'prefixItems': items,
+            'minItems': len(items), 'maxItems': len(items)}
+
+
+def fact_item(fact: Fact) -> list[str]:
+    """Return the answer form of a fact: ``[predicate, arg, ...]`` (the PDDL order)."""
+    return [fact.predicate, *fact.args]
+
+
+def format_items(facts: Iterable[Fact]) -> str:
+    """Return facts one per line as ``[predicate, arg, ...]``."""
+    return '\n'.join('[' + ', '.join(fact_item(f)) + ']' for f in sorted(facts)) or '(none)'
+
+
+def item_fact(item: Sequence[str], domain: DomainSchema) -> Fact:
+    """Read ``[predicate, arg, ...]`` or a paper triplet ``[subject, predicate, object]``.
+
+    A unary fact may end in ``"true"``; a triplet is recognised by its second word.
+    """
+    words = [str(x).strip().lower() for x in item]
+    if words[0] not in domain.predicates and len(words) >= 2 and words[1] in domain.predicates:
+        return Fact.from_triplet(words)
+    pred = domain.predicates.get(words[0])
+    args = words[1:]
+    if pred is not None and len(args) == pred.arity + 1 and args[-1] in (TRUE, FALSE):
+        args = args[:-1]
+    return Fact(words[0], tuple(args))
+
+
+@dataclass
+class Grounding:
+    """The entities and facts one request may use, typed against the domain."""
+
+    domain: DomainSchema
+    kg: KnowledgeGraph
+    entities: list[str]
+    facts: list[Fact]
+    per_slot: int = 30
+    max_items: int = MAX_ITEMS  # items one answer may state (schema maxItems)
+    max_changes: int = 8  # facts one update may change
+    notes: list[str] = field(default_factory=list)
+    subjects: frozenset[str] | None = None  # who an update may be about (first argument)
+
+    @classmethod
+    def build(cls, domain: DomainSchema, kg: KnowledgeGraph, entities: Sequence[str],
+              facts: Iterable[Fact], **kw: Any) -> Grounding:
+        """Keep known entities (in the given order, then those of the facts)."""
+        facts = sorted(f for f in facts if f in kg)
+        names = [e for e in dict.fromkeys([*entities, *(a for f in facts for a in f.args)])
+                 if kg.has_entity(e)]
+        return cls(domain, kg, names, facts, **kw)
+
+    # -- slots -----------------------------------------------------------------------
+    def slot(self, pred: str, index: int, *, variable: bool = False) -> list[str]:
+        """Return the context entities that fit argument ``index`` of ``pred`` (capped)."""
+        accepted = self.domain.predicates[pred].params[index][1]
+        fits = [e for e in self.entities
+                if self.domain.is_subtype(self.kg.entities[e], accepted)]
+        if len(fits) > self.per_slot:
+            note = (f'only the {self.per_slot} best-matching of {len(fits)} entities fit for '
+                    f'argument {index + 1} of {pred}')
+            if note not in self.notes:
+                self.notes.append(note)
+            fits = fits[:self.per_slot]
+        return fits + [VAR] if variable else fits
+
+    def _triplet_schemas(self, *, variable: bool = False,
+                         predicates: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        out = []
+        for name in sorted(predicates if predicates is not None else self.domain.predicates):
+            pred = self.domain.predicates[name]
+            slots = [self.slot(name, i, variable=variable) for i in range(pred.arity)]
+            if any(not s for s in slots):
+                continue
+            out.append(_literal([{'const': name}, *({'enum': s} for s in slots)]))
+        return out
+
+    # -- updates -----------------------------------------------------------------------
+    def _fact_schemas(self, exclude: frozenset[Fact] = frozenset()) -> list[dict[str, Any]]:
+        """Return one branch per predicate (unary ones end in ``"true"``/``"false"``).
+
+        Facts in ``exclude`` (items a previous answer got wrong) cannot be written: a
+        binary predicate's excluded subjects get their own branch without those objects,
+        an excluded unary fact's entity is left out of that predicate.
+        """
+        out: list[dict[str, Any]] = []
+        for name in sorted(self.domain.predicates):
+            pred = self.domain.predicates[name]
+            slots = [self.slot(name, i) for i in range(pred.arity)]
+            if self.subjects is not None and slots:
+                slots[0] = [e for e in slots[0] if e in self.subjects]
+            if any(not s for s in slots):
+                continue
+            head: dict[str, Any] = {'const': name}
+            if pred.arity == 1:
+                free = [e for e in slots[0] if Fact(name, (e,)) not in exclude]
+                if free:
+                    out.append(_literal([head, {'enum': free}, {'enum': [TRUE, FALSE]}]))
+                continue
+            if pred.arity != 2:
+                out.append(_literal([head, *({'enum': s} for s in slots)]))
+                continue
+            taken: dict[str, set[str]] = {}
+            for f in exclude:
+                if f.predicate == name and len(f.args) == 2 and f.args[0] in slots[0]:
+                    taken.setdefault(f.args[0], set()).add(f.args[1])
+            free = [e for e in slots[0] if e not in taken]
+            if free:
+                out.append(_literal([head, {'enum': free}, {'enum': slots[1]}]))
+            for subject in sorted(taken):
+                rest = [o for o in slots[1] if o not in taken[subject]]
+                if rest:
+                    out.append(_literal([head, {'const': subject}, {'enum': rest}]))
+        return out
+
+    def update_schema(self, exclude: frozenset[Fact] = frozenset()) -> dict[str, Any]:
+        """Return the JSON schema of an update in this context.
+
+        ``{"facts": [...]}``: each item states a fact as it is *now*: a binary fact that
+        became true, a unary one with object ``"true"`` or ``"false"``, or
+        ``{"not": fact}`` for a listed binary fact that stopped holding. Facts in
+        ``exclude`` cannot be written (see :meth:`_fact_schemas`).
+        """
+        items = self._fact_schemas(exclude)
+        binary = [fact_item(f) for f in self.facts if len(f.args) >= 2 and f not in exclude
+                  and (self.subjects is None or f.args[0] in self.subjects)]
+        if binary:
+            items.append({'type': 'object', 'properties': {'not': {'enum': binary}},
+                          'required': ['not'], 'additionalProperties': False})
+        facts = ({'type': 'array', 'items': {'anyOf': items}, 'maxItems': self.max_items}
+                 if items else {'type': 'array', 'maxItems': 0})
+        return {'type': 'object', 'properties': {'facts': facts}, 'required': ['facts'],
+                'additionalProperties': False}
+
+    def _fact(self, item: Any, where: str) -> Fact:
+        if not isinstance(item, (list, tuple)) or not item or not all(
+                isinstance(x, (str, bool)) for x in item):
+            raise KGError(f'{where} item {item!r} is not a [predicate, argument, ...] list')
+        return item_fact([TRUE if x is True else str(x) for x in item], self.domain)
+
+    def check_fact(self, fact: Fact, *, variable: bool = False,
+                   strict: bool = True) -> str | None:
+        """Return why ``fact`` is outside this context's constraints, or None.
+
+        Not ``strict`` (the paper's no-verifier ablation): only unknown predicates and
+        entities count, not the context or the argument types.
+        """
+        pred = self.domain.predicates.get(fact.predicate)
+        if pred is None:
+            return (f'{fact.text()}: "{fact.predicate}" is not a predicate of the '
+                    f'{self.domain.name} domain')
+        if pred.arity != len(fact.args):
+            return f'{fact.text()}: {pred.signature()} takes {pred.arity} argument(s)'
+        for i, arg in enumerate(fact.args):
+            if variable and arg == VAR:
+                continue
+            if not strict:
+                if not self.kg.has_entity(arg):
+                    return f'{fact.text()}: {arg} is no entity of the graph'
+                continue
+            if arg not in self.entities:
+                known = self.kg.has_entity(arg)
+                return (f'{fact.text()}: {arg} is not among the entities given for this '
+                        + ('request' if known else 'request (no such entity)'))
+            if arg not in self.slot(fact.predicate, i):
+                return (f'{fact.text()}: {arg} is a {self.kg.entities[arg]}, but argument '
+                        f'{i + 1} of {pred.signature()} must be a '
+                        f'{" or ".join(pred.params[i][1])}')
+        return None
+
+    def _stated(self, item: Any, add: list[Fact], remove: list[Fact], errors: list[str],
+                negated: bool = False, strict: bool = True) -> None:
+        if isinstance(item, dict):
+            low = {str(k).lower(): v for k, v in item.items()}
+            if 'not' not in low:
+                errors.append(f'item {item!r} is neither a fact nor {{"not": fact}}')
+                return
+            self._stated(low['not'], add, remove, errors, negated=True, strict=strict)
+            return
+        false = (isinstance(item, (list, tuple)) and len(item) == 3
+                 and (item[2] is False or str(item[2]).lower() == FALSE))
+        if false:
+            item = [item[0], item[1], TRUE]
+        elif isinstance(item, (list, tuple)) and len(item) == 3 and item[2] is True:
+            item = [item[0], item[1], TRUE]
+        try:
+            fact = self._fact(item, 'the')
+        except KGError as exc:
+            errors.append(str(exc))
+            return
+        if negated or false:
+            if fact not in self.kg:
+                if fact not in self.facts and len(fact.args) >= 2:
+                    errors.append(f'cannot remove {fact.text()}: it is not one of the facts '
+                                  'given')
+                    return
+                why = self.check_fact(fact)
+                if why:
+                    errors.append(why)
+                return  # already false: nothing to remove
+            if fact not in self.facts and len(fact.args) >= 2:
+                errors.append(f'cannot remove {fact.text()}: it is not one of the facts given')
+                return
+            remove.append(fact)
+            return
+        why = self.check_fact(fact, strict=strict)
+        if why:
+            errors.append(why)
+            return
+        add.append(fact)
+
+    def read_update(self, data: Any, *, strict: bool = True) -> tuple[Update, list[str]]:
+        """Turn a reply into an :class:`Update`; errors for anything outside the context.
+
+        ``strict=False`` checks only that predicates and entities exist. Accepts this
+        module's ``{"facts": [...]}``, the paper's ``{"remove": [...], "add": [...]}``
+        lists, and the paper's text form ``REMOVE: ... ADD: ...``.
+        """
+        if isinstance(data, str):
+            try:
+                return Update.parse(data), []
+            except KGError as exc:
+                return Update(), [f'could not read the update: {exc}']
+        if not isinstance(data, dict):
+            return Update(), ['the reply is not a JSON object {"facts": [...]}']
+        lowered = {str(k).lower(): v for k, v in data.items()}
+        errors: list[str] = []
+        add: list[Fact] = []
+        remove: list[Fact] = []
+        for key in ('facts', 'add', 'remove'):
+            items = lowered.get(key) or []
+            if not isinstance(items, list):
+                errors.append(f'"{key}" must be a list of [subject, predicate, object]')
+                continue
+            for item in items:
+                if key == 'remove' and not isinstance(item, dict):
+                    item = {'not': item}
+                self._stated(item, add, remove, errors, strict=strict)
+        if 'facts' not in lowered and 'add' not in lowered and 'remove' not in lowered:
+            errors.append('the reply has no "facts" list')
+        update = Update.of(remove, add)
+        changes = len(update.add) + len(update.remove)
+        if changes > self.max_changes:
+            errors.append(f'the update changes {changes} facts; one report may change at '
+                          f'most {self.max_changes}')
+        return update, errors
+
+    # -- goals ---------------------------------------------------------------------------
+    def goal_schema(self) -> dict[str, Any]:
+        """Return the JSON schema of a goal in this context."""
+        lits = self._triplet_schemas()
+        qlits = self._triplet_schemas(variable=True)
+        types = sorted(t for t in self.domain.types if t != 'object')
+        alts: list[dict[str, Any]] = []
+        if lits:
+            alts.append({'anyOf': lits})
+            alts.append({'type': 'object', 'properties': {'not': {'anyOf': lits}},
+                         'required': ['not'], 'additionalProperties': False})
+        if qlits and types:
+            qlist = {'type': 'array', 'items': {'anyOf': qlits}, 'maxItems': 3}
+            alts.append({'type': 'object', 'properties': {
+                'forall': {'enum': types}, 'if': qlist, 'then': qlist,
+                'negate': {'type': 'boolean'}},
+                'required': ['forall', 'if', 'then', 'negate'], 'additionalProperties': False})
+            alts.append({'type': 'object', 'properties': {
+                'exists': {'enum': types}, 'where': {**qlist, 'minItems': 1}},
+                'required': ['exists', 'where'], 'additionalProperties': False})
+        goal = {'type': 'array', 'items': {'anyOf': alts} if alts else {}, 'minItems': 1,
+                'maxItems': self.max_items}
+        return {'type': 'object', 'properties': {'goal': goal}, 'required': ['goal'],
+                'additionalProperties': False}
+
+    def read_goal(self, data: Any) -> tuple[str | None, list[str]]:
+        """Turn a structured goal into PDDL; errors for anything outside the context.
+
+        A string (an endpoint without structured output) is returned as it is, for the
+        planner's tolerant goal parser.
+        """
+        if isinstance(data, str):
+            return data, []
+        if isinstance(data, dict):
+            data = {str(k).lower(): v for k, v in data.items()}.get('goal')
+            if isinstance(data, str):
+                return data, []
+        if not isinstance(data, list) or not data:
+            return None, ['the reply has no "goal" list']
+        parts: list[str] = []
+        errors: list[str] = []
+        for item in data:
+            try:
+                parts.append(self._goal_item(item))
+            except KGError as exc:
+                errors.append(str(exc))
+        if errors:
+            return None, errors
+        return '(and ' + ' '.join(parts) + ')', []
+
+    def _lit(self, item: Any, *, variable: bool = False) -> Fact:
+        fact = self._fact(item, 'goal')
+        if fact.predicate in self.domain.predicates and len(item) == len(fact.args) + 2 \
+                and str(item[-1]).lower() == FALSE:
+            raise KGError(f'{item!r}: write {{"not": [...]}} for a literal that must be false')
+        why = self.check_fact(fact, variable=variable)
+        if why:
+            raise KGError(why)
+        return fact
+
+    def _quantified(self, kind: str, type_: Any, items: Any) -> list[Fact]:
+        if not isinstance(type_, str) or not self.domain.has_type(type_.lower()):
+            raise KGError(f'{kind} needs a type of the domain, got {type_!r}')
+        if not isinstance(items, list):
+            raise KGError(f'{kind}: expected a list of literals, got {items!r}')
+        facts = [self._lit(i, variable=True) for i in items]
+        t = type_.lower()
+        for f in facts:
+            for i, arg in enumerate(f.args):
+                if arg == VAR and not (self.domain.is_subtype(
+                        t, self.domain.predicates[f.predicate].params[i][1])
+                        or self.domain.subtypes(t) & set(
+                            self.domain.predicates[f.predicate].params[i][1])):
+                    raise KGError(f'{f.text()}: ?x is a {t}, which argument {i + 1} of '
+                                  f'{f.predicate} does not take')
+        return facts
+
+    def _goal_item(self, item: Any) -> str:
+        if isinstance(item, list):
+            return self._lit(item).pddl()
+        if not isinstance(item, dict):
+            raise KGError(f'goal item {item!r} is neither a literal nor an object')
+        item = {str(k).lower(): v for k, v in item.items()}
+        if 'not' in item:
+            return f'(not {self._lit(item["not"]).pddl()})'
+        if 'forall' in item:
+            cond = self._quantified('forall', item['forall'], item.get('if') or [])
+            then = self._quantified('forall', item['forall'], item.get('then') or [])
+            if not then:
+                raise KGError('forall needs at least one literal in "then"')
+            t = str(item['forall']).lower()
+            body = [f.pddl() for f in then]
+            if item.get('negate'):
+                body = [f'(not {b})' for b in body]
+            conc = body[0] if len(body) == 1 else '(and ' + ' '.join(body) + ')'
+            if cond:
+                ante = ' '.join(f.pddl() for f in cond)
+                ante = ante if len(cond) == 1 else f'(and {ante})'
+                conc = f'(imply {ante} {conc})'
+            return f'(forall (?x - {t}) {conc})'
+        if 'exists' in item:
+            where = self._quantified('exists', item['exists'], item.get('where') or [])
+            if not where:
+                raise KGError('exists needs at least one literal in "where"')
+            t = str(item['exists']).lower()
+            body = ' '.join(f.pddl() for f in where)
+            body = body if len(where) == 1 else f'(and {body})'
+            return f'(exists (?x - {t}) {body})'
+        raise KGError(f'goal item {item!r} has none of not/forall/exists')

@@ -1,0 +1,183 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Schemas built for a context, replies read against them, rules finishing updates."""
+
+import json
+
+import jsonschema
+import pytest
+
+from l3mp_ros.agent.examples import goal_examples, render, update_examples
+from l3mp_ros.agent.grounding import Grounding
+from l3mp_ros.world.complete import complete
+from l3mp_ros.world.constraints import Constraints
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros.world.model import WorldModel
+
+from .agent_fixtures import CONSTRAINTS, DOMAIN, ROOT, STATE
+
+OFFICE = ROOT / 'test' / 'data'
+
+
+@pytest.fixture(scope='module')
+def household():
+    return (DomainSchema.load(DOMAIN), Constraints.load(CONSTRAINTS),
+            KnowledgeGraph.from_json(json.loads(STATE.read_text())))
+
+
+def _context(domain, kg, **kw):
+    names = ['red_pen', 'jerry', 'anna', 'living_room_table', 'jerry_bedroom_table',
+             'kitchen_light', 'living_room']
+    facts = [f for f in kg.facts if set(f.args) <= set(names)]
+    return Grounding.build(domain, kg, names, facts, **kw)
+
+
+def _branch(schema, predicate):
+    items = schema['properties']['facts']['items']['anyOf']
+    return [b['prefixItems'] for b in items
+            if 'prefixItems' in b and b['prefixItems'][0].get('const') == predicate]
+
+
+def test_update_schema_enumerates_typed_context_entities(household):
+    domain, _, kg = household
+    g = _context(domain, kg)
+    schema = g.update_schema()
+    (hand,) = _branch(schema, 'in_person_hand')
+    assert set(hand[1]['enum']) == {'red_pen'}  # the only item of the context
+    assert set(hand[2]['enum']) == {'jerry', 'anna'}  # persons only, no rooms
+    (light,) = _branch(schema, 'light_on')
+    assert light[1]['enum'] == ['kitchen_light'] and light[2]['enum'] == ['true', 'false']
+    assert _branch(schema, 'placed_at_fridge') == []  # no fridge in the context
+    removable = [b for b in schema['properties']['facts']['items']['anyOf'] if 'properties' in b]
+    (remove,) = removable
+    assert ['placed_at_table', 'red_pen', 'living_room_table'] in remove['properties']['not'][
+        'enum']
+    assert all(len(f) == 3 for f in remove['properties']['not']['enum'])  # binary facts only
+    ok = {'facts': [['in_person_hand', 'red_pen', 'jerry'],
+                    ['light_on', 'kitchen_light', 'false']]}
+    jsonschema.validate(ok, schema)
+    for bad in ({'facts': [['in_person_hand', 'red_pen', 'living_room']]},  # wrong type
+                {'facts': [['in_person_hand', 'red_pen', 'gerry']]},  # unknown entity
+                {'facts': [['holding', 'anna', 'red_pen']]},  # unknown predicate
+                {'facts': [{'not': ['placed_at_table', 'red_pen', 'jerry_bedroom_table']}]},
+                {'facts': [['in_person_hand', 'red_pen', 'jerry']] * 6}):  # too many
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
+
+
+def test_schema_cap_subjects_and_exclusions(household):
+    domain, _, kg = household
+    capped = _context(domain, kg, per_slot=1)
+    (hand,) = _branch(capped.update_schema(), 'in_person_hand')
+    assert hand[2]['enum'] == ['jerry'] and any('best-matching' in n for n in capped.notes)
+    about_pen = _context(domain, kg, subjects=frozenset({'red_pen'}))
+    schema = about_pen.update_schema()
+    assert _branch(schema, 'light_on') == [] and _branch(schema, 'person_in_room') == []
+    excluded = _context(domain, kg).update_schema(
+        frozenset({Fact('in_person_hand', ('red_pen', 'jerry'))}))
+    assert [b[2]['enum'] for b in _branch(excluded, 'in_person_hand')] == [['anna']]
+
+
+def test_read_update_rejects_out_of_context_items(household):
+    domain, _, kg = household
+    g = _context(domain, kg)
+    update, errors = g.read_update({'facts': [['in_person_hand', 'red_pen', 'helen']]})
+    assert errors == ['(red_pen, in_person_hand, helen): helen is not among the entities '
+                      'given for this request']
+    _, errors = g.read_update({'facts': [['in_person_hand', 'red_pen', 'gerry']]})
+    assert 'no such entity' in errors[0]
+    _, errors = g.read_update({'facts': [{'not': ['placed_at_table', 'red_pen',
+                                                  'jerry_bedroom_table']}]})
+    assert errors[0].startswith('cannot remove (red_pen, placed_at_table, jerry_bedroom_table)')
+    update, errors = g.read_update({'facts': [['light_on', 'kitchen_light', 'false'],
+                                              ['in_person_hand', 'red_pen', 'anna']]})
+    assert not errors
+    assert update == Update.of([Fact('light_on', ('kitchen_light',))],
+                               [Fact('in_person_hand', ('red_pen', 'anna'))])
+    paper, errors = g.read_update({'remove': [['red_pen', 'placed_at_table',
+                                               'living_room_table']],
+                                   'add': [['red_pen', 'in_person_hand', 'jerry']]})
+    assert not errors and Fact('in_person_hand', ('red_pen', 'jerry')) in paper.add
+    _, errors = Grounding.build(domain, kg, ['red_pen', 'jerry', 'anna'], [],
+                                max_changes=1).read_update(
+        {'facts': [['in_person_hand', 'red_pen', 'jerry'],
+                   ['in_person_hand', 'red_pen', 'anna']]})
+    assert any('at most 1' in e for e in errors)
+
+
+def test_complete_adds_only_rule_forced_removals(household):
+    domain, constraints, kg = household
+    stated = Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry')),
+                            Fact('light_on', ('kitchen_light',))])
+    done = complete(kg, stated, constraints, domain)
+    old = Fact('placed_at_table', ('red_pen', 'living_room_table'))
+    assert done.implied == [(old, 'item_location')]
+    assert done.update.remove == {old}
+    assert done.update.add == {Fact('in_person_hand', ('red_pen', 'jerry'))}  # light: no-op
+    assert done.notes == ['(kitchen_light, light_on, true) already holds: nothing to add']
+    restated = complete(kg, Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry')), old]),
+                        constraints, domain)
+    assert restated.conflicts == ['(red_pen, in_person_hand, jerry) and (red_pen, '
+                                  'placed_at_table, living_room_table) cannot both hold '
+                                  '(rule item_location)']
+    elsewhere = Fact('placed_at_table', ('red_pen', 'jerry_bedroom_table'))
+    two = complete(kg, Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry')), elsewhere]),
+                   constraints, domain)
+    assert two.update.remove == {old}  # nothing guessed beyond what a rule forces ...
+    world = WorldModel(domain, constraints, kg=kg.copy())
+    assert any('item_location' in e for e in world.verifier.check(kg, two.update))  # ... and
+    # the verifier still rejects two new places at once
+
+
+def test_goal_schema_and_reading(household):
+    domain, _, kg = household
+    g = _context(domain, kg)
+    schema = g.goal_schema()
+    goal = {'goal': [['in_person_hand', 'red_pen', 'anna'],
+                     {'not': ['light_on', 'kitchen_light']},
+                     {'forall': 'light', 'if': [], 'then': [['light_on', '?x']],
+                      'negate': True}]}
+    jsonschema.validate(goal, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({'goal': [['in_person_hand', 'red_pen', 'kitchen']]}, schema)
+    pddl, errors = g.read_goal(goal)
+    assert not errors
+    assert pddl == ('(and (in_person_hand red_pen anna) (not (light_on kitchen_light)) '
+                    '(forall (?x - light) (not (light_on ?x))))')
+    pddl, errors = g.read_goal({'goal': [{'exists': 'person', 'where': [
+        ['in_person_hand', 'red_pen', '?x']]}]})
+    assert pddl == '(and (exists (?x - person) (in_person_hand red_pen ?x)))'
+    _, errors = g.read_goal({'goal': [{'forall': 'room', 'if': [], 'then': [
+        ['light_on', '?x']], 'negate': False}]})
+    assert 'does not take' in errors[0]
+
+
+@pytest.mark.parametrize('stem', ['household', 'office'])
+def test_examples_come_from_the_loaded_domain(stem):
+    base = (ROOT / 'pddl' if stem == 'household' else OFFICE) / stem
+    domain = DomainSchema.load(base.with_suffix('.pddl'))
+    constraints = Constraints.load(base.with_suffix('.constraints.yaml'))
+    text = render(update_examples(domain, constraints)) + render(
+        goal_examples(domain, constraints))
+    words = {w.strip('[],"{}:') for w in text.split()}
+    used = {w for w in words if w in domain.predicates}
+    assert len(used) >= 3
+    other = 'office' if stem == 'household' else 'household'
+    foreign = DomainSchema.load((OFFICE if other == 'office' else ROOT / 'pddl')
+                                / f'{other}.pddl')
+    assert not (words & (set(foreign.predicates) - set(domain.predicates)))
+    for ex in update_examples(domain, constraints):  # each answer fits its own context
+        g = Grounding.build(domain, _example_kg(domain, ex), list(ex.entities),
+                            [Fact(f[0], tuple(f[1:])) for f in ex.facts])
+        jsonschema.validate(ex.answer, g.update_schema())
+        assert not g.read_update(ex.answer)[1]
+
+
+def _example_kg(domain, ex):
+    kg = KnowledgeGraph()
+    for name, type_ in ex.entities.items():
+        kg.add_entity(name, type_)
+    for f in ex.facts:
+        kg.add_fact(Fact(f[0], tuple(f[1:])))
+    return kg
