@@ -128,3 +128,21 @@ def test_marker_layout_groups_by_room(setup):
     assert rooms['kitchen_fridge'] == 'kitchen' and rooms['milk'] == 'kitchen'
     assert len(ents) == len(world.kg.entities)
     assert all(len(x) == 3 for x in lines)
+
+
+def test_execute_none_publishes_plans_as_done_and_never_blocks(setup):
+    _, world, agent = setup
+    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                          world.snapshot, execute='none')
+    on = '(and (light_on laundry_room_light) (not (light_on bathroom_light)))'
+    off = '(and (not (light_on laundry_room_light)) (light_on bathroom_light))'
+    if F('laundry_room_light', 'light_on') in world.snapshot():
+        on, off = off, on
+    first = manager.submit(agent.plan_goal(on, task_id='a'))
+    second = manager.submit(agent.plan_goal(off, task_id='b'))
+    statuses = [(m['task_id'], m['status']) for m in first + second]
+    assert statuses == [('a', 'done'), ('b', 'done')]
+    assert first[0]['steps'] and 'no executor' in first[0]['reason']
+    assert manager.active is None and not manager.queue
+    with pytest.raises(ValueError, match='execute must be one of'):
+        TaskManager(world.domain, manager.plan_goal, world.snapshot, execute='later')

@@ -40,7 +40,7 @@ class AgentConfig:
     llm_api_key: str | None = None
     llm_timeout: float = 120.0
     llm_cache: str | None = None
-    retriever: str = 'search'
+    retriever: str = 'link'
     retriever_params: dict[str, Any] = field(default_factory=dict)
     max_attempts: int = 3
     verify: bool = True

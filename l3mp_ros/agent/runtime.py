@@ -48,12 +48,15 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     'llm_url': ('', 'OpenAI-compatible endpoint; empty: embedded local model'),
     'llm_model': ('local', 'model name at the endpoint'),
     'llm_timeout': (120.0, 'seconds per LLM call'),
-    'retriever': ('search', 'full (R-), select (R+) or search (R^S)'),
+    'retriever': ('link', 'link (entity linking, no LLM call), full (R-), select (R+) or '
+                  'search (R^S, Algorithm 1)'),
     'max_attempts': (3, 'LLM attempts per update / task (re-prompt with errors)'),
     'verify': (True, 'verify NL updates before applying them'),
     'engine': ('lapkt', 'planner engine: lapkt, fast-downward or pyperplan'),
     'plan_timeout': (30.0, 'seconds per planner call'),
     'max_replans': (5, 're-plans of one task before it is declared failed'),
+    'execute': ('feedback', 'feedback: a plan stays active until execution_feedback ends it; '
+                'none: no executor, a published plan is done and the next task starts'),
     'apply_step_effects': (True, "apply a succeeded step's effects to the KG (no perception)"),
     'replica_timeout': (30.0, 'seconds to wait for the world model (store, update answers)'),
     'max_rate': (10.0, 'perception_node: maximum forwarding rate (Hz)'),
@@ -64,7 +67,7 @@ WORLD_PARAMS = ('domain', 'constraints', 'store', 'initial_state', 'perception_c
 AGENT_PARAMS = ('domain', 'constraints', 'store', 'llm_url', 'llm_model', 'llm_timeout',
                 'retriever', 'max_attempts', 'verify', 'engine', 'plan_timeout',
                 'replica_timeout')
-PLANNER_PARAMS = AGENT_PARAMS + ('max_replans', 'apply_step_effects')
+PLANNER_PARAMS = AGENT_PARAMS + ('max_replans', 'apply_step_effects', 'execute')
 
 
 def _domain(params: Mapping[str, Any]) -> tuple[Path, DomainSchema, Path | None, Constraints]:
@@ -158,7 +161,7 @@ def build_agent(params: Mapping[str, Any], world: WorldModel, llm: Any = None) -
                         model=str(params.get('llm_model') or 'local'),
                         timeout=float(params.get('llm_timeout', 120.0)))
         llm = LazyLLM(lambda: LLMClient(cfg))
-    retriever = make_retriever(str(params.get('retriever') or 'search'))
+    retriever = make_retriever(str(params.get('retriever') or 'link'))
     planner = Planner(world.domain, engine=str(params.get('engine') or 'lapkt'),
                       timeout=float(params.get('plan_timeout', 30.0)))
     return Agent(world, llm, retriever, planner, max_attempts=int(params.get('max_attempts', 3)),

@@ -32,6 +32,9 @@ from ..world.kg import KnowledgeGraph, Update
 
 SOLVED = 'solved'
 OK_STATUSES = ('solved', 'already_satisfied')
+# feedback: the active plan waits for execution_feedback; none: no executor is attached,
+# a published plan is done and the next queued task starts.
+EXECUTE_POLICIES = ('feedback', 'none')
 PlanGoal = Callable[[str, str, 'str | None'], Any]  # (goal, task_id, text) -> TaskOutcome
 
 
@@ -74,7 +77,12 @@ class TaskManager:
 
     def __init__(self, domain: DomainSchema, plan_goal: PlanGoal,
                  snapshot: Callable[[], KnowledgeGraph], *, max_replans: int = 5,
-                 self_sources: tuple[str, ...] = ('execution',)) -> None:
+                 self_sources: tuple[str, ...] = ('execution',),
+                 execute: str = 'feedback') -> None:
+        if execute not in EXECUTE_POLICIES:
+            raise ValueError(f'execute must be one of {", ".join(EXECUTE_POLICIES)}, '
+                             f'got {execute!r}')
+        self.execute = execute
         self.domain = domain
         self.plan_goal = plan_goal
         self.snapshot = snapshot
@@ -128,6 +136,11 @@ class TaskManager:
         if task.status not in OK_STATUSES:
             task.status = 'failed' if replan else task.status
             out.append(self._body(task, reason + ': no plan'))
+            return out + self._next()
+        if self.execute == 'none':  # nothing executes plans: published = done
+            task.status = 'done'
+            out.append(self._body(task, f'{reason}; plan published, no executor '
+                                        '(execute: none)'))
             return out + self._next()
         task.status = SOLVED
         self.active = task

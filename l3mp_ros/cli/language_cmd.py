@@ -16,7 +16,9 @@ from .common import CLIError, dump, print_answer
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument('--store', required=True, help='KG store (made with "l3mp kg init")')
     p.add_argument('--text', required=True, help='the utterance')
-    p.add_argument('--retriever', choices=('full', 'select', 'search'), default='search')
+    p.add_argument('--retriever', choices=('full', 'select', 'search', 'link'), default='link',
+                   help='context retrieval: link (embedder, no LLM call; default), search '
+                        '(R^S, paper Algorithms 1-2), select (R+), full (R-)')
     p.add_argument('--no-verify', action='store_true', help='ablation: skip the verifier')
     p.add_argument('--llm', default=None,
                    help='OpenAI-compatible base URL, or "local" for the embedded model '

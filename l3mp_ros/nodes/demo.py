@@ -133,16 +133,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--out', default='out/demo', help='directory for the robot store')
     parser.add_argument('--llm', default='', help='OpenAI-compatible URL ("" = embedded)')
     parser.add_argument('--model', default='local')
-    parser.add_argument('--retriever', default='search', choices=('full', 'select', 'search'))
+    parser.add_argument('--retriever', default='link',
+                        choices=('full', 'select', 'search', 'link'))
     parser.add_argument('--engine', default='lapkt')
-    parser.add_argument('--timeout', type=float, default=900.0, help='seconds per step')
+    parser.add_argument('--timeout', type=float, default=300.0, help='seconds per step')
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     out = Path(args.out)
     shutil.rmtree(out / 'robot', ignore_errors=True)
     (out / 'robot').mkdir(parents=True, exist_ok=True)
     overrides = {'store': str(out / 'robot' / 'kg.db'), 'llm_url': args.llm,
                  'llm_model': args.model, 'retriever': args.retriever, 'engine': args.engine,
-                 'apply_step_effects': True}
+                 'apply_step_effects': True, 'execute': 'none'}
     ros_args = ['--ros-args', '--params-file', str(paths.resolve('config/l3mp.yaml'))]
     for k, v in overrides.items():
         value = json.dumps(v) if isinstance(v, bool) else (v if v != '' else "''")

@@ -47,7 +47,8 @@ class PlannerNode(AgentNode):
         self.tasks = TaskManager(
             agent.world.domain,
             lambda goal, tid, text: agent.plan_goal(goal, task_id=tid, text=text),
-            agent.world.snapshot, max_replans=int(self.params['max_replans']))
+            agent.world.snapshot, max_replans=int(self.params['max_replans']),
+            execute=str(self.params['execute']))
         self.worker = Worker('planner', self._job_failed)
         self.create_subscription(String, 'task', self._on_task, COMMAND_QOS)
         self.create_subscription(String, 'goal', self._on_goal, COMMAND_QOS)
