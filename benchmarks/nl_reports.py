@@ -1,0 +1,111 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Benchmark: Algorithm 3 on a hand-written report set of any typed domain.
+
+A set (``l3mp/nl_reports/v1`` JSON, e.g. ``benchmarks/data/office_reports.json``) names a
+domain, its constraints, an initial state and reports with gold diffs (both empty: the
+report must be rejected). Each report runs through the real pipeline on a fresh copy of
+the initial state. Verdicts: ``exact`` (applied diff = gold), ``wrong`` (applied but not
+the gold diff, reject cases included), ``unapplied`` (a change was due, none applied),
+``kept_out`` (a reject case rejected). Results go to ``<out>/reports.jsonl``; a rerun with
+the same ``--out`` resumes. Defaults to the embedded model::
+
+    python benchmarks/nl_reports.py --out out/office_reports
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from l3mp_ros.agent.update import NLUpdater
+from l3mp_ros.llm.client import LLMClient, LLMConfig
+from l3mp_ros.retrieval.base import make_retriever
+from l3mp_ros.world.constraints import Constraints
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros.world.model import WorldModel
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def verdict(gold: Update, applied: Update | None) -> str:
+    """Classify one outcome against its gold diff."""
+    if applied is None:
+        return 'kept_out' if gold.is_empty() else 'unapplied'
+    return 'exact' if applied == gold else 'wrong'
+
+
+def summary(rows: list[dict]) -> str:
+    """Return the one-line summary of a run."""
+    due = [r for r in rows if r['expect'] == 'apply']
+    count = {k: sum(r['verdict'] == k for r in rows) for k in
+             ('exact', 'wrong', 'unapplied', 'kept_out')}
+    secs = sorted(r['seconds'] for r in rows) or [0.0]
+    p95 = secs[min(len(secs) - 1, round(0.95 * (len(secs) - 1)))]
+    tokens = statistics.mean(r['prompt_tokens'] + r['completion_tokens'] for r in rows) \
+        if rows else 0
+    share = 100 * count['exact'] / max(1, len(due))
+    return (f"reports exact {count['exact']}/{len(due)} ({share:.0f} %); "
+            f"wrong applied {count['wrong']}/{len(rows)}; unapplied {count['unapplied']}; "
+            f"rejects kept out {count['kept_out']}/{len(rows) - len(due)}; "
+            f"p50 {statistics.median(secs):.1f} s, p95 {p95:.1f} s per report; "
+            f"{tokens:.0f} tokens per report")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the set and print per-report verdicts and the summary line."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('set', nargs='?', default=str(ROOT / 'benchmarks/data/office_reports.json'))
+    ap.add_argument('--llm', default='local', help='OpenAI-compatible URL (default: embedded)')
+    ap.add_argument('--model', default='local')
+    ap.add_argument('--retriever', default='link', choices=('link', 'full', 'select', 'search'))
+    ap.add_argument('--no-verify', action='store_true')
+    ap.add_argument('--attempts', type=int, default=3)
+    ap.add_argument('--cache', default=None, help='directory of cached LLM replies')
+    ap.add_argument('--out', type=Path, default=Path('out/nl_reports'))
+    args = ap.parse_args(argv)
+    spec = json.loads(Path(args.set).read_text())
+    domain = DomainSchema.load(ROOT / spec['domain'])
+    constraints = Constraints.load(ROOT / spec['constraints'])
+    state = json.loads((ROOT / spec['state']).read_text())
+    args.out.mkdir(parents=True, exist_ok=True)
+    log = args.out / 'reports.jsonl'
+    rows = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    done = {r['i'] for r in rows}
+    llm = LLMClient(LLMConfig(base_url=args.llm, model=args.model, cache_dir=args.cache))
+    retriever = make_retriever(args.retriever)
+    for i, rep in enumerate(spec['reports'], 1):
+        if i in done:
+            continue
+        gold = Update.of([Fact.from_triplet(t) for t in rep['remove']],
+                         [Fact.from_triplet(t) for t in rep['add']])
+        world = WorldModel(domain, constraints, kg=KnowledgeGraph.from_json(state))
+        updater = NLUpdater(world, llm, retriever, max_attempts=args.attempts,
+                            verify=not args.no_verify)
+        began = time.perf_counter()
+        out = updater.run(rep['text'])
+        row = {'i': i, 'text': rep['text'], 'expect': 'reject' if gold.is_empty() else 'apply',
+               'verdict': verdict(gold, out.update if out.applied else None),
+               'seconds': round(time.perf_counter() - began, 2), 'attempts': out.attempts,
+               'prompt_tokens': out.usage.prompt_tokens,
+               'completion_tokens': out.usage.completion_tokens,
+               'applied': out.update.to_json() if out.applied and out.update else None,
+               'gold': gold.to_json(), 'errors': out.errors[:3]}
+        rows.append(row)
+        with log.open('a') as fh:
+            fh.write(json.dumps(row) + '\n')
+        print(f"{i:3d} {row['verdict']:9s} {row['seconds']:6.1f}s {rep['text'][:70]}",
+              flush=True)
+    line = summary(rows)
+    (args.out / 'summary.txt').write_text(line + '\n')
+    print(line)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
