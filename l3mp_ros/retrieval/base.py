@@ -119,7 +119,7 @@ def context_facts(kg: KnowledgeGraph, seeds: Iterable[str], depth: int,
 
 
 def make_retriever(name: str, **params: Any) -> Retriever:
-    """Build a retriever by name: ``full`` (R−), ``select`` (R+) or ``search`` (R^S)."""
+    """Build a retriever by name: ``full`` (R−), ``select`` (R+), ``search`` (R^S), ``link``."""
     key = name.strip().lower()
     if key in ('full', 'r-', 'none'):
         from l3mp_ros.retrieval.full import FullRetriever
@@ -130,4 +130,7 @@ def make_retriever(name: str, **params: Any) -> Retriever:
     if key in ('search', 'rs', 'r^s'):
         from l3mp_ros.retrieval.search import SearchRetriever
         return SearchRetriever(**params)
-    raise ValueError(f'unknown retriever {name!r}: expected full, select or search')
+    if key in ('link', 'rl'):
+        from l3mp_ros.retrieval.link import LinkRetriever
+        return LinkRetriever(**params)
+    raise ValueError(f'unknown retriever {name!r}: expected full, select, search or link')

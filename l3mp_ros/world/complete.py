@@ -1,0 +1,101 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Let the domain's state-constraint rules finish an update.
+
+A report usually says only what is new ("the pen is on the kitchen table now"). When a
+``functional`` rule allows one fact of a group per entity, adding a new one *forces*
+the removal of the old one; when an ``exclusive`` rule forbids two predicates together,
+adding one forces the removal of the other. :func:`complete` adds exactly those
+removals, each recorded with the rule that forced it, and nothing else. It also turns
+harmless redundancy into notes instead of errors: adding a fact that already holds, or
+removing and adding the same fact, changes nothing; stating two facts that a rule
+forbids together (the old place restated beside the new one) is a conflict. Everything
+else (a removal of a fact that does not hold, types, unknown names, the rules on the
+result) is still the verifier's to reject.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .constraints import Constraints, Rule
+from .domain import DomainSchema
+from .kg import Fact, KnowledgeGraph, Update
+
+
+@dataclass
+class Completion:
+    """An update finished by the rules, with what was implied and what was a no-op."""
+
+    update: Update
+    implied: list[tuple[Fact, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+    @property
+    def stated(self) -> Update:
+        """Return the update without the removals a rule implied."""
+        implied = {f for f, _ in self.implied}
+        return Update.of(self.update.remove - implied, self.update.add)
+
+    def info(self) -> dict[str, Any]:
+        """Return the JSON the event log keeps: implied removals (with rules) and notes."""
+        return {'implied': [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied],
+                'notes': list(self.notes)}
+
+
+def _applies(rule: Rule, entity: str, types: Mapping[str, str], domain: DomainSchema) -> bool:
+    if not rule.types:
+        return True
+    t = types.get(entity)
+    return t is not None and domain.is_subtype(t, rule.types)
+
+
+def forced_removals(kg: KnowledgeGraph, fact: Fact, constraints: Constraints,
+                    domain: DomainSchema) -> list[tuple[Fact, str]]:
+    """Return the facts of ``kg`` that adding ``fact`` forces out, with the rule's name."""
+    out: list[tuple[Fact, str]] = []
+    for rule in constraints.rules:
+        if rule.kind not in ('functional', 'exclusive') or fact.predicate not in rule.predicates:
+            continue
+        if len(fact.args) <= rule.key:
+            continue
+        key = fact.args[rule.key]
+        if not _applies(rule, key, kg.entities, domain):
+            continue
+        for old in sorted(kg.facts_of(key)):
+            if (old == fact or old.predicate not in rule.predicates
+                    or len(old.args) <= rule.key or old.args[rule.key] != key):
+                continue
+            if rule.kind == 'exclusive' and old.predicate == fact.predicate:
+                continue
+            out.append((old, rule.name))
+    return out
+
+
+def complete(kg: KnowledgeGraph, update: Update, constraints: Constraints,
+             domain: DomainSchema) -> Completion:
+    """Return ``update`` with rule-forced removals added and no-op parts dropped."""
+    notes: list[str] = []
+    both = update.remove & update.add
+    for f in sorted(both):
+        notes.append(f'{f.text()} was both removed and added: no change')
+    stated = set(update.add - both)
+    add = set(stated)
+    for f in sorted(add):
+        if f in kg:
+            notes.append(f'{f.text()} already holds: nothing to add')
+            add.discard(f)
+    remove = set(update.remove - both)
+    implied: list[tuple[Fact, str]] = []
+    conflicts: list[str] = []
+    for f in sorted(add):
+        for old, rule in forced_removals(kg, f, constraints, domain):
+            if old in stated:
+                conflicts.append(f'{f.text()} and {old.text()} cannot both hold (rule {rule})')
+            elif old not in remove and all(old != g for g, _ in implied):
+                implied.append((old, rule))
+    remove |= {f for f, _ in implied}
+    return Completion(Update.of(remove, add), implied, notes, conflicts)
