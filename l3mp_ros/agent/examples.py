@@ -271,6 +271,13 @@ def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Exampl
     return out
 
 
+def system_for(kind: str, domain: DomainSchema, constraints: Constraints) -> str:
+    """Return the static system prompt ``kind`` (``update`` or ``goal``) with examples."""
+    from .prompting import system_prompt
+    make = update_examples if kind == 'update' else goal_examples
+    return system_prompt(kind, domain, render(make(domain, constraints)))
+
+
 def render(examples: list[Example]) -> str:
     """Return the examples as prompt text."""
     return '\n\n'.join(f'Example {i}\n{ex.render()}' for i, ex in enumerate(examples, 1))

@@ -102,10 +102,9 @@ class Grounding:
             fits = fits[:self.per_slot]
         return fits + [VAR] if variable else fits
 
-    def _triplet_schemas(self, *, variable: bool = False,
-                         predicates: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    def _triplet_schemas(self, *, variable: bool = False) -> list[dict[str, Any]]:
         out = []
-        for name in sorted(predicates if predicates is not None else self.domain.predicates):
+        for name in sorted(self.domain.predicates):
             pred = self.domain.predicates[name]
             slots = [self.slot(name, i, variable=variable) for i in range(pred.arity)]
             if any(not s for s in slots):

@@ -10,6 +10,7 @@ from functools import cache
 from ..paths import package_file
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
+from .grounding import format_items
 
 # Above this many entities the prompt lists only the retrieved ones (the paper lists all).
 MAX_LISTED_ENTITIES = 150
@@ -34,7 +35,6 @@ def grounded_message(kg: KnowledgeGraph, entities: Iterable[str], facts: Iterabl
 
     The utterance is data, not instructions: it is quoted on one line after its label.
     """
-    from .grounding import format_items
     ents = ', '.join(f'{n} ({kg.entities[n]})' for n in entities if kg.has_entity(n))
     one_line = ' '.join(str(text).split())
     return (f'Entities: {ents or "(none)"}\nFacts before:\n{format_items(facts)}\n'

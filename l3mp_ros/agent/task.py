@@ -26,9 +26,9 @@ from ..llm.parse import strip_fences
 from ..planning.planner import Planner, PlanResult
 from ..retrieval.base import Retrieval, Retriever
 from ..world.model import WorldModel
-from .examples import goal_examples, render
+from .examples import system_for
 from .grounding import Grounding
-from .prompting import grounded_message, llm_failure, system_prompt
+from .prompting import grounded_message, llm_failure
 
 GOAL_SCHEMA = {
     'type': 'object',
@@ -121,8 +121,7 @@ class TaskPlanner:
     def system(self) -> str:
         """Return the static system prompt (built once from the domain)."""
         if self._system is None:
-            examples = goal_examples(self.world.domain, self.world.constraints)
-            self._system = system_prompt('goal', self.world.domain, render(examples))
+            self._system = system_for('goal', self.world.domain, self.world.constraints)
         return self._system
 
     def plan_goal(self, goal: str, *, task_id: str | None = None, text: str | None = None,

@@ -27,9 +27,9 @@ from ..retrieval.base import Retrieval, Retriever
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
-from .examples import render, update_examples
+from .examples import system_for
 from .grounding import Grounding
-from .prompting import grounded_message, llm_failure, system_prompt
+from .prompting import grounded_message, llm_failure
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
@@ -105,8 +105,7 @@ class NLUpdater:
     def system(self) -> str:
         """Return the static system prompt (built once from the domain)."""
         if self._system is None:
-            examples = update_examples(self.world.domain, self.world.constraints)
-            self._system = system_prompt('update', self.world.domain, render(examples))
+            self._system = system_for('update', self.world.domain, self.world.constraints)
         return self._system
 
     def grounding(self, kg: Any, retrieval: Retrieval) -> Grounding:
