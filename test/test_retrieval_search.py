@@ -303,17 +303,34 @@ def test_uncapped_search_is_optimal_over_all_injective_mappings(p: dict[str, Any
     hops, w = p['edge_hops'], p['edge_weight'] if p['edge_hops'] else 0.0
     got = match(S, query, kg, names, cutoff=0.0, max_candidates=len(names), edge_hops=hops,
                 edge_weight=p['edge_weight'], guided=False)
-    # cutoff 0 keeps entities down to best - |best|; restrict the brute force likewise
-    thr = [S[q].max() - abs(S[q].max()) for q in range(len(query.nodes))]
+    # cutoff 0 keeps entities down to best - |best|; restrict the brute force likewise.
+    # The documented mapping space: injective, and a node is left unmapped only when every
+    # one of its candidates is taken by another node.
+    n_q = len(query.nodes)
+    thr = [S[q].max() - abs(S[q].max()) for q in range(n_q)]
+    cands = [[c for c in range(len(names)) if S[q, c] >= thr[q]] for q in range(n_q)]
     best = -np.inf
-    for perm in itertools.permutations(range(len(names)), len(query.nodes)):
-        if any(S[q, c] < thr[q] for q, c in enumerate(perm)):
+    for choice in itertools.product(*[[*c, None] for c in cands]):
+        taken = [c for c in choice if c is not None]
+        if len(taken) != len(set(taken)):
             continue
-        score = sum(S[q, c] for q, c in enumerate(perm)) + w * sum(
-            _link(kg, names[perm[a]], names[perm[b]], hops) for a, _, b in query.edges)
+        if any(c is None and not set(cands[q]) <= set(taken) for q, c in enumerate(choice)):
+            continue
+        score = sum(S[q, c] for q, c in enumerate(choice) if c is not None) + w * sum(
+            _link(kg, names[choice[a]], names[choice[b]], hops) for a, _, b in query.edges
+            if choice[a] is not None and choice[b] is not None)
         best = max(best, score)
     if best > -np.inf:
         assert got.score == pytest.approx(best, abs=1e-9)
+
+
+def test_node_whose_candidates_are_taken_stays_unmapped() -> None:
+    """Hypothesis found this: q0's only candidate is e1, which q1 scores far higher."""
+    kg = make_kg({'e0': 'a', 'e1': 'a'}, [])
+    S = np.array([[-0.165, -0.041], [0.120, 0.788]])
+    got = match(S, QueryGraph(['q0', 'q1'], []), kg, ['e0', 'e1'], cutoff=0.0,
+                max_candidates=2, edge_hops=0, guided=False)
+    assert got.assignment == {1: 'e1'} and got.score == pytest.approx(0.788)
 
 
 # --------------------------------------------------------------------------- query graphs
