@@ -192,3 +192,67 @@ def test_empty_report_rejected_without_llm(tmp_path):
         out = NLUpdater(world, client(fake), FullRetriever()).run('   ')
         assert fake.requests == []
     assert not out.applied and out.errors == ['empty report']
+
+
+TWO = 'Jerry took the red pen from the living room table and went to the kitchen.'
+HELD = Fact('in_person_hand', ('red_pen', 'jerry'))
+
+
+def test_report_of_two_changes_is_asked_part_by_part_and_applied_once(tmp_path):
+    world = household_world(tmp_path)
+    script = [{'content': GOOD},
+              {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}]
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
+        first, second = (r['messages'][-1]['content'] for r in fake.requests)
+    assert first.endswith('Part: Jerry took the red pen from the living room table\nAnswer:')
+    assert second.endswith('Part: went to the kitchen.\nAnswer:')
+    assert TWO in first and TWO in second  # the whole report tells who "he" is
+    assert out.applied and HELD in world.kg
+    assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
+    history = _disk(tmp_path)[1]
+    assert [e.status for e in history[-1:]] == ['applied']
+    assert history[-1].update.remove == {OLD, Fact('person_in_room', ('jerry', 'living_room'))}
+
+
+def test_parts_compose_in_order(tmp_path):
+    world = household_world(tmp_path)
+    script = [{'content': GOOD},
+              {'content': {'facts': [['placed_at_table', 'red_pen', 'jerry_bedroom_table']]}}]
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Jerry took the red pen from the living room table and put it on his bedroom table.')
+    assert out.applied
+    # taken, then put down: the net change is one move, the hand never appears
+    assert out.update.remove == {OLD} and HELD not in out.update.add
+    assert out.update.add == {Fact('placed_at_table', ('red_pen', 'jerry_bedroom_table'))}
+
+
+def test_a_part_with_no_change_keeps_the_whole_report_out(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([{'content': GOOD}, {'content': {'facts': []}}]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
+        assert len(fake.requests) == 2
+    assert not out.applied and 'no change found for the part "went to the kitchen."' in \
+        out.errors[0]
+    assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
+
+
+def test_a_part_that_says_nothing_changed_is_allowed(tmp_path):
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': {'facts': []}}, {'content': GOOD}]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Jerry is still in the living room, and he took the red pen from the table.')
+    assert out.applied and out.update.add == {HELD}
+
+
+def test_report_naming_an_unknown_someone_is_refused_without_a_call(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'A new lodger, Marguerite, moved into the living room.')
+        assert not fake.requests
+    assert not out.applied and "'Marguerite'" in out.errors[0]
+    assert world.kg.to_json() == before

@@ -18,21 +18,26 @@ ablation, only applicability is checked, without retries).
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retrieval, Retriever
+from ..retrieval.link import name_words, named_in
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
+from .clauses import NOUN_STARTERS, SUBJECT_PRONOUNS, split_report, unknown_names
 from .examples import system_for
 from .grounding import Grounding
 from .prompting import grounded_message, llm_failure
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
+# a part that may say nothing new: "X is still in the office", "as always"
+STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
 
 
 @dataclass
@@ -83,13 +88,45 @@ def relevance_errors(facts: set[Fact]) -> list[str]:
             'change only what the report talks about' for f in sorted(facts)]
 
 
+@dataclass
+class PartScope:
+    """What one part of a report can be about.
+
+    A part with its own subject ("Sven went to the lab") must state facts about something
+    it names; a part whose subject is elsewhere ("went to the lab", "hung them up") must
+    state facts with at least one argument it names; a part naming nothing ("it works
+    now") is not checked.
+    """
+
+    text: str
+    named: set[str]
+    own_subject: bool
+
+    def outside(self, update: Update) -> set[Fact]:
+        """Return the facts this part cannot be the source of."""
+        if not self.named:
+            return set()
+        facts = update.remove | update.add
+        if self.own_subject:
+            return {f for f in facts if f.args and f.args[0] not in self.named}
+        return {f for f in facts if not self.named & set(f.args)}
+
+
+def part_scope(kg: Any, part: str) -> PartScope:
+    """Return the scope of one part of a report."""
+    first = part.split()[0] if part.split() else ''
+    own = bool(first) and (first[:1].isupper() or first.lower() in NOUN_STARTERS) \
+        and first.lower().split("'")[0] not in SUBJECT_PRONOUNS
+    return PartScope(part, named_in(kg, part), own)
+
+
 class NLUpdater:
     """Run Algorithm 3 against a world model."""
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, *,
                  max_attempts: int = 3, verify: bool = True, max_tokens: int = 200,
                  max_changes: int = 8, max_stated: int = 5, per_slot: int = 30,
-                 memory: Any = None) -> None:
+                 split_clauses: bool = True, memory: Any = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
@@ -100,6 +137,7 @@ class NLUpdater:
         self.max_changes = max_changes
         self.max_stated = max_stated
         self.per_slot = per_slot
+        self.split_clauses = split_clauses
         self._system: str | None = None
 
     def system(self) -> str:
@@ -147,18 +185,79 @@ class NLUpdater:
             {'role': 'user', 'content': recalled + grounded_message(
                 kg, grounding.entities, grounding.facts, 'Report', text)},
         ]
+        lexicon = {w for n in kg.entities for w in name_words(n)}
+        unknown = unknown_names(text, lexicon) if self.verify else []
+        if unknown:
+            out.errors = [f'the report names {", ".join(map(repr, unknown))}, which no entity '
+                          'of the world model carries (a new entity is added with kg apply, '
+                          'not from a report)']
+            return self._finish(out, began, source, text)
+        parts = split_report(text, lexicon) if self.split_clauses else [text]
+        work = kg
+        completions: list[Completion] = []
+        errors: list[str] = []
+        completion: Completion | None = None
+        restated = False
+        for part in parts:
+            ask = messages if len(parts) == 1 else [messages[0], {
+                'role': 'user', 'content': messages[1]['content'].removesuffix('Answer:')
+                + f'Part: {part}\nAnswer:'}]
+            completion, errors, kind = self._ask(
+                ask, grounding, work, mentioned, out,
+                part=part_scope(kg, part) if len(parts) > 1 and self.verify else None)
+            if len(parts) > 1 and kind == 'no_change':
+                if STATIVE.search(part):
+                    errors = []  # "X is still in the office": nothing to change, as said
+                    continue
+                errors = [f'no change found for the part "{part}" of the report; '
+                          'nothing is applied (a partial update would be wrong)']
+            elif len(parts) > 1 and kind == 'restated' and completion is not None \
+                    and any(f not in kg for f in completion.stated.add):
+                restated, errors = True, []
+                continue  # the part repeats what an earlier part changed
+            if errors or completion is None:
+                break
+            completions.append(completion)
+            work = work.copy()
+            work.apply(completion.update)
+        if errors:
+            if completion is not None:
+                out.update = completion.update
+                out.implied = list(completion.implied)
+                out.notes = list(completion.notes) + list(grounding.notes)
+        elif not completions:
+            errors = [RESTATED if restated else NO_CHANGE]
+        else:
+            net = kg.diff_to(work)
+            out.update = net
+            out.implied = [(f, r) for c in completions for f, r in c.implied
+                           if f in net.remove]
+            out.notes = [n for c in completions for n in c.notes] + list(grounding.notes)
+            if len(parts) > 1:
+                out.notes.append(f'report read in {len(parts)} parts: ' + ' | '.join(parts))
+        out.errors = errors
+        return self._finish(out, began, source, text)
+
+    def _ask(self, messages: list[dict[str, str]], grounding: Grounding, kg: Any,
+             mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None
+             ) -> tuple[Completion | None, list[str], str]:
+        """Ask for one answer, re-prompting with errors; return (completion, errors, kind).
+
+        ``kind`` is ``ok``, ``no_change`` (empty answer), ``restated`` (everything stated
+        already holds in ``kg``) or ``error``. With ``part``, stated facts must be about
+        what that part names (see :func:`part_scope`).
+        """
         excluded: set[Fact] = set()  # items an earlier answer got wrong
         completion: Completion | None = None
         errors: list[str] = []
         attempts = self.max_attempts if self.verify else 1
         for attempt in range(1, attempts + 1):
-            out.attempts = attempt
+            out.attempts += 1
             try:
                 reply = self.llm.chat(messages, schema=grounding.update_schema(
                     frozenset(excluded)), schema_name='kg_update', max_tokens=self.max_tokens)
             except LLMError as exc:
-                errors, completion = [llm_failure(exc)], None
-                break
+                return None, [llm_failure(exc)], 'error'
             out.usage.add(reply)
             out.provenance = {
                 'model': getattr(getattr(self.llm, 'config', None), 'model', None),
@@ -173,7 +272,7 @@ class NLUpdater:
                     errors = [NO_CHANGE]
                     out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
                                         'errors': list(errors)})
-                    break
+                    return None, errors, 'no_change'
                 if completion.conflicts:
                     errors = list(completion.conflicts)
                 elif completion.update.is_empty():
@@ -183,27 +282,26 @@ class NLUpdater:
                     errors = [RESTATED] + list(completion.notes)
                     out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
                                         'errors': list(errors)})
-                    break
+                    return completion, errors, 'restated'
                 else:
                     off = irrelevant(completion.stated, mentioned) if self.verify else set()
                     errors = relevance_errors(off)
+                    if part is not None and not errors:
+                        off = part.outside(completion.stated)
+                        errors = [f'{f.text()} is not about anything "{part.text}" names; '
+                                  'answer only what this part says' for f in sorted(off)]
                     excluded |= off
                     if not errors and self.verify:
                         errors = self.world.verifier.check(kg, completion.update)
             out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
                                 'errors': list(errors)})
             if not errors:
-                break
+                return completion, [], 'ok'
             messages = messages + [
                 {'role': 'assistant', 'content': reply.text},
                 {'role': 'user', 'content': 'Your answer has errors:\n- ' + '\n- '.join(errors)
                  + '\nAnswer again with the corrected JSON.'}]
-        if completion is not None:
-            out.update = completion.update
-            out.implied = list(completion.implied)
-            out.notes = list(completion.notes) + list(grounding.notes)
-        out.errors = errors
-        return self._finish(out, began, source, text)
+        return completion, errors, 'error'
 
     def _finish(self, out: UpdateOutcome, began: float, source: str,
                 utterance: str | None) -> UpdateOutcome:

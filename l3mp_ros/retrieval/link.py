@@ -80,6 +80,19 @@ def _stem(w: str) -> str:
     return w
 
 
+def named_in(kg: KnowledgeGraph, text: str) -> set[str]:
+    """Return the entities one of whose name or type words occurs in ``text``.
+
+    A loose, purely lexical test ("the robot" names an entity of type robot; "lab 101"
+    names lab_101 and every lab): good for asking "could this clause be about X?".
+    """
+    present = {_stem(w) for w in words(text)} - STOPWORDS
+    if not present:
+        return set()
+    return {n for n, t in kg.entities.items()
+            if present & {_stem(w) for w in (*name_words(n), *name_words(t))}}
+
+
 @dataclass
 class Linking:
     """Entities an utterance refers to, best first."""

@@ -1,0 +1,111 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Reports split into the changes they tell, and names no entity carries.
+
+A small model asked for every change of "Theo came into lab 101 and put on his coat"
+often writes one of the two and stops; the verifier cannot see what is missing, so a
+partial update would be applied. :func:`split_report` cuts a report at clause
+boundaries (``and``/``then``/``but``/``;`` followed by a verb or a new subject, not by a
+noun phrase: "his goggles and her coat" stays whole), so Algorithm 3 can ask for each
+part in turn and reject the report when one part yields nothing. It is English
+word-shape rules only: no domain words, no tagger.
+
+:func:`unknown_names` finds capitalised words inside a sentence that no entity name
+contains ("We have a new postdoc, Karim"): the report is about something the world
+model does not hold, and is refused before any LLM call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+SUBJECT_PRONOUNS = frozenset(
+    "he she they it it's we i someone somebody everyone everybody nobody".split())
+NOUN_STARTERS = frozenset("""
+a an the his her their its my our your this that these those some all both each every
+any one two three four five six seven eight nine ten several many few other another no
+its own either neither half
+""".split())
+_BOUNDARY = re.compile(r'\s*(;|,\s*and then|,\s*then|\band then\b|,\s*and\b|\band\b|,\s*but\b'
+                       r'|\bbut\b|,(?=\s+(?:he|she|they|it|it\'s|we|i)\b))\s*', re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+NOT_NAMES = frozenset("""
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december i ok okay mr mrs ms dr prof
+""".split())
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _plain(word: str) -> str:
+    return re.split(r"['’]", word.lower())[0]
+
+
+def split_report(text: str, lexicon: Iterable[str] = (), *, min_words: int = 2) -> list[str]:
+    """Return the report's clauses (the report itself when it tells one thing).
+
+    ``lexicon`` holds the words of the world's entity names: a word after "and" that
+    names something ("and blue pens") starts a noun phrase, not a clause.
+    """
+    lex = {w.lower() for w in lexicon}
+    text = ' '.join(str(text).split())
+    parts: list[str] = []
+    current = ''
+    pos = 0
+    for m in _BOUNDARY.finditer(text):
+        left = (current + ' ' + text[pos:m.start()]).strip() if current else text[pos:m.start()]
+        right = _words(text[m.end():])
+        sep = m.group(1).lower()
+        if _is_clause_start(sep, right, lex) and len(_words(left)) >= min_words \
+                and len(right) >= 2:
+            parts.append(' '.join(left.split()).strip(' ,'))
+            current = ''
+        else:
+            current = (left + text[m.start():m.end()]).rstrip() + ' '
+        pos = m.end()
+    last = (current + text[pos:]).strip(' ,') if current else text[pos:].strip(' ,')
+    if last:
+        parts.append(' '.join(last.split()))
+    return parts if len(parts) > 1 else [text]
+
+
+def _is_clause_start(sep: str, right: list[str], lex: set[str]) -> bool:
+    if not right:
+        return False
+    first = _plain(right[0])
+    second = _plain(right[1]) if len(right) > 1 else ''
+    if sep == ';' or 'then' in sep:
+        return True
+    if first in SUBJECT_PRONOUNS:
+        return True
+    if first in NOUN_STARTERS or first.isdigit():
+        return False
+    if right[0][:1].isupper() or first in lex:
+        # "and Rosa locked ..." is a new clause; "and Rosa" / "and blue pens" are not
+        return bool(second) and second not in lex and second not in NOUN_STARTERS \
+            and not second.isdigit() and sep.startswith(',')
+    return True
+
+
+def unknown_names(text: str, lexicon: Iterable[str]) -> list[str]:
+    """Return capitalised words inside sentences that no entity name contains."""
+    lex = {w.lower() for w in lexicon}
+    out: list[str] = []
+    for sentence in re.split(r'(?<=[.!?])\s+', ' '.join(str(text).split())):
+        tokens = _words(sentence)
+        for k, tok in enumerate(tokens):
+            if k == 0 or not tok[:1].isupper() or tok.isupper() and len(tok) <= 4:
+                continue
+            word = _plain(tok)
+            if len(word) < 3 or word in NOT_NAMES or word in lex or _singular(word) in lex:
+                continue
+            if tok not in out:
+                out.append(tok)
+    return out
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith('s') else word

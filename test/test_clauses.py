@@ -1,0 +1,45 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Report splitting and unknown names: English word shapes, no domain words."""
+
+import pytest
+
+from l3mp_ros.agent.clauses import split_report, unknown_names
+
+LEX = {'red', 'blue', 'pen', 'pens', 'jerry', 'anna', 'kitchen', 'table', 'light', 'door'}
+
+
+@pytest.mark.parametrize('text,parts', [
+    ('Jerry took the red pen and went to the kitchen.',
+     ['Jerry took the red pen', 'went to the kitchen.']),
+    ('Anna took off her scarf and her hat and hung them by the door.',
+     ['Anna took off her scarf and her hat', 'hung them by the door.']),
+    ('Jerry put the cup down, then walked out and closed the door.',
+     ['Jerry put the cup down', 'walked out', 'closed the door.']),
+    ('The light is off again, and Anna locked the door.',
+     ['The light is off again', 'Anna locked the door.']),
+    ('The kettle boiled; Anna poured the tea.', ['The kettle boiled', 'Anna poured the tea.']),
+    ('Jerry moved the lamp to the desk, and it works now.',
+     ['Jerry moved the lamp to the desk', 'it works now.']),
+])
+def test_clauses_are_cut_at_verbs_and_new_subjects(text, parts):
+    assert split_report(text, LEX) == parts
+
+
+@pytest.mark.parametrize('text', [
+    'Jerry took the red and blue pens.',          # "and blue": a word that names things
+    'Jerry and Anna went to the kitchen.',        # too short on the left
+    'Anna gave the pen to Jerry and Anna.',       # a name without a verb after it
+    'It is raining, the whole garden is wet.',    # a bare comma is not a boundary
+    'Anna put two cups and three plates away.',   # numbers start noun phrases
+])
+def test_noun_phrases_are_not_split(text):
+    assert split_report(text, LEX) == [text]
+
+
+def test_unknown_names():
+    assert unknown_names('We have a new cook, Marguerite, she starts today.', LEX) == [
+        'Marguerite']
+    assert unknown_names("Anna gave Jerry's red pen to Jerry.", LEX) == []
+    assert unknown_names('Jerry came home on Monday with a TV.', LEX) == []  # days, acronyms
+    assert unknown_names('Marguerite is here.', LEX) == []  # sentence-initial: not judged
