@@ -28,7 +28,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--reports', type=int, default=20)
     ap.add_argument('--seed', type=int, default=0)
-    ap.add_argument('--retriever', default='search', choices=('full', 'select', 'search'))
+    ap.add_argument('--retriever', default='link', choices=('full', 'select', 'search', 'link'))
     ap.add_argument('--no-verify', action='store_true')
     ap.add_argument('--attempts', type=int, default=3)
     ap.add_argument('--llm', default=None, help='OpenAI-compatible URL (default: embedded)')

@@ -205,9 +205,11 @@ def test_report_of_two_changes_is_asked_part_by_part_and_applied_once(tmp_path):
     with FakeOpenAI(script) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
         first, second = (r['messages'][-1]['content'] for r in fake.requests)
-    assert first.endswith('Part: Jerry took the red pen from the living room table\nAnswer:')
-    assert second.endswith('Part: went to the kitchen.\nAnswer:')
-    assert TWO in first and TWO in second  # the whole report tells who "he" is
+    assert first.endswith(f'Whole report: {TWO}\n'
+                          'Report: Jerry took the red pen from the living room table\nAnswer:')
+    assert second.endswith(f'Whole report: {TWO}\nReport: went to the kitchen.\nAnswer:')
+    # the static prefix and the context are the same for both parts (prompt cache)
+    assert first.split('Whole report:')[0] == second.split('Whole report:')[0]
     assert out.applied and HELD in world.kg
     assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
     history = _disk(tmp_path)[1]
@@ -256,3 +258,17 @@ def test_report_naming_an_unknown_someone_is_refused_without_a_call(tmp_path):
         assert not fake.requests
     assert not out.applied and "'Marguerite'" in out.errors[0]
     assert world.kg.to_json() == before
+
+
+def test_a_fact_outside_the_part_is_dropped_when_the_part_is_answered(tmp_path):
+    world = household_world(tmp_path)
+    moved = Fact('placed_at_table', ('red_pen', 'jerry_bedroom_table'))
+    script = [{'content': GOOD},
+              {'content': {'facts': [['person_in_room', 'jerry', 'kitchen'],
+                                     ['placed_at_table', 'red_pen', 'jerry_bedroom_table']]}}]
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
+        assert len(fake.requests) == 2  # no re-prompt: the part was answered
+    assert out.applied and HELD in world.kg and moved not in world.kg
+    assert f'dropped {moved.text()}: not about anything "went to the kitchen." names' in \
+        out.notes

@@ -20,6 +20,7 @@ import pytest
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.sim.household.generator import Step, generate_household, generate_stream
 from l3mp_ros.sim.household.runner import (
+    PAPER_VARIANTS,
     VARIANTS,
     OracleLLM,
     RunConfig,
@@ -92,7 +93,8 @@ class WrongGoals(OracleLLM):
 
 # --------------------------------------------------------------------------- variants
 def test_variants_and_aliases():
-    assert list(VARIANTS) == ['S', 'R-', 'R-_V', 'R+', 'R+_V', 'RS', 'RS_V']
+    assert list(PAPER_VARIANTS) == ['S', 'R-', 'R-_V', 'R+', 'R+_V', 'RS', 'RS_V']
+    assert VARIANTS['RL_V'].retriever == 'link' and resolve_variant('rlv').name == 'RL_V'
     for alias, name in (('RVS', 'RS_V'), ('R^S_V', 'RS_V'), ('rs_v', 'RS_V'), ('RV-', 'R-_V'),
                         ('R-V', 'R-_V'), ('RV+', 'R+_V'), ('R+', 'R+'), ('L3MP', 'RS_V'),
                         ('s', 'S'), ('R^S', 'RS')):

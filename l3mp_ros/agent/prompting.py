@@ -30,15 +30,17 @@ def system_prompt(name: str, domain: DomainSchema, examples: str = '') -> str:
 
 
 def grounded_message(kg: KnowledgeGraph, entities: Iterable[str], facts: Iterable[Fact],
-                     label: str, text: str) -> str:
+                     label: str, text: str, whole: str | None = None) -> str:
     """Return the variable part of a grounded request: typed entities, facts, utterance.
 
     The utterance is data, not instructions: it is quoted on one line after its label.
+    ``whole`` is the full utterance when ``text`` is one part of it (context for "he").
     """
     ents = ', '.join(f'{n} ({kg.entities[n]})' for n in entities if kg.has_entity(n))
     one_line = ' '.join(str(text).split())
+    said = f'Whole {label.lower()}: {" ".join(str(whole).split())}\n' if whole else ''
     return (f'Entities: {ents or "(none)"}\nFacts before:\n{format_items(facts)}\n'
-            f'{label}: {one_line}\nAnswer:')
+            f'{said}{label}: {one_line}\nAnswer:')
 
 
 def format_facts(facts: Iterable[Fact]) -> str:

@@ -200,8 +200,8 @@ class NLUpdater:
         restated = False
         for part in parts:
             ask = messages if len(parts) == 1 else [messages[0], {
-                'role': 'user', 'content': messages[1]['content'].removesuffix('Answer:')
-                + f'Part: {part}\nAnswer:'}]
+                'role': 'user', 'content': recalled + grounded_message(
+                    kg, grounding.entities, grounding.facts, 'Report', part, whole=text)}]
             completion, errors, kind = self._ask(
                 ask, grounding, work, mentioned, out,
                 part=part_scope(kg, part) if len(parts) > 1 and self.verify else None)
@@ -211,10 +211,10 @@ class NLUpdater:
                     continue
                 errors = [f'no change found for the part "{part}" of the report; '
                           'nothing is applied (a partial update would be wrong)']
-            elif len(parts) > 1 and kind == 'restated' and completion is not None \
-                    and any(f not in kg for f in completion.stated.add):
+            elif len(parts) > 1 and kind == 'restated' and completion is not None and (
+                    STATIVE.search(part) or any(f not in kg for f in completion.stated.add)):
                 restated, errors = True, []
-                continue  # the part repeats what an earlier part changed
+                continue  # the part repeats what holds ("still") or an earlier part did
             if errors or completion is None:
                 break
             completions.append(completion)
@@ -288,8 +288,22 @@ class NLUpdater:
                     errors = relevance_errors(off)
                     if part is not None and not errors:
                         off = part.outside(completion.stated)
-                        errors = [f'{f.text()} is not about anything "{part.text}" names; '
-                                  'answer only what this part says' for f in sorted(off)]
+                        kept = Update.of(completion.stated.remove - off,
+                                         completion.stated.add - off)
+                        trimmed = complete(kg, kept, self.world.constraints,
+                                           self.world.domain) if off else None
+                        if trimmed is not None and not trimmed.conflicts \
+                                and not trimmed.update.is_empty():
+                            # keep what this part says, drop what belongs elsewhere
+                            completion = trimmed
+                            completion.notes.extend(
+                                f'dropped {f.text()}: not about anything "{part.text}" names'
+                                for f in sorted(off))
+                        else:
+                            errors = [f'{f.text()} is not about anything "{part.text}" '
+                                      'names; answer only what this part says'
+                                      for f in sorted(off)]
+                            excluded |= off
                     excluded |= off
                     if not errors and self.verify:
                         errors = self.world.verifier.check(kg, completion.update)

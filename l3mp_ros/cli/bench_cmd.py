@@ -36,7 +36,8 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
                                      'variants and judge state changes and plans.')
     p.add_argument('--variant', action='append', default=None,
                    help='S, R-, R-_V, R+, R+_V, RS, RS_V (aliases RV-, RV+, RVS, L3MP); '
-                        'repeatable; "all" for the seven (default RS_V)')
+                        'repeatable; "all" for the paper\'s seven; RL_V: this package\'s default '
+                        'pipeline (default RS_V)')
     p.add_argument('--seed', type=int, default=0)
     p.add_argument('--changes', type=int, default=200)
     p.add_argument('--tasks', type=int, default=40)
@@ -72,7 +73,7 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
 
 
 def _variants(given: list[str] | None) -> list[str]:
-    from ..sim.household.runner import VARIANTS, resolve_variant
+    from ..sim.household.runner import PAPER_VARIANTS, resolve_variant
 
     names: list[str] = []
     for item in given or ['RS_V']:
@@ -81,7 +82,7 @@ def _variants(given: list[str] | None) -> list[str]:
             if not part:
                 continue
             if part.lower() == 'all':
-                names.extend(VARIANTS)
+                names.extend(PAPER_VARIANTS)
                 continue
             try:
                 names.append(resolve_variant(part).name)

@@ -71,7 +71,7 @@ class Variant:
 
     name: str
     label: str
-    retriever: str  # full | select | search
+    retriever: str  # full | select | search | link
     verify: bool
     updates: bool = True  # False: S, the initial KG is never changed
     paper_state: float | None = None  # GPT-4o, Table I, percent
@@ -94,7 +94,11 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
             description='search-based retrieval (Algorithms 1-2), no verifier'),
     Variant('RS_V', 'Rˢ_V (L3M+P)', 'search', True, paper_state=98.0, paper_plan=90.0,
             description='search-based retrieval + verifier: L3M+P'),
+    Variant('RL_V', 'Rᴸ_V (l3mp_ros default)', 'link', True,
+            description='mention linking (no LLM call) + grounded schema + verifier: '
+                        "this package's default pipeline, not a paper variant"),
 )}
+PAPER_VARIANTS = tuple(v for v in VARIANTS if v != 'RL_V')  # Table I's seven
 
 
 def _variant_key(text: str) -> str:
@@ -107,6 +111,7 @@ def _variant_key(text: str) -> str:
 _ALIASES: dict[str, str] = {
     'S': 'S', 'R-': 'R-', 'R-V': 'R-_V', 'RV-': 'R-_V', 'R+': 'R+', 'R+V': 'R+_V',
     'RV+': 'R+_V', 'RS': 'RS', 'RSV': 'RS_V', 'RVS': 'RS_V', 'L3MP': 'RS_V', 'L3M+P': 'RS_V',
+    'RLV': 'RL_V', 'RVL': 'RL_V', 'LINK': 'RL_V',
 }
 
 
@@ -729,5 +734,6 @@ def variant_dirname(name: str) -> str:
     return _NAME_RE.sub('_', resolve_variant(name).name.lower())
 
 
-__all__ = ['CountingLLM', 'OracleLLM', 'RunConfig', 'RunError', 'Runner', 'VARIANTS',
+__all__ = ['CountingLLM', 'OracleLLM', 'PAPER_VARIANTS', 'RunConfig', 'RunError', 'Runner',
+           'VARIANTS',
            'Variant', 'resolve_variant', 'summarise', 'variant_dirname']
