@@ -152,3 +152,21 @@ def test_questions_cite_only_real_facts(tmp_path):
         ans = qa.answer(world.kg, 'Where is the red pen?')
     assert 'living room table' in ans.text
     assert ans.facts == [Fact('placed_at_table', ('red_pen', 'living_room_table'))]
+
+
+def test_answer_cites_from_the_linked_entities_facts(tmp_path):
+    world = household_world(tmp_path)
+    reply = {'answer': 'It is on the living room table.',
+             'facts': [['red_pen', 'placed_at_table', 'living_room_table']]}
+    with FakeOpenAI([{'content': reply}]) as fake:
+        qa = QuestionAnswerer(client(fake), LinkRetriever(), domain=world.domain.name)
+        ans = qa.answer(world.kg, 'Where is the red pen?')
+        req = fake.requests[0]
+    system, user = req['messages'][0]['content'], req['messages'][1]['content']
+    assert 'household robot' not in system and f'"{world.domain.name}" world' in system
+    assert '[red_pen, placed_at_table, living_room_table]' in user
+    assert len(user.splitlines()) < 60  # the linked entities' facts, not the whole KG
+    cited = req['response_format']['json_schema']['schema']['properties']['facts']
+    assert ['red_pen', 'placed_at_table', 'living_room_table'] in cited['items']['enum']
+    assert all(tuple(t) in {f.triplet() for f in world.kg.facts} for t in cited['items']['enum'])
+    assert ans.facts == [Fact('placed_at_table', ('red_pen', 'living_room_table'))]

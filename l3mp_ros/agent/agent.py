@@ -76,7 +76,7 @@ class Agent:
         self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
                                  memory=memory)
         self.router = Router(llm)
-        self.answerer = QuestionAnswerer(llm, retriever)
+        self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name)
 
     @classmethod
     def from_config(cls, cfg: AgentConfig, llm: Any = None) -> Agent:

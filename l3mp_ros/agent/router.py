@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,13 +18,6 @@ from .prompting import format_facts, llm_failure, prompt_text
 KINDS = ('report', 'task', 'question')
 ROUTE_SCHEMA = {'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': list(KINDS)}},
                 'required': ['kind'], 'additionalProperties': False}
-ANSWER_SCHEMA = {
-    'type': 'object',
-    'properties': {'answer': {'type': 'string'},
-                   'facts': {'type': 'array', 'items': {'type': 'array',
-                                                        'items': {'type': 'string'}}}},
-    'required': ['answer', 'facts'], 'additionalProperties': False,
-}
 _QUESTION_START = re.compile(
     r'^(where|what|who|whom|whose|which|when|why|how|is|are|was|were|does|do|did|has|have|'
     r'can|could)\b', re.I)
@@ -87,12 +81,27 @@ class Answer:
                 'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4)}
 
 
+def answer_schema(facts: Iterable[Fact], max_cited: int = 6) -> dict[str, Any]:
+    """Return the answer schema for a context: citations are chosen among its facts."""
+    choices = [list(f.triplet()) for f in sorted(facts)]
+    cited: dict[str, Any] = ({'type': 'array', 'items': {'enum': choices},
+                              'maxItems': max_cited} if choices
+                             else {'type': 'array', 'maxItems': 0})
+    return {'type': 'object', 'properties': {'answer': {'type': 'string'}, 'facts': cited},
+            'required': ['answer', 'facts'], 'additionalProperties': False}
+
+
 class QuestionAnswerer:
     """Answer questions from retrieved facts, citing only facts that are in the KG."""
 
-    def __init__(self, llm: Any, retriever: Retriever) -> None:
+    def __init__(self, llm: Any, retriever: Retriever, domain: str | None = None) -> None:
         self.llm = llm
         self.retriever = retriever
+        self.domain = domain
+
+    def domain_name(self) -> str:
+        """Return the name the prompt gives the world (the domain's, when known)."""
+        return self.domain or 'robot'
 
     def answer(self, kg: KnowledgeGraph, question: str) -> Answer:
         """Return the answer; LLM failures become an answer that says so."""
@@ -102,11 +111,12 @@ class QuestionAnswerer:
             retrieval = self.retriever.retrieve(kg, question, self.llm)
             out.usage.prompt_tokens += retrieval.prompt_tokens
             out.usage.completion_tokens += retrieval.completion_tokens
-            messages = [{'role': 'system', 'content': prompt_text('answer')},
+            system = prompt_text('answer').replace('{domain}', self.domain_name())
+            messages = [{'role': 'system', 'content': system},
                         {'role': 'user', 'content': f'Facts:\n{format_facts(retrieval.facts)}\n'
                                                     f'Question: {question}'}]
-            reply = self.llm.chat(messages, schema=ANSWER_SCHEMA, schema_name='answer',
-                                  max_tokens=200)
+            reply = self.llm.chat(messages, schema=answer_schema(retrieval.facts),
+                                  schema_name='answer', max_tokens=200)
             out.usage.add(reply)
         except LLMError as exc:
             out.text, out.error = 'I cannot answer right now.', llm_failure(exc)
