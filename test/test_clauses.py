@@ -43,3 +43,18 @@ def test_unknown_names():
     assert unknown_names("Anna gave Jerry's red pen to Jerry.", LEX) == []
     assert unknown_names('Jerry came home on Monday with a TV.', LEX) == []  # days, acronyms
     assert unknown_names('Marguerite is here.', LEX) == []  # sentence-initial: not judged
+
+
+def test_named_in_prefers_the_fuller_name_and_knows_rare_words():
+    from l3mp_ros.retrieval.link import named_in
+    from l3mp_ros.world.kg import KnowledgeGraph
+    kg = KnowledgeGraph.from_json({'entities': [
+        {'name': 'blue_key_card', 'type': 'card'}, {'name': 'jug_blue', 'type': 'jug'},
+        {'name': 'safety_goggles_1', 'type': 'gear'}, {'name': 'safety_goggles_2', 'type': 'gear'},
+        {'name': 'rover', 'type': 'robot'}, {'name': 'hall', 'type': 'room'},
+        {'name': 'den', 'type': 'room'}, {'name': 'attic', 'type': 'room'},
+        {'name': 'cellar', 'type': 'room'}], 'facts': []})
+    assert named_in(kg, 'grabbed the blue jug') == {'jug_blue'}
+    assert named_in(kg, 'put on the goggles') == {'safety_goggles_1', 'safety_goggles_2'}
+    assert named_in(kg, 'the robot went to the hall') == {'rover', 'hall'}
+    assert named_in(kg, 'went to a room') == set()  # four rooms: the type names none

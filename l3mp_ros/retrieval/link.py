@@ -80,17 +80,33 @@ def _stem(w: str) -> str:
     return w
 
 
-def named_in(kg: KnowledgeGraph, text: str) -> set[str]:
-    """Return the entities one of whose name or type words occurs in ``text``.
+def named_in(kg: KnowledgeGraph, text: str, *, rare: int = 3) -> set[str]:
+    """Return the entities ``text`` names, by words alone.
 
-    A loose, purely lexical test ("the robot" names an entity of type robot; "lab 101"
-    names lab_101 and every lab): good for asking "could this clause be about X?".
+    An entity is named when the text holds half of its name's words ("the shaker" names
+    shaker_incubator), or a word that at most ``rare`` names share and no entity sharing
+    it is named more fully ("the goggles" names both pairs; "the blue ice bucket" names
+    ice_bucket_blue, not blue_key_card), or its type when few entities have that type
+    ("the robot"). A loose test for "could this clause be about X?".
     """
     present = {_stem(w) for w in words(text)} - STOPWORDS
     if not present:
         return set()
-    return {n for n, t in kg.entities.items()
-            if present & {_stem(w) for w in (*name_words(n), *name_words(t))}}
+    names = {n: {_stem(w) for w in name_words(n)} for n in kg.entities}
+    cover = {n: len(ws & present) / len(ws) for n, ws in names.items() if ws & present}
+    named = {n for n, c in cover.items() if c >= 0.5}
+    for w in present:
+        owners = [n for n in cover if w in names[n]]
+        if 0 < len(owners) <= rare:
+            top = max(cover[n] for n in owners)
+            named.update(n for n in owners if cover[n] == top)
+    by_type: dict[str, list[str]] = {}
+    for n, t in kg.entities.items():
+        by_type.setdefault(t, []).append(n)
+    for t, members in by_type.items():
+        if len(members) <= rare and present & {_stem(w) for w in name_words(t)}:
+            named.update(members)
+    return named
 
 
 @dataclass
