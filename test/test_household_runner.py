@@ -199,6 +199,7 @@ def scripted_run(tmp_path: Path, house, variant: str, wrong_every: int):
         return {'content': json.dumps(data)}
 
     cfg = config(variant, 6, 2, oracle=False, model='fake-model')
+    cfg.split_clauses = False  # the responder answers whole reports, like the oracle
     with FakeOpenAI(responder=responder) as fake:
         llm = LLMClient(LLMConfig(base_url=fake.base_url, model='fake-model', max_retries=0))
         runner = Runner(cfg, tmp_path / variant, llm, household=house)
