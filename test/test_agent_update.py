@@ -32,7 +32,7 @@ def test_correct_first_time(tmp_path):
         req = fake.requests[0]
     assert out.applied and out.attempts == 1 and not out.errors
     assert Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
-    assert out.usage.prompt_tokens == 900 and out.usage.completion_tokens == 40
+    assert out.usage.prompt_tokens > 900 and out.usage.completion_tokens > 40  # + confirm
     assert req['temperature'] == 0 and 'seed' in req
     assert req['response_format']['type'] == 'json_schema'
     schema = req['response_format']['json_schema']['schema']
@@ -195,6 +195,11 @@ def test_empty_report_rejected_without_llm(tmp_path):
 
 
 TWO = 'Jerry took the red pen from the living room table and went to the kitchen.'
+
+
+def _updates(fake):
+    return [r for r in fake.requests
+            if r['response_format']['json_schema']['name'] == 'kg_update']
 HELD = Fact('in_person_hand', ('red_pen', 'jerry'))
 
 
@@ -204,7 +209,7 @@ def test_report_of_two_changes_is_asked_part_by_part_and_applied_once(tmp_path):
               {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}]
     with FakeOpenAI(script) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
-        first, second = (r['messages'][-1]['content'] for r in fake.requests)
+        first, second = (r['messages'][-1]['content'] for r in _updates(fake))
     assert first.endswith(f'Whole report: {TWO}\n'
                           'Report: Jerry took the red pen from the living room table\nAnswer:')
     assert second.endswith(f'Whole report: {TWO}\nReport: went to the kitchen.\nAnswer:')
@@ -235,7 +240,7 @@ def test_a_part_with_no_change_keeps_the_whole_report_out(tmp_path):
     before = world.kg.to_json()
     with FakeOpenAI([{'content': GOOD}, {'content': {'facts': []}}]) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
-        assert len(fake.requests) == 2
+        assert len(_updates(fake)) == 2
     assert not out.applied and 'no change found for the part "went to the kitchen."' in \
         out.errors[0]
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
@@ -268,7 +273,28 @@ def test_a_fact_outside_the_part_is_dropped_when_the_part_is_answered(tmp_path):
                                      ['placed_at_table', 'red_pen', 'jerry_bedroom_table']]}}]
     with FakeOpenAI(script) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
-        assert len(fake.requests) == 2  # no re-prompt: the part was answered
+        assert len(_updates(fake)) == 2  # no re-prompt: the part was answered
     assert out.applied and HELD in world.kg and moved not in world.kg
     assert f'dropped {moved.text()}: not about anything "went to the kitchen." names' in \
         out.notes
+
+
+def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    no = {'content': {'answer': 'no'}}
+    with FakeOpenAI([{'content': GOOD}, no], answers={}) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        confirm = fake.requests[1]
+    assert confirm['response_format']['json_schema']['name'] == 'confirm'
+    assert confirm['messages'][-1]['content'] == (
+        f'Report: {REPORT}\nStatement: red pen is now in person hand jerry\nAnswer:')
+    assert not out.applied and 'does not read "red pen is now in person hand jerry"' in \
+        out.errors[0]
+    assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
+    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
+        assert NLUpdater(world, client(fake), FullRetriever()).run(REPORT).applied
+    with FakeOpenAI([{'content': GOOD}]) as fake:  # confirm=False: no second reading
+        out = NLUpdater(world, client(fake), FullRetriever(), confirm=False).run(
+            'Jerry gave the red pen back.')
+        assert len(fake.requests) == 1

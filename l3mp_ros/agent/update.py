@@ -35,10 +35,12 @@ from ..world.model import WorldModel
 from .clauses import NOUN_STARTERS, SUBJECT_PRONOUNS, split_report, unknown_names
 from .examples import system_for
 from .grounding import Grounding
-from .prompting import grounded_message, llm_failure
+from .prompting import grounded_message, llm_failure, prompt_text
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
+CONFIRM_SCHEMA = {'type': 'object', 'properties': {'answer': {'enum': ['yes', 'no']}},
+                  'required': ['answer'], 'additionalProperties': False}
 # a part that may say nothing new: "X is still in the office", "as always"
 STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
 
@@ -72,6 +74,15 @@ class UpdateOutcome:
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'history': self.history}
+
+
+def say(fact: Fact, *, removed: bool = False) -> str:
+    """Return a fact as a plain sentence: ``lab coat theo is now worn by theo``."""
+    words = [a.replace('_', ' ') for a in fact.args]
+    pred = fact.predicate.replace('_', ' ')
+    if len(words) == 1:
+        return f'{words[0]} is {"no longer" if removed else "now"} {pred}'
+    return f'{words[0]} is {"no longer " if removed else "now "}{pred} {" ".join(words[1:])}'
 
 
 def irrelevant(update: Update, mentioned: set[str]) -> set[Fact]:
@@ -129,7 +140,8 @@ class NLUpdater:
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, *,
                  max_attempts: int = 3, verify: bool = True, max_tokens: int = 200,
                  max_changes: int = 8, max_stated: int = 5, per_slot: int = 30,
-                 split_clauses: bool = True, memory: Any = None) -> None:
+                 split_clauses: bool = True, confirm: bool = True,
+                 memory: Any = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
@@ -141,6 +153,7 @@ class NLUpdater:
         self.max_stated = max_stated
         self.per_slot = per_slot
         self.split_clauses = split_clauses
+        self.confirm = confirm
         self._system: str | None = None
 
     def system(self) -> str:
@@ -218,6 +231,8 @@ class NLUpdater:
                     STATIVE.search(part) or any(f not in kg for f in completion.stated.add)):
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
+            if not errors and completion is not None and self.confirm and self.verify:
+                errors = self._confirm(text, part if len(parts) > 1 else None, completion, out)
             if errors or completion is None:
                 break
             completions.append(completion)
@@ -240,6 +255,34 @@ class NLUpdater:
                 out.notes.append(f'report read in {len(parts)} parts: ' + ' | '.join(parts))
         out.errors = errors
         return self._finish(out, began, source, text)
+
+    def _confirm(self, text: str, part: str | None, completion: Completion,
+                 out: UpdateOutcome) -> list[str]:
+        """Ask, fact by fact, whether the report says what the answer stated; return errors.
+
+        A second, independent yes/no reading: a small model that wrote a plausible but
+        unsaid fact ("almost empty" → no longer sealed) usually denies it when asked.
+        """
+        errors: list[str] = []
+        said = f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
+        stated = completion.stated
+        for fact in sorted(stated.add | stated.remove):
+            claim = say(fact, removed=fact in stated.remove)
+            messages = [{'role': 'system', 'content': prompt_text('confirm')},
+                        {'role': 'user', 'content': f'{said}Statement: {claim}\nAnswer:'}]
+            try:
+                reply = self.llm.chat(messages, schema=CONFIRM_SCHEMA, schema_name='confirm',
+                                      max_tokens=8)
+            except LLMError as exc:
+                return [llm_failure(exc, 'confirmation')]
+            out.usage.add(reply)
+            data = reply.data if isinstance(reply.data, dict) else {}
+            verdict = str(data.get('answer', reply.text or '')).strip().lower()
+            out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200]})
+            if not verdict.startswith('yes'):
+                errors.append(f'asked again, the model does not read "{claim}" in the report; '
+                              'nothing is applied')
+        return errors
 
     def _ask(self, messages: list[dict[str, str]], grounding: Grounding, kg: Any,
              mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None

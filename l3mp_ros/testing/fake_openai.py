@@ -14,7 +14,10 @@ and ``GET /v1/models``. Each chat request takes the next item of the *script*:
 
 When the script is exhausted, the ``responder`` callable (if any) answers every further
 request (long-running demos); without one the server answers 500 with a clear message.
-Every chat request body is recorded in :attr:`FakeOpenAI.requests`.
+Requests whose JSON-schema name is a key of ``answers`` are answered from it without
+taking a script item; by default the update pipeline's yes/no confirmations (schema
+``confirm``) are answered "yes" (pass ``answers={}`` to script them). Every chat request
+body is recorded in :attr:`FakeOpenAI.requests`.
 """
 
 from __future__ import annotations
@@ -29,11 +32,20 @@ from typing import Any
 
 Reply = str | dict[str, Any] | Callable[[dict[str, Any]], 'str | dict[str, Any]']
 Responder = Callable[[dict[str, Any]], 'str | dict[str, Any]']
+DEFAULT_ANSWERS: dict[str, Reply] = {'confirm': {'content': {'answer': 'yes'}}}
 
 
 def count_words(text: str) -> int:
     """Count whitespace-separated words (the fake's token estimate)."""
     return len(text.split())
+
+
+def _schema_name(request: dict[str, Any]) -> str:
+    """Return the request's ``response_format`` JSON-schema name ('' when none)."""
+    fmt = request.get('response_format')
+    if isinstance(fmt, dict) and isinstance(fmt.get('json_schema'), dict):
+        return str(fmt['json_schema'].get('name') or '')
+    return ''
 
 
 def _message_text(messages: Any) -> str:
@@ -123,9 +135,10 @@ class FakeOpenAI:
     """Scripted OpenAI-compatible chat server on loopback; use as a context manager."""
 
     def __init__(self, script: Iterable[Reply] = (), *, responder: Responder | None = None,
-                 model: str = 'fake-model') -> None:
+                 model: str = 'fake-model', answers: dict[str, Reply] | None = None) -> None:
         self.model = model
         self.responder = responder
+        self.answers = dict(DEFAULT_ANSWERS if answers is None else answers)
         self.requests: list[dict[str, Any]] = []
         self._script: deque[Reply] = deque(script)
         self._served = 0
@@ -197,7 +210,9 @@ class FakeOpenAI:
             self.requests.append(request)
             index = self._served
             self._served += 1
-            item: Reply | None = self._script.popleft() if self._script else None
+            fixed = self.answers.get(_schema_name(request))
+            item: Reply | None = (fixed if fixed is not None
+                                  else self._script.popleft() if self._script else None)
         if item is None:
             if self.responder is None:
                 message = (f'fake OpenAI server: script exhausted (request #{index + 1}, '
