@@ -376,11 +376,13 @@ class Runner:
         self.retriever = make_retriever(self.variant.retriever, **self.retriever_params)
         self.planner = Planner(self.domain, engine=self.config.engine,
                                timeout=self.config.plan_timeout)
-        # the oracle answers a whole report with its gold diff: no part-by-part reading
+        # the oracle answers a whole report with its gold diff: no part-by-part reading and
+        # no confirmation (it knows only gold JSON)
         self.updater = NLUpdater(self.world, self.llm, self.retriever,
                                  max_attempts=self.config.max_attempts,
                                  verify=self.variant.verify,
-                                 split_clauses=self.config.split_clauses and self.oracle is None)
+                                 split_clauses=self.config.split_clauses and self.oracle is None,
+                                 confirm=self.oracle is None)
         self.task_planner = TaskPlanner(self.world, self.llm, self.retriever, self.planner,
                                         max_attempts=self.config.max_attempts)
         self.setup_seconds += time.perf_counter() - began
