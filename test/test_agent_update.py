@@ -195,12 +195,12 @@ def test_empty_report_rejected_without_llm(tmp_path):
 
 
 TWO = 'Jerry took the red pen from the living room table and went to the kitchen.'
+HELD = Fact('in_person_hand', ('red_pen', 'jerry'))
 
 
 def _updates(fake):
     return [r for r in fake.requests
             if r['response_format']['json_schema']['name'] == 'kg_update']
-HELD = Fact('in_person_hand', ('red_pen', 'jerry'))
 
 
 def test_report_of_two_changes_is_asked_part_by_part_and_applied_once(tmp_path):
