@@ -298,3 +298,16 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
         out = NLUpdater(world, client(fake), FullRetriever(), confirm=False).run(
             'Jerry gave the red pen back.')
         assert len(fake.requests) == 1
+
+
+def test_a_part_repeating_what_an_earlier_part_changed_is_covered(tmp_path):
+    world = household_world(tmp_path)
+    off = ['light_on', 'bathroom_light', 'false']
+    script = [{'content': {'facts': [['person_in_room', 'anna', 'bathroom'], off]}},
+              {'content': {'facts': [off]}}]  # part 2 says again what part 1 already did
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Anna went to the bathroom and turned off the light.')
+    assert out.applied, out.errors
+    assert Fact('light_on', ('bathroom_light',)) not in world.kg
+    assert Fact('person_in_room', ('anna', 'bathroom')) in world.kg

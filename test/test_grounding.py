@@ -116,6 +116,12 @@ def test_complete_adds_only_rule_forced_removals(household):
     assert done.update.remove == {old}
     assert done.update.add == {Fact('in_person_hand', ('red_pen', 'jerry'))}  # light: no-op
     assert done.notes == ['(kitchen_light, light_on, true) already holds: nothing to add']
+    off = complete(kg, Update.of([Fact('light_on', ('jerry_bedroom_light',))], []), constraints,
+                   domain)  # switched off what was off: a note, not a verifier error
+    assert off.update.is_empty() and off.notes == [
+        '(jerry_bedroom_light, light_on, true) does not hold already: nothing to remove']
+    binary = Fact('placed_at_table', ('red_pen', 'kitchen'))  # binary: the verifier's to judge
+    assert complete(kg, Update.of([binary], []), constraints, domain).update.remove == {binary}
     restated = complete(kg, Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry')), old]),
                         constraints, domain)
     assert restated.conflicts == ['(red_pen, in_person_hand, jerry) and (red_pen, '

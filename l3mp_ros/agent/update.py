@@ -85,6 +85,11 @@ def say(fact: Fact, *, removed: bool = False) -> str:
     return f'{words[0]} is {"no longer " if removed else "now "}{pred} {" ".join(words[1:])}'
 
 
+def changed_before(kg: Any, stated: Update) -> bool:
+    """Return whether a restating part repeats what an earlier part changed in ``kg``."""
+    return any(f not in kg for f in stated.add) or any(f in kg for f in stated.remove)
+
+
 def irrelevant(update: Update, mentioned: set[str]) -> set[Fact]:
     """Return the stated facts whose subject the report does not mention.
 
@@ -228,7 +233,7 @@ class NLUpdater:
                 errors = [f'no change found for the part "{part}" of the report; '
                           'nothing is applied (a partial update would be wrong)']
             elif len(parts) > 1 and kind == 'restated' and completion is not None and (
-                    STATIVE.search(part) or any(f not in kg for f in completion.stated.add)):
+                    STATIVE.search(part) or changed_before(kg, completion.asked)):
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:

@@ -7,8 +7,9 @@ A report usually says only what is new ("the pen is on the kitchen table now"). 
 the removal of the old one; when an ``exclusive`` rule forbids two predicates together,
 adding one forces the removal of the other. :func:`complete` adds exactly those
 removals, each recorded with the rule that forced it, and nothing else. It also turns
-harmless redundancy into notes instead of errors: adding a fact that already holds, or
-removing and adding the same fact, changes nothing; stating two facts that a rule
+harmless redundancy into notes instead of errors: adding a fact that already holds,
+turning off a one-argument fact that does not hold, or removing and adding the same fact,
+changes nothing; stating two facts that a rule
 forbids together (the old place restated beside the new one) is a conflict. Everything
 else (a removal of a fact that does not hold, types, unknown names, the rules on the
 result) is still the verifier's to reject.
@@ -33,6 +34,7 @@ class Completion:
     implied: list[tuple[Fact, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    asked: Update = field(default_factory=Update)  # the update as it was stated
 
     @property
     def stated(self) -> Update:
@@ -89,6 +91,10 @@ def complete(kg: KnowledgeGraph, update: Update, constraints: Constraints,
             notes.append(f'{f.text()} already holds: nothing to add')
             add.discard(f)
     remove = set(update.remove - both)
+    for f in sorted(remove):
+        if len(f.args) == 1 and f not in kg:  # "switched off" what was already off
+            notes.append(f'{f.text()} does not hold already: nothing to remove')
+            remove.discard(f)
     implied: list[tuple[Fact, str]] = []
     conflicts: list[str] = []
     for f in sorted(add):
@@ -98,4 +104,4 @@ def complete(kg: KnowledgeGraph, update: Update, constraints: Constraints,
             elif old not in remove and all(old != g for g, _ in implied):
                 implied.append((old, rule))
     remove |= {f for f, _ in implied}
-    return Completion(Update.of(remove, add), implied, notes, conflicts)
+    return Completion(Update.of(remove, add), implied, notes, conflicts, asked=update)
