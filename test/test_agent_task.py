@@ -12,7 +12,7 @@ from l3mp_ros.planning.problem import goal_holds, parse_goal
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
-from l3mp_ros.world.kg import Fact
+from l3mp_ros.world.kg import Fact, Update
 
 from .agent_fixtures import client, household_world
 
@@ -170,3 +170,21 @@ def test_answer_cites_from_the_linked_entities_facts(tmp_path):
     assert ['red_pen', 'placed_at_table', 'living_room_table'] in cited['items']['enum']
     assert all(tuple(t) in {f.triplet() for f in world.kg.facts} for t in cited['items']['enum'])
     assert ans.facts == [Fact('placed_at_table', ('red_pen', 'living_room_table'))]
+
+
+def test_answer_naming_what_its_facts_do_not_say_is_replaced_by_the_facts(tmp_path):
+    world = household_world(tmp_path)
+    held = Fact('in_person_hand', ('red_pen', 'jerry'))
+    world.apply(Update.of([Fact('placed_at_table', ('red_pen', 'living_room_table'))], [held]),
+                source='test')
+    reply = {'answer': 'Joshua holds the red pen; jerry holds the red pen.',
+             'facts': [list(held.triplet())]}
+    with FakeOpenAI([{'content': reply}]) as fake:
+        ans = QuestionAnswerer(client(fake), FullRetriever()).answer(
+            world.kg, 'Where is the red pen?')
+    assert ans.text == 'red pen in person hand jerry.' and ans.facts == [held]
+    fine = {'answer': 'Jerry holds the red pen.', 'facts': [list(held.triplet())]}
+    with FakeOpenAI([{'content': fine}]) as fake:
+        ans = QuestionAnswerer(client(fake), FullRetriever()).answer(
+            world.kg, 'Where is the red pen?')
+    assert ans.text == 'Jerry holds the red pen.'

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retriever
+from ..retrieval.link import name_words, words
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from .prompting import format_facts, llm_failure, prompt_text
 
@@ -81,6 +82,20 @@ class Answer:
                 'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4)}
 
 
+def fact_words(fact: Fact) -> str:
+    """Return a fact in words: ``red pen in person hand jerry``."""
+    return ' '.join(x.replace('_', ' ') for x in fact.triplet() if x != 'true')
+
+
+def unsupported_names(kg: KnowledgeGraph, text: str, cited: Iterable[Fact],
+                      context: Iterable[Fact]) -> set[str]:
+    """Return context entities the answer names in full that no cited fact mentions."""
+    cited_names = {a for f in cited for a in f.args}
+    present = set(words(text))
+    return {n for f in context for n in f.args
+            if n not in cited_names and set(name_words(n)) <= present}
+
+
 def answer_schema(facts: Iterable[Fact], max_cited: int = 6) -> dict[str, Any]:
     """Return the answer schema for a context: citations are chosen among its facts."""
     choices = [list(f.triplet()) for f in sorted(facts)]
@@ -131,5 +146,10 @@ class QuestionAnswerer:
                 continue
             if fact in kg and fact not in out.facts:
                 out.facts.append(fact)
+        unsupported = unsupported_names(kg, out.text, out.facts, retrieval.facts)
+        if unsupported:
+            # the sentence names something its cited facts do not: say the facts instead
+            out.text = ('; '.join(fact_words(f) for f in out.facts) + '.' if out.facts
+                        else 'I do not know.')
         out.seconds = time.perf_counter() - began
         return out
