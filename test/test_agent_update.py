@@ -150,8 +150,6 @@ def test_retry_loop_fixes_wrong_types_and_invented_entities(tmp_path):
     {'content': {'remove': [['red_pen', 'placed_at_table', 'kitchen_sink']], 'add': []}},
     {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],      # two places at once
                            ['placed_at_table', 'red_pen', 'jerry_bedroom_table']]}},
-    {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],      # old place restated
-                           ['placed_at_table', 'red_pen', 'living_room_table']]}},
     {'content': {'remove': 'all of it', 'add': 7}},                      # wrong JSON types
     {'content': {'facts': [['light_on', 'kitchen_light', 'maybe']]}},   # not a truth value
 ])

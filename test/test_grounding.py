@@ -124,9 +124,10 @@ def test_complete_adds_only_rule_forced_removals(household):
     assert complete(kg, Update.of([binary], []), constraints, domain).update.remove == {binary}
     restated = complete(kg, Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry')), old]),
                         constraints, domain)
-    assert restated.conflicts == ['(red_pen, in_person_hand, jerry) and (red_pen, '
-                                  'placed_at_table, living_room_table) cannot both hold '
-                                  '(rule item_location)']
+    # the old place copied beside the new one: the new one replaces it, with a note
+    assert restated.update == Update.of([old], [Fact('in_person_hand', ('red_pen', 'jerry'))])
+    assert '(red_pen, placed_at_table, living_room_table) was restated beside (red_pen, ' \
+        'in_person_hand, jerry), which replaces it (rule item_location)' in restated.notes
     elsewhere = Fact('placed_at_table', ('red_pen', 'jerry_bedroom_table'))
     two = complete(kg, Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry')), elsewhere]),
                    constraints, domain)

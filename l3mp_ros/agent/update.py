@@ -324,9 +324,7 @@ class NLUpdater:
                     out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
                                         'errors': list(errors)})
                     return None, errors, 'no_change'
-                if completion.conflicts:
-                    errors = list(completion.conflicts)
-                elif completion.update.is_empty():
+                if completion.update.is_empty():
                     # Everything stated already holds: the report restates the graph (or
                     # the model could not say the change). A re-prompt pushed a small model
                     # into inventing a change, so this ends here, as a rejection.
@@ -343,8 +341,7 @@ class NLUpdater:
                                          completion.stated.add - off)
                         trimmed = complete(kg, kept, self.world.constraints,
                                            self.world.domain) if off else None
-                        if trimmed is not None and not trimmed.conflicts \
-                                and not trimmed.update.is_empty():
+                        if trimmed is not None and not trimmed.update.is_empty():
                             # keep what this part says, drop what belongs elsewhere
                             completion = trimmed
                             completion.notes.extend(

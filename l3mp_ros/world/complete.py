@@ -9,8 +9,9 @@ adding one forces the removal of the other. :func:`complete` adds exactly those
 removals, each recorded with the rule that forced it, and nothing else. It also turns
 harmless redundancy into notes instead of errors: adding a fact that already holds,
 turning off a one-argument fact that does not hold, or removing and adding the same fact,
-changes nothing; stating two facts that a rule
-forbids together (the old place restated beside the new one) is a conflict. Everything
+changes nothing; the old value restated beside a new one that a rule says replaces it
+(the model copied the context) is replaced, with a note. Two *new* facts that a rule
+forbids together are left to the verifier. Everything
 else (a removal of a fact that does not hold, types, unknown names, the rules on the
 result) is still the verifier's to reject.
 """
@@ -33,7 +34,6 @@ class Completion:
     update: Update
     implied: list[tuple[Fact, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)
     asked: Update = field(default_factory=Update)  # the update as it was stated
 
     @property
@@ -96,12 +96,12 @@ def complete(kg: KnowledgeGraph, update: Update, constraints: Constraints,
             notes.append(f'{f.text()} does not hold already: nothing to remove')
             remove.discard(f)
     implied: list[tuple[Fact, str]] = []
-    conflicts: list[str] = []
     for f in sorted(add):
         for old, rule in forced_removals(kg, f, constraints, domain):
-            if old in stated:
-                conflicts.append(f'{f.text()} and {old.text()} cannot both hold (rule {rule})')
-            elif old not in remove and all(old != g for g, _ in implied):
+            if old not in remove and all(old != g for g, _ in implied):
+                if old in stated:  # the old value copied beside the new one: the new wins
+                    notes.append(f'{old.text()} was restated beside {f.text()}, which '
+                                 f'replaces it (rule {rule})')
                 implied.append((old, rule))
     remove |= {f for f, _ in implied}
-    return Completion(Update.of(remove, add), implied, notes, conflicts, asked=update)
+    return Completion(Update.of(remove, add), implied, notes, asked=update)
