@@ -309,3 +309,14 @@ def test_a_part_repeating_what_an_earlier_part_changed_is_covered(tmp_path):
     assert out.applied, out.errors
     assert Fact('light_on', ('bathroom_light',)) not in world.kg
     assert Fact('person_in_room', ('anna', 'bathroom')) in world.kg
+
+
+def test_a_part_repeating_another_parts_change_does_not_cover_itself(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    off = ['light_on', 'kitchen_light', 'false']
+    script = [{'content': {'facts': [off]}}, {'content': {'facts': [off]}}]  # part 2: again
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'The kitchen light is off now, and Jerry took the red pen from the table.')
+    assert not out.applied and world.kg.to_json() == before

@@ -223,9 +223,9 @@ class NLUpdater:
             ask = messages if len(parts) == 1 else [messages[0], {
                 'role': 'user', 'content': recalled + grounded_message(
                     kg, grounding.entities, grounding.facts, 'Report', part, whole=text)}]
-            completion, errors, kind = self._ask(
-                ask, grounding, work, mentioned, out,
-                part=part_scope(kg, part) if len(parts) > 1 and self.verify else None)
+            scope = part_scope(kg, part) if len(parts) > 1 and self.verify else None
+            completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
+                                                 part=scope)
             if len(parts) > 1 and kind == 'no_change':
                 if STATIVE.search(part):
                     errors = []  # "X is still in the office": nothing to change, as said
@@ -233,7 +233,8 @@ class NLUpdater:
                 errors = [f'no change found for the part "{part}" of the report; '
                           'nothing is applied (a partial update would be wrong)']
             elif len(parts) > 1 and kind == 'restated' and completion is not None and (
-                    STATIVE.search(part) or changed_before(kg, completion.asked)):
+                    STATIVE.search(part) or changed_before(kg, completion.asked)) and not (
+                    scope is not None and scope.outside(completion.asked)):
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:
