@@ -158,6 +158,17 @@ def test_goal_schema_and_reading(household):
     _, errors = g.read_goal({'goal': [{'forall': 'room', 'if': [], 'then': [
         ['light_on', '?x']], 'negate': False}]})
     assert 'does not take' in errors[0]
+    # static facts (no action changes them) cannot be asked for, only used as conditions
+    static = ['person_in_room', 'anna', 'living_room']
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({'goal': [static]}, schema)
+    _, errors = g.read_goal({'goal': [static, ['in_person_hand', 'red_pen', 'anna']]})
+    assert errors == ['(anna, person_in_room, living_room): no action changes person_in_room, '
+                      'so a goal cannot ask for it']
+    cond = {'goal': [{'forall': 'person', 'if': [['person_in_room', '?x', 'living_room']],
+                      'then': [['in_person_hand', 'red_pen', '?x']], 'negate': False}]}
+    jsonschema.validate(cond, schema)
+    assert not g.read_goal(cond)[1]
 
 
 @pytest.mark.parametrize('stem', ['household', 'office'])

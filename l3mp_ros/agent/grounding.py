@@ -102,9 +102,17 @@ class Grounding:
             fits = fits[:self.per_slot]
         return fits + [VAR] if variable else fits
 
-    def _triplet_schemas(self, *, variable: bool = False) -> list[dict[str, Any]]:
+    def changeable(self) -> set[str]:
+        """Return the predicates some action changes (all of them if none does)."""
+        fluent = self.domain.fluent_predicates()
+        return fluent or set(self.domain.predicates)
+
+    def _triplet_schemas(self, *, variable: bool = False,
+                         only: set[str] | None = None) -> list[dict[str, Any]]:
         out = []
         for name in sorted(self.domain.predicates):
+            if only is not None and name not in only:
+                continue
             pred = self.domain.predicates[name]
             slots = [self.slot(name, i, variable=variable) for i in range(pred.arity)]
             if any(not s for s in slots):
@@ -284,19 +292,28 @@ class Grounding:
 
     # -- goals ---------------------------------------------------------------------------
     def goal_schema(self) -> dict[str, Any]:
-        """Return the JSON schema of a goal in this context."""
-        lits = self._triplet_schemas()
+        """Return the JSON schema of a goal in this context.
+
+        What the goal asks for (a literal, a ``not``, a ``forall``'s ``then``) uses only
+        predicates some action changes: a static fact ("the fridge is installed in lab
+        101") either holds already or can never be made to; conditions (``if``,
+        ``where``) may use any predicate.
+        """
+        fluent = self.changeable()
+        lits = self._triplet_schemas(only=fluent)
         qlits = self._triplet_schemas(variable=True)
+        qthen = self._triplet_schemas(variable=True, only=fluent)
         types = sorted(t for t in self.domain.types if t != 'object')
         alts: list[dict[str, Any]] = []
         if lits:
             alts.append({'anyOf': lits})
             alts.append({'type': 'object', 'properties': {'not': {'anyOf': lits}},
                          'required': ['not'], 'additionalProperties': False})
-        if qlits and types:
+        if qlits and qthen and types:
             qlist = {'type': 'array', 'items': {'anyOf': qlits}, 'maxItems': 3}
+            tlist = {'type': 'array', 'items': {'anyOf': qthen}, 'maxItems': 3}
             alts.append({'type': 'object', 'properties': {
-                'forall': {'enum': types}, 'if': qlist, 'then': qlist,
+                'forall': {'enum': types}, 'if': qlist, 'then': tlist,
                 'negate': {'type': 'boolean'}},
                 'required': ['forall', 'if', 'then', 'negate'], 'additionalProperties': False})
             alts.append({'type': 'object', 'properties': {
@@ -359,17 +376,24 @@ class Grounding:
                                   f'{f.predicate} does not take')
         return facts
 
+    def _asked(self, fact: Fact) -> Fact:
+        if fact.predicate not in self.changeable():
+            raise KGError(f'{fact.text()}: no action changes {fact.predicate}, so a goal '
+                          'cannot ask for it')
+        return fact
+
     def _goal_item(self, item: Any) -> str:
         if isinstance(item, list):
-            return self._lit(item).pddl()
+            return self._asked(self._lit(item)).pddl()
         if not isinstance(item, dict):
             raise KGError(f'goal item {item!r} is neither a literal nor an object')
         item = {str(k).lower(): v for k, v in item.items()}
         if 'not' in item:
-            return f'(not {self._lit(item["not"]).pddl()})'
+            return f'(not {self._asked(self._lit(item["not"])).pddl()})'
         if 'forall' in item:
             cond = self._quantified('forall', item['forall'], item.get('if') or [])
-            then = self._quantified('forall', item['forall'], item.get('then') or [])
+            then = [self._asked(f) for f in
+                    self._quantified('forall', item['forall'], item.get('then') or [])]
             if not then:
                 raise KGError('forall needs at least one literal in "then"')
             t = str(item['forall']).lower()
