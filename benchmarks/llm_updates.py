@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--retriever', default='link', choices=('full', 'select', 'search', 'link'))
     ap.add_argument('--no-verify', action='store_true')
+    ap.add_argument('--no-confirm', action='store_true', help='no yes/no re-reading')
     ap.add_argument('--attempts', type=int, default=3)
     ap.add_argument('--llm', default=None, help='OpenAI-compatible URL (default: embedded)')
     ap.add_argument('--model', default='local')
@@ -48,7 +49,7 @@ def main() -> None:
         step = gen.next_step(truth, kind='change')
         world = WorldModel(domain, constraints, kg=truth.copy())
         out = NLUpdater(world, llm, retriever, max_attempts=args.attempts,
-                        verify=not args.no_verify).run(step.text)
+                        verify=not args.no_verify, confirm=not args.no_confirm).run(step.text)
         truth.apply(step.diff)
         correct = out.applied and out.update == step.diff
         rows.append({'i': i, 'kind': step.subkind, 'text': step.text, 'applied': out.applied,

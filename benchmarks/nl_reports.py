@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--model', default='local')
     ap.add_argument('--retriever', default='link', choices=('link', 'full', 'select', 'search'))
     ap.add_argument('--no-verify', action='store_true')
+    ap.add_argument('--no-confirm', action='store_true', help='no yes/no re-reading')
     ap.add_argument('--attempts', type=int, default=3)
     ap.add_argument('--cache', default=None, help='directory of cached LLM replies')
     ap.add_argument('--out', type=Path, default=Path('out/nl_reports'))
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                          [Fact.from_triplet(t) for t in rep['add']])
         world = WorldModel(domain, constraints, kg=KnowledgeGraph.from_json(state))
         updater = NLUpdater(world, llm, retriever, max_attempts=args.attempts,
-                            verify=not args.no_verify)
+                            verify=not args.no_verify, confirm=not args.no_confirm)
         began = time.perf_counter()
         out = updater.run(rep['text'])
         row = {'i': i, 'text': rep['text'], 'expect': 'reject' if gold.is_empty() else 'apply',

@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """Algorithm 3 end to end: real openai client → loopback scripted server → verifier → store."""
 
+import json
+
 import pytest
 
 from l3mp_ros.agent.update import NO_CHANGE, RESTATED, NLUpdater
+from l3mp_ros.cli import main
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
-from l3mp_ros.world.kg import Fact
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
 from l3mp_ros.world.store import Store
 
-from .agent_fixtures import client, household_world, upd
+from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE, client, household_world, upd
 
 REPORT = 'Jerry took the red pen from the living room table.'
 GOOD = {'facts': [['in_person_hand', 'red_pen', 'jerry']]}  # the old place is implied
@@ -286,8 +289,8 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
         confirm = fake.requests[1]
     assert confirm['response_format']['json_schema']['name'] == 'confirm'
     assert confirm['messages'][-1]['content'] == (
-        f'Report: {REPORT}\nStatement: red pen is now in person hand jerry\nAnswer:')
-    assert not out.applied and 'does not read "red pen is now in person hand jerry"' in \
+        f'Report: {REPORT}\nStatement: red pen is now in hand jerry\nAnswer:')
+    assert not out.applied and 'does not read "red pen is now in hand jerry"' in \
         out.errors[0]
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
     with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
@@ -320,3 +323,18 @@ def test_a_part_repeating_another_parts_change_does_not_cover_itself(tmp_path):
         out = NLUpdater(world, client(fake), LinkRetriever()).run(
             'The kitchen light is off now, and Jerry took the red pen from the table.')
     assert not out.applied and world.kg.to_json() == before
+
+
+def test_cli_update_confirms_unless_told_not_to(tmp_path):
+    path = tmp_path / 'cli.db'
+    Store.create(path, KnowledgeGraph.from_json(json.loads(STATE.read_text())),
+                 domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS)).close()
+    args = ['update', '--store', str(path), '--text', REPORT, '--model', 'fake']
+    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'no'}}], answers={}) as fake:
+        assert main([*args, '--llm', fake.base_url]) == 1  # denied: rejected, KG unchanged
+        assert len(fake.requests) == 2
+    with FakeOpenAI([{'content': GOOD}], answers={}) as fake:
+        assert main([*args, '--llm', fake.base_url, '--no-confirm']) == 0
+        assert len(fake.requests) == 1
+    with Store(path) as s:
+        assert Fact('in_person_hand', ('red_pen', 'jerry')) in s.load_kg()

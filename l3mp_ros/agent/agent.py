@@ -44,6 +44,7 @@ class AgentConfig:
     retriever_params: dict[str, Any] = field(default_factory=dict)
     max_attempts: int = 3
     verify: bool = True
+    confirm: bool = True  # a yes/no reading of every stated fact before applying
     engine: str = 'lapkt'
     plan_timeout: float = 30.0
     # lifelong memory (l3mp_ros.memory; needs a store): all off by default
@@ -63,7 +64,8 @@ class Agent:
     """Facade over the pipelines; thread-safe for one writer via the world model."""
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, planner: Planner,
-                 *, max_attempts: int = 3, verify: bool = True, memory: Any = None) -> None:
+                 *, max_attempts: int = 3, verify: bool = True, confirm: bool = True,
+                 memory: Any = None) -> None:
         self.world = world
         self.llm = llm
         self.retriever = retriever
@@ -72,7 +74,7 @@ class Agent:
         if memory is not None:
             memory.attach(world)
         self.updater = NLUpdater(world, llm, retriever, max_attempts=max_attempts,
-                                 verify=verify, memory=memory)
+                                 verify=verify, confirm=confirm, memory=memory)
         self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
                                  memory=memory)
         self.router = Router(llm)
@@ -111,7 +113,7 @@ class Agent:
                 answer_past=cfg.answer_past), llm=llm, retriever=retriever,
                 is_subtype=domain.is_subtype)
         return cls(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
-                   verify=cfg.verify, memory=memory)
+                   verify=cfg.verify, confirm=cfg.confirm, memory=memory)
 
     def update(self, text: str, source: str = 'nl') -> UpdateOutcome:
         """Algorithm 3 on one report."""

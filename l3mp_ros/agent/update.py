@@ -76,13 +76,26 @@ class UpdateOutcome:
                 'history': self.history}
 
 
-def say(fact: Fact, *, removed: bool = False) -> str:
-    """Return a fact as a plain sentence: ``lab coat theo is now worn by theo``."""
+def say(fact: Fact, *, removed: bool = False, domain: Any = None) -> str:
+    """Return a fact as a plain sentence: ``bob is now at bob office``.
+
+    With ``domain``, predicate words that only repeat an argument's type are dropped
+    (``person_at`` → "at", ``in_person_hand`` → "in hand"): "bob is now person at bob
+    office" read as nonsense to a small model, which then denied a right answer.
+    """
     words = [a.replace('_', ' ') for a in fact.args]
-    pred = fact.predicate.replace('_', ' ')
+    pred_words = fact.predicate.split('_')
+    sig = getattr(domain, 'predicates', {}).get(fact.predicate) if domain is not None else None
+    if sig is not None:
+        typed = {w for _, ts in sig.params
+                 for t in ((ts,) if isinstance(ts, str) else ts) for w in t.lower().split('_')}
+        kept = [w for w in pred_words if w not in typed]
+        pred_words = kept or pred_words
+    pred = ' '.join(pred_words)
+    when = 'no longer' if removed else 'now'
     if len(words) == 1:
-        return f'{words[0]} is {"no longer" if removed else "now"} {pred}'
-    return f'{words[0]} is {"no longer " if removed else "now "}{pred} {" ".join(words[1:])}'
+        return f'{words[0]} is {when} {pred}'
+    return f'{words[0]} is {when} {pred} {" ".join(words[1:])}'
 
 
 def changed_before(kg: Any, stated: Update) -> bool:
@@ -273,7 +286,7 @@ class NLUpdater:
         said = f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
         stated = completion.stated
         for fact in sorted(stated.add | stated.remove):
-            claim = say(fact, removed=fact in stated.remove)
+            claim = say(fact, removed=fact in stated.remove, domain=self.world.domain)
             messages = [{'role': 'system', 'content': prompt_text('confirm')},
                         {'role': 'user', 'content': f'{said}Statement: {claim}\nAnswer:'}]
             try:

@@ -20,6 +20,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help='context retrieval: link (embedder, no LLM call; default), search '
                         '(R^S, paper Algorithms 1-2), select (R+), full (R-)')
     p.add_argument('--no-verify', action='store_true', help='ablation: skip the verifier')
+    p.add_argument('--no-confirm', action='store_true',
+                   help='skip the yes/no re-reading of each stated fact (one short LLM call '
+                        'per fact; keeps wrong updates out, also denies some right ones)')
     p.add_argument('--llm', default=None,
                    help='OpenAI-compatible base URL, or "local" for the embedded model '
                         '(default: $L3MP_LLM_URL, else local)')
@@ -66,7 +69,7 @@ def build_agent(args: argparse.Namespace):  # noqa: ANN201 - Agent imported lazi
         llm_model=args.model or os.environ.get('L3MP_LLM_MODEL', 'local'),
         llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE'),
         retriever=args.retriever, max_attempts=args.attempts, verify=not args.no_verify,
-        engine=args.engine, plan_timeout=args.timeout,
+        confirm=not args.no_confirm, engine=args.engine, plan_timeout=args.timeout,
         episodic_k=args.episodic_k, experience=args.experience, answer_past=args.memory)
     try:
         return Agent.from_config(cfg)
