@@ -338,3 +338,16 @@ def test_cli_update_confirms_unless_told_not_to(tmp_path):
         assert len(fake.requests) == 1
     with Store(path) as s:
         assert Fact('in_person_hand', ('red_pen', 'jerry')) in s.load_kg()
+
+
+def test_leading_move_is_a_part_and_the_light_is_resolved_from_the_report(tmp_path):
+    world = household_world(tmp_path)
+    script = [{'content': {'facts': [['person_in_room', 'jerry', 'bathroom']]}},
+              {'content': {'facts': [['light_on', 'bathroom_light', 'false']]}}]
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'After going to the bathroom, Jerry switched the light off.')
+        assert len(_updates(fake)) == 2
+    assert out.applied, out.errors
+    assert Fact('person_in_room', ('jerry', 'bathroom')) in world.kg
+    assert Fact('light_on', ('bathroom_light',)) not in world.kg

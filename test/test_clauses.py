@@ -21,6 +21,10 @@ LEX = {'red', 'blue', 'pen', 'pens', 'jerry', 'anna', 'kitchen', 'table', 'light
     ('The kettle boiled; Anna poured the tea.', ['The kettle boiled', 'Anna poured the tea.']),
     ('Jerry moved the lamp to the desk, and it works now.',
      ['Jerry moved the lamp to the desk', 'it works now.']),
+    ("After going to Anna's room, Jerry switched the light off.",
+     ["After going to Anna's room", 'Jerry switched the light off.']),
+    ('Having fed the cat, Anna took the red pen and went out.',
+     ['Having fed the cat', 'Anna took the red pen', 'went out.']),
 ])
 def test_clauses_are_cut_at_verbs_and_new_subjects(text, parts):
     assert split_report(text, LEX) == parts
@@ -32,6 +36,8 @@ def test_clauses_are_cut_at_verbs_and_new_subjects(text, parts):
     'Anna gave the pen to Jerry and Anna.',       # a name without a verb after it
     'It is raining, the whole garden is wet.',    # a bare comma is not a boundary
     'Anna put two cups and three plates away.',   # numbers start noun phrases
+    'While in the kitchen, Anna locked the door.',  # where she was: no change of its own
+    'After lunch, Anna locked the door.',            # no participle: not a change
 ])
 def test_noun_phrases_are_not_split(text):
     assert split_report(text, LEX) == [text]

@@ -29,6 +29,10 @@ its own either neither half
 """.split())
 _BOUNDARY = re.compile(r'\s*(;|,\s*and then|,\s*then|\band then\b|,\s*and\b|\band\b|,\s*but\b'
                        r'|\bbut\b|,(?=\s+(?:he|she|they|it|it\'s|we|i)\b))\s*', re.IGNORECASE)
+# a leading participle clause that tells a change of its own ("after going to ...,")
+_LEADING = re.compile(r'^((?:after|before|once|having)\s+\w+ing\b[^,;]*|having\s+\w+[^,;]*),\s+',
+                      re.IGNORECASE)
+SUBORDINATORS = frozenset('after before once having while when as since'.split())
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
 NOT_NAMES = frozenset("""
 monday tuesday wednesday thursday friday saturday sunday january february march april may
@@ -52,6 +56,11 @@ def split_report(text: str, lexicon: Iterable[str] = (), *, min_words: int = 2) 
     """
     lex = {w.lower() for w in lexicon}
     text = ' '.join(str(text).split())
+    lead = _LEADING.match(text)
+    if lead and len(_words(text[lead.end():])) >= 2:
+        # "After going to the kitchen, Anna ...": the move is a change of its own
+        rest = split_report(text[lead.end():], lex, min_words=min_words)
+        return [lead.group(1).strip(), *rest]
     parts: list[str] = []
     current = ''
     pos = 0

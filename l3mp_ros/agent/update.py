@@ -23,16 +23,23 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retrieval, Retriever
-from ..retrieval.link import name_words, named_in
+from ..retrieval.link import name_words, named_in, words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
-from .clauses import NOUN_STARTERS, SUBJECT_PRONOUNS, split_report, unknown_names
+from .clauses import (
+    NOUN_STARTERS,
+    SUBJECT_PRONOUNS,
+    SUBORDINATORS,
+    split_report,
+    unknown_names,
+)
 from .examples import system_for
 from .grounding import Grounding
 from .prompting import grounded_message, llm_failure, prompt_text
@@ -144,12 +151,22 @@ class PartScope:
         return {f for f in facts if not self.named & set(f.args)}
 
 
-def part_scope(kg: Any, part: str) -> PartScope:
-    """Return the scope of one part of a report."""
+def part_scope(kg: Any, part: str, mentioned: Iterable[str] = ()) -> PartScope:
+    """Return the scope of one part of a report.
+
+    Besides what the part names by its words, a report mention whose head noun the part
+    uses counts ("Victor switched the light off" after "going to Martin's bedroom": the
+    report's linking resolved "the light" to martin_bedroom_light).
+    """
     first = part.split()[0] if part.split() else ''
-    own = bool(first) and (first[:1].isupper() or first.lower() in NOUN_STARTERS) \
-        and first.lower().split("'")[0] not in SUBJECT_PRONOUNS
-    return PartScope(part, named_in(kg, part), own)
+    low = first.lower().split("'")[0]
+    own = bool(first) and (first[:1].isupper() or low in NOUN_STARTERS) \
+        and low not in SUBJECT_PRONOUNS and low not in SUBORDINATORS
+    present = set(words(part))
+    heads = {m for m in mentioned if kg.has_entity(m) and (
+        (name_words(m) or [''])[-1] in present
+        or (name_words(kg.entities[m]) or [''])[-1] in present)}
+    return PartScope(part, named_in(kg, part) | heads, own)
 
 
 class NLUpdater:
@@ -236,7 +253,8 @@ class NLUpdater:
             ask = messages if len(parts) == 1 else [messages[0], {
                 'role': 'user', 'content': recalled + grounded_message(
                     kg, grounding.entities, grounding.facts, 'Report', part, whole=text)}]
-            scope = part_scope(kg, part) if len(parts) > 1 and self.verify else None
+            scope = (part_scope(kg, part, mentioned) if len(parts) > 1 and self.verify
+                     else None)
             completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
                                                  part=scope)
             if len(parts) > 1 and kind == 'no_change':
