@@ -351,3 +351,13 @@ def test_leading_move_is_a_part_and_the_light_is_resolved_from_the_report(tmp_pa
     assert out.applied, out.errors
     assert Fact('person_in_room', ('jerry', 'bathroom')) in world.kg
     assert Fact('light_on', ('bathroom_light',)) not in world.kg
+
+
+def test_a_part_naming_something_new_is_not_covered_by_a_repeat(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    move = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
+    with FakeOpenAI([move, move]) as fake:  # part 2 repeats the move, not the tap
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Jerry went to the kitchen and opened the tap of the kitchen sink.')
+    assert not out.applied and world.kg.to_json() == before

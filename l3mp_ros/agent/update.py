@@ -110,6 +110,19 @@ def changed_before(kg: Any, stated: Update) -> bool:
     return any(f not in kg for f in stated.add) or any(f in kg for f in stated.remove)
 
 
+def own_content(kg: Any, part: str, done: Iterable[Completion]) -> set[str]:
+    """Return the entities ``part`` names in full that no earlier part's change touched.
+
+    A part that only repeats an earlier change ("... and has stopped", "... and turned
+    off the light") names nothing new; "... and opened the tap of the kitchen sink" does,
+    so a restatement cannot stand for it.
+    """
+    touched = {a for c in done for f in c.update.remove | c.update.add for a in f.args}
+    present = set(words(part))
+    return {n for n in kg.entities if n not in touched
+            and set(name_words(n)) <= present}
+
+
 def irrelevant(update: Update, mentioned: set[str]) -> set[Fact]:
     """Return the stated facts whose subject the report does not mention.
 
@@ -264,8 +277,8 @@ class NLUpdater:
                 errors = [f'no change found for the part "{part}" of the report; '
                           'nothing is applied (a partial update would be wrong)']
             elif len(parts) > 1 and kind == 'restated' and completion is not None and (
-                    STATIVE.search(part) or changed_before(kg, completion.asked)) and not (
-                    scope is not None and scope.outside(completion.asked)):
+                    STATIVE.search(part) or (changed_before(kg, completion.asked)
+                                             and not own_content(kg, part, completions))):
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:
