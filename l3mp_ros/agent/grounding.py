@@ -78,6 +78,7 @@ class Grounding:
     max_changes: int = 8  # facts one update may change
     notes: list[str] = field(default_factory=list)
     subjects: frozenset[str] | None = None  # who an update may be about (first argument)
+    _changeable: set[str] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def build(cls, domain: DomainSchema, kg: KnowledgeGraph, entities: Sequence[str],
@@ -104,8 +105,10 @@ class Grounding:
 
     def changeable(self) -> set[str]:
         """Return the predicates some action changes (all of them if none does)."""
-        fluent = self.domain.fluent_predicates()
-        return fluent or set(self.domain.predicates)
+        if self._changeable is None:
+            self._changeable = (self.domain.fluent_predicates()
+                                or set(self.domain.predicates))
+        return self._changeable
 
     def _triplet_schemas(self, *, variable: bool = False,
                          only: set[str] | None = None) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retriever
-from ..retrieval.link import name_words, words
+from ..retrieval.link import named_fully
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from .prompting import format_facts, llm_failure, prompt_text
 
@@ -91,9 +91,7 @@ def unsupported_names(kg: KnowledgeGraph, text: str, cited: Iterable[Fact],
                       context: Iterable[Fact]) -> set[str]:
     """Return context entities the answer names in full that no cited fact mentions."""
     cited_names = {a for f in cited for a in f.args}
-    present = set(words(text))
-    return {n for f in context for n in f.args
-            if n not in cited_names and set(name_words(n)) <= present}
+    return named_fully({n for f in context for n in f.args}, text) - cited_names
 
 
 def answer_schema(facts: Iterable[Fact], max_cited: int = 6) -> dict[str, Any]:

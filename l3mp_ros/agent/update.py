@@ -29,7 +29,7 @@ from typing import Any
 
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retrieval, Retriever
-from ..retrieval.link import name_words, named_in, words
+from ..retrieval.link import name_words, named_fully, named_in, words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
@@ -118,9 +118,7 @@ def own_content(kg: Any, part: str, done: Iterable[Completion]) -> set[str]:
     so a restatement cannot stand for it.
     """
     touched = {a for c in done for f in c.update.remove | c.update.add for a in f.args}
-    present = set(words(part))
-    return {n for n in kg.entities if n not in touched
-            and set(name_words(n)) <= present}
+    return named_fully(kg.entities, part) - touched
 
 
 def irrelevant(update: Update, mentioned: set[str]) -> set[Fact]:
@@ -249,6 +247,7 @@ class NLUpdater:
             {'role': 'user', 'content': recalled + grounded_message(
                 kg, grounding.entities, grounding.facts, 'Report', text)},
         ]
+        system = messages[0]
         lexicon = {w for n in kg.entities for w in name_words(n)}
         unknown = unknown_names(text, lexicon) if self.verify else []
         if unknown:
@@ -263,7 +262,7 @@ class NLUpdater:
         completion: Completion | None = None
         restated = False
         for part in parts:
-            ask = messages if len(parts) == 1 else [messages[0], {
+            ask = messages if len(parts) == 1 else [system, {
                 'role': 'user', 'content': recalled + grounded_message(
                     kg, grounding.entities, grounding.facts, 'Report', part, whole=text)}]
             scope = (part_scope(kg, part, mentioned) if len(parts) > 1 and self.verify

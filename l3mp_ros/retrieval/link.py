@@ -80,6 +80,12 @@ def _stem(w: str) -> str:
     return w
 
 
+def named_fully(names: Iterable[str], text: str) -> set[str]:
+    """Return the ``names`` every word of which occurs in ``text`` ("kitchen sink")."""
+    present = set(words(text))
+    return {n for n in names if set(name_words(n)) <= present}
+
+
 def named_in(kg: KnowledgeGraph, text: str, *, rare: int = 3) -> set[str]:
     """Return the entities ``text`` names, by words alone.
 
