@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ import yaml
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import FALSE, TRUE
+from .wording import phrase
 
 
 @dataclass
@@ -165,6 +167,7 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
     what changed is written.
     """
     shipped = _shipped(domain, 'update')
+    ph = partial(phrase, domain=domain)
     if shipped:
         return shipped
     out: list[Example] = []
@@ -180,8 +183,8 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
         new = names.new(p2.params[1][1])
         facts = [[p1.name, thing, old], [p1.name, other, old]]
         ans: dict[str, Any] = {'facts': [[p2.name, thing, new]]}
-        text = (f'{_words(other).capitalize()} is still {_words(p1.name)} {_words(old)}, '
-                f'but {_words(thing)} is now {_words(p2.name)} {_words(new)}.')
+        text = (f'{_words(other).capitalize()} {ph(p1.name, still=True)} {_words(old)}, '
+                f'but {_words(thing)} {ph(p2.name)} {_words(new)}.')
         out.append(Example(dict(names.entities), facts, text, ans))
         linked = _linked_moves(domain, constraints)
         if linked:
@@ -193,8 +196,8 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
             thing = names.new(pb.params[0][1])
             spot = names.new(domain.predicates[moves[0]].params[1][1])
             facts = [[pa.name, who, where_old], [moves[0], thing, spot]]
-            text = (f'{_words(who).capitalize()} is now {_words(pa.name)} {_words(where_new)}'
-                    f' and {_words(thing)} is {_words(pb.name)} {_words(who)}.')
+            text = (f'{_words(who).capitalize()} {ph(pa.name)} {_words(where_new)}'
+                    f' and {_words(thing)} {ph(pb.name)} {_words(who)}.')
             out.append(Example(dict(names.entities), facts, text, {
                 'facts': [[pa.name, who, where_new], [pb.name, thing, who]]}))
         if unary:
@@ -207,7 +210,7 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
             flag2 = names.new(u.params[0][1])
             facts = [[p1.name, thing, old], [u.name, flag2]]
             text = (f'Someone moved {_words(thing)} to {_words(new)}, and {_words(flag)} '
-                    f'is {_words(u.name)} now.')
+                    f'{ph(u.name)}.')
             out.append(Example(dict(names.entities), facts, text, {
                 'facts': [[p1.name, thing, new], [u.name, flag, TRUE]]}))
     if unary:
@@ -220,7 +223,7 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
             p1 = domain.predicates[moves[0]]
             facts.append([p1.name, names.new(p1.params[0][1]), names.new(p1.params[1][1])])
         out.append(Example(dict(names.entities), facts,
-                           f'{_words(flag).capitalize()} is no longer {_words(u.name)}.',
+                           f'{_words(flag).capitalize()} {ph(u.name, removed=True)}.',
                            {'facts': [[u.name, flag, FALSE]]}))
     names = _Names(domain)
     facts = []
@@ -239,6 +242,7 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
 def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Example]:
     """Return worked goal examples for ``domain`` (shipped ones when present)."""
     shipped = _shipped(domain, 'goal')
+    ph = partial(phrase, domain=domain)
     if shipped:
         return shipped
     out: list[Example] = []
@@ -251,12 +255,12 @@ def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Exampl
         old = names.new(domain.predicates[moves[0]].params[1][1])
         to = names.new(p.params[1][1])
         goal: list[Any] = [[p.name, thing, to]]
-        text = f'Make sure {_words(thing)} is {_words(p.name)} {_words(to)}'
+        text = f'Make sure {_words(thing)} {ph(p.name, plain=True)} {_words(to)}'
         if unary:
             u = domain.predicates[unary[0]]
             flag = names.new(u.params[0][1])
             goal.append({'not': [u.name, flag]})
-            text += f', and that {_words(flag)} is not {_words(u.name)}'
+            text += f', and that {_words(flag)} {ph(u.name, negated=True)}'
         out.append(Example(dict(names.entities),
                            [[moves[0], thing, old]], text + '.', {'goal': goal}, 'Task'))
     if unary:
@@ -265,7 +269,7 @@ def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Exampl
         names = _Names(domain)
         a = names.new((t,))
         out.append(Example(dict(names.entities), [[u.name, a]],
-                           f'No {_words(t)} may be {_words(u.name)}.',
+                           f'No {_words(t)} {ph(u.name, plain=True)}.',
                            {'goal': [{'forall': t, 'if': [], 'then': [[u.name, '?x']],
                                       'negate': True}]}, 'Task'))
     return out

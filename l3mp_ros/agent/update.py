@@ -43,6 +43,7 @@ from .clauses import (
 from .examples import system_for
 from .grounding import Grounding
 from .prompting import grounded_message, llm_failure, prompt_text
+from .wording import say
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
@@ -81,28 +82,6 @@ class UpdateOutcome:
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'history': self.history}
-
-
-def say(fact: Fact, *, removed: bool = False, domain: Any = None) -> str:
-    """Return a fact as a plain sentence: ``bob is now at bob office``.
-
-    With ``domain``, predicate words that only repeat an argument's type are dropped
-    (``person_at`` → "at", ``in_person_hand`` → "in hand"): "bob is now person at bob
-    office" read as nonsense to a small model, which then denied a right answer.
-    """
-    words = [a.replace('_', ' ') for a in fact.args]
-    pred_words = fact.predicate.split('_')
-    sig = getattr(domain, 'predicates', {}).get(fact.predicate) if domain is not None else None
-    if sig is not None:
-        typed = {w for _, ts in sig.params
-                 for t in ((ts,) if isinstance(ts, str) else ts) for w in t.lower().split('_')}
-        kept = [w for w in pred_words if w not in typed]
-        pred_words = kept or pred_words
-    pred = ' '.join(pred_words)
-    when = 'no longer' if removed else 'now'
-    if len(words) == 1:
-        return f'{words[0]} is {when} {pred}'
-    return f'{words[0]} is {when} {pred} {" ".join(words[1:])}'
 
 
 def changed_before(kg: Any, stated: Update) -> bool:
