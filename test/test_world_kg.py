@@ -130,3 +130,15 @@ def test_domain_errors(tmp_path):
         DomainSchema.load(tmp_path / 'missing.pddl')
     with pytest.raises(DomainError, match='malformed PDDL'):
         DomainSchema.from_text('(define (domain x) (:predicates (p ?a - ')
+
+
+def test_snapshot_accepts_a_json_true_and_refuses_a_false_fact():
+    """The paper's (subject, property, boolean) triplet: true holds, false is refused."""
+    ents = [{'name': 'rover', 'type': 'robot'}]
+    kg = KnowledgeGraph.from_json({'entities': ents, 'facts': [['rover', 'hand_free', True]]})
+    assert Fact('hand_free', ('rover',)) in kg
+    for bad in (['rover', 'hand_free', False], ['rover', 'hand_free', 'false']):
+        with pytest.raises(KGError, match='leave a false one out'):
+            KnowledgeGraph.from_json({'entities': ents, 'facts': [bad]})
+    with pytest.raises(KGError, match='list of strings'):
+        KnowledgeGraph.from_json({'entities': ents, 'facts': [['rover', 'hand_free', 1]]})

@@ -367,8 +367,15 @@ class KnowledgeGraph:
         if not isinstance(facts, list):
             raise KGError('"facts" must be a list of triplets')
         for trip in facts:
+            if isinstance(trip, list) and len(trip) == 3 and isinstance(trip[2], bool):
+                # the paper's (subject, property, boolean) triplet
+                trip = [*trip[:2], TRUE if trip[2] else FALSE]
             if not isinstance(trip, list) or not all(isinstance(x, str) for x in trip):
-                raise KGError(f'bad fact {trip!r}: expected a list of strings')
+                raise KGError(f'bad fact {trip!r}: expected a list of strings '
+                              '(a JSON true is accepted as the object of a one-argument fact)')
+            if len(trip) == 3 and trip[2].strip().lower() == FALSE:
+                raise KGError(f'bad fact {trip!r}: a snapshot lists the facts that hold; '
+                              'leave a false one out')
             fact = Fact.from_triplet(trip)
             unknown = [a for a in fact.args if a not in kg._types]
             if unknown:
