@@ -24,6 +24,7 @@ from l3mp_ros.planning.problem import (
     goal_objects,
     parse_goal,
 )
+from l3mp_ros.schemas import validate
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 from l3mp_ros.world.store import Store
@@ -380,6 +381,11 @@ def test_cli_plan(store, capsys):
                  '--engine', 'fast-downward', '--context', 'full', '--json'])
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc['schema'] == 'l3mp/plan/v1' and doc['widening'] == 'full'
+    assert validate('plan', doc) == [] and doc['task_id'].startswith('cli-')
+    main(['plan', '--store', store, '--goal', '(light_on kitchen_lamp)', '--json',
+          '--task-id', 't7'])
+    doc = json.loads(capsys.readouterr().out)
+    assert validate('plan', doc) == [] and doc['task_id'] == 't7'
 
 
 def test_cli_exit_codes(store, tmp_path, capsys):

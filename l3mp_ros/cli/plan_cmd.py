@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import uuid
 
 from .common import CLIError, dump, open_world
 
@@ -25,6 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='plan on the facts around the goal (auto, widened when needed) or on '
                         'the whole KG (full)')
     p.add_argument('--json', action='store_true', help='print an l3mp/plan/v1 document')
+    p.add_argument('--task-id', default=None,
+                   help='task id of the --json document (default: cli-<random hex>)')
     p.set_defaults(func=cmd_plan)
 
 
@@ -42,7 +45,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         world.close()
     code = 0 if result.ok else 2 if result.status == 'invalid_goal' else 1
     if args.json:
-        print(dump(result.to_json()))
+        task_id = args.task_id or f'cli-{uuid.uuid4().hex[:8]}'
+        print(dump(result.to_json(task_id=task_id, utterance=None)))
         return code
     if result.status == 'invalid_goal':
         print('invalid goal:', file=sys.stderr)
