@@ -76,6 +76,13 @@ def test_world_model_node_applies_perception_and_survives_bad_messages(spinner, 
     text = ' '.join(' '.join(e['errors']) for e in errors)
     for needle in ('not JSON', 'JSON object', 'schema', 'unknown type', 'too large'):
         assert needle in text
+    # a kg_update outside its schema is an error event naming the field; nothing applied
+    before = set(wm.world.kg.facts)
+    probe.publish('kg_update', json.dumps({'schema': 'l3mp/kg_update/v1', 'request_id': 'r1',
+                                           'source': 'nl', 'diff': {'add': 'oops'}}))
+    err = probe.wait_json('events', lambda e: e['status'] == 'error'
+                          and 'kg_update' in json.dumps(e) and 'diff' in ' '.join(e['errors']))
+    assert err and set(wm.world.kg.facts) == before
     # services
     client = probe.create_client(Trigger, 'kg_stats')
     assert client.wait_for_service(timeout_sec=10.0)

@@ -6,8 +6,9 @@ import pytest
 
 from l3mp_ros.agent.runtime import PARAMETERS, build_agent, event_body, marker_layout, open_writer
 from l3mp_ros.agent.tasks import TaskManager
+from l3mp_ros.schemas import validate
 from l3mp_ros.world.kg import Fact, Update
-from l3mp_ros.world.replica import ReplicaWorldModel, apply_request
+from l3mp_ros.world.replica import ReplicaWorldModel, apply_request, kg_update_request
 
 GOAL = '(placed_at_table red_pen jerry_bedroom_table)'
 GOAL2 = '(placed_at_table blue_pen living_room_table)'
@@ -97,6 +98,7 @@ def test_replica_follows_writer_and_forwards_updates(setup):
     replica_box = []
 
     def send(body):  # the "transport": the writer applies and the replica sees the event
+        assert validate('kg_update', body) == []
         res = apply_request(world, body)
         replica_box[0].on_event(event_body(world, res.event_id, res))
 
@@ -146,3 +148,16 @@ def test_execute_none_publishes_plans_as_done_and_never_blocks(setup):
     assert manager.active is None and not manager.queue
     with pytest.raises(ValueError, match='execute must be one of'):
         TaskManager(world.domain, manager.plan_goal, world.snapshot, execute='later')
+
+
+def test_kg_update_schema_names_what_is_wrong():
+    ok = kg_update_request(Update.of([], [F('anna', 'person_in_room', 'kitchen')]),
+                           source='nl', utterance='anna is in the kitchen')
+    assert validate('kg_update', ok) == []
+    assert validate('kg_update', kg_update_request(None, source='nl', utterance=None,
+                                                   errors=['no change'])) == []
+    for bad, where in (({**ok, 'diff': {'add': 'oops'}}, 'diff'),
+                       ({**ok, 'new_entities': [{'name': 'x'}]}, 'new_entities'),
+                       ({**ok, 'verify': 'yes'}, 'verify')):
+        errors = validate('kg_update', bad)
+        assert errors and where in errors[0]

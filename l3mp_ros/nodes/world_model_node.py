@@ -146,6 +146,10 @@ class WorldModelNode(Node):
                 self._error('kg_update', [f'not a {replica.KG_UPDATE_SCHEMA} message'],
                             'kg_update', data.get('request_id'))
                 return
+            problems = validate('kg_update', data)
+            if problems:
+                self._error('kg_update', problems, 'kg_update', data.get('request_id'))
+                return
             replica.apply_request(self.world, data)
         except Exception as exc:
             self._error('kg_update', [f'internal error: {exc!r}'], 'kg_update')

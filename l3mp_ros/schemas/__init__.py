@@ -3,7 +3,8 @@
 """JSON schemas (draft 2020-12) of the ROS message payloads, with readable validation.
 
 ``validate('scene_graph', data)`` returns a list of sentences (empty: valid). Names:
-``scene_graph``, ``plan``, ``event``, ``execution_feedback`` (files ``<name>.v1.json``).
+``scene_graph``, ``plan``, ``event``, ``execution_feedback``, ``kg_update``
+(files ``<name>.v1.json``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback')
+NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback', 'kg_update')
 MAX_ERRORS = 10
 
 
