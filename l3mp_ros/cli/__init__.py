@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 
+from .. import __version__
 from .common import CLIError, known_errors
 
 # Subcommand modules, each with ``register(subparsers)``; ``func(args) -> int`` per verb.
@@ -19,9 +20,33 @@ COMMANDS = ('kg_cmd', 'demo_cmd', 'plan_cmd', 'language_cmd', 'bench_cmd', 'thor
             'memory_cmd')
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Show an option's default in ``--help`` (not for flags or options without one)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ''
+        if ('default' in text or not action.option_strings or action.default in (
+                None, False, True, argparse.SUPPRESS)):
+            return text
+        return f'{text} (default: %(default)s)'.lstrip()
+
+
+def _formatted(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` and every sub-command's parser :class:`HelpFormatter`."""
+    parser.formatter_class = HelpFormatter
+    for action in parser._actions:
+        if action.option_strings and not action.help and action.default not in (
+                None, False, True, argparse.SUPPRESS):
+            action.help = 'default: %(default)s'
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _formatted(child)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the full argument parser."""
     parser = argparse.ArgumentParser(prog='l3mp', description=__doc__.splitlines()[0])
+    parser.add_argument('--version', action='version', version=f'l3mp {__version__}')
     sub = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
     for name in COMMANDS:
         try:
@@ -31,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    _formatted(parser)
     return parser
 
 
