@@ -310,9 +310,11 @@ def test_cli_sigkill_and_resume_matches_an_uninterrupted_run(tmp_path):
         assert key in v
     assert v['variant'] == 'R+_V' and v['changes'] == 8 and v['tasks'] == 2
     assert v['state_change_success'] == 1.0 and v['plan_success'] == 1.0
-    for name in ('report.md', 'tokens.png', 'speedup.png'):
+    for name in ('report.md', 'tokens.png'):
         assert (killed / name).stat().st_size > 0
-    assert 'R⁺_V' in (killed / 'report.md').read_text()
+    assert not (killed / 'speedup.png').exists()  # nothing measured: no empty plot
+    md = (killed / 'report.md').read_text()
+    assert 'R⁺_V' in md and 'est. tokens/update' in md and 'characters / 4' in md
     lines = (killed / 'r+_v' / 'steps.jsonl').read_text().splitlines()
     whole_lines = (tmp_path / 'whole' / 'r+_v' / 'steps.jsonl').read_text().splitlines()
     assert strip_timing([json.loads(x) for x in lines]) == strip_timing(
@@ -324,6 +326,17 @@ def test_cli_bad_input_exits_2(tmp_path):
     proc = _cli(['bench', 'household', '--variant', 'RX', '--oracle', '--out', str(tmp_path)])
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and b'unknown variant' in err and b'Traceback' not in err
+    missing = tmp_path / 'nothing_here'
+    proc = _cli([*BENCH, '--report-only', '--out', str(missing)])
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and b'no run of' in err and b'Traceback' not in err
+    assert not missing.exists()  # nothing created
+
+
+def test_speedup_is_opt_in():
+    from l3mp_ros.cli import build_parser
+    args = build_parser().parse_args(['bench', 'household', '--oracle', '--out', 'x'])
+    assert args.speedup_sample == 0
 
 
 def test_unreachable_llm_stops_the_run_without_judging(tmp_path, house):

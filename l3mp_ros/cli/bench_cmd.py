@@ -58,9 +58,10 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
                    help='seconds per planner call')
     p.add_argument('--max-attempts', type=int, default=3,
                    help='LLM attempts per update / task (re-prompts with the errors)')
-    p.add_argument('--speedup-sample', type=int, default=4,
+    p.add_argument('--speedup-sample', type=int, default=0,
                    help='tasks (spread over the run) on which the planner also runs on the '
-                        'whole KG to measure the speedup (0: none)')
+                        'whole KG to measure the speedup, e.g. 4 (0: none, the default: a '
+                        'whole-KG run can take most of the wall time)')
     p.add_argument('--speedup-timeout', type=float, default=60.0,
                    help='seconds for each whole-KG planner run')
     p.add_argument('--fresh', action='store_true',
@@ -111,6 +112,11 @@ def cmd_household(args: argparse.Namespace) -> int:
     from ..sim.household.runner import RunConfig, RunError, Runner, variant_dirname
 
     out = Path(args.out)
+    if args.report_only:
+        absent = [n for n in variants if not (out / variant_dirname(n)).is_dir()]
+        if absent:
+            raise CLIError(f'--report-only: {out} holds no run of {", ".join(absent)}; '
+                           'nothing to report')
     llm: object = None
     model = 'oracle'
     if not args.oracle:
@@ -127,6 +133,7 @@ def cmd_household(args: argparse.Namespace) -> int:
             llm = LLMClient(cfg)
     summaries = []
     records = {}
+    written: list[Path] = []
     meta = {'seed': args.seed, 'changes': args.changes, 'tasks': args.tasks,
             'task_every': args.task_every, 'oracle': args.oracle, 'model': model,
             'engine': args.engine, 'command': 'l3mp ' + ' '.join(sys.argv[1:])}
@@ -158,13 +165,13 @@ def cmd_household(args: argparse.Namespace) -> int:
                   f'{_pct(summary["plan_success"])} ({summary["changes"]} changes, '
                   f'{summary["tasks"]} tasks, {summary["timing"]["wall_seconds"]:.0f} s)',
                   file=sys.stderr)
-            write_reports(summaries, records, meta, out)
+            written = write_reports(summaries, records, meta, out)
     finally:
         close = getattr(llm, 'close', None)
         if callable(close):
             close()
-    for path in ('report.json', 'report.md', 'tokens.png', 'speedup.png'):
-        print(out / path)
+    for path in written:
+        print(path)
     return 0
 
 

@@ -29,6 +29,7 @@ def report_json(summaries: list[dict[str, Any]], meta: dict[str, Any]) -> dict[s
 def report_markdown(summaries: list[dict[str, Any]], meta: dict[str, Any]) -> str:
     """Return a Markdown report with the Table-I comparison."""
     model = meta.get('model') or ('oracle' if meta.get('oracle') else '?')
+    tok = 'est. tokens' if meta.get('oracle') else 'tokens'
     lines = [
         '# Household benchmark',
         '',
@@ -37,7 +38,7 @@ def report_markdown(summaries: list[dict[str, Any]], meta: dict[str, Any]) -> st
         f'changes); planner {meta.get("engine")}.',
         '',
         '| variant | state changes % | plans % | paper state % (GPT-4o) | paper plans % '
-        '(GPT-4o) | diff % | tokens/update | tokens/task | LLM calls | reprompts | '
+        f'(GPT-4o) | diff % | {tok}/update | {tok}/task | LLM calls | reprompts | '
         'planner speedup |',
         '|---|---|---|---|---|---|---|---|---|---|---|',
     ]
@@ -59,7 +60,8 @@ def report_markdown(summaries: list[dict[str, Any]], meta: dict[str, Any]) -> st
               'ground truth (errors are never forgiven). Diff %: change steps whose KG change '
               'equals the gold diff. Plans %: tasks whose plan, executed on the ground truth, '
               'reaches the gold goal. Tokens include retrieval calls'
-              + (' (oracle: estimated as characters/4).' if meta.get('oracle') else '.'),
+              + ('; the oracle has no tokenizer: "est. tokens" are characters / 4.'
+                 if meta.get('oracle') else '.'),
               'Planner speedup: full-KG planner time / (retrieval without LLM latency + '
               'planner time on the retrieved context), mean over the measured successful '
               'tasks (a full-KG run that hit its time limit counts with the limit: a lower '
@@ -85,8 +87,12 @@ def report_markdown(summaries: list[dict[str, Any]], meta: dict[str, Any]) -> st
 
 
 def plot(summaries: list[dict[str, Any]], records: dict[str, list[dict[str, Any]]],
-         out_dir: Path) -> list[Path]:
-    """Write ``tokens.png`` (per-step token distributions) and ``speedup.png``."""
+         out_dir: Path, *, estimated: bool = False) -> list[Path]:
+    """Write ``tokens.png`` (per-step token distributions) and ``speedup.png``.
+
+    ``speedup.png`` only when some task was measured on the whole KG (a stale one from an
+    earlier run is removed); ``estimated``: the token counts are characters / 4.
+    """
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
@@ -102,32 +108,33 @@ def plot(summaries: list[dict[str, Any]], records: dict[str, list[dict[str, Any]
         ax.set_xticks(range(1, len(names) + 1), [s['label'] for s in summaries],
                       rotation=30)
         ax.set_title(title)
-        ax.set_ylabel('prompt + completion tokens')
+        ax.set_ylabel('estimated tokens (characters / 4)' if estimated
+                      else 'prompt + completion tokens')
     fig.tight_layout()
     path = out_dir / 'tokens.png'
     fig.savefig(path, dpi=100)
     plt.close(fig)
     written.append(path)
 
+    path = out_dir / 'speedup.png'
+    if not any(s['timing']['speedup']['measured'] for s in summaries):
+        path.unlink(missing_ok=True)  # nothing measured: no empty plot
+        return written
     fig, ax = plt.subplots(figsize=(6, 4.5))
-    any_point = False
     for s in summaries:
         pts = s['timing']['speedup']['measured']
         xs = [p['rag_seconds'] + p['planner_seconds'] for p in pts]
         ys = [p['full_planner_seconds'] for p in pts]
         if xs:
-            any_point = True
             ax.scatter(xs, ys, label=s['label'])
-    if any_point:
-        top = max(max(p['full_planner_seconds'] for s in summaries
-                      for p in s['timing']['speedup']['measured']), 1.0)
-        ax.plot([0, top], [0, top], 'k--', linewidth=0.8, label='no speedup')
-        ax.legend()
+    top = max(max(p['full_planner_seconds'] for s in summaries
+                  for p in s['timing']['speedup']['measured']), 1.0)
+    ax.plot([0, top], [0, top], 'k--', linewidth=0.8, label='no speedup')
+    ax.legend()
     ax.set_xlabel('retrieval + planner on the retrieved context (s)')
     ax.set_ylabel('planner on the whole KG (s)')
     ax.set_title('planner time (paper Fig. 4)')
     fig.tight_layout()
-    path = out_dir / 'speedup.png'
     fig.savefig(path, dpi=100)
     plt.close(fig)
     written.append(path)
@@ -142,5 +149,5 @@ def write_reports(summaries: list[dict[str, Any]], records: dict[str, list[dict[
     paths[0].write_text(json.dumps(report_json(summaries, meta), indent=2) + '\n',
                         encoding='utf-8')
     paths[1].write_text(report_markdown(summaries, meta), encoding='utf-8')
-    paths += plot(summaries, records, out_dir)
+    paths += plot(summaries, records, out_dir, estimated=bool(meta.get('oracle')))
     return paths
