@@ -134,6 +134,21 @@ def test_goal_plan_replan_and_done(spinner, tmp_path):
     assert probe.got['say']
 
 
+def test_a_burst_of_plans_loses_nothing_and_late_joiners_get_them(spinner, tmp_path):
+    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
+                         'plan_timeout': 20.0}, wm.world, llm=object())
+    spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
+    probe = spinner.add(Probe(listen=('plan',)))
+    ids = [f'b{i}' for i in range(20)]
+    for tid in ids:  # goals that already hold: each is published 'done' at once
+        probe.publish('goal', json.dumps({'task_id': tid, 'goal': '(light_on kitchen_light)'}))
+    probe.wait(lambda: {p['task_id'] for p in probe.json('plan')} >= set(ids), timeout=60)
+    assert all(p['status'] == 'done' for p in probe.json('plan'))
+    late = spinner.add(Probe(name='late_probe', listen=('plan',)))
+    late.wait(lambda: {p['task_id'] for p in late.json('plan')} >= set(ids), timeout=30)
+
+
 def test_language_node_reports_questions_and_queued_tasks(spinner, tmp_path):
     report = {'remove': [['red_pen', 'placed_at_table', 'living_room_table']],
               'add': [['red_pen', 'in_person_hand', 'jerry']]}

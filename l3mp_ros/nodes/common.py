@@ -27,10 +27,15 @@ COMMAND_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE,
 # streams (scene graphs): reliable but shallow, the newest frame matters
 STREAM_QOS = QoSProfile(depth=5, reliability=ReliabilityPolicy.RELIABLE,
                         history=HistoryPolicy.KEEP_LAST)
-# "latest state" topics (plan, markers): late joiners get the last message
+# "latest state" topics (markers): late joiners get the last message
 LATCHED_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          history=HistoryPolicy.KEEP_LAST,
                          durability=DurabilityPolicy.TRANSIENT_LOCAL)
+# plans: late joiners get the recent plans (the last one is the latest state) and a burst
+# loses nothing; subscribe with this profile (depth 1 on the reader side drops plans)
+PLAN_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE,
+                      history=HistoryPolicy.KEEP_LAST,
+                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 def declare(node: Node, names: Iterable[str]) -> dict[str, Any]:

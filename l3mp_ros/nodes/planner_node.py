@@ -22,7 +22,7 @@ from ..schemas import parse
 from ..world.model import WorldModel
 from .common import (
     COMMAND_QOS,
-    LATCHED_QOS,
+    PLAN_QOS,
     AgentNode,
     Worker,
     declare,
@@ -40,7 +40,7 @@ class PlannerNode(AgentNode):
                  **kwargs: Any) -> None:
         super().__init__('planner', **kwargs)
         self.params = declare(self, PLANNER_PARAMS)
-        self.plan_pub = self.create_publisher(String, 'plan', LATCHED_QOS)
+        self.plan_pub = self.create_publisher(String, 'plan', PLAN_QOS)
         self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
         self.agent = agent = self.attach_agent(self.params, agent, world)
