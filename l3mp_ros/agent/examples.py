@@ -167,9 +167,9 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
     what changed is written.
     """
     shipped = _shipped(domain, 'update')
-    ph = partial(phrase, domain=domain)
     if shipped:
         return shipped
+    ph = partial(phrase, domain=domain)
     out: list[Example] = []
     moves = _move_rule_preds(domain, constraints)
     unary = _unary(domain)
@@ -242,9 +242,9 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
 def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Example]:
     """Return worked goal examples for ``domain`` (shipped ones when present)."""
     shipped = _shipped(domain, 'goal')
-    ph = partial(phrase, domain=domain)
     if shipped:
         return shipped
+    ph = partial(phrase, domain=domain)
     out: list[Example] = []
     moves = _move_rule_preds(domain, constraints)
     unary = _unary(domain)

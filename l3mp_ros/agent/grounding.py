@@ -78,7 +78,6 @@ class Grounding:
     max_changes: int = 8  # facts one update may change
     notes: list[str] = field(default_factory=list)
     subjects: frozenset[str] | None = None  # who an update may be about (first argument)
-    _changeable: set[str] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def build(cls, domain: DomainSchema, kg: KnowledgeGraph, entities: Sequence[str],
@@ -103,15 +102,12 @@ class Grounding:
             fits = fits[:self.per_slot]
         return fits + [VAR] if variable else fits
 
-    def changeable(self) -> set[str]:
+    def changeable(self) -> frozenset[str]:
         """Return the predicates some action changes (all of them if none does)."""
-        if self._changeable is None:
-            self._changeable = (self.domain.fluent_predicates()
-                                or set(self.domain.predicates))
-        return self._changeable
+        return self.domain.fluent_predicates() or frozenset(self.domain.predicates)
 
     def _triplet_schemas(self, *, variable: bool = False,
-                         only: set[str] | None = None) -> list[dict[str, Any]]:
+                         only: frozenset[str] | None = None) -> list[dict[str, Any]]:
         out = []
         for name in sorted(self.domain.predicates):
             if only is not None and name not in only:

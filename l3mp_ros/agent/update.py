@@ -206,6 +206,13 @@ class NLUpdater:
             out.errors = ['empty report']
             return self._finish(out, began, source, None)
         kg = self.world.snapshot()
+        lexicon = {w for n in kg.entities for w in name_words(n)}
+        unknown = unknown_names(text, lexicon) if self.verify else []
+        if unknown:  # refused before any retrieval or LLM work
+            out.errors = [f'the report names {", ".join(map(repr, unknown))}, which no entity '
+                          'of the world model carries (a new entity is added with kg apply, '
+                          'not from a report)']
+            return self._finish(out, began, source, text)
         try:
             if retrieval is None:
                 retrieval = self.retriever.retrieve(kg, text, self.llm)
@@ -221,46 +228,35 @@ class NLUpdater:
         mentioned = set(retrieval.info.get('mentioned') or ())
         recalled = (self.memory.update_context(text, retrieval.facts)
                     if self.memory is not None else '')
-        messages = [
-            {'role': 'system', 'content': self.system()},
-            {'role': 'user', 'content': recalled + grounded_message(
-                kg, grounding.entities, grounding.facts, 'Report', text)},
-        ]
-        system = messages[0]
-        lexicon = {w for n in kg.entities for w in name_words(n)}
-        unknown = unknown_names(text, lexicon) if self.verify else []
-        if unknown:
-            out.errors = [f'the report names {", ".join(map(repr, unknown))}, which no entity '
-                          'of the world model carries (a new entity is added with kg apply, '
-                          'not from a report)']
-            return self._finish(out, began, source, text)
+        system = {'role': 'system', 'content': self.system()}
         parts = split_report(text, lexicon) if self.split_clauses else [text]
         work = kg
         completions: list[Completion] = []
         errors: list[str] = []
         completion: Completion | None = None
         restated = False
+        several = len(parts) > 1
         for part in parts:
-            ask = messages if len(parts) == 1 else [system, {
-                'role': 'user', 'content': recalled + grounded_message(
-                    kg, grounding.entities, grounding.facts, 'Report', part, whole=text)}]
-            scope = (part_scope(kg, part, mentioned) if len(parts) > 1 and self.verify
+            ask = [system, {'role': 'user', 'content': recalled + grounded_message(
+                kg, grounding.entities, grounding.facts, 'Report', part if several else text,
+                whole=text if several else None)}]
+            scope = (part_scope(kg, part, mentioned) if several and self.verify
                      else None)
             completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
                                                  part=scope)
-            if len(parts) > 1 and kind == 'no_change':
+            if several and kind == 'no_change':
                 if STATIVE.search(part):
                     errors = []  # "X is still in the office": nothing to change, as said
                     continue
                 errors = [f'no change found for the part "{part}" of the report; '
                           'nothing is applied (a partial update would be wrong)']
-            elif len(parts) > 1 and kind == 'restated' and completion is not None and (
+            elif several and kind == 'restated' and completion is not None and (
                     STATIVE.search(part) or (changed_before(kg, completion.asked)
                                              and not own_content(kg, part, completions))):
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:
-                errors = self._confirm(text, part if len(parts) > 1 else None, completion, out)
+                errors = self._confirm(text, part if several else None, completion, out)
             if errors or completion is None:
                 break
             completions.append(completion)
@@ -279,7 +275,7 @@ class NLUpdater:
             out.implied = [(f, r) for c in completions for f, r in c.implied
                            if f in net.remove]
             out.notes = [n for c in completions for n in c.notes] + list(grounding.notes)
-            if len(parts) > 1:
+            if several:
                 out.notes.append(f'report read in {len(parts)} parts: ' + ' | '.join(parts))
         out.errors = errors
         return self._finish(out, began, source, text)
@@ -374,7 +370,6 @@ class NLUpdater:
                             errors = [f'{f.text()} is not about anything "{part.text}" '
                                       'names; answer only what this part says'
                                       for f in sorted(off)]
-                            excluded |= off
                     excluded |= off
                     if not errors and self.verify:
                         errors = self.world.verifier.check(kg, completion.update)

@@ -168,14 +168,14 @@ class DomainSchema:
         """Return True when an entity of ``entity_type`` fits argument ``index``."""
         return self.is_subtype(entity_type, self.predicates[pred].params[index][1])
 
-    def fluent_predicates(self) -> set[str]:
-        """Return predicates that some action changes (the rest are static)."""
-        changed: set[str] = set()
-        for act in self.up_problem.actions:
-            effects = list(getattr(act, 'effects', []))
-            for eff in effects:
-                changed.add(eff.fluent.fluent().name.lower())
-        return changed
+    def fluent_predicates(self) -> frozenset[str]:
+        """Return predicates that some action changes (the rest are static); computed once."""
+        cached = self.__dict__.get('_fluent')
+        if cached is None:
+            cached = self._fluent = frozenset(
+                eff.fluent.fluent().name.lower() for act in self.up_problem.actions
+                for eff in getattr(act, 'effects', []))
+        return cached
 
 
 _EITHER_RE = re.compile(r'\(\s*either\s+([^()]*)\)', re.I)
