@@ -51,6 +51,11 @@ def sg(facts, observed, entities=()):
             'facts': [list(f) for f in facts], 'observed': list(observed)}
 
 
+def planned(p):
+    """A plan message that is not a lifecycle notice (received, planning)."""
+    return p['status'] != 'planning' and not (p['status'] == 'queued' and not p['steps'])
+
+
 def llm(fake):
     return LLMClient(LLMConfig(base_url=fake.base_url, model='fake', timeout=10.0,
                                max_retries=0, backoff=0.01))
@@ -103,6 +108,44 @@ def test_markers_are_published(spinner, tmp_path):
     probe.wait(lambda: got, timeout=10.0)
     kinds = {m.type for m in got[-1].markers}
     assert {9, 5} <= kinds  # TEXT_VIEW_FACING, LINE_LIST
+    labels = {m.text for m in got[-1].markers if m.ns == 'fact_labels'}
+    assert {'placed_at_table', 'person_in_room'} <= labels  # edges say their predicate
+
+
+def test_kg_query_snapshot_service_and_live_world_parameters(spinner, tmp_path):
+    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+    probe = spinner.add(Probe(listen=('events', 'kg_query_result')))
+    q = {'schema': 'l3mp/kg_query/v1'}
+    probe.publish('kg_query', {**q, 'request_id': 'e', 'entity': 'red_pen'})
+    probe.publish('kg_query', {**q, 'request_id': 'p',
+                               'pattern': [None, 'person_in_room', 'kitchen']})
+    probe.publish('kg_query', {**q, 'request_id': 'bad', 'pattern': ['x', 'owns', None]})
+    probe.publish('kg_query', {**q, 'request_id': 'schema', 'entity': 'a', 'snapshot': True})
+    probe.publish('kg_query', '[[[[not a query')
+    by_id = probe.wait(lambda: (lambda r: r if {'e', 'p', 'bad', 'schema'} <= set(r) else None)(
+        {m['request_id']: m for m in probe.json('kg_query_result')}))
+    kg = wm.world.kg
+    assert by_id['e']['ok'] and len(by_id['e']['facts']) == len(kg.facts_of('red_pen'))
+    assert by_id['p']['facts'] == sorted(
+        [list(f.triplet()) for f in kg.facts_with('person_in_room') if f.args[1] == 'kitchen'])
+    assert by_id['bad']['errors'] == ["unknown predicate 'owns'", "unknown entity 'x'"]
+    assert not by_id['schema']['ok'] and by_id['schema']['errors']
+    assert probe.wait_json('events', lambda e: e.get('topic') == 'kg_query')  # not JSON
+    client = probe.create_client(Trigger, 'kg_snapshot')
+    assert client.wait_for_service(timeout_sec=10.0)
+    snap = json.loads(client.call(Trigger.Request()).message)
+    assert snap['schema'] == 'l3mp/kg/v1' and len(snap['facts']) == len(kg)
+    # live: a perception file with fewer predicates takes effect at once
+    only_lights = tmp_path / 'lights.yaml'
+    only_lights.write_text('perceivable_predicates: [light_on]\n')
+    assert _set(probe, 'world_model', perception_config=str(only_lights))[0].successful
+    assert wm.perceivable == {'light_on'}
+    (tmp_path / 'typo.yaml').write_text('perceivable_predicates: [light_onn]\n')
+    typo = _set(probe, 'world_model', perception_config=str(tmp_path / 'typo.yaml'))[0]
+    assert not typo.successful and 'light_onn' in typo.reason
+    refused = _set(probe, 'world_model', domain='pddl/ai2thor.pddl')[0]
+    assert not refused.successful and 'restart' in refused.reason
+    assert wm.perceivable == {'light_on'}
 
 
 def test_goal_plan_replan_and_done(spinner, tmp_path):
@@ -114,7 +157,7 @@ def test_goal_plan_replan_and_done(spinner, tmp_path):
     probe.publish('goal', '')  # bad: empty
     probe.publish('goal', json.dumps({'task_id': 'g1', 'goal':
                                       '(placed_at_table book_hamlet living_room_table)'}))
-    plan = probe.wait_json('plan', lambda p: p['task_id'] == 'g1')
+    plan = probe.wait_json('plan', lambda p: p['task_id'] == 'g1' and planned(p))
     assert plan['status'] == 'solved' and plan['revision'] == 0 and len(plan['steps']) == 4
     assert probe.wait_json('events', lambda e: e['errors'] == ['empty goal'])
     # perception sees the book elsewhere: the plan's first step no longer applies
@@ -144,9 +187,73 @@ def test_a_burst_of_plans_loses_nothing_and_late_joiners_get_them(spinner, tmp_p
     for tid in ids:  # goals that already hold: each is published 'done' at once
         probe.publish('goal', json.dumps({'task_id': tid, 'goal': '(light_on kitchen_light)'}))
     probe.wait(lambda: {p['task_id'] for p in probe.json('plan')} >= set(ids), timeout=60)
-    assert all(p['status'] == 'done' for p in probe.json('plan'))
+    assert all(p['status'] == 'done' for p in probe.json('plan') if planned(p))
     late = spinner.add(Probe(name='late_probe', listen=('plan',)))
     late.wait(lambda: {p['task_id'] for p in late.json('plan')} >= set(ids), timeout=30)
+
+
+def _set(probe, node, **values):
+    """Set parameters over the node's service (atomically when there are several)."""
+    from rcl_interfaces.srv import SetParameters, SetParametersAtomically
+    srv, name = ((SetParametersAtomically, 'set_parameters_atomically') if len(values) > 1
+                 else (SetParameters, 'set_parameters'))
+    client = probe.create_client(srv, f'/{node}/{name}')
+    assert client.wait_for_service(timeout_sec=10.0)
+    req = srv.Request(parameters=[Parameter(k, value=v).to_parameter_msg()
+                                  for k, v in values.items()])
+    res = client.call(req)
+    return [res.result] if len(values) > 1 else res.results
+
+
+def test_cancel_status_and_live_parameters(spinner, tmp_path):
+    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
+                         'plan_timeout': 20.0}, wm.world, llm=object())
+    spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
+    probe = spinner.add(Probe())
+    goals = {'t1': '(placed_at_table book_hamlet living_room_table)',
+             't2': '(light_on laundry_room_light)', 't3': '(window_open jerry_bedroom_window)'}
+    for tid, goal in goals.items():
+        probe.publish('goal', json.dumps({'task_id': tid, 'goal': goal}))
+    probe.wait_json('plan', lambda p: p['task_id'] == 't3' and planned(p))
+    statuses = [(p['task_id'], p['status']) for p in probe.json('plan')]
+    assert statuses[:3] == [('t1', 'queued'), ('t2', 'queued'), ('t3', 'queued')] or \
+        ('t1', 'planning') in statuses
+    assert ('t1', 'solved') in statuses and ('t2', 'queued') in statuses
+    # the status service
+    client = probe.create_client(Trigger, 'tasks')
+    assert client.wait_for_service(timeout_sec=10.0)
+    status = json.loads(client.call(Trigger.Request()).message)
+    assert status['active']['task_id'] == 't1'
+    assert [t['task_id'] for t in status['queued']] == ['t2', 't3']
+    # step 1 of t1 done: executing, progress 1 of 4
+    probe.publish('execution_feedback', {'schema': 'l3mp/execution_feedback/v1',
+                                         'task_id': 't1', 'step': 0, 'status': 'succeeded'})
+    ex = probe.wait_json('plan', lambda p: p['status'] == 'executing')
+    assert ex['progress'] == {'done': 1, 'total': 4}
+    # cancel a queued task, then the active one: the remaining queued task starts
+    probe.publish('cancel', 't2')
+    assert probe.wait_json('plan', lambda p: p['task_id'] == 't2'
+                           and p['status'] == 'cancelled')
+    probe.publish('cancel', json.dumps({'task_id': 't1'}))
+    assert probe.wait_json('plan', lambda p: p['task_id'] == 't1'
+                           and p['status'] == 'cancelled')
+    assert probe.wait_json('plan', lambda p: p['task_id'] == 't3' and p['status'] == 'solved')
+    probe.publish('cancel', 'nope')
+    assert probe.wait_json('events', lambda e: e.get('topic') == 'cancel'
+                           and "no task 'nope'" in e['errors'][0])
+    # a live change takes effect on the next plan; one that cannot is refused with a reason
+    assert [r.successful for r in _set(probe, 'planner', engine='pyperplan')] == [True]
+    probe.publish('cancel', 'all')
+    probe.wait_json('plan', lambda p: p['task_id'] == 't3' and p['status'] == 'cancelled')
+    probe.publish('goal', json.dumps({'task_id': 't4', 'goal': goals['t2']}))
+    t4 = probe.wait_json('plan', lambda p: p['task_id'] == 't4' and planned(p))
+    assert t4['status'] == 'solved' and t4['engine'] == 'pyperplan'
+    refused = _set(probe, 'planner', store=str(tmp_path / 'other.db'))
+    assert not refused[0].successful and 'restart' in refused[0].reason
+    bad = _set(probe, 'planner', engine='magic', plan_timeout=5.0)
+    assert not bad[0].successful and 'one of' in bad[0].reason
+    assert agent.planner.engine == 'pyperplan' and agent.planner.timeout == 20.0
 
 
 def test_language_node_reports_questions_and_queued_tasks(spinner, tmp_path):
@@ -174,8 +281,10 @@ def test_language_node_reports_questions_and_queued_tasks(spinner, tmp_path):
         # two tasks in a row: both planned, the second queued behind the first
         probe.publish('voice_command', 'Please turn on the laundry room light.')
         probe.publish('task', "Open the window in jerry's bedroom.")
-        first = probe.wait_json('plan', lambda p: p.get('utterance', '').startswith('Please'))
-        second = probe.wait_json('plan', lambda p: p.get('utterance', '').startswith('Open'))
+        first = probe.wait_json('plan', lambda p: planned(p) and p.get(
+            'utterance', '').startswith('Please'))
+        second = probe.wait_json('plan', lambda p: planned(p) and p.get(
+            'utterance', '').startswith('Open'))
         assert {first['status'], second['status']} == {'solved', 'queued'}
         assert first['goal'] == '(light_on laundry_room_light)'
         assert second['goal'] == '(window_open jerry_bedroom_window)'
@@ -213,7 +322,7 @@ def test_two_processes_single_writer(spinner, tmp_path):
                 assert ('anna', 'person_in_room', 'kitchen') in {
                     f.triplet() for f in replica.kg.facts}
             probe.publish('goal', '(person_in_room anna kitchen)')
-            plan = probe.wait_json('plan', lambda p: True)
+            plan = probe.wait_json('plan', planned)
             assert plan['status'] == 'done'  # already satisfied in the replica's KG
     finally:
         proc.terminate()
@@ -245,7 +354,7 @@ def test_bringup_runs_all_nodes_in_one_process(spinner, tmp_path):
     try:
         probe = spinner.add(Probe('bringup_probe', namespace=ns))
         probe.publish('goal', '(light_on laundry_room_light)', wait=40.0)
-        plan = probe.wait_json('plan', lambda p: True, timeout=40)
+        plan = probe.wait_json('plan', planned, timeout=40)
         assert plan['status'] == 'solved' and plan['steps']
         probe.publish('scene_graph', sg([('red_pen', 'placed_at_table', 'jerry_bedroom_table')],
                                         ['red_pen']))

@@ -93,6 +93,76 @@ def test_already_satisfied_goal_is_done_at_once(setup, manager):
     assert out[0]['status'] == 'done' and manager.active is None
 
 
+def test_lifecycle_statuses_progress_and_status_query(setup, manager):
+    _, world, agent = setup
+    seen = manager.announce('e', text='bring the pen', goal=None)
+    assert [m['status'] for m in seen] == ['queued'] and manager.pending
+    assert manager.start('e')[0]['status'] == 'planning'
+    with pytest.raises(ValueError, match='already in use'):
+        manager.announce('e')
+    goal = '(placed_at_table red_pen anna_bedroom_table)'
+    if F('red_pen', 'placed_at_table', 'anna_bedroom_table') in world.snapshot():
+        goal = '(placed_at_table red_pen living_room_table)'
+    out = manager.submit(agent.plan_goal(goal, task_id='e', text='bring the pen'))
+    n = len(out[0]['steps'])
+    assert out[0]['status'] == 'solved' and n >= 2
+    assert out[0]['progress'] == {'done': 0, 'total': n} and not manager.pending
+    step = manager.on_feedback({'task_id': 'e', 'step': 0, 'status': 'succeeded'})
+    assert step[0]['status'] == 'executing' and step[0]['progress'] == {'done': 1, 'total': n}
+    assert f'step 1 of {n}' in step[0]['reason']
+    assert validate('plan', step[0]) == []
+    status = manager.status()
+    assert status['active']['status'] == 'executing'
+    assert status['active']['progress'] == {'done': 1, 'total': n}
+    for i in range(1, n):
+        done = manager.on_feedback({'task_id': 'e', 'step': i, 'status': 'succeeded'})
+    assert done[0]['status'] == 'done'
+    assert manager.status()['recent'][0]['task_id'] == 'e'
+    with pytest.raises(ValueError, match='already done'):
+        manager.cancel('e')
+    with pytest.raises(KeyError):
+        manager.cancel('nope')
+
+
+def test_cancel_queued_active_pending_and_all(setup, tmp_path):
+    params, _, _ = setup
+    world = open_writer({**params, 'store': str(tmp_path / 'fresh.db')})
+    agent = build_agent(params, world, llm=object())
+    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                          world.snapshot)
+    assert F('laundry_room_light', 'light_on') not in world.kg
+    manager.submit(agent.plan_goal(GOAL, task_id='a'))
+    manager.submit(agent.plan_goal(GOAL2, task_id='b'))
+    manager.submit(agent.plan_goal('(light_on laundry_room_light)', task_id='c'))
+    # a queued task: removed, the active one untouched
+    out = manager.cancel('b')
+    assert [(m['task_id'], m['status']) for m in out] == [('b', 'cancelled')]
+    assert [t.task_id for t in manager.queue] == ['c'] and manager.active.task_id == 'a'
+    # the active task: cancelled, the next one starts (re-planned)
+    out = manager.cancel('a')
+    assert [(m['task_id'], m['status']) for m in out][0] == ('a', 'cancelled')
+    assert manager.active is not None and manager.active.task_id == 'c'
+    # waiting to be planned: the job finds it cancelled and does not plan
+    manager.announce('p')
+    assert manager.cancel('p')[0]['status'] == 'cancelled'
+    assert manager.start('p') is None
+    # cancelled while planning: the plan that comes back is dropped
+    manager.announce('q')
+    manager.start('q')
+    manager.cancel('q')
+    assert manager.submit(agent.plan_goal(GOAL2, task_id='q')) == []
+    assert manager.active.task_id == 'c'
+    # all
+    manager.announce('r')
+    out = manager.cancel(None)
+    assert {m['task_id'] for m in out} == {'c', 'r'}
+    assert manager.active is None and not manager.queue and not manager.pending
+    # a failed planning job
+    manager.announce('s')
+    manager.start('s')
+    assert manager.abandon('s', 'planning failed: boom')[0]['status'] == 'failed'
+
+
 def test_replica_follows_writer_and_forwards_updates(setup):
     params, world, _ = setup
     replica_box = []

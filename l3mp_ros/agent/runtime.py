@@ -70,6 +70,83 @@ AGENT_PARAMS = ('domain', 'constraints', 'store', 'llm_url', 'llm_model', 'llm_t
 PLANNER_PARAMS = AGENT_PARAMS + ('max_replans', 'apply_step_effects', 'execute')
 
 
+# -- live parameters --------------------------------------------------------------
+RESTART = 'is read once at start-up: restart the node to change it'
+Setter = Callable[[Any], Callable[[], None]]  # checks a value, returns the change to make
+
+
+def _checked(test: Callable[[Any], bool], what: str, change: Callable[[Any], None]) -> Setter:
+    def setter(value: Any) -> Callable[[], None]:
+        if not test(value):
+            raise ValueError(f'must be {what}, got {value!r}')
+        return lambda: change(value)
+    return setter
+
+
+def agent_setters(agent: Any, tasks: Any = None) -> dict[str, Setter]:
+    """Return the agent parameters that can change while a node runs.
+
+    Each setter raises ``ValueError`` for a bad value; the change it returns is applied
+    only when every parameter of the request was accepted.
+    """
+    from ..planning.engines import ENGINES
+    from .tasks import EXECUTE_POLICIES
+
+    def set_attempts(v: int) -> None:
+        agent.updater.max_attempts = agent.tasks.max_attempts = v
+
+    def set_engine(v: str) -> None:
+        agent.planner.engine = v
+
+    def set_timeout(v: float) -> None:
+        agent.planner.timeout = float(v)
+
+    def set_verify(v: bool) -> None:
+        agent.updater.verify = v
+
+    out: dict[str, Setter] = {
+        'engine': _checked(lambda v: v in ENGINES, 'one of ' + ', '.join(ENGINES), set_engine),
+        'plan_timeout': _checked(lambda v: v > 0, 'a positive number of seconds', set_timeout),
+        'max_attempts': _checked(lambda v: 1 <= v <= 20, 'between 1 and 20', set_attempts),
+        'verify': _checked(lambda v: isinstance(v, bool), 'true or false', set_verify),
+    }
+    if tasks is not None:
+        def set_execute(v: str) -> None:
+            tasks.execute = v
+
+        def set_replans(v: int) -> None:
+            tasks.max_replans = v
+        out['execute'] = _checked(lambda v: v in EXECUTE_POLICIES,
+                                  'one of ' + ', '.join(EXECUTE_POLICIES), set_execute)
+        out['max_replans'] = _checked(lambda v: v >= 0, 'zero or more', set_replans)
+        out['apply_step_effects'] = _checked(lambda v: isinstance(v, bool), 'true or false',
+                                             lambda v: None)  # read per step
+    return out
+
+
+def plan_changes(declared: Mapping[str, Any], setters: Mapping[str, Setter],
+                 changes: Mapping[str, Any]) -> tuple[list[Callable[[], None]], str | None]:
+    """Check a parameter change request: the changes to make, or the reason to refuse all.
+
+    Parameters the node did not declare from :data:`PARAMETERS` (e.g. ``use_sim_time``)
+    are left to ROS; a declared one without a setter is refused (:data:`RESTART`).
+    """
+    todo: list[Callable[[], None]] = []
+    for name, value in changes.items():
+        if name not in declared:
+            continue
+        if value == declared[name]:
+            continue
+        setter = setters.get(name)
+        if setter is None:
+            return [], f'{name} {RESTART}'
+        try:
+            todo.append(setter(value))
+        except ValueError as exc:
+            return [], f'{name} {exc}'
+    return todo, None
+
+
 def _domain(params: Mapping[str, Any]) -> tuple[Path, DomainSchema, Path | None, Constraints]:
     dpath = paths.resolve(params['domain'])
     domain = DomainSchema.load(dpath)

@@ -12,15 +12,21 @@ has changed since). The active task is re-planned
 * when execution feedback reports that a step failed.
 
 Feedback that the last step succeeded marks the task ``done``. Every change produces a
-``plan/v1`` body (``revision`` counts re-plans, ``next_step`` is the step to execute) for
-the caller to publish. Methods are meant to be called from one worker thread; a lock makes
-them safe anyway.
+``plan/v1`` body (``revision`` counts re-plans, ``next_step`` is the step to execute,
+``progress`` the steps done of all) for the caller to publish.
+
+Lifecycle of a task (``status``): ``queued`` (received, waiting to be planned, or planned
+and waiting behind the active task) → ``planning`` → ``solved`` (active, no step done yet)
+→ ``executing`` (step k of n succeeded) → ``done``; or ``failed`` / ``cancelled`` / the
+planner's own failure (``unsolvable``, ``timeout``, ``invalid_goal``, ...). :meth:`cancel`
+takes a task in any unfinished state. Methods may be called from any thread (a lock
+serialises them).
 """
 
 from __future__ import annotations
 
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +37,10 @@ from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph, Update
 
 SOLVED = 'solved'
+EXECUTING = 'executing'
 OK_STATUSES = ('solved', 'already_satisfied')
+FINISHED = ('done', 'failed', 'cancelled')
+RECENT = 100  # finished tasks remembered for status queries
 # feedback: the active plan waits for execution_feedback; none: no executor is attached,
 # a published plan is done and the next queued task starts.
 EXECUTE_POLICIES = ('feedback', 'none')
@@ -51,6 +60,12 @@ class ActiveTask:
     revision: int = 0
     replans: int = 0
     status: str = 'queued'
+
+    def summary(self) -> dict[str, Any]:
+        """Return the task's status in a few fields (for a status query)."""
+        return {'task_id': self.task_id, 'status': self.status, 'utterance': self.text,
+                'goal': self.goal, 'revision': self.revision,
+                'progress': {'done': self.next_step, 'total': len(self.steps)}}
 
 
 def _objects(steps: list[str]) -> set[str]:
@@ -90,6 +105,9 @@ class TaskManager:
         self.self_sources = self_sources
         self.active: ActiveTask | None = None
         self.queue: deque[ActiveTask] = deque()
+        self.pending: dict[str, ActiveTask] = {}  # received, not planned yet (or planning)
+        self.recent: OrderedDict[str, ActiveTask] = OrderedDict()  # finished, newest last
+        self.dropped: set[str] = set()  # cancelled while waiting or planning
         self._lock = threading.RLock()
 
     # -- messages -------------------------------------------------------------
@@ -99,9 +117,19 @@ class TaskManager:
         body.update({'schema': 'l3mp/plan/v1', 'task_id': task.task_id, 'utterance': task.text,
                      'goal': task.goal, 'status': task.status, 'steps': list(task.steps),
                      'revision': task.revision, 'next_step': task.next_step,
+                     'progress': {'done': task.next_step, 'total': len(task.steps)},
                      'reason': reason})
         body.setdefault('errors', [])
         return body
+
+    def _finish(self, task: ActiveTask, status: str | None = None) -> None:
+        """Remember a task that will not change any more."""
+        if status is not None:
+            task.status = status
+        self.recent.pop(task.task_id, None)
+        self.recent[task.task_id] = task
+        while len(self.recent) > RECENT:
+            self.recent.popitem(last=False)
 
     def _adopt(self, task: ActiveTask, outcome: Any) -> None:
         task.body = outcome.to_json()
@@ -111,12 +139,41 @@ class TaskManager:
         task.status = outcome.status
 
     # -- tasks ----------------------------------------------------------------
+    def announce(self, task_id: str, text: str | None = None,
+                 goal: str | None = None) -> list[dict[str, Any]]:
+        """Register a task that was received and waits to be planned (status ``queued``)."""
+        with self._lock:
+            if self._find(task_id) is not None and task_id not in self.recent:
+                raise ValueError(f'task id {task_id!r} is already in use')
+            self.recent.pop(task_id, None)
+            self.dropped.discard(task_id)
+            task = ActiveTask(task_id, text, goal)
+            self.pending[task_id] = task
+            return [self._body(task, 'received; waiting to be planned')]
+
+    def start(self, task_id: str) -> list[dict[str, Any]] | None:
+        """Mark an announced task ``planning``; None when it was cancelled meanwhile."""
+        with self._lock:
+            if task_id in self.dropped:
+                self.dropped.discard(task_id)
+                return None
+            task = self.pending.get(task_id)
+            if task is None:
+                return []
+            task.status = 'planning'
+            return [self._body(task, 'planning')]
+
     def submit(self, outcome: Any) -> list[dict[str, Any]]:
         """Take a planned task (a ``TaskOutcome``); return the plan messages to publish."""
         with self._lock:
+            if outcome.task_id in self.dropped:
+                self.dropped.discard(outcome.task_id)
+                return []  # cancelled while it was being planned (already reported)
+            self.pending.pop(outcome.task_id, None)
             task = ActiveTask(outcome.task_id, outcome.text, outcome.goal)
             self._adopt(task, outcome)
             if task.status not in OK_STATUSES:
+                self._finish(task)
                 return [self._body(task, 'planning failed')]
             if self.active is not None:
                 task.status = 'queued'
@@ -130,15 +187,15 @@ class TaskManager:
             task.revision += 1
             self._adopt(task, self.plan_goal(task.goal or '', task.task_id, task.text))
         if task.status in OK_STATUSES and not task.steps:
-            task.status = 'done'
+            self._finish(task, 'done')
             out.append(self._body(task, 'the goal already holds'))
             return out + self._next()
         if task.status not in OK_STATUSES:
-            task.status = 'failed' if replan else task.status
+            self._finish(task, 'failed' if replan else task.status)
             out.append(self._body(task, reason + ': no plan'))
             return out + self._next()
         if self.execute == 'none':  # nothing executes plans: published = done
-            task.status = 'done'
+            self._finish(task, 'done')
             out.append(self._body(task, f'{reason}; plan published, no executor '
                                         '(execute: none)'))
             return out + self._next()
@@ -156,14 +213,58 @@ class TaskManager:
                 return out
         return []
 
-    def cancel(self, reason: str = 'cancelled') -> list[dict[str, Any]]:
-        """Drop the active task and start the next one."""
+    def _find(self, task_id: str) -> ActiveTask | None:
+        if self.active is not None and self.active.task_id == task_id:
+            return self.active
+        return self.pending.get(task_id) or next(
+            (t for t in self.queue if t.task_id == task_id), None) or self.recent.get(task_id)
+
+    def cancel(self, task_id: str | None = None,
+               reason: str = 'cancelled') -> list[dict[str, Any]]:
+        """Cancel one task (any unfinished state) or, with None, every task; start the next.
+
+        Raises ``KeyError`` for an unknown id and ``ValueError`` for a finished task.
+        """
         with self._lock:
-            if self.active is None:
+            if task_id is None:
+                victims = [*self.pending.values(), *self.queue]
+                victims += [self.active] if self.active is not None else []
+            else:
+                task = self._find(task_id)
+                if task is None:
+                    raise KeyError(f'no task {task_id!r}')
+                if task_id in self.recent:
+                    raise ValueError(f'task {task_id!r} is already {task.status}')
+                victims = [task]
+            out: list[dict[str, Any]] = []
+            was_active = self.active in victims
+            for task in victims:
+                if self.pending.pop(task.task_id, None) is not None:
+                    self.dropped.add(task.task_id)
+                if task in self.queue:
+                    self.queue.remove(task)
+                self._finish(task, 'cancelled')
+                out.append(self._body(task, reason))
+            return out + (self._next() if was_active else [])
+
+    def abandon(self, task_id: str, reason: str) -> list[dict[str, Any]]:
+        """Mark an announced task ``failed`` (its planning raised); return its message."""
+        with self._lock:
+            task = self.pending.pop(task_id, None)
+            if task is None:
                 return []
-            task = self.active
-            task.status = 'cancelled'
-            return [self._body(task, reason)] + self._next()
+            self._finish(task, 'failed')
+            body = self._body(task, reason)
+            body['errors'] = [reason]
+            return [body]
+
+    def status(self) -> dict[str, Any]:
+        """Return every known task's status: active, queued (planned), pending, recent."""
+        with self._lock:
+            return {'active': self.active.summary() if self.active else None,
+                    'queued': [t.summary() for t in self.queue],
+                    'pending': [t.summary() for t in self.pending.values()],
+                    'recent': [t.summary() for t in reversed(self.recent.values())]}
 
     # -- world changes ----------------------------------------------------------
     def still_valid(self, task: ActiveTask, kg: KnowledgeGraph) -> bool:
@@ -202,7 +303,7 @@ class TaskManager:
     def _replan(self, task: ActiveTask, reason: str) -> list[dict[str, Any]]:
         task.replans += 1
         if task.replans > self.max_replans:
-            task.status = 'failed'
+            self._finish(task, 'failed')
             return [self._body(task, f'{reason}; gave up after {self.max_replans} re-plans')] \
                 + self._next()
         return self._activate(task, reason, replan=True)
@@ -229,9 +330,10 @@ class TaskManager:
                 apply_effects(task.steps[step])
             task.next_step = step + 1
             if task.next_step >= len(task.steps):
-                task.status = 'done'
+                self._finish(task, 'done')
                 return [self._body(task, 'the last step succeeded')] + self._next()
-            return [self._body(task, f'step {step + 1} succeeded')]
+            task.status = EXECUTING
+            return [self._body(task, f'step {step + 1} of {len(task.steps)} succeeded')]
 
     def step_effects(self, kg: KnowledgeGraph, step: str) -> Update | None:
         """Return the KG change of one step, or None when it does not apply to ``kg``."""

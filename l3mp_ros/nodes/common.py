@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import rclpy
-from rcl_interfaces.msg import ParameterDescriptor
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from ..agent.runtime import PARAMETERS
+from ..agent.runtime import PARAMETERS, Setter, plan_changes
 
 # commands and events: reliable, a generous queue (nothing dropped in bursts)
 COMMAND_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE,
@@ -46,6 +46,29 @@ def declare(node: Node, names: Iterable[str]) -> dict[str, Any]:
         node.declare_parameter(name, default, ParameterDescriptor(description=description))
         values[name] = node.get_parameter(name).value
     return values
+
+
+def live_parameters(node: Node, params: dict[str, Any], setters: dict[str, Setter]) -> None:
+    """Apply parameter changes that can take effect live; refuse the others with a reason.
+
+    A request is all or nothing: one refused parameter refuses the request. ``params`` is
+    kept equal to the values in effect.
+    """
+    def on_set(changed: list[Any]) -> SetParametersResult:
+        request = {p.name: p.value for p in changed}
+        todo, why = plan_changes(params, setters, request)
+        if why is not None:
+            node.get_logger().warning(f'parameter change refused: {why}')
+            return SetParametersResult(successful=False, reason=why)
+        for change in todo:
+            change()
+        params.update({k: v for k, v in request.items() if k in params})
+        if todo:
+            node.get_logger().info('parameters now in effect: ' + ', '.join(
+                f'{k}={v!r}' for k, v in request.items() if k in params))
+        return SetParametersResult(successful=True)
+
+    node.add_on_set_parameters_callback(on_set)
 
 
 def publish_json(pub: Any, body: dict) -> None:

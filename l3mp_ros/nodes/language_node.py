@@ -15,9 +15,17 @@ from typing import Any
 
 from std_msgs.msg import String
 
-from ..agent.runtime import AGENT_PARAMS, error_event
+from ..agent.runtime import AGENT_PARAMS, agent_setters, error_event
 from ..world.model import WorldModel
-from .common import COMMAND_QOS, AgentNode, Worker, declare, publish_json, run
+from .common import (
+    COMMAND_QOS,
+    AgentNode,
+    Worker,
+    declare,
+    live_parameters,
+    publish_json,
+    run,
+)
 
 MAX_UTTERANCE = 2000
 
@@ -36,6 +44,7 @@ class LanguageNode(AgentNode):
         if self.replica is not None:
             self.create_subscription(String, 'events', self._on_event, COMMAND_QOS)
         self.worker = Worker('language', self._job_failed)
+        live_parameters(self, self.params, agent_setters(self.agent))
         self.create_subscription(String, 'voice_command', self._on_voice, COMMAND_QOS)
         self.create_subscription(String, 'nl_update', self._on_report, COMMAND_QOS)
         self.get_logger().info('language node ready')

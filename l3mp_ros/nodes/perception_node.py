@@ -6,6 +6,7 @@ A camera pipeline may publish ``perception/scene_graph`` at frame rate. This nod
 each frame against the ``scene_graph/v1`` schema (bad frames become ``error`` events),
 keeps only the newest frame, forwards at most ``max_rate`` Hz and skips frames that say
 nothing new (re-sending an unchanged view once a second). The world model does the rest.
+``max_rate`` and ``max_scene_entities`` can be changed live.
 Sources that already publish at a sane rate (the AI2-THOR bridge) publish on
 ``scene_graph`` directly.
 """
@@ -22,7 +23,7 @@ from std_msgs.msg import String
 from ..agent.perceive import FrameGate
 from ..agent.runtime import error_event
 from ..schemas import validate
-from .common import COMMAND_QOS, STREAM_QOS, declare, publish_json, run
+from .common import COMMAND_QOS, STREAM_QOS, declare, live_parameters, publish_json, run
 
 
 class PerceptionNode(Node):
@@ -37,7 +38,24 @@ class PerceptionNode(Node):
         self.out = self.create_publisher(String, 'scene_graph', STREAM_QOS)
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
         self.create_subscription(String, 'perception/scene_graph', self._on_frame, STREAM_QOS)
-        self.create_timer(1.0 / rate, self._flush)
+        self.timer = self.create_timer(1.0 / rate, self._flush)
+        live_parameters(self, params, {'max_rate': self._set_rate, 'max_scene_entities':
+                                       self._set_limit})
+
+    def _set_limit(self, value: int) -> Any:
+        if value <= 0:
+            raise ValueError(f'must be a positive count, got {value!r}')
+        return lambda: setattr(self, 'limit', int(value))
+
+    def _set_rate(self, value: float) -> Any:
+        if value < 0.1:
+            raise ValueError(f'must be at least 0.1 Hz, got {value!r}')
+
+        def change() -> None:
+            self.gate.period = 1.0 / value
+            self.destroy_timer(self.timer)
+            self.timer = self.create_timer(1.0 / value, self._flush)
+        return change
 
     def _on_frame(self, msg: String) -> None:
         try:

@@ -6,7 +6,11 @@
 on a worker thread in arrival order. Text, or JSON ``{"task_id", "text"}`` /
 ``{"task_id", "goal"}``. :class:`~l3mp_ros.agent.tasks.TaskManager` keeps the active task
 (others queue behind it) and decides, from ``events`` and ``execution_feedback``, when to
-re-plan and when the task is done. Plans go out on ``plan`` (transient-local).
+re-plan and when the task is done. Every status change of a task (queued, planning, solved,
+executing step k of n, done, failed, cancelled) goes out on ``plan`` (transient-local).
+``cancel`` takes a task id, ``all``, or JSON ``{"task_id"}`` / ``{"all": true}``; the
+``tasks`` service (std_srvs/Trigger) returns every known task's status as JSON. Engine,
+time-outs, attempts and the execute policy can be changed live (``ros2 param set``).
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ import json
 from typing import Any
 
 from std_msgs.msg import String
+from std_srvs.srv import Trigger
 
-from ..agent.runtime import PLANNER_PARAMS, error_event
+from ..agent.runtime import PLANNER_PARAMS, agent_setters, error_event
+from ..agent.task import new_task_id
 from ..agent.tasks import TaskManager
 from ..schemas import parse
 from ..world.model import WorldModel
@@ -26,6 +32,7 @@ from .common import (
     AgentNode,
     Worker,
     declare,
+    live_parameters,
     publish_json,
     run,
 )
@@ -50,8 +57,11 @@ class PlannerNode(AgentNode):
             agent.world.snapshot, max_replans=int(self.params['max_replans']),
             execute=str(self.params['execute']))
         self.worker = Worker('planner', self._job_failed)
+        live_parameters(self, self.params, agent_setters(agent, self.tasks))
         self.create_subscription(String, 'task', self._on_task, COMMAND_QOS)
         self.create_subscription(String, 'goal', self._on_goal, COMMAND_QOS)
+        self.create_subscription(String, 'cancel', self._on_cancel, COMMAND_QOS)
+        self.create_service(Trigger, 'tasks', self._task_status)
         self.create_subscription(String, 'events', self._on_event, COMMAND_QOS)
         self.create_subscription(String, 'execution_feedback', self._on_feedback, COMMAND_QOS)
         self.get_logger().info('planner node ready')
@@ -84,15 +94,60 @@ class PlannerNode(AgentNode):
         req = self._request(msg, 'task', 'text')
         if req is not None:
             text, tid = req
-            self.worker.submit('task', lambda: self._publish(
-                self.tasks.submit(self.agent.task(text, task_id=tid))))
+            self._queue('task', tid, text, None,
+                        lambda t: self.agent.task(text, task_id=t))
 
     def _on_goal(self, msg: String) -> None:
         req = self._request(msg, 'goal', 'goal')
         if req is not None:
             goal, tid = req
-            self.worker.submit('goal', lambda: self._publish(
-                self.tasks.submit(self.agent.plan_goal(goal, task_id=tid))))
+            self._queue('goal', tid, None, goal,
+                        lambda t: self.agent.plan_goal(goal, task_id=t))
+
+    def _queue(self, topic: str, tid: str | None, text: str | None, goal: str | None,
+               plan: Any) -> None:
+        tid = tid or new_task_id()
+        try:
+            self._publish(self.tasks.announce(tid, text, goal))
+        except ValueError as exc:
+            self._bad(topic, [str(exc)], text or goal or '')
+            return
+
+        def job() -> None:
+            started = self.tasks.start(tid)
+            if started is None:
+                return  # cancelled while it waited
+            self._publish(started)
+            try:
+                outcome = plan(tid)
+            except Exception as exc:
+                self._publish(self.tasks.abandon(tid, f'planning failed: {exc}'))
+                raise
+            self._publish(self.tasks.submit(outcome))
+        self.worker.submit(topic, job)
+
+    def _on_cancel(self, msg: String) -> None:
+        raw = (msg.data or '').strip()
+        target: str | None = raw
+        try:
+            if raw.startswith('{'):
+                data = json.loads(raw)
+                target = None if data.get('all') is True else str(data.get('task_id') or '')
+            elif raw.lower() in ('all', '*'):
+                target = None
+            if target == '':
+                raise ValueError('say which task: a task id, "all", {"task_id": ...} or '
+                                 '{"all": true}')
+            self._publish(self.tasks.cancel(target, reason='cancelled on request'))
+        except KeyError as exc:
+            self._bad('cancel', [str(exc.args[0])], raw)
+        except Exception as exc:  # malformed JSON, a finished task, an empty request
+            self._bad('cancel', [str(exc)], raw)
+
+    def _task_status(self, request: Trigger.Request,
+                     response: Trigger.Response) -> Trigger.Response:
+        response.success, response.message = True, json.dumps(self.tasks.status())
+        return response
 
     def _on_event(self, msg: String) -> None:
         try:
@@ -126,7 +181,9 @@ class PlannerNode(AgentNode):
     def _publish(self, bodies: list[dict]) -> None:
         for body in bodies:
             publish_json(self.plan_pub, body)
-            self._say(self._summary(body))
+            if body.get('status') not in ('planning', 'executing') and (
+                    body.get('status') != 'queued' or body.get('steps')):
+                self._say(self._summary(body))  # progress goes on plan only
 
     @staticmethod
     def _summary(body: dict) -> str:
@@ -139,6 +196,8 @@ class PlannerNode(AgentNode):
             return f'Done: {what}'
         if status == 'queued':
             return f'Queued: {what}'
+        if status == 'cancelled':
+            return f'Cancelled: {what}'
         errors = body.get('errors') or []
         return f'I cannot do "{what}" ({status})' + (f': {errors[0]}' if errors else '')
 

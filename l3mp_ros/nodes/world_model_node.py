@@ -5,8 +5,11 @@
 Subscribes ``scene_graph`` (perception) and ``kg_update`` (updates computed by nodes in
 other processes); applies one update at a time through :class:`WorldModel`; publishes
 every applied, rejected or malformed input on ``events`` and the KG on ``kg/markers``
-(at most ``markers_rate`` Hz). Services ``save_snapshot`` and ``kg_stats``
-(std_srvs/Trigger).
+(at most ``markers_rate`` Hz, edges labelled with their predicate). Read-only queries
+(``kg_query/v1``: facts about an entity, facts matching a pattern, the snapshot) are
+answered on ``kg_query_result``. Services ``save_snapshot``, ``kg_stats`` and
+``kg_snapshot`` (std_srvs/Trigger). ``perception_config``,
+``max_scene_entities`` and the marker settings can be changed live.
 """
 
 from __future__ import annotations
@@ -26,9 +29,17 @@ from visualization_msgs.msg import Marker, MarkerArray
 from ..agent.perceive import PerceptionError, load_perceivable, scene_graph_update
 from ..agent.runtime import WORLD_PARAMS, error_event, event_body, marker_layout, open_writer
 from ..schemas import validate
-from ..world import replica
+from ..world import query, replica
 from ..world.model import ApplyResult, WorldModel
-from .common import COMMAND_QOS, LATCHED_QOS, STREAM_QOS, declare, publish_json, run
+from .common import (
+    COMMAND_QOS,
+    LATCHED_QOS,
+    STREAM_QOS,
+    declare,
+    live_parameters,
+    publish_json,
+    run,
+)
 
 MAX_MESSAGE_BYTES = 4_000_000
 
@@ -53,14 +64,46 @@ class WorldModelNode(Node):
         self.create_service(Trigger, 'save_snapshot', self._save_snapshot,
                             callback_group=writes)
         self.create_service(Trigger, 'kg_stats', self._kg_stats, callback_group=writes)
+        reads = MutuallyExclusiveCallbackGroup()  # snapshots: never blocked by a long write
+        self.query_pub = self.create_publisher(String, 'kg_query_result', COMMAND_QOS)
+        self.create_subscription(String, 'kg_query', self._on_query, COMMAND_QOS,
+                                 callback_group=reads)
+        self.create_service(Trigger, 'kg_snapshot', self._kg_snapshot, callback_group=reads)
         self._current = threading.local()  # provenance of the update being applied here
         self._dirty = threading.Event()
         self._dirty.set()
-        rate = max(float(self.params['markers_rate']), 0.01)
-        self.create_timer(1.0 / rate, self._publish_markers)
+        self._markers_timer = self.create_timer(
+            1.0 / max(float(self.params['markers_rate']), 0.01), self._publish_markers)
+        live_parameters(self, self.params, self._setters())
         self.get_logger().info(
             f'world model: {len(self.world.kg.entities)} entities, {len(self.world.kg)} facts, '
             f'store {self.params["store"] or "(memory)"}')
+
+    def _setters(self) -> dict[str, Any]:
+        def perception(path: str) -> Any:
+            preds = load_perceivable(path)  # ValueError: unreadable, malformed
+            unknown = sorted(p for p in preds if p not in self.world.domain.predicates)
+            if unknown:
+                raise ValueError(f'names predicates the domain lacks: {", ".join(unknown)}')
+            return lambda: setattr(self, 'perceivable', preds)
+
+        def positive(what: str) -> Any:
+            def check(v: Any) -> Any:
+                if v <= 0:
+                    raise ValueError(f'must be a positive {what}, got {v!r}')
+                return lambda: None  # read where it is used
+            return check
+
+        def rate(v: float) -> Any:
+            positive('rate (Hz)')(v)
+
+            def change() -> None:
+                self._markers_timer.cancel()
+                self.destroy_timer(self._markers_timer)
+                self._markers_timer = self.create_timer(1.0 / v, self._publish_markers)
+            return change
+        return {'perception_config': perception, 'max_scene_entities': positive('count'),
+                'markers_rate': rate, 'markers_frame': lambda v: self._dirty.set}
 
     # -- events ---------------------------------------------------------------
     def _on_applied(self, eid: int | None, result: ApplyResult) -> None:
@@ -154,6 +197,23 @@ class WorldModelNode(Node):
         except Exception as exc:
             self._error('kg_update', [f'internal error: {exc!r}'], 'kg_update')
 
+    def _on_query(self, msg: String) -> None:
+        rid = None
+        try:
+            data = self._parse(msg, 'kg_query', 'kg_query')
+            if data is None:
+                return
+            rid = data.get('request_id') if isinstance(data.get('request_id'), str) else None
+            problems = validate('kg_query', data)
+            store = self.world.store
+            last = store.last_event_id() if store is not None else None
+            body = (query.result(rid, errors=problems, last_event_id=last) if problems else
+                    query.answer(self.world.snapshot(), data, self.world.domain.predicates,
+                                 last))
+        except Exception as exc:  # no exception escapes a callback
+            body = query.result(rid, errors=[f'internal error: {exc!r}'])
+        publish_json(self.query_pub, body)
+
     # -- services -------------------------------------------------------------
     def _save_snapshot(self, request: Trigger.Request,
                        response: Trigger.Response) -> Trigger.Response:
@@ -176,6 +236,11 @@ class WorldModelNode(Node):
         stats = {'entities': len(kg.entities), 'facts': len(kg), 'types': types,
                  'last_event_id': self.world.store.last_event_id() if self.world.store else None}
         response.success, response.message = True, json.dumps(stats)
+        return response
+
+    def _kg_snapshot(self, request: Trigger.Request,
+                     response: Trigger.Response) -> Trigger.Response:
+        response.success, response.message = True, self.world.snapshot().dumps()
         return response
 
     # -- markers --------------------------------------------------------------
@@ -211,9 +276,19 @@ class WorldModelNode(Node):
         edges.pose.orientation.w = 1.0
         edges.scale.x = 0.02
         edges.color = ColorRGBA(r=0.3, g=0.7, b=1.0, a=0.8)
-        for a, _, b in lines:
+        for i, (a, pred, b) in enumerate(lines):
             if a in where and b in where:
                 edges.points.extend([where[a], where[b]])
+                label = Marker(type=Marker.TEXT_VIEW_FACING, action=Marker.ADD,
+                               ns='fact_labels', id=i, text=pred, lifetime=Duration())
+                label.header.frame_id, label.header.stamp = frame, stamp
+                label.pose.position = Point(x=(where[a].x + where[b].x) / 2,
+                                            y=(where[a].y + where[b].y) / 2,
+                                            z=(where[a].z + where[b].z) / 2 + 0.1)
+                label.pose.orientation.w = 1.0
+                label.scale.z = 0.2
+                label.color = ColorRGBA(r=0.6, g=0.85, b=1.0, a=0.9)
+                out.markers.append(label)
         out.markers.append(edges)
         return out
 

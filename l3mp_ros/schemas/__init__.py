@@ -3,7 +3,8 @@
 """JSON schemas (draft 2020-12) of the ROS message payloads, with readable validation.
 
 ``validate('scene_graph', data)`` returns a list of sentences (empty: valid). Names:
-``scene_graph``, ``plan``, ``event``, ``execution_feedback``, ``kg_update``
+``scene_graph``, ``plan``, ``event``, ``execution_feedback``, ``kg_update``,
+``kg_query``, ``kg_query_result``
 (files ``<name>.v1.json``).
 """
 
@@ -16,7 +17,8 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback', 'kg_update')
+NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback', 'kg_update', 'kg_query',
+         'kg_query_result')
 MAX_ERRORS = 10
 
 

@@ -154,7 +154,7 @@ class PlanTracker:
             rev = int(body.get('revision') or 0)
             status = body.get('status')
             job = self.job
-            if status == 'solved' and body.get('steps'):
+            if status in ('solved', 'executing') and body.get('steps'):
                 if job is not None and (job.task_id, job.revision) == (tid, rev):
                     self.acked = max(self.acked, int(body.get('next_step') or 0))
                     self._cond.notify_all()
