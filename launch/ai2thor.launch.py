@@ -2,10 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Launch the l3mp_ros nodes on the AI2-THOR domain plus the simulator bridge.
 
-Arguments: ``namespace``, ``params_file`` (default ``config/l3mp.yaml``) and
-``perception_file`` (default ``config/ai2thor_perception.yaml``); the AI2-THOR domain,
-its perceivable predicates and ``apply_step_effects: false`` (the simulator's scene graphs
-report the effects) override the household defaults.
+Arguments: ``namespace`` and ``params_file`` (default ``config/ai2thor.yaml``: the AI2-THOR
+domain, its perception file, its store and ``apply_step_effects: false``). The launch file
+sets no parameter itself: the params file is the one source of truth.
 """
 
 import os
@@ -25,27 +24,14 @@ def generate_launch_description() -> LaunchDescription:
     share = get_package_share_directory('l3mp_ros')
     namespace = LaunchConfiguration('namespace')
     params_file = LaunchConfiguration('params_file')
-    perception_file = LaunchConfiguration('perception_file')
-    overrides = {
-        'domain': 'pddl/ai2thor.pddl',
-        'perception_config': os.path.join(share, 'config', 'ai2thor_perception.yaml'),
-        'store': os.path.expanduser('~/.l3mp/ai2thor.db'),
-        'initial_state': '',
-        'apply_step_effects': False,
-    }
     actions = [
         DeclareLaunchArgument('namespace', default_value='',
                               description='robot namespace (topics become /<ns>/...)'),
         DeclareLaunchArgument('params_file',
-                              default_value=os.path.join(share, 'config', 'l3mp.yaml'),
+                              default_value=os.path.join(share, 'config', 'ai2thor.yaml'),
                               description='ROS parameter YAML for every node'),
-        DeclareLaunchArgument('perception_file',
-                              default_value=os.path.join(share, 'config',
-                                                         'ai2thor_perception.yaml'),
-                              description='AI2-THOR perception parameters'),
     ]
     for executable in NODES:
         actions.append(Node(package='l3mp_ros', executable=executable, namespace=namespace,
-                            parameters=[params_file, perception_file, overrides],
-                            output='screen', emulate_tty=True))
+                            parameters=[params_file], output='screen', emulate_tty=True))
     return LaunchDescription(actions)

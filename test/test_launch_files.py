@@ -86,6 +86,40 @@ def test_params_yaml_covers_every_parameter():
     assert 'config/household_perception.yaml' in installed_files()
 
 
+def test_launch_files_set_no_parameter_beside_the_params_file():
+    """The params file is the one source of truth: no literal overrides after it."""
+    for path in LAUNCH:
+        tree = ast.parse(path.read_text())
+        for call in calls(tree, 'Node'):
+            assert ast.unparse(kw(call, 'parameters')) == '[params_file]', path.name
+        args = {c.args[0].value for c in calls(tree, 'DeclareLaunchArgument')}
+        assert args == {'namespace', 'params_file'}, path.name
+
+
+def test_ai2thor_params_file_is_complete_and_consistent():
+    from l3mp_ros.agent.perceive import load_perceivable
+    from l3mp_ros.sim.ai2thor.bridge import BRIDGE_PARAMETERS
+    from l3mp_ros.world.domain import DomainSchema
+
+    params = yaml.safe_load((ROOT / 'config' / 'ai2thor.yaml').read_text())[
+        '/**']['ros__parameters']
+    expected = {**PARAMETERS, **BRIDGE_PARAMETERS}
+    assert set(params) == set(expected)
+    for name, value in params.items():
+        assert type(value) is type(expected[name][0]), name
+    assert params['domain'] == 'pddl/ai2thor.pddl' and params['apply_step_effects'] is False
+    domain = DomainSchema.load(ROOT / params['domain'])
+    assert load_perceivable(ROOT / params['perception_config']) <= set(domain.predicates)
+    assert (ROOT / params['types_config']).exists()
+    assert 'config/ai2thor.yaml' in installed_files()
+
+
+def test_perception_files_are_plain_data_not_ros_parameter_files():
+    for path in (ROOT / 'config').glob('*_perception.yaml'):
+        data = yaml.safe_load(path.read_text())
+        assert set(data) == {'perceivable_predicates'}, path.name
+
+
 def entry_points() -> dict[str, str]:
     """Map every console script of setup.py to its module (``pkg.mod:func`` → file)."""
     text = (ROOT / 'setup.py').read_text()

@@ -46,7 +46,11 @@ class PerceptionError(ValueError):
 
 
 def load_perceivable(path: str | Path) -> set[str]:
-    """Read ``perceivable_predicates`` from a ``/**: ros__parameters:`` YAML file."""
+    """Read ``perceivable_predicates`` from a YAML data file.
+
+    The shipped files are plain data; a file in the older ``/**: ros__parameters:`` shape
+    is still read.
+    """
     try:
         data = yaml.safe_load(Path(path).read_text())
     except OSError as exc:
