@@ -14,6 +14,7 @@ import pytest
 from unified_planning.shortcuts import FluentExp, SequentialSimulator
 
 from l3mp_ros.cli import main
+from l3mp_ros.planning.engines import ENGINES
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import PLAN_SCHEMA, Planner, plan_on
 from l3mp_ros.planning.problem import (
@@ -138,6 +139,15 @@ def test_quantified_goal(house, kg):
     goal = '(forall (?d - kitchenware) (dish_is_clean ?d))'
     result = Planner(house, engine='lapkt').plan(kg, goal)
     assert result.status == 'solved'
+    assert_valid_on_kg(house, kg, goal, result.steps)
+
+
+@pytest.mark.parametrize('engine', ENGINES)
+def test_exists_goal_on_every_engine(house, kg, engine):
+    # pyperplan used to fail: DISJUNCTIVE_CONDITIONS left after compiling the quantifier
+    goal = '(exists (?p - person) (in_person_hand red_pen ?p))'
+    result = Planner(house, engine=engine).plan(kg, goal)
+    assert result.status == 'solved', result.errors
     assert_valid_on_kg(house, kg, goal, result.steps)
 
 

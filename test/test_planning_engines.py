@@ -135,6 +135,35 @@ def test_each_engine_solves_and_plan_validates(engine, private_tmp, capfd):
     assert children() == []
 
 
+@pytest.mark.parametrize('engine', planning.ENGINES)
+def test_each_engine_plans_an_exists_goal(engine):
+    # removing the quantifier leaves a disjunction: the compilations must go on (pyperplan
+    # used to fail with DISJUNCTIVE_CONDITIONS after compilation)
+    problem = parse(DOMAIN, f"""(define (problem any) (:domain house) {ROOMS}
+      (:goal (exists (?i - item) (in ?i bathroom))))""")
+    result = planning.solve(problem, engine, timeout=30)
+    assert result.status == 'solved', result.log
+    assert planning.validate(problem, result.up_plan) == (True, '')
+
+
+NUMERIC = """(define (domain batt) (:requirements :strips :numeric-fluents)
+  (:predicates (done))
+  (:functions (charge) - number)
+  (:action work :parameters () :precondition (>= (charge) 1)
+    :effect (and (done) (decrease (charge) 1))))"""
+
+
+def test_an_unsupported_problem_is_refused_before_planning():
+    problem = parse(NUMERIC, """(define (problem p) (:domain batt)
+      (:init (= (charge) 3)) (:goal (done)))""")
+    started = time.monotonic()
+    result = planning.solve(problem, 'pyperplan', timeout=30)
+    assert result.status == 'error' and result.up_status == 'UNSUPPORTED_PROBLEM'
+    assert result.log.startswith('pyperplan cannot plan this problem: it needs ')
+    assert 'numeric' in result.log and result.log.endswith('no installed engine supports that')
+    assert time.monotonic() - started < 5 and children() == []
+
+
 @pytest.mark.parametrize('search', SEARCHES)
 def test_lapkt_searches(search):
     problem = parse(DOMAIN, SOLVABLE)

@@ -43,7 +43,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         result = planner.plan(world.kg, args.goal, context=args.context)
     finally:
         world.close()
-    code = 0 if result.ok else 2 if result.status == 'invalid_goal' else 1
+    code = 0 if result.ok else 2 if result.status in ('invalid_goal', 'unsupported') else 1
     if args.json:
         task_id = args.task_id or f'cli-{uuid.uuid4().hex[:8]}'
         print(dump(result.to_json(task_id=task_id, utterance=None)))
@@ -63,7 +63,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
               f'{result.timings.get("total", 0.0):.2f} s', file=sys.stderr)
         return code
     reason = {'unsolvable': 'no plan exists', 'timeout': 'no plan found in time',
-              'error': 'the planner failed'}.get(result.status, result.status)
+              'error': 'the planner failed', 'unsupported': 'the engine cannot plan this kind '
+              'of problem'}.get(result.status, result.status)
     print(f'no plan ({result.status}): {reason}', file=sys.stderr)
     for e in result.errors:
         print(f'  - {e}', file=sys.stderr)

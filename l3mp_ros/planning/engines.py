@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 import unified_planning as up
 from unified_planning.engines import PlanGenerationResultStatus
@@ -61,7 +61,7 @@ env = get_environment()
 env.credits_stream = None
 name, params, domain, problem = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
 prob = PDDLReader(env).parse_problem(domain, problem)
-target, back_maps = _compile_for(env.factory.engine(name), prob)
+target, back_maps = _compile_for(env.factory.engine(name), prob, name)
 with env.factory.OneshotPlanner(name=name, params=params) as planner:
     res = planner.solve(target)
 plan = res.plan
@@ -96,6 +96,10 @@ class EngineResult:
     def solved(self) -> bool:
         """Return True when a plan was found."""
         return self.status == 'solved'
+
+
+class UnsupportedProblem(UPException):
+    """The engine cannot plan this kind of problem, even after UP's compilations."""
 
 
 def register_engines(env: up.environment.Environment | None = None) -> None:
@@ -138,15 +142,19 @@ def solve(
     params = dict(params or {})
     started = time.monotonic()
     try:
-        if engine == 'pyperplan':
+        if engine == 'pyperplan':  # refuse here what the child could not plan
+            _refuse_unsupported(problem.environment.factory.engine(engine), problem, engine)
             status, plan, log, metrics = _solve_in_child(problem, engine, timeout, params)
         else:
             engine_cls = problem.environment.factory.engine(engine)
-            target, back_maps = _compile_for(engine_cls, problem)
+            target, back_maps = _compile_for(engine_cls, problem, engine)
             status, plan, log, metrics = _solve_in_process(target, engine, timeout, params)
             if plan is not None:
                 for back in reversed(back_maps):
                     plan = plan.replace_action_instances(back)
+    except UnsupportedProblem as exc:
+        return EngineResult('error', [], None, engine, time.monotonic() - started,
+                            log=str(exc), up_status='UNSUPPORTED_PROBLEM')
     except Exception as exc:  # noqa: BLE001 - any engine failure becomes an 'error' result
         return EngineResult('error', [], None, engine, time.monotonic() - started,
                             log=f'{type(exc).__name__}: {exc}', up_status='INTERNAL_ERROR')
@@ -185,17 +193,49 @@ def _action_string(action: ActionInstance) -> str:
     return '(' + ' '.join(names).lower() + ')'
 
 
-def _compile_for(engine_cls: type, problem: up.model.Problem) -> tuple[up.model.Problem, list]:
-    """Rewrite ``problem`` with UP compilers until ``engine_cls`` supports its kind."""
-    if engine_cls.supports(problem.kind):
-        return problem, []
-    missing = problem.kind.features - engine_cls.supported_kind().features
-    current, back_maps = lapkt_engine.compile_away(problem, missing)
-    if not engine_cls.supports(current.kind):
-        raise UPException(
-            f'{engine_cls.__name__} does not support this problem even after compilation: '
-            f'{sorted(current.kind.features - engine_cls.supported_kind().features)}')
-    return current, back_maps
+def _compile_for(engine_cls: type, problem: up.model.Problem,
+                 name: str = '') -> tuple[up.model.Problem, list]:
+    """Rewrite ``problem`` with UP compilers until ``engine_cls`` supports its kind.
+
+    A compilation may bring in a feature of its own (removing an ``exists`` goal leaves a
+    disjunction): passes repeat while they make progress. Raises ``UnsupportedProblem``
+    naming what is left.
+    """
+    supported = engine_cls.supported_kind().features
+    current, back_maps = problem, []
+    for _ in range(len(lapkt_engine.COMPILATIONS)):
+        if engine_cls.supports(current.kind):
+            return current, back_maps
+        missing = current.kind.features - supported
+        compiled, more = lapkt_engine.compile_away(current, missing)
+        if not more:
+            break
+        current, back_maps = compiled, back_maps + more
+    if engine_cls.supports(current.kind):
+        return current, back_maps
+    _refuse(current.kind.features - supported, problem, engine_cls, name)
+
+
+def _refuse_unsupported(engine_cls: type, problem: up.model.Problem, name: str) -> None:
+    """Raise ``UnsupportedProblem`` if a feature is missing that no compilation removes.
+
+    Cheap (no compilation runs): for engines planned in a child process, whose compilation
+    could take long, so that the parent refuses at once what the child could never plan.
+    """
+    removable = frozenset().union(*(r for _, r in lapkt_engine.COMPILATIONS))
+    left = problem.kind.features - engine_cls.supported_kind().features - removable
+    if left:
+        _refuse(left, problem, engine_cls, name)
+
+
+def _refuse(left: Any, problem: up.model.Problem, engine_cls: type, name: str) -> NoReturn:
+    factory = problem.environment.factory
+    others = [n for n in ENGINES if n != name and n in factory.engines
+              and left <= factory.engine(n).supported_kind().features]
+    raise UnsupportedProblem(
+        f'{name or engine_cls.__name__} cannot plan this problem: it needs '
+        f'{", ".join(sorted(f.lower() for f in left))}, which no UP compilation removes; '
+        + (f'use {" or ".join(others)}' if others else 'no installed engine supports that'))
 
 
 def _solve_in_process(

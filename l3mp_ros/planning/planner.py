@@ -57,7 +57,8 @@ class PlanResult:
     """What ``Planner.plan`` found.
 
     ``status``: ``solved``, ``already_satisfied``, ``unsolvable``, ``timeout``,
-    ``invalid_goal`` or ``error``.
+    ``invalid_goal``, ``unsupported`` (the engine cannot plan this kind of problem, even
+    after UP's compilations: no context widening is tried) or ``error``.
     """
 
     status: str
@@ -223,6 +224,9 @@ class Planner:
             attempt['status'] = res.status
             attempt['up_status'] = res.up_status
             last_status = res.status
+            if res.up_status == 'UNSUPPORTED_PROBLEM':  # a wider context cannot help
+                result.errors.append(res.log)
+                return done('unsupported')
             if res.status == 'error':
                 result.errors.append(f'{engine} failed on the "{step}" problem: '
                                      f'{res.log.strip()[-500:]}')
