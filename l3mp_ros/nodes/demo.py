@@ -4,8 +4,8 @@
 
 All nodes run in one process (as ``l3mp_bringup``) with the embedded LLM unless
 ``--llm URL`` is given; a client node publishes a perception frame, two reports, a PDDL
-goal, an NL task and a question on the robot's topics and prints what comes back on
-``events``, ``plan`` and ``say``.
+goal, an NL task, a question and a KG query on the robot's topics and prints what comes
+back on ``events``, ``plan`` (every status of a task), ``say`` and ``kg_query_result``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,10 @@ SCENARIO: list[tuple[str, str, str]] = [
     ('goal', '(and (light_on laundry_room_light))', 'plan'),
     ('task', 'Bring the red pen to Anna.', 'plan'),
     ('voice_command', 'Where is the red pen?', 'say'),
+    ('kg_query', json.dumps({'schema': 'l3mp/kg_query/v1', 'request_id': 'demo',
+                             'entity': 'red_pen'}), 'kg_query_result'),
 ]
+SHOWN = ('events', 'plan', 'say', 'kg_query_result')
 
 
 class DemoClient(Node):
@@ -52,14 +55,15 @@ class DemoClient(Node):
 
     def __init__(self) -> None:
         super().__init__('l3mp_demo_client')
-        self.got: dict[str, list[str]] = {'events': [], 'plan': [], 'say': []}
+        self.got: dict[str, list[str]] = {t: [] for t in SHOWN}
         self.lock = threading.Lock()
         for topic in self.got:
             self.create_subscription(String, topic, self._keep(topic),
                                      PLAN_QOS if topic == 'plan' else COMMAND_QOS)
         self.pubs = {t: self.create_publisher(String, t, STREAM_QOS if t == 'scene_graph'
                                               else COMMAND_QOS)
-                     for t in ('scene_graph', 'nl_update', 'goal', 'task', 'voice_command')}
+                     for t in ('scene_graph', 'nl_update', 'goal', 'task', 'voice_command',
+                               'kg_query')}
 
     def _keep(self, topic: str) -> Callable[[String], None]:
         def cb(msg: String) -> None:
@@ -91,6 +95,10 @@ def _show(topic: str, raw: str) -> str:
                     '(' + ', '.join(t) + ')' for t in diff[key]))
         parts += [f'    ! {e}' for e in msg.get('errors') or []]
         return '\n'.join(parts)
+    if topic == 'kg_query_result':
+        return '\n'.join([f'  kg: {msg.get("count")} facts' + ''.join(
+            f'\n    ({", ".join(f)})' for f in msg.get('facts') or [])]
+            + [f'    ! {e}' for e in msg.get('errors') or []])
     steps = '\n'.join(f'    {s}' for s in msg.get('steps') or [])
     return (f'  plan {msg.get("task_id")}: {msg.get("status")} goal={msg.get("goal")}'
             + (f'\n{steps}' if steps else ''))
@@ -118,7 +126,7 @@ def run(client: DemoClient, timeout: float) -> int:
         while not answered() and time.monotonic() - began < timeout:
             time.sleep(0.1)
         time.sleep(0.5)
-        for t in ('events', 'plan', 'say'):
+        for t in SHOWN:
             for raw in client.since(t, before[t]):
                 print(_show(t, raw), flush=True)
         if not answered():
