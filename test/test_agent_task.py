@@ -61,6 +61,30 @@ def test_task_retries_bad_goals_with_reasons(tmp_path):
     assert [h['status'] for h in out.history] == ['invalid_goal', 'unsolvable', 'solved']
 
 
+def test_goal_restating_where_a_thing_is_now_keeps_only_where_it_goes(tmp_path):
+    world = household_world(tmp_path)
+    here = next(f for f in world.kg.facts_of('red_pen') if f.args[0] == 'red_pen')
+    said = f'({here.predicate} {" ".join(here.args)})'
+    script = [{'content': {'goal': f'(and {said} (in_person_hand red_pen anna))'}}]
+    with FakeOpenAI(script) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(TASK)
+    assert out.status == 'solved' and out.attempts == 1, out.errors
+    assert out.goal == '(and (in_person_hand red_pen anna))'
+    assert 'holds now' in out.history[0]['notes'][0]
+
+
+def test_goal_whose_conjuncts_no_state_allows_is_reprompted(tmp_path):
+    world = household_world(tmp_path)
+    script = [{'content': {'goal': '(and (in_person_hand red_pen anna) '
+                                   '(in_person_hand red_pen jerry))'}},
+              {'content': GOOD}]
+    with FakeOpenAI(script) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(TASK)
+        again = fake.requests[1]['messages'][-1]['content']
+    assert out.status == 'solved' and out.attempts == 2
+    assert 'cannot both hold' in again and 'state after the task' in again
+
+
 def test_task_gives_up_after_bounded_attempts(tmp_path):
     world = household_world(tmp_path)
     before = world.kg.to_json()

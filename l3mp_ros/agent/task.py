@@ -24,7 +24,12 @@ from typing import Any
 from ..llm.client import LLMError, Usage
 from ..llm.parse import strip_fences
 from ..planning.planner import Planner, PlanResult
+from ..planning.problem import GoalError, parse_goal, render_goal
 from ..retrieval.base import Retrieval, Retriever
+from ..world.complete import forced_removals
+from ..world.constraints import Constraints
+from ..world.domain import DomainSchema
+from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from .examples import system_for
 from .grounding import Grounding
@@ -100,6 +105,61 @@ def extract_goal(data: Any, text: str) -> str:
 def goal_entities(goal: str, kg: Any) -> set[str]:
     """Return the KG entities a PDDL goal names."""
     return {w for w in _NAME_RE.findall(goal.lower()) if kg.has_entity(w)}
+
+
+def _conflict(kg: KnowledgeGraph, a: Fact, b: Fact, constraints: Constraints,
+              domain: DomainSchema) -> str | None:
+    """Return the rule that forbids ``a`` and ``b`` together, or None."""
+    tiny = KnowledgeGraph(kg.domain)
+    for name in {*a.args, *b.args}:
+        if kg.has_entity(name):
+            tiny.add_entity(name, kg.entities[name])
+    tiny.add_fact(a)
+    return next((rule for old, rule in forced_removals(tiny, b, constraints, domain)
+                 if old == a), None)
+
+
+def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constraints,
+                   goal: str) -> tuple[str, list[str], list[str]]:
+    """Check a goal's conjuncts against the state-constraint rules; return (goal, notes, errors).
+
+    A goal is the state *after* the task. Two conjuncts that a ``functional`` or
+    ``exclusive`` rule forbids together cannot both hold: when one of them holds now (the
+    model wrote where the thing is, beside where it must go: "take the rack from Okafor and
+    put it on the shelf"), it is dropped with a note; when neither holds, that is an error
+    to re-prompt with. Only ground, positive, top-level conjuncts are compared.
+    """
+    try:
+        node = parse_goal(domain, kg, goal).formula
+    except GoalError:
+        return goal, [], []  # the planner words it
+    items = list(node[1]) if node[0] == 'and' else [node]
+    atoms = [(i, Fact(n[1], tuple(n[2]))) for i, n in enumerate(items)
+             if n[0] == 'atom' and n[2] and not any(a.startswith('?') for a in n[2])]
+    drop: set[int] = set()
+    notes: list[str] = []
+    errors: list[str] = []
+    for x, (i, a) in enumerate(atoms):
+        for j, b in atoms[x + 1:]:
+            if a == b or i in drop or j in drop:
+                continue
+            rule = _conflict(kg, a, b, constraints, domain) or _conflict(
+                kg, b, a, constraints, domain)
+            if rule is None:
+                continue
+            if (a in kg) != (b in kg):
+                now, new, k = (a, b, i) if a in kg else (b, a, j)
+                drop.add(k)
+                notes.append(f'dropped {now.text()} from the goal: it holds now and '
+                             f'{new.text()} replaces it (rule {rule})')
+            else:
+                errors.append(f'{a.text()} and {b.text()} cannot both hold (rule {rule}); '
+                              'the goal is the state after the task: keep only the one the '
+                              'task asks for')
+    if not drop:
+        return goal, notes, errors
+    kept = tuple(n for k, n in enumerate(items) if k not in drop)
+    return render_goal(('and', kept)), notes, errors
 
 
 class TaskPlanner:
@@ -182,6 +242,10 @@ class TaskPlanner:
             out.usage.add(reply)
             goal, errors = grounding.read_goal(
                 reply.data if reply.data is not None else extract_goal(None, reply.text))
+            notes: list[str] = []
+            if not errors and goal:
+                goal, notes, errors = reconcile_goal(self.world.domain, kg,
+                                                     self.world.constraints, goal)
             out.goal = goal
             if not errors and goal and mentioned:
                 named = goal_entities(goal, kg)
@@ -199,7 +263,8 @@ class TaskPlanner:
                     flagged = True
                     out.status, out.errors = 'already_holds', [ALREADY_HOLDS]
             out.history.append({'attempt': attempt, 'goal': out.goal, 'status': out.status,
-                                'errors': list(out.errors), 'reply': reply.text[:2000]})
+                                'errors': list(out.errors), 'notes': notes,
+                                'reply': reply.text[:2000]})
             if out.status == 'already_holds':
                 reason = ALREADY_HOLDS
             elif out.status not in RETRY_STATUSES:
