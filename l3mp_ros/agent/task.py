@@ -29,7 +29,7 @@ from ..retrieval.base import Retrieval, Retriever
 from ..world.complete import forced_removals
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
-from ..world.kg import Fact, KnowledgeGraph, Update
+from ..world.kg import Fact, KnowledgeGraph
 from ..world.model import WorldModel
 from .examples import system_for
 from .grounding import Grounding
