@@ -56,6 +56,15 @@ def planned(p):
     return p['status'] != 'planning' and not (p['status'] == 'queued' and not p['steps'])
 
 
+def planner_stack(spinner, tmp_path):
+    """A world model node and a planner node sharing one agent (no LLM)."""
+    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
+                         'plan_timeout': 20.0}, wm.world, llm=object())
+    spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
+    return wm, agent
+
+
 def llm(fake):
     return LLMClient(LLMConfig(base_url=fake.base_url, model='fake', timeout=10.0,
                                max_retries=0, backoff=0.01))
@@ -149,10 +158,7 @@ def test_kg_query_snapshot_service_and_live_world_parameters(spinner, tmp_path):
 
 
 def test_goal_plan_replan_and_done(spinner, tmp_path):
-    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
-    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
-                         'plan_timeout': 20.0}, wm.world, llm=object())
-    spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
+    wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe())
     probe.publish('goal', '')  # bad: empty
     probe.publish('goal', json.dumps({'task_id': 'g1', 'goal':
@@ -178,10 +184,7 @@ def test_goal_plan_replan_and_done(spinner, tmp_path):
 
 
 def test_a_burst_of_plans_loses_nothing_and_late_joiners_get_them(spinner, tmp_path):
-    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
-    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
-                         'plan_timeout': 20.0}, wm.world, llm=object())
-    spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
+    wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe(listen=('plan',)))
     ids = [f'b{i}' for i in range(20)]
     for tid in ids:  # goals that already hold: each is published 'done' at once
@@ -206,10 +209,7 @@ def _set(probe, node, **values):
 
 
 def test_cancel_status_and_live_parameters(spinner, tmp_path):
-    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
-    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
-                         'plan_timeout': 20.0}, wm.world, llm=object())
-    spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
+    wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe())
     goals = {'t1': '(placed_at_table book_hamlet living_room_table)',
              't2': '(light_on laundry_room_light)', 't3': '(window_open jerry_bedroom_window)'}

@@ -75,7 +75,8 @@ RESTART = 'is read once at start-up: restart the node to change it'
 Setter = Callable[[Any], Callable[[], None]]  # checks a value, returns the change to make
 
 
-def _checked(test: Callable[[Any], bool], what: str, change: Callable[[Any], None]) -> Setter:
+def checked(test: Callable[[Any], bool], what: str, change: Callable[[Any], None]) -> Setter:
+    """Return a setter that refuses a value failing ``test`` ("must be <what>")."""
     def setter(value: Any) -> Callable[[], None]:
         if not test(value):
             raise ValueError(f'must be {what}, got {value!r}')
@@ -105,10 +106,10 @@ def agent_setters(agent: Any, tasks: Any = None) -> dict[str, Setter]:
         agent.updater.verify = v
 
     out: dict[str, Setter] = {
-        'engine': _checked(lambda v: v in ENGINES, 'one of ' + ', '.join(ENGINES), set_engine),
-        'plan_timeout': _checked(lambda v: v > 0, 'a positive number of seconds', set_timeout),
-        'max_attempts': _checked(lambda v: 1 <= v <= 20, 'between 1 and 20', set_attempts),
-        'verify': _checked(lambda v: isinstance(v, bool), 'true or false', set_verify),
+        'engine': checked(lambda v: v in ENGINES, 'one of ' + ', '.join(ENGINES), set_engine),
+        'plan_timeout': checked(lambda v: v > 0, 'a positive number of seconds', set_timeout),
+        'max_attempts': checked(lambda v: 1 <= v <= 20, 'between 1 and 20', set_attempts),
+        'verify': checked(lambda v: isinstance(v, bool), 'true or false', set_verify),
     }
     if tasks is not None:
         def set_execute(v: str) -> None:
@@ -116,11 +117,11 @@ def agent_setters(agent: Any, tasks: Any = None) -> dict[str, Setter]:
 
         def set_replans(v: int) -> None:
             tasks.max_replans = v
-        out['execute'] = _checked(lambda v: v in EXECUTE_POLICIES,
-                                  'one of ' + ', '.join(EXECUTE_POLICIES), set_execute)
-        out['max_replans'] = _checked(lambda v: v >= 0, 'zero or more', set_replans)
-        out['apply_step_effects'] = _checked(lambda v: isinstance(v, bool), 'true or false',
-                                             lambda v: None)  # read per step
+        out['execute'] = checked(lambda v: v in EXECUTE_POLICIES,
+                                 'one of ' + ', '.join(EXECUTE_POLICIES), set_execute)
+        out['max_replans'] = checked(lambda v: v >= 0, 'zero or more', set_replans)
+        out['apply_step_effects'] = checked(lambda v: isinstance(v, bool), 'true or false',
+                                            lambda v: None)  # read per step
     return out
 
 

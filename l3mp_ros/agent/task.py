@@ -26,7 +26,7 @@ from ..llm.parse import strip_fences
 from ..planning.planner import Planner, PlanResult
 from ..planning.problem import GoalError, parse_goal, render_goal
 from ..retrieval.base import Retrieval, Retriever
-from ..world.complete import forced_removals
+from ..world.complete import forbidding_rule
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
@@ -107,18 +107,6 @@ def goal_entities(goal: str, kg: Any) -> set[str]:
     return {w for w in _NAME_RE.findall(goal.lower()) if kg.has_entity(w)}
 
 
-def _conflict(kg: KnowledgeGraph, a: Fact, b: Fact, constraints: Constraints,
-              domain: DomainSchema) -> str | None:
-    """Return the rule that forbids ``a`` and ``b`` together, or None."""
-    tiny = KnowledgeGraph(kg.domain)
-    for name in {*a.args, *b.args}:
-        if kg.has_entity(name):
-            tiny.add_entity(name, kg.entities[name])
-    tiny.add_fact(a)
-    return next((rule for old, rule in forced_removals(tiny, b, constraints, domain)
-                 if old == a), None)
-
-
 def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constraints,
                    goal: str) -> tuple[str, list[str], list[str]]:
     """Check a goal's conjuncts against the state-constraint rules; return (goal, notes, errors).
@@ -143,8 +131,7 @@ def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constr
         for j, b in atoms[x + 1:]:
             if a == b or i in drop or j in drop:
                 continue
-            rule = _conflict(kg, a, b, constraints, domain) or _conflict(
-                kg, b, a, constraints, domain)
+            rule = forbidding_rule(a, b, kg.entities, constraints, domain)
             if rule is None:
                 continue
             if (a in kg) != (b in kg):

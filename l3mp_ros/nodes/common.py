@@ -71,6 +71,12 @@ def live_parameters(node: Node, params: dict[str, Any], setters: dict[str, Sette
     node.add_on_set_parameters_callback(on_set)
 
 
+def restart_timer(node: Node, timer: Any, hz: float, callback: Callable[[], None]) -> Any:
+    """Replace ``timer`` by one firing ``hz`` times a second; return the new timer."""
+    node.destroy_timer(timer)
+    return node.create_timer(1.0 / hz, callback)
+
+
 def publish_json(pub: Any, body: dict) -> None:
     """Publish a dict as JSON on a std_msgs/String publisher."""
     pub.publish(String(data=json.dumps(body)))

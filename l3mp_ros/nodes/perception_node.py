@@ -21,9 +21,17 @@ from rclpy.node import Node
 from std_msgs.msg import String
 
 from ..agent.perceive import FrameGate
-from ..agent.runtime import error_event
+from ..agent.runtime import checked, error_event
 from ..schemas import validate
-from .common import COMMAND_QOS, STREAM_QOS, declare, live_parameters, publish_json, run
+from .common import (
+    COMMAND_QOS,
+    STREAM_QOS,
+    declare,
+    live_parameters,
+    publish_json,
+    restart_timer,
+    run,
+)
 
 
 class PerceptionNode(Node):
@@ -39,23 +47,14 @@ class PerceptionNode(Node):
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
         self.create_subscription(String, 'perception/scene_graph', self._on_frame, STREAM_QOS)
         self.timer = self.create_timer(1.0 / rate, self._flush)
-        live_parameters(self, params, {'max_rate': self._set_rate, 'max_scene_entities':
-                                       self._set_limit})
+        live_parameters(self, params, {
+            'max_rate': checked(lambda v: v >= 0.1, 'at least 0.1 Hz', self._set_rate),
+            'max_scene_entities': checked(lambda v: v > 0, 'a positive count',
+                                          lambda v: setattr(self, 'limit', int(v)))})
 
-    def _set_limit(self, value: int) -> Any:
-        if value <= 0:
-            raise ValueError(f'must be a positive count, got {value!r}')
-        return lambda: setattr(self, 'limit', int(value))
-
-    def _set_rate(self, value: float) -> Any:
-        if value < 0.1:
-            raise ValueError(f'must be at least 0.1 Hz, got {value!r}')
-
-        def change() -> None:
-            self.gate.period = 1.0 / value
-            self.destroy_timer(self.timer)
-            self.timer = self.create_timer(1.0 / value, self._flush)
-        return change
+    def _set_rate(self, value: float) -> None:
+        self.gate.period = 1.0 / value
+        self.timer = restart_timer(self, self.timer, value, self._flush)
 
     def _on_frame(self, msg: String) -> None:
         try:

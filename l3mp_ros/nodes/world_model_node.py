@@ -27,7 +27,14 @@ from std_srvs.srv import Trigger
 from visualization_msgs.msg import Marker, MarkerArray
 
 from ..agent.perceive import PerceptionError, load_perceivable, scene_graph_update
-from ..agent.runtime import WORLD_PARAMS, error_event, event_body, marker_layout, open_writer
+from ..agent.runtime import (
+    WORLD_PARAMS,
+    checked,
+    error_event,
+    event_body,
+    marker_layout,
+    open_writer,
+)
 from ..schemas import validate
 from ..world import query, replica
 from ..world.model import ApplyResult, WorldModel
@@ -38,6 +45,7 @@ from .common import (
     declare,
     live_parameters,
     publish_json,
+    restart_timer,
     run,
 )
 
@@ -87,23 +95,16 @@ class WorldModelNode(Node):
                 raise ValueError(f'names predicates the domain lacks: {", ".join(unknown)}')
             return lambda: setattr(self, 'perceivable', preds)
 
-        def positive(what: str) -> Any:
-            def check(v: Any) -> Any:
-                if v <= 0:
-                    raise ValueError(f'must be a positive {what}, got {v!r}')
-                return lambda: None  # read where it is used
-            return check
+        def rate(v: float) -> None:
+            self._markers_timer = restart_timer(self, self._markers_timer, v,
+                                                self._publish_markers)
 
-        def rate(v: float) -> Any:
-            positive('rate (Hz)')(v)
-
-            def change() -> None:
-                self._markers_timer.cancel()
-                self.destroy_timer(self._markers_timer)
-                self._markers_timer = self.create_timer(1.0 / v, self._publish_markers)
-            return change
-        return {'perception_config': perception, 'max_scene_entities': positive('count'),
-                'markers_rate': rate, 'markers_frame': lambda v: self._dirty.set}
+        return {'perception_config': perception,
+                'max_scene_entities': checked(lambda v: v > 0, 'a positive count',
+                                              lambda v: None),  # read per message
+                'markers_rate': checked(lambda v: v > 0, 'a positive rate (Hz)', rate),
+                'markers_frame': checked(lambda v: isinstance(v, str), 'a frame name',
+                                         lambda v: self._dirty.set())}
 
     # -- events ---------------------------------------------------------------
     def _on_applied(self, eid: int | None, result: ApplyResult) -> None:

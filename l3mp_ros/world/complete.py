@@ -55,26 +55,41 @@ def _applies(rule: Rule, entity: str, types: Mapping[str, str], domain: DomainSc
     return t is not None and domain.is_subtype(t, rule.types)
 
 
+def _clashes(rule: Rule, key: str, new: Fact, old: Fact) -> bool:
+    """Return whether ``rule`` (already known to cover ``new`` at ``key``) forbids ``old``."""
+    if (old == new or old.predicate not in rule.predicates
+            or len(old.args) <= rule.key or old.args[rule.key] != key):
+        return False
+    return not (rule.kind == 'exclusive' and old.predicate == new.predicate)
+
+
+def _covering(constraints: Constraints, fact: Fact, types: Mapping[str, str],
+              domain: DomainSchema) -> list[tuple[Rule, str]]:
+    """Return the functional/exclusive rules that constrain ``fact``, with its key entity."""
+    out = []
+    for rule in constraints.rules:
+        if (rule.kind in ('functional', 'exclusive') and fact.predicate in rule.predicates
+                and len(fact.args) > rule.key
+                and _applies(rule, fact.args[rule.key], types, domain)):
+            out.append((rule, fact.args[rule.key]))
+    return out
+
+
 def forced_removals(kg: KnowledgeGraph, fact: Fact, constraints: Constraints,
                     domain: DomainSchema) -> list[tuple[Fact, str]]:
     """Return the facts of ``kg`` that adding ``fact`` forces out, with the rule's name."""
-    out: list[tuple[Fact, str]] = []
-    for rule in constraints.rules:
-        if rule.kind not in ('functional', 'exclusive') or fact.predicate not in rule.predicates:
-            continue
-        if len(fact.args) <= rule.key:
-            continue
-        key = fact.args[rule.key]
-        if not _applies(rule, key, kg.entities, domain):
-            continue
-        for old in sorted(kg.facts_of(key)):
-            if (old == fact or old.predicate not in rule.predicates
-                    or len(old.args) <= rule.key or old.args[rule.key] != key):
-                continue
-            if rule.kind == 'exclusive' and old.predicate == fact.predicate:
-                continue
-            out.append((old, rule.name))
-    return out
+    return [(old, rule.name) for rule, key in _covering(constraints, fact, kg.entities, domain)
+            for old in sorted(kg.facts_of(key)) if _clashes(rule, key, fact, old)]
+
+
+def forbidding_rule(a: Fact, b: Fact, types: Mapping[str, str], constraints: Constraints,
+                    domain: DomainSchema) -> str | None:
+    """Return the name of a functional/exclusive rule that forbids ``a`` and ``b`` together."""
+    for new, old in ((a, b), (b, a)):
+        for rule, key in _covering(constraints, new, types, domain):
+            if _clashes(rule, key, new, old):
+                return rule.name
+    return None
 
 
 def complete(kg: KnowledgeGraph, update: Update, constraints: Constraints,

@@ -16,7 +16,6 @@ from typing import Any
 
 from .kg import TRUE, Fact, KnowledgeGraph
 
-QUERY_SCHEMA = 'l3mp/kg_query/v1'
 RESULT_SCHEMA = 'l3mp/kg_query_result/v1'
 DEFAULT_LIMIT = 1000
 
