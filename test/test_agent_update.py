@@ -4,6 +4,7 @@
 
 import json
 
+import jsonschema
 import pytest
 
 from l3mp_ros.agent.update import NO_CHANGE, RESTATED, NLUpdater
@@ -288,9 +289,10 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
         out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
         confirm = fake.requests[1]
     assert confirm['response_format']['json_schema']['name'] == 'confirm'
+    # the entities the report's words settled are put as the report wrote them
     assert confirm['messages'][-1]['content'] == (
-        f'Report: {REPORT}\nStatement: red pen is now in hand jerry\nAnswer:')
-    assert not out.applied and 'does not read "red pen is now in hand jerry"' in \
+        f'Report: {REPORT}\nStatement: the red pen is now in hand Jerry\nAnswer:')
+    assert not out.applied and 'does not read "the red pen is now in hand Jerry"' in \
         out.errors[0]
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
     with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
@@ -361,3 +363,21 @@ def test_a_part_naming_something_new_is_not_covered_by_a_repeat(tmp_path):
         out = NLUpdater(world, client(fake), LinkRetriever()).run(
             'Jerry went to the kitchen and opened the tap of the kitchen sink.')
     assert not out.applied and world.kg.to_json() == before
+
+
+def test_the_answer_schema_is_built_from_the_reports_referents(tmp_path):
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(REPORT)
+        schema = _updates(fake)[0]['response_format']['json_schema']['schema']
+    assert out.applied, out.errors
+    jsonschema.validate(GOOD, schema)
+    for restated in (['placed_at_table', 'red_pen', 'living_room_table'],  # holds already
+                     ['in_person_hand', 'red_pen', 'anna']):  # Anna is not in the report
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({'facts': [restated]}, schema)
+    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
+        NLUpdater(world, client(fake), LinkRetriever(), changes_only=False).run(
+            'Jerry gave the red pen to Anna.')
+        loose = _updates(fake)[0]['response_format']['json_schema']['schema']
+    jsonschema.validate({'facts': [['in_person_hand', 'red_pen', 'jerry']]}, loose)

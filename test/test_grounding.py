@@ -79,6 +79,34 @@ def test_schema_cap_subjects_and_exclusions(household):
     assert [b[2]['enum'] for b in _branch(excluded, 'in_person_hand')] == [['anna']]
 
 
+def test_changes_only_schema_cannot_restate_what_holds(household):
+    domain, _, kg = household
+    assert Fact('placed_at_table', ('red_pen', 'living_room_table')) in kg
+    about = frozenset({'red_pen', 'jerry', 'living_room_table', 'kitchen_light'})
+    g = _context(domain, kg, subjects=about, objects=about, changes_only=True)
+    schema = g.update_schema()
+    # where the pen is now cannot be written again; where it can go can
+    assert [b[2]['enum'] for b in _branch(schema, 'placed_at_table')
+            if b[1].get('const') == 'red_pen'] == []
+    (hand,) = _branch(schema, 'in_person_hand')
+    assert hand[1] == {'const': 'red_pen'} and hand[2]['enum'] == ['jerry']  # not anna
+    # a one-argument fact only flips: the kitchen light is on, so only "false" is offered
+    lit = Fact('light_on', ('kitchen_light',)) in kg
+    (light,) = _branch(schema, 'light_on')
+    assert light[1]['enum'] == ['kitchen_light']
+    assert light[2] == {'const': 'false' if lit else 'true'}
+    jsonschema.validate({'facts': [['in_person_hand', 'red_pen', 'jerry']]}, schema)
+    jsonschema.validate({'facts': []}, schema)  # "nothing changed" stays possible
+    only_hands = _context(domain, kg, subjects=about, objects=about, changes_only=True,
+                          changing=frozenset({'in_person_hand'})).update_schema()
+    assert _branch(only_hands, 'light_on') == [] and _branch(only_hands, 'in_person_hand')
+    for bad in ({'facts': [['placed_at_table', 'red_pen', 'living_room_table']]},
+                {'facts': [['in_person_hand', 'red_pen', 'anna']]},  # not a referent
+                {'facts': [['light_on', 'kitchen_light', 'true' if lit else 'false']]}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
+
+
 def test_read_update_rejects_out_of_context_items(household):
     domain, _, kg = household
     g = _context(domain, kg)

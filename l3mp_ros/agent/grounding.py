@@ -78,6 +78,11 @@ class Grounding:
     max_changes: int = 8  # facts one update may change
     notes: list[str] = field(default_factory=list)
     subjects: frozenset[str] | None = None  # who an update may be about (first argument)
+    # with ``changes_only``, what the other arguments of an update's facts may be: the
+    # entities the report refers to; facts that hold already cannot be written then
+    objects: frozenset[str] | None = None
+    changes_only: bool = False
+    changing: frozenset[str] | None = None  # predicates a report may change (None: all)
 
     @classmethod
     def build(cls, domain: DomainSchema, kg: KnowledgeGraph, entities: Sequence[str],
@@ -127,6 +132,8 @@ class Grounding:
         binary predicate's excluded subjects get their own branch without those objects,
         an excluded unary fact's entity is left out of that predicate.
         """
+        if self.changes_only:
+            return self._change_schemas(exclude)
         out: list[dict[str, Any]] = []
         for name in sorted(self.domain.predicates):
             pred = self.domain.predicates[name]
@@ -155,6 +162,42 @@ class Grounding:
                 rest = [o for o in slots[1] if o not in taken[subject]]
                 if rest:
                     out.append(_literal([head, {'const': subject}, {'enum': rest}]))
+        return out
+
+    def _change_schemas(self, exclude: frozenset[Fact]) -> list[dict[str, Any]]:
+        """Return branches that can only state a change, among the report's referents.
+
+        A unary fact only flips (``"false"`` where it holds, ``"true"`` where it does
+        not); a binary fact's object is a referent for which it does not hold yet. Only
+        the predicates in :attr:`changing` are offered.
+        """
+        out: list[dict[str, Any]] = []
+        for name in sorted(self.changing or self.domain.predicates):
+            pred = self.domain.predicates[name]
+            slots = [self.slot(name, i) for i in range(pred.arity)]
+            if self.subjects is not None and slots:
+                slots[0] = [e for e in slots[0] if e in self.subjects]
+            if self.objects is not None:
+                slots[1:] = [[e for e in sl if e in self.objects] for sl in slots[1:]]
+            if any(not sl for sl in slots):
+                continue
+            head: dict[str, Any] = {'const': name}
+            if pred.arity == 1:
+                for value, holds in ((TRUE, False), (FALSE, True)):
+                    ents = [e for e in slots[0] if (Fact(name, (e,)) in self.kg) == holds
+                            and Fact(name, (e,)) not in exclude]
+                    if ents:
+                        out.append(_literal([head, {'enum': ents}, {'const': value}]))
+                continue
+            if pred.arity != 2:
+                out.append(_literal([head, *({'enum': sl} for sl in slots)]))
+                continue
+            for subject in slots[0]:
+                free = [o for o in slots[1] if o != subject
+                        and Fact(name, (subject, o)) not in self.kg
+                        and Fact(name, (subject, o)) not in exclude]
+                if free:
+                    out.append(_literal([head, {'const': subject}, {'enum': free}]))
         return out
 
     def update_schema(self, exclude: frozenset[Fact] = frozenset()) -> dict[str, Any]:

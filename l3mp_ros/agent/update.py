@@ -30,6 +30,7 @@ from typing import Any
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import name_words, named_fully, named_in, words
+from ..retrieval.mentions import resolve, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
@@ -166,6 +167,7 @@ class NLUpdater:
                  max_attempts: int = 3, verify: bool = True, max_tokens: int = 200,
                  max_changes: int = 8, max_stated: int = 5, per_slot: int = 30,
                  split_clauses: bool = True, confirm: bool = True,
+                 resolve_mentions: bool = True, changes_only: bool = True,
                  memory: Any = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
@@ -179,6 +181,8 @@ class NLUpdater:
         self.per_slot = per_slot
         self.split_clauses = split_clauses
         self.confirm = confirm
+        self.resolve_mentions = resolve_mentions
+        self.changes_only = changes_only
         self._system: str | None = None
 
     def system(self) -> str:
@@ -187,14 +191,37 @@ class NLUpdater:
             self._system = system_for('update', self.world.domain, self.world.constraints)
         return self._system
 
-    def grounding(self, kg: Any, retrieval: Retrieval) -> Grounding:
-        """Return the entities and facts this report's answer may use."""
+    def changing(self) -> frozenset[str]:
+        """Return the predicates a report may change.
+
+        Those some action changes, and those a functional or exclusive rule governs
+        (where a person or a thing is: people move things no action of the robot moves).
+        Relations nothing changes and no such rule keeps single (who owns what, which
+        door joins which room) are not offered when only changes can be written.
+        """
+        rules = {p for r in self.world.constraints.rules
+                 if r.kind in ('functional', 'exclusive') for p in r.predicates}
+        return frozenset((self.world.domain.fluent_predicates() | rules)
+                         & set(self.world.domain.predicates))
+
+    def grounding(self, kg: Any, retrieval: Retrieval,
+                  about: Iterable[str] = ()) -> Grounding:
+        """Return the entities and facts this report's answer may use.
+
+        ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
+        referents`); the answer's facts must be about one of them. Without them, the
+        retriever's mentions.
+        """
         ranked = retrieval.info.get('ranked') or sorted(retrieval.entities)
-        mentioned = retrieval.info.get('mentioned')
-        return Grounding.build(self.world.domain, kg, ranked, retrieval.facts,
+        about = list(about)
+        mentioned = about or retrieval.info.get('mentioned')
+        return Grounding.build(self.world.domain, kg, [*about, *ranked], retrieval.facts,
                                per_slot=self.per_slot, max_items=self.max_stated,
                                max_changes=self.max_changes,
-                               subjects=frozenset(mentioned) if mentioned else None)
+                               subjects=frozenset(mentioned) if mentioned else None,
+                               objects=frozenset(about) if about else None,
+                               changes_only=bool(about) and self.changes_only,
+                               changing=self.changing())
 
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
@@ -223,9 +250,12 @@ class NLUpdater:
         out.usage.prompt_tokens += retrieval.prompt_tokens
         out.usage.completion_tokens += retrieval.completion_tokens
         out.usage.calls += 1 if (retrieval.prompt_tokens or retrieval.llm_seconds) else 0
-        grounding = self.grounding(kg, retrieval)
+        mentions = resolve(kg, text) if self.resolve_mentions else []
+        about = list(dict.fromkeys(n for m in mentions for n in m.candidates))
+        written = surfaces(mentions)
+        grounding = self.grounding(kg, retrieval, about)
         out.context_size = len(grounding.facts)
-        mentioned = set(retrieval.info.get('mentioned') or ())
+        mentioned = set(about or retrieval.info.get('mentioned') or ())
         recalled = (self.memory.update_context(text, retrieval.facts)
                     if self.memory is not None else '')
         system = {'role': 'system', 'content': self.system()}
@@ -256,7 +286,8 @@ class NLUpdater:
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:
-                errors = self._confirm(text, part if several else None, completion, out)
+                errors = self._confirm(text, part if several else None, completion, out,
+                                       written)
             if errors or completion is None:
                 break
             completions.append(completion)
@@ -281,17 +312,21 @@ class NLUpdater:
         return self._finish(out, began, source, text)
 
     def _confirm(self, text: str, part: str | None, completion: Completion,
-                 out: UpdateOutcome) -> list[str]:
+                 out: UpdateOutcome, written: dict[str, str] | None = None) -> list[str]:
         """Ask, fact by fact, whether the report says what the answer stated; return errors.
 
         A second, independent yes/no reading: a small model that wrote a plausible but
         unsaid fact ("almost empty" → no longer sealed) usually denies it when asked.
+        Entities the report's words settled (``written``) are put as the report wrote
+        them ("the goggles", not "safety goggles 1"): which thing is meant was decided
+        by mention resolution; the model judges only what happened to it.
         """
         errors: list[str] = []
         said = f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
         stated = completion.stated
         for fact in sorted(stated.add | stated.remove):
-            claim = say(fact, removed=fact in stated.remove, domain=self.world.domain)
+            claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
+                        names=written)
             messages = [{'role': 'system', 'content': prompt_text('confirm')},
                         {'role': 'user', 'content': f'{said}Statement: {claim}\nAnswer:'}]
             try:

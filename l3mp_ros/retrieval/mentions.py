@@ -1,0 +1,260 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Mention resolution: which entities an utterance refers to, each word used once.
+
+The linker (:mod:`.link`) scores every entity by the words it shares with the utterance,
+which is right for *retrieving* a context but too loose to say what a report is *about*:
+in "Rosa put on the goggles that were hanging on the coat rack in her lab" the words
+``lab`` and ``coat`` make ``lab_coat_rosa`` look named. :func:`resolve` reads the
+utterance the way a person would:
+
+1. **Runs**: consecutive words that all belong to one entity's name ("blue ice bucket" for
+   ``ice_bucket_blue``, "Theo's yeast plate" for ``theo_yeast_plate``), or an entity's
+   head noun alone ("the goggles": its type's last word, or the name's last word that is
+   not a number or another entity's name), or its type ("the robot").
+2. **Each word is read once**: longer runs claim their words first ("coat rack" takes
+   ``coat``, so ``lab_coat_rosa`` keeps only ``lab``: not a run of its head); entities
+   with the same run are one *ambiguous* mention ("the coat rack": both racks).
+3. **Ambiguity narrowed by the graph**: a candidate is kept when one of its facts joins it
+   to an entity another mention resolved to ("her lab" is the lab Rosa is in, the rack
+   installed there, the goggles resting on that rack), and by the name's other words
+   elsewhere in the utterance ("Mia's desk" among the desks).
+
+Nothing here knows a domain: only English word shapes, the entity names and types, and the
+facts of the graph.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from l3mp_ros.world.kg import KnowledgeGraph
+
+from .link import STOPWORDS, _stem, name_words, words
+
+RARE = 3  # a word in at most this many names names each of them on its own
+NEAR = 3  # words either side of a mention that can say which of its candidates is meant
+OWNERS = frozenset('her his their my our your'.split())  # "her lab coat": said elsewhere
+# a rare word that is not an entity's head noun names it only after one of these ("the
+# acetone", "her protein sample"), so a verb like "set" does not name spatula_set
+DETERMINERS = frozenset('the a an his her its their my our your this that these those '
+                        'some'.split())
+
+
+@dataclass
+class Mention:
+    """One referring expression: its word positions and the entities it may denote."""
+
+    start: int
+    end: int  # exclusive
+    text: str  # the normalised words
+    candidates: list[str] = field(default_factory=list)
+    surface: str = ''  # the words as written ("Theo's yeast plate")
+
+    @property
+    def resolved(self) -> str | None:
+        """Return the one entity meant, when the candidates agree on one."""
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+
+def _heads(kg: KnowledgeGraph, name: str, names: dict[str, list[str]]) -> set[str]:
+    """Return the words that can stand alone for ``name`` ("goggle" for safety_goggles_1)."""
+    own = names[name]
+    typ = [_stem(w) for w in name_words(kg.entities[name]) if not w.isdigit()]
+    heads = {typ[-1]} & set(own) if typ else set()
+    if not heads:
+        plain = [w for w in own if not w.isdigit() and w not in names]
+        if plain:
+            heads.add(plain[-1])
+    if len(own) == 1:
+        heads.add(own[0])
+    return heads
+
+
+_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")  # as in :func:`~.link.words`
+
+
+def _tokens(text: str) -> list[tuple[int, int, str]]:
+    """Return (start, end, lower-case token) per word of :func:`~.link.words`."""
+    low = text.lower().replace('\u2019', "'")
+    return [(t.start(), t.end(), t.group()) for t in _TOKEN_RE.finditer(low)]
+
+
+def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE) -> list[Mention]:
+    """Return the mentions of ``text``, in reading order, each with its candidates."""
+    said = [_stem(w) for w in words(text)]
+    if not said or not kg.entities:
+        return []
+    tokens = _tokens(text)
+    if len(tokens) != len(said):  # cannot happen with one tokenizer; be safe
+        tokens = []
+    owner = [t[2].endswith(("'s", "s'")) for t in tokens] or [False] * len(said)
+    names = {n: [_stem(w) for w in name_words(n)] for n in kg.entities}
+    heads = {n: _heads(kg, n, names) for n in names}
+    mentions = _claim(said, _runs(kg, said, owner, names, heads, rare), names, heads)
+    for m in mentions:
+        if tokens:
+            m.surface = text[tokens[m.start][0]:tokens[m.end - 1][1]]
+    _narrow(kg, mentions, said, names, owner)
+    return mentions
+
+
+def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
+          names: dict[str, list[str]], heads: dict[str, set[str]],
+          rare: int) -> list[tuple[int, int, str]]:
+    """Return every (start, end, entity) run of words that may name the entity."""
+    df: Counter[str] = Counter()
+    for ws in names.values():
+        df.update(set(ws))
+    runs: list[tuple[int, int, str]] = []
+    for n, ws in names.items():
+        wset = set(ws)
+        i = 0
+        while i < len(said):
+            if said[i] in STOPWORDS or said[i] not in wset:
+                i += 1
+                continue
+            j = i
+            seen: set[str] = set()
+            while j < len(said) and said[j] in wset and said[j] not in seen:
+                seen.add(said[j])
+                j += 1
+            alone = j - i == 1
+            if alone and len(ws) > 1 and i > 0 and said[i - 1] in names \
+                    and len(names[said[i - 1]]) == 1 and not owner[i - 1]:
+                i = j  # "Sven set the plate": a verb after a name, not the spatula set
+                continue
+            if not alone or said[i] in heads[n] or (
+                    df[said[i]] <= rare and not said[i].isdigit() and len(said[i]) > 2
+                    and i > 0 and said[i - 1] in DETERMINERS):
+                runs.append((i, j, n))
+            i = j
+    for i, w in enumerate(said):  # "Andrew's room": a compound head ending in the word
+        if len(w) > 2 and w not in STOPWORDS:
+            runs.extend((i, i + 1, n) for n, hs in heads.items()
+                        if any(h != w and h.endswith(w) for h in hs))
+    by_type: dict[str, list[str]] = {}
+    for n, t in kg.entities.items():
+        by_type.setdefault(t, []).append(n)
+    for t, members in by_type.items():  # "the robot", "the fridge" when few have the type
+        tw = [_stem(w) for w in name_words(t) if not w.isdigit()]
+        if tw and len(members) <= rare:
+            runs.extend((i, i + 1, n) for i, w in enumerate(said) if w == tw[-1]
+                        for n in members)
+    return runs
+
+
+def _claim(said: list[str], runs: list[tuple[int, int, str]], names: dict[str, list[str]],
+           heads: dict[str, set[str]]) -> list[Mention]:
+    """Turn runs into mentions, longest first, each word read once."""
+    df: Counter[str] = Counter()
+    for ws in names.values():
+        df.update(set(ws))
+    idf = {w: math.log(1.0 + len(names) / c) for w, c in df.items()}
+
+    def order(run: tuple[int, int, str]) -> tuple[float, float]:
+        i, j, n = run
+        share = sum(idf.get(w, 0.0) for w in set(said[i:j])) / max(
+            1e-9, sum(idf.get(w, 0.0) for w in set(names[n])))
+        return (-(j - i), -share)
+
+    claimed = [False] * len(said)
+    mentions: list[Mention] = []
+    pending = sorted(set(runs), key=order)
+    while pending:
+        i, j, _ = pending[0]
+        same = [r for r in pending if r[0] == i and r[1] == j]
+        cands = sorted({r[2] for r in same})
+        if j - i == 1:  # "the corridor": the main corridor, not the corridor's shelf
+            cands = [n for n in cands if any(h.endswith(said[i]) for h in heads[n])] or cands
+        mentions.append(Mention(i, j, ' '.join(said[i:j]), cands))
+        if j - i > 1:  # "the cold room door" also names the cold room
+            inside = set(said[i:j])
+            mentions.extend(Mention(i, j, ' '.join(said[i:j]), [n]) for n, ws in names.items()
+                            if n not in cands and len(ws) > 1 and set(ws) <= inside)
+        for k in range(i, j):
+            claimed[k] = True
+        rest: list[tuple[int, int, str]] = []
+        for r in pending:
+            if r in same:
+                continue
+            free = [k for k in range(r[0], r[1]) if not claimed[k]]
+            if len(free) == r[1] - r[0]:
+                rest.append(r)
+            elif free:  # trimmed to its unclaimed words: kept only if still a run
+                a, b = free[0], free[-1] + 1
+                if b - a == len(free) and (b - a > 1 or said[a] in heads[r[2]]):
+                    rest.append((a, b, r[2]))
+        pending = sorted(set(rest), key=order)
+    mentions.sort(key=lambda m: m.start)
+    return mentions
+
+
+def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
+            names: dict[str, list[str]], owner: list[bool]) -> None:
+    """Narrow ambiguous mentions: full names, the name's other words nearby, the graph.
+
+    The graph step is read nearest first: "the bench in the chem lab" is the bench of the
+    lab just named, not of a room named two clauses later; and two mentions are taken to
+    mean different things ("from Theo's desk onto her own desk").
+    """
+    for m in mentions:
+        if len(m.candidates) < 2:
+            continue
+        full = [n for n in m.candidates if set(names[n]) <= set(said[m.start:m.end])]
+        if full:  # "the student office", not the student office's door
+            m.candidates = full
+        if any(w in OWNERS for w in said[max(0, m.start - 2):m.start]):
+            near = set(said)  # "her lab coat": the owner is named somewhere else
+        else:  # "Lena's plate", "the bench in the equipment room"; not "Jerry switched"
+            near = {said[k] for k in range(max(0, m.start - NEAR), min(len(said), m.end + NEAR))
+                    if owner[k] or said[k] not in names or len(names[said[k]]) > 1
+                    or k in (m.start - 1, m.end)}  # "Professor Okafor"
+        extra = {n: len(set(names[n]) & near) for n in m.candidates}
+        best = max(extra.values())
+        m.candidates = [n for n in m.candidates if extra[n] == best]
+    while True:  # the nearest mention that tells the candidates apart decides
+        resolved = [o for o in mentions if o.resolved]
+        for m in mentions:
+            taken = {o.resolved for o in resolved if o.start != m.start}
+            free = [n for n in m.candidates if n not in taken]
+            if len(m.candidates) > 1 and free and len(free) < len(m.candidates):
+                m.candidates = free
+        pairs = sorted(((_gap(m, o), len(o.candidates), i, j) for i, m in enumerate(mentions)
+                        if len(m.candidates) > 1 for j, o in enumerate(mentions)
+                        if o.start != m.start))
+        for _, _, i, j in pairs:
+            m, known = mentions[i], set(mentions[j].candidates)
+            joined = [n for n in m.candidates
+                      if any(known & set(f.args) for f in kg.facts_of(n))]
+            if joined and len(joined) < len(m.candidates):
+                m.candidates = joined
+                break
+        else:
+            return
+
+
+def _gap(a: Mention, b: Mention) -> int:
+    """Return the number of words between two mentions (0 when they touch or overlap)."""
+    return max(0, max(a.start, b.start) - min(a.end, b.end))
+
+
+def surfaces(mentions: list[Mention]) -> dict[str, str]:
+    """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa"."""
+    out: dict[str, str] = {}
+    for m in mentions:
+        n = m.resolved
+        if not n or not m.surface or n in out:
+            continue
+        proper = '_' not in n and m.surface[:1].isupper()  # a name: "Rosa"
+        owned = "'" in m.surface  # "Theo's yeast plate"
+        out[n] = m.surface if proper or owned else f'the {m.surface}'
+    return out
+
+
+def referents(kg: KnowledgeGraph, text: str) -> list[str]:
+    """Return every entity a mention of ``text`` may denote, in reading order."""
+    return list(dict.fromkeys(n for m in resolve(kg, text) for n in m.candidates))

@@ -1,0 +1,108 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Mention resolution (retrieval/mentions.py): each word read once, ambiguity narrowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from l3mp_ros.retrieval.mentions import referents, resolve, surfaces
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
+
+
+@pytest.fixture()
+def workshop() -> KnowledgeGraph:
+    """A small made-up workshop: two rooms, two racks, aprons, gloves, desks, a tool set."""
+    kg = KnowledgeGraph('workshop')
+    for name, type_ in [
+        ('ada', 'worker'), ('ben', 'worker'), ('cleo', 'worker'),
+        ('shop_1', 'workroom'), ('shop_2', 'workroom'), ('paint_room', 'workroom'),
+        ('hook_rack_1', 'hook_rack'), ('hook_rack_2', 'hook_rack'),
+        ('shop_apron_ada', 'apron'), ('shop_apron_ben', 'apron'),
+        ('work_gloves_1', 'gloves'), ('work_gloves_2', 'gloves'),
+        ('ada_desk', 'desk'), ('ben_desk', 'desk'), ('cleo_desk', 'desk'),
+        ('drill_blue', 'drill'), ('drill_red', 'drill'), ('wrench_set', 'toolkit'),
+        ('door_paint_room', 'door'), ('door_shop_1', 'door'),
+    ]:
+        kg.add_entity(name, type_)
+    for s, p, o in [
+        ('ada', 'present_in', 'shop_2'), ('ben', 'present_in', 'shop_1'),
+        ('hook_rack_1', 'installed_in', 'shop_1'), ('hook_rack_2', 'installed_in', 'shop_2'),
+        ('work_gloves_1', 'hangs_on', 'hook_rack_2'), ('work_gloves_2', 'hangs_on', 'hook_rack_1'),
+        ('shop_apron_ada', 'worn_by', 'ada'), ('shop_apron_ben', 'hangs_on', 'hook_rack_1'),
+        ('drill_blue', 'lies_on', 'ben_desk'), ('drill_red', 'lies_on', 'cleo_desk'),
+        ('door_paint_room', 'joins', 'paint_room'), ('door_shop_1', 'joins', 'shop_1'),
+    ]:
+        kg.add_fact(Fact(p, (s, o)))
+    return kg
+
+
+def said(kg: KnowledgeGraph, text: str) -> list[tuple[str, list[str]]]:
+    return [(m.text, m.candidates) for m in resolve(kg, text)]
+
+
+def test_a_longer_run_claims_its_words(workshop):
+    # "hook rack" takes "rack"; the apron shares no run of its own with the report
+    got = dict(said(workshop, 'Ada took the gloves that hung on the hook rack in her shop.'))
+    assert 'shop_apron_ada' not in referents(
+        workshop, 'Ada took the gloves that hung on the hook rack in her shop.')
+    # her shop: the one Ada is in; the rack installed there; the gloves on that rack
+    assert got['shop'] == ['shop_2']
+    assert got['hook rack'] == ['hook_rack_2']
+    assert got['glove'] == ['work_gloves_1']
+
+
+def test_a_full_name_beats_a_longer_name_with_the_same_words(workshop):
+    got = said(workshop, 'Cleo walked over to the paint room.')
+    assert ('paint room', ['paint_room']) in got
+    # and the door of the paint room is named by its words nearby
+    got = dict(said(workshop, 'The door to the paint room is open now.'))
+    assert got['door'] == ['door_paint_room']
+
+
+def test_a_possessive_pronoun_looks_for_the_owner_in_the_whole_report(workshop):
+    got = dict(said(workshop, 'Ben came in, said hello to everyone and put on his apron.'))
+    assert got['apron'] == ['shop_apron_ben']
+
+
+def test_two_mentions_of_one_head_mean_two_things(workshop):
+    got = said(workshop, "Cleo moved the drill from Ben's desk onto her own desk.")
+    assert ('drill', ['drill_blue']) in got  # the drill on Ben's desk
+    assert ('ben desk', ['ben_desk']) in got
+    assert ('desk', ['cleo_desk']) in got
+
+
+def test_a_verb_after_a_name_is_not_a_thing(workshop):
+    assert 'wrench_set' not in referents(workshop, 'Ben set the red drill down.')
+    assert 'wrench_set' in referents(workshop, 'Ben tidied the wrench set.')
+    assert 'wrench_set' in referents(workshop, 'Ben took the set.')
+
+
+def test_words_naming_nothing_give_no_mention(workshop):
+    assert resolve(workshop, 'It is raining heavily outside.') == []
+    assert referents(workshop, '') == []
+
+
+def test_an_ambiguity_nothing_settles_stays_open(workshop):
+    got = dict(said(workshop, 'Somebody dropped a drill.'))
+    assert got['drill'] == ['drill_blue', 'drill_red']
+
+
+def test_surfaces_are_the_words_as_written(workshop):
+    text = 'Ada took the work gloves from the hook rack in her shop.'
+    got = surfaces(resolve(workshop, text))
+    assert got['ada'] == 'Ada'
+    assert surfaces(resolve(workshop, "Cleo wore Ben's apron.")) == {
+        'cleo': 'Cleo', 'shop_apron_ben': "Ben's apron"}
+    assert got['work_gloves_1'] == 'the work gloves'
+    assert got['hook_rack_2'] == 'the hook rack'
+    assert got['shop_2'] == 'the shop'
+
+
+def test_a_compound_head_is_found_by_its_last_word(workshop):
+    workshop.add_entity('cleo_storeroom', 'storeroom')
+    workshop.add_entity('cleo_storeroom_lamp', 'lamp')
+    workshop.add_fact(Fact('lights', ('cleo_storeroom_lamp', 'cleo_storeroom')))
+    got = dict(said(workshop, "In Cleo's room, Ben switched on the lamp."))
+    assert got['room'] == ['cleo_storeroom']  # "room" ends "storeroom"; whose: Cleo's
+    assert got['lamp'] == ['cleo_storeroom_lamp']
