@@ -3,19 +3,22 @@
 """Algorithm 3 (L3M+P): NL knowledge-graph updates, grounded, verified and retried.
 
 retrieve (by default the ``link`` retriever: no LLM call) → refuse a report naming
-someone no entity carries (:mod:`.clauses`) → cut the report into the changes it tells
-(:func:`.clauses.split_report`) → per part, one prompt whose static part (role, the
-domain's predicates, examples derived from the domain) comes first and whose variable
-part lists the context's typed entities, its facts and the report → a reply constrained
-by a JSON schema built for this context (:mod:`.grounding`: ADD items typed per predicate
-signature, REMOVE items chosen among the retrieved facts) → the domain's rules finish the
-update (:mod:`l3mp_ros.world.complete`: removals a functional or exclusive rule forces,
-no-op ADDs dropped with a note) → semantic checks (every stated fact is about something
-the report mentions, and about something its part names) → verify → re-prompt with the
-error sentences (bounded) → the parts' updates compose in order (a part with no change
-keeps the whole report out) → apply atomically with provenance, or reject and record
-why. Nothing unverified is applied (with ``verify=False``, the paper's ablation, only
-applicability is checked, without retries).
+someone no entity carries (:mod:`.clauses`) → resolve the report's mentions to the
+entities it refers to (:mod:`l3mp_ros.retrieval.mentions`) → cut the report into the
+changes it tells (:func:`.clauses.split_report`) → per part, one prompt whose static part
+(role, the domain's predicates, examples derived from the domain) comes first and whose
+variable part lists the context's typed entities, its facts and the report → a reply
+constrained by a JSON schema built for this context (:mod:`.grounding`: with referents,
+only changes among them, i.e. facts that do not hold yet and unary facts flipped;
+otherwise ADD items typed per predicate signature; REMOVE items chosen among the retrieved
+facts) → the domain's rules finish the update (:mod:`l3mp_ros.world.complete`: removals a
+functional or exclusive rule forces, no-op ADDs dropped with a note) → semantic checks
+(every stated fact is about something the report mentions, and about something its part
+names) → verify → re-prompt with the error sentences (bounded) → a yes/no reading of each
+stated fact, entities written as the report wrote them → the parts' updates compose in
+order (a part with no change keeps the whole report out) → apply atomically with
+provenance, or reject and record why. Nothing unverified is applied (with
+``verify=False``, the paper's ablation, only applicability is checked, without retries).
 """
 
 from __future__ import annotations
