@@ -107,6 +107,19 @@ class Grounding:
             fits = fits[:self.per_slot]
         return fits + [VAR] if variable else fits
 
+    def _update_slots(self, pred: str,
+                      objects: frozenset[str] | None = None) -> list[list[str]]:
+        """Return the entities per argument of ``pred`` an update may use.
+
+        The first argument is limited to :attr:`subjects`, the others to ``objects``.
+        """
+        slots = [self.slot(pred, i) for i in range(self.domain.predicates[pred].arity)]
+        if self.subjects is not None and slots:
+            slots[0] = [e for e in slots[0] if e in self.subjects]
+        if objects is not None:
+            slots[1:] = [[e for e in sl if e in objects] for sl in slots[1:]]
+        return slots
+
     def changeable(self) -> frozenset[str]:
         """Return the predicates some action changes (all of them if none does)."""
         return self.domain.fluent_predicates() or frozenset(self.domain.predicates)
@@ -137,9 +150,7 @@ class Grounding:
         out: list[dict[str, Any]] = []
         for name in sorted(self.domain.predicates):
             pred = self.domain.predicates[name]
-            slots = [self.slot(name, i) for i in range(pred.arity)]
-            if self.subjects is not None and slots:
-                slots[0] = [e for e in slots[0] if e in self.subjects]
+            slots = self._update_slots(name)
             if any(not s for s in slots):
                 continue
             head: dict[str, Any] = {'const': name}
@@ -174,11 +185,7 @@ class Grounding:
         out: list[dict[str, Any]] = []
         for name in sorted(self.changing or self.domain.predicates):
             pred = self.domain.predicates[name]
-            slots = [self.slot(name, i) for i in range(pred.arity)]
-            if self.subjects is not None and slots:
-                slots[0] = [e for e in slots[0] if e in self.subjects]
-            if self.objects is not None:
-                slots[1:] = [[e for e in sl if e in self.objects] for sl in slots[1:]]
+            slots = self._update_slots(name, objects=self.objects)
             if any(not sl for sl in slots):
                 continue
             head: dict[str, Any] = {'const': name}

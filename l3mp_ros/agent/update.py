@@ -33,7 +33,7 @@ from typing import Any
 from ..llm.client import LLMError, Usage
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import name_words, named_fully, named_in, words
-from ..retrieval.mentions import resolve, surfaces
+from ..retrieval.mentions import candidates, resolve, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
@@ -254,7 +254,7 @@ class NLUpdater:
         out.usage.completion_tokens += retrieval.completion_tokens
         out.usage.calls += 1 if (retrieval.prompt_tokens or retrieval.llm_seconds) else 0
         mentions = resolve(kg, text) if self.resolve_mentions else []
-        about = list(dict.fromkeys(n for m in mentions for n in m.candidates))
+        about = candidates(mentions)
         written = surfaces(mentions)
         grounding = self.grounding(kg, retrieval, about)
         out.context_size = len(grounding.facts)

@@ -27,13 +27,12 @@ facts of the graph.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from l3mp_ros.world.kg import KnowledgeGraph
 
-from .link import STOPWORDS, _stem, name_words, words
+from .link import _WORD_RE, STOPWORDS, _stem, name_words, words
 
 RARE = 3  # a word in at most this many names names each of them on its own
 NEAR = 3  # words either side of a mention that can say which of its candidates is meant
@@ -74,13 +73,10 @@ def _heads(kg: KnowledgeGraph, name: str, names: dict[str, list[str]]) -> set[st
     return heads
 
 
-_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")  # as in :func:`~.link.words`
-
-
 def _tokens(text: str) -> list[tuple[int, int, str]]:
     """Return (start, end, lower-case token) per word of :func:`~.link.words`."""
     low = text.lower().replace('\u2019', "'")
-    return [(t.start(), t.end(), t.group()) for t in _TOKEN_RE.finditer(low)]
+    return [(t.start(), t.end(), t.group()) for t in _WORD_RE.finditer(low)]
 
 
 def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE) -> list[Mention]:
@@ -88,27 +84,22 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE) -> list[Mention]
     said = [_stem(w) for w in words(text)]
     if not said or not kg.entities:
         return []
-    tokens = _tokens(text)
-    if len(tokens) != len(said):  # cannot happen with one tokenizer; be safe
-        tokens = []
-    owner = [t[2].endswith(("'s", "s'")) for t in tokens] or [False] * len(said)
+    tokens = _tokens(text)  # the same tokenizer as words(): one token per word
+    owner = [t[2].endswith(("'s", "s'")) for t in tokens]
     names = {n: [_stem(w) for w in name_words(n)] for n in kg.entities}
     heads = {n: _heads(kg, n, names) for n in names}
-    mentions = _claim(said, _runs(kg, said, owner, names, heads, rare), names, heads)
+    df: Counter[str] = Counter(w for ws in names.values() for w in set(ws))
+    mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare), names, heads, df)
     for m in mentions:
-        if tokens:
-            m.surface = text[tokens[m.start][0]:tokens[m.end - 1][1]]
+        m.surface = text[tokens[m.start][0]:tokens[m.end - 1][1]]
     _narrow(kg, mentions, said, names, owner)
     return mentions
 
 
 def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
-          names: dict[str, list[str]], heads: dict[str, set[str]],
+          names: dict[str, list[str]], heads: dict[str, set[str]], df: Counter[str],
           rare: int) -> list[tuple[int, int, str]]:
     """Return every (start, end, entity) run of words that may name the entity."""
-    df: Counter[str] = Counter()
-    for ws in names.values():
-        df.update(set(ws))
     runs: list[tuple[int, int, str]] = []
     for n, ws in names.items():
         wset = set(ws)
@@ -148,11 +139,8 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
 
 
 def _claim(said: list[str], runs: list[tuple[int, int, str]], names: dict[str, list[str]],
-           heads: dict[str, set[str]]) -> list[Mention]:
+           heads: dict[str, set[str]], df: Counter[str]) -> list[Mention]:
     """Turn runs into mentions, longest first, each word read once."""
-    df: Counter[str] = Counter()
-    for ws in names.values():
-        df.update(set(ws))
     idf = {w: math.log(1.0 + len(names) / c) for w, c in df.items()}
 
     def order(run: tuple[int, int, str]) -> tuple[float, float]:
@@ -257,4 +245,9 @@ def surfaces(mentions: list[Mention]) -> dict[str, str]:
 
 def referents(kg: KnowledgeGraph, text: str) -> list[str]:
     """Return every entity a mention of ``text`` may denote, in reading order."""
-    return list(dict.fromkeys(n for m in resolve(kg, text) for n in m.candidates))
+    return candidates(resolve(kg, text))
+
+
+def candidates(mentions: list[Mention]) -> list[str]:
+    """Return every entity the mentions may denote, in reading order, once each."""
+    return list(dict.fromkeys(n for m in mentions for n in m.candidates))
