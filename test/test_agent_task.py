@@ -5,7 +5,7 @@
 import pytest
 
 from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind
-from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner
+from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, drop_held, named_types
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import goal_holds, parse_goal
@@ -51,8 +51,9 @@ def test_task_retries_bad_goals_with_reasons(tmp_path):
         {'content': {'goal': '(and (placed_at_pantry milk kitchen_pantry))'}},  # unsolvable
         {'content': '```pddl\n(:goal (and (in_person_hand red_pen anna)))\n```'},  # fenced
     ]
-    with FakeOpenAI(script) as fake:
-        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(TASK)
+    with FakeOpenAI(script) as fake:  # no mention check: the pantry goal must reach the planner
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          resolve_mentions=False).run(TASK)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.status == 'solved' and out.attempts == 3
@@ -96,22 +97,31 @@ def test_task_gives_up_after_bounded_attempts(tmp_path):
     assert world.kg.to_json() == before
 
 
-def test_goal_that_already_holds_is_reprompted_once(tmp_path):
+def test_goal_that_already_holds_is_read_back_literal_by_literal(tmp_path):
     world = household_world(tmp_path)
     holds = {'content': {'goal': [['light_on', 'kitchen_light']]}}
-    with FakeOpenAI([holds, holds]) as fake:
-        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
+    yes, no = {'content': {'answer': 'yes'}}, {'content': {'answer': 'no'}}
+    with FakeOpenAI([holds, yes]) as fake:  # the task really asks for what holds
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(
             'Make sure the kitchen light is on.')
+        asked = fake.requests[1]['messages'][-1]['content']
+    assert 'will this be true: the kitchen light is on?' in asked, asked
+    assert out.status == 'already_satisfied' and out.steps == [] and out.attempts == 1
+    with FakeOpenAI([holds, no]) as fake:  # polarity wrong: the read-back negates it
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(
+            'Turn off the kitchen light.')
+    assert out.status == 'solved' and out.attempts == 1, out.errors
+    assert out.goal == '(and (not (light_on kitchen_light)))'
+    assert any('turn_off_light' in s for s in out.steps)
+    assert 'negated (light_on kitchen_light)' in out.history[-1]['notes'][0]
+    # without the read-back, a goal that holds is re-prompted once, then accepted
+    with FakeOpenAI([holds, holds]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          read_back=False).run('Make sure the kitchen light is on.')
         second = fake.requests[1]['messages'][-1]['content']
     assert ALREADY_HOLDS in second
     assert [h['status'] for h in out.history] == ['already_holds', 'already_satisfied']
     assert out.status == 'already_satisfied' and out.steps == []  # the model insisted
-    fixed = {'content': {'goal': [{'not': ['light_on', 'kitchen_light']}]}}
-    with FakeOpenAI([holds, fixed]) as fake:
-        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
-            'Turn off the kitchen light.')
-    assert out.status == 'solved' and out.attempts == 2
-    assert out.goal == '(and (not (light_on kitchen_light)))'
 
 
 def test_structured_goal_within_the_context_schema(tmp_path):
@@ -141,7 +151,7 @@ def test_goal_must_name_what_the_task_mentions(tmp_path):
     with FakeOpenAI([wrong, right]) as fake:
         out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(TASK)
         second = fake.requests[1]['messages'][-1]['content']
-    assert 'the goal names anna_bedroom_tv_remote, joshua but the task is about' in second
+    assert 'the task does not mention anna_bedroom_tv_remote, joshua' in second
     assert out.status == 'solved' and out.attempts == 2
 
 
@@ -212,3 +222,26 @@ def test_answer_naming_what_its_facts_do_not_say_is_replaced_by_the_facts(tmp_pa
         ans = QuestionAnswerer(client(fake), FullRetriever()).answer(
             world.kg, 'Where is the red pen?')
     assert ans.text == 'Jerry holds the red pen.'
+
+
+def test_goal_keeps_only_changes_unless_the_task_says_keep(tmp_path):
+    world = household_world(tmp_path)
+    d, kg = world.domain, world.kg
+    light = next(f for f in kg.facts if f.predicate == 'light_on')
+    held = f'({light.predicate} {light.args[0]})'
+    goal = f'(and {held} (in_person_hand red_pen anna))'
+    assert drop_held(d, kg, goal, TASK) == ('(and (in_person_hand red_pen anna))', [
+        f'dropped {held} from the goal: it holds now and the task asks for a change'])
+    assert drop_held(d, kg, goal, 'Give the pen to Anna and leave the light on.')[0] == goal
+    assert drop_held(d, kg, f'(and {held})', TASK)[0] == f'(and {held})'  # nothing else: kept
+    # the schema sent for a task offers only the entities the task names
+    with FakeOpenAI([{'content': GOOD}]) as fake:
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(TASK)
+        schema = fake.requests[0]['response_format']['json_schema']['schema']
+    assert out.status == 'solved', out.errors
+    named = {e for branch in schema['properties']['goal']['items']['anyOf']
+             for lit in branch.get('anyOf', []) for slot in lit['prefixItems'][1:]
+             for e in slot.get('enum', [])}
+    assert named == {'red_pen', 'anna'}, named
+    assert named_types(d, 'Switch off the lights in every room.') >= {'light', 'room'}
+    assert 'pen' in named_types(d, TASK) and not named_types(d, 'Do it now, please.')

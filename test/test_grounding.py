@@ -199,6 +199,29 @@ def test_goal_schema_and_reading(household):
     assert not g.read_goal(cond)[1]
 
 
+def test_goal_schema_names_only_what_the_task_refers_to(household):
+    domain, _, kg = household
+    g = _context(domain, kg, constants=frozenset({'red_pen', 'anna'}),
+                 quantified=frozenset({'light'}))
+    schema = g.goal_schema()
+    jsonschema.validate({'goal': [['in_person_hand', 'red_pen', 'anna']]}, schema)
+    for wrong in (['in_person_hand', 'red_pen', 'jerry'],  # in the context, not named
+                  ['placed_at_table', 'red_pen', 'living_room_table']):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({'goal': [wrong]}, schema)
+        _, errors = g.read_goal({'goal': [wrong]})
+        assert errors and 'the task does not mention' in errors[0], errors
+    anything = {'forall': 'person', 'if': [], 'then': [['in_person_hand', 'red_pen', '?x']],
+                'negate': False}
+    with pytest.raises(jsonschema.ValidationError):  # the task names no person as a type
+        jsonschema.validate({'goal': [anything]}, schema)
+    assert 'the task names no person' in g.read_goal({'goal': [anything]})[1][0]
+    lights = {'forall': 'light', 'if': [], 'then': [['light_on', '?x']], 'negate': True}
+    jsonschema.validate({'goal': [lights]}, schema)
+    assert g.read_goal({'goal': [lights]}) == (
+        '(and (forall (?x - light) (not (light_on ?x))))', [])
+
+
 @pytest.mark.parametrize('stem', ['household', 'office'])
 def test_examples_come_from_the_loaded_domain(stem):
     base = (ROOT / 'pddl' if stem == 'household' else OFFICE) / stem

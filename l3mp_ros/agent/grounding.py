@@ -33,6 +33,7 @@ from ..world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
 
 VAR = '?x'
 MAX_ITEMS = 5
+MAX_QUANTIFIED = 8  # types named by a task, each with its own quantifier branch
 
 
 def _literal(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -83,6 +84,10 @@ class Grounding:
     objects: frozenset[str] | None = None
     changes_only: bool = False
     changing: frozenset[str] | None = None  # predicates a report may change (None: all)
+    # what a goal may name (the entities the task refers to; None: every context entity)
+    # and the types it may quantify over (those the task names; None: all)
+    constants: frozenset[str] | None = None
+    quantified: frozenset[str] | None = None
 
     @classmethod
     def build(cls, domain: DomainSchema, kg: KnowledgeGraph, entities: Sequence[str],
@@ -124,17 +129,43 @@ class Grounding:
         """Return the predicates some action changes (all of them if none does)."""
         return self.domain.fluent_predicates() or frozenset(self.domain.predicates)
 
-    def _triplet_schemas(self, *, variable: bool = False,
-                         only: frozenset[str] | None = None) -> list[dict[str, Any]]:
+    def _goal_slot(self, pred: str, index: int, *, variable: bool = False) -> list[str]:
+        """Return the entities a goal may write for argument ``index`` (see :attr:`constants`)."""
+        fits = self.slot(pred, index, variable=variable)
+        if self.constants is None:
+            return fits
+        return [e for e in fits if e == VAR or e in self.constants]
+
+    def fits(self, type_: str, pred: str, index: int) -> bool:
+        """Return whether a variable of ``type_`` may stand as argument ``index`` of ``pred``."""
+        accepted = self.domain.predicates[pred].params[index][1]
+        return self.domain.is_subtype(type_, accepted) or bool(
+            self.domain.subtypes(type_) & set(accepted))
+
+    def _triplet_schemas(self, *, variable: bool = False, only: frozenset[str] | None = None,
+                         var_type: str | None = None) -> list[dict[str, Any]]:
+        """Return one literal branch per predicate.
+
+        With ``var_type``, one branch per argument where a variable of that type fits:
+        ``?x`` there, context entities elsewhere.
+        """
         out = []
         for name in sorted(self.domain.predicates):
             if only is not None and name not in only:
                 continue
             pred = self.domain.predicates[name]
-            slots = [self.slot(name, i, variable=variable) for i in range(pred.arity)]
-            if any(not s for s in slots):
+            if var_type is None:
+                slots = [self._goal_slot(name, i, variable=variable) for i in range(pred.arity)]
+                if all(slots):
+                    out.append(_literal([{'const': name}, *({'enum': s} for s in slots)]))
                 continue
-            out.append(_literal([{'const': name}, *({'enum': s} for s in slots)]))
+            ground = [self._goal_slot(name, i) for i in range(pred.arity)]
+            for i in range(pred.arity):
+                if not self.fits(var_type, name, i):
+                    continue
+                slots = [[VAR] if k == i else ground[k] for k in range(pred.arity)]
+                if all(slots):
+                    out.append(_literal([{'const': name}, *({'enum': s} for s in slots)]))
         return out
 
     # -- updates -----------------------------------------------------------------------
@@ -350,23 +381,30 @@ class Grounding:
         """
         fluent = self.changeable()
         lits = self._triplet_schemas(only=fluent)
-        qlits = self._triplet_schemas(variable=True)
-        qthen = self._triplet_schemas(variable=True, only=fluent)
-        types = sorted(t for t in self.domain.types if t != 'object')
+        types = sorted(t for t in (self.domain.types if self.quantified is None
+                                   else self.quantified) if t != 'object')
         alts: list[dict[str, Any]] = []
         if lits:
             alts.append({'anyOf': lits})
             alts.append({'type': 'object', 'properties': {'not': {'anyOf': lits}},
                          'required': ['not'], 'additionalProperties': False})
-        if qlits and qthen and types:
+        # few types (those the task names): one branch per type whose literals put ?x only
+        # where that type fits; otherwise one branch for every type
+        per_type = len(types) <= MAX_QUANTIFIED
+        for group in ([[t] for t in types] if per_type else [types] if types else []):
+            of = group[0] if per_type else None
+            qlits = self._triplet_schemas(variable=True, var_type=of)
+            qthen = self._triplet_schemas(variable=True, only=fluent, var_type=of)
+            if not (qlits and qthen):
+                continue
+            kind = {'const': of} if per_type else {'enum': group}
             qlist = {'type': 'array', 'items': {'anyOf': qlits}, 'maxItems': 3}
-            tlist = {'type': 'array', 'items': {'anyOf': qthen}, 'maxItems': 3}
+            tlist = {'type': 'array', 'items': {'anyOf': qthen}, 'minItems': 1, 'maxItems': 3}
             alts.append({'type': 'object', 'properties': {
-                'forall': {'enum': types}, 'if': qlist, 'then': tlist,
-                'negate': {'type': 'boolean'}},
+                'forall': kind, 'if': qlist, 'then': tlist, 'negate': {'type': 'boolean'}},
                 'required': ['forall', 'if', 'then', 'negate'], 'additionalProperties': False})
             alts.append({'type': 'object', 'properties': {
-                'exists': {'enum': types}, 'where': {**qlist, 'minItems': 1}},
+                'exists': kind, 'where': {**qlist, 'minItems': 1}},
                 'required': ['exists', 'where'], 'additionalProperties': False})
         goal = {'type': 'array', 'items': {'anyOf': alts} if alts else {}, 'minItems': 1,
                 'maxItems': self.max_items}
@@ -391,9 +429,12 @@ class Grounding:
         errors: list[str] = []
         for item in data:
             try:
-                parts.append(self._goal_item(item))
+                part = self._goal_item(item)
             except KGError as exc:
                 errors.append(str(exc))
+                continue
+            if part not in parts:  # a small model may repeat an item
+                parts.append(part)
         if errors:
             return None, errors
         return '(and ' + ' '.join(parts) + ')', []
@@ -406,21 +447,26 @@ class Grounding:
         why = self.check_fact(fact, variable=variable)
         if why:
             raise KGError(why)
+        if self.constants is not None:
+            other = [a for a in fact.args if a != VAR and a not in self.constants]
+            if other:
+                raise KGError(f'{fact.text()}: the task does not mention {", ".join(other)}')
         return fact
 
     def _quantified(self, kind: str, type_: Any, items: Any) -> list[Fact]:
         if not isinstance(type_, str) or not self.domain.has_type(type_.lower()):
             raise KGError(f'{kind} needs a type of the domain, got {type_!r}')
+        if self.quantified is not None and type_.lower() not in self.quantified:
+            raise KGError(f'{kind} over {type_.lower()}: the task names no {type_.lower()}; '
+                          + (f'use one of {", ".join(sorted(self.quantified))}'
+                             if self.quantified else 'write literals about what it names'))
         if not isinstance(items, list):
             raise KGError(f'{kind}: expected a list of literals, got {items!r}')
         facts = [self._lit(i, variable=True) for i in items]
         t = type_.lower()
         for f in facts:
             for i, arg in enumerate(f.args):
-                if arg == VAR and not (self.domain.is_subtype(
-                        t, self.domain.predicates[f.predicate].params[i][1])
-                        or self.domain.subtypes(t) & set(
-                            self.domain.predicates[f.predicate].params[i][1])):
+                if arg == VAR and not self.fits(t, f.predicate, i):
                     raise KGError(f'{f.text()}: ?x is a {t}, which argument {i + 1} of '
                                   f'{f.predicate} does not take')
         return facts

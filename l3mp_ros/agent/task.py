@@ -26,6 +26,8 @@ from ..llm.parse import strip_fences
 from ..planning.planner import Planner, PlanResult
 from ..planning.problem import GoalError, parse_goal, render_goal
 from ..retrieval.base import Retrieval, Retriever
+from ..retrieval.link import STOPWORDS, _stem, name_words, words
+from ..retrieval.mentions import candidates, possessors, resolve, surfaces
 from ..world.complete import forbidding_rule
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
@@ -33,8 +35,12 @@ from ..world.kg import Fact, KnowledgeGraph
 from ..world.model import WorldModel
 from .examples import system_for
 from .grounding import Grounding
-from .prompting import grounded_message, llm_failure
+from .prompting import grounded_message, llm_failure, prompt_text
+from .wording import phrase
 
+YES_NO = {'type': 'object', 'properties': {'answer': {'enum': ['yes', 'no']}},
+          'required': ['answer'], 'additionalProperties': False}
+MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one
 GOAL_SCHEMA = {
     'type': 'object',
     'properties': {'goal': {'type': 'string'}},
@@ -45,6 +51,12 @@ RETRY_STATUSES = ('invalid_goal', 'unsolvable')  # and a first 'already_satisfie
 ALREADY_HOLDS = ('the goal already holds in the current state, but the task asks for a '
                  'change: write the state the task wants')
 _NAME_RE = re.compile(r'[^\s()]+')
+# words by which a task speaks of a kind of thing rather than of one thing
+QUANTIFIERS = frozenset('all every each any none no nothing everything anything some a an '
+                        'both either neither whichever whatever'.split())
+# words by which a task asks to keep (or restore) something that holds now: "put it back"
+KEEPS = re.compile(r'\b(back|again|still|keep|keeps|kept|stay|stays|remain|remains|leave)\b',
+                   re.IGNORECASE)
 _ids = itertools.count(1)
 
 
@@ -107,6 +119,97 @@ def goal_entities(goal: str, kg: Any) -> set[str]:
     return {w for w in _NAME_RE.findall(goal.lower()) if kg.has_entity(w)}
 
 
+def named_types(domain: DomainSchema, text: str, *,
+                plural: bool = False) -> frozenset[str]:
+    """Return the types a task names by a word of theirs ("every room"), with their subtypes.
+
+    ``plural``: only types named in the plural ("the lights", "Lena's tubes").
+    """
+    said = set(words(text))
+    stems = said | {_stem(w) for w in said}
+    out: set[str] = set()
+    for t in domain.types:
+        tw = [w for w in name_words(t) if w not in STOPWORDS and len(w) > 2
+              and not w.isdigit()]
+        many = any(w + 's' in said or w + 'es' in said or (w.endswith('y') and w[:-1] + 'ies'
+                                                             in said) for w in tw)
+        if many or (not plural and any(w in stems for w in tw)):
+            out |= domain.subtypes(t)
+    return frozenset(out)
+
+
+def quantifiable(domain: DomainSchema, text: str) -> frozenset[str] | None:
+    """Return the types a goal for ``text`` may quantify over (None: any type).
+
+    Only a task that speaks of kinds of things ("every room", "a charged tablet", "the
+    lights") gets ``forall``/``exists``: offered to a task about named things, a small
+    model reaches for them and writes nonsense. Of the types, those the task names.
+    """
+    cue = bool(QUANTIFIERS & set(words(text))) or bool(named_types(domain, text, plural=True))
+    if not cue:
+        return frozenset()
+    return named_types(domain, text) or None
+
+
+def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str,
+              text: str) -> tuple[str, list[str]]:
+    """Drop ground conjuncts that hold now from a goal that also asks for a change.
+
+    A task often describes where things are ("give the pen on the table in Joshua's room
+    to Joshua"); a small model copies that description into the goal, where it contradicts
+    the change or makes it much harder to plan. A conjunct that is already true is kept
+    when the task says to keep or restore something ("put it back", "leave it open") or
+    when nothing else in the goal is a change (the whole goal then already holds, which is
+    reported as such).
+    """
+    if KEEPS.search(text or ''):
+        return goal, []
+    try:
+        node = parse_goal(domain, kg, goal).formula
+    except GoalError:
+        return goal, []
+    items = list(node[1]) if node[0] == 'and' else [node]
+
+    def held(n: Any) -> bool | None:
+        neg = n[0] == 'not' and n[1][0] == 'atom'
+        atom = n[1] if neg else n
+        if atom[0] != 'atom' or not atom[2] or any(a.startswith('?') for a in atom[2]):
+            return None  # quantified or not a literal: a change, as far as we know
+        return (Fact(atom[1], tuple(atom[2])) in kg) != neg
+
+    status = [held(n) for n in items]
+    if all(status) or not any(status):
+        return goal, []
+    kept = tuple(n for n, h in zip(items, status, strict=True) if not h)
+    dropped = [render_goal(n) for n, h in zip(items, status, strict=True) if h]
+    return render_goal(('and', kept)), [f'dropped {", ".join(dropped)} from the goal: it holds '
+                                        'now and the task asks for a change']
+
+
+def state_sentence(fact: Fact, domain: DomainSchema, names: dict[str, str]) -> str:
+    """Return a fact as a timeless sentence: "Jerry's phone is ringing"."""
+    said = [names.get(a) or a.replace('_', ' ') for a in fact.args]
+    verb = phrase(fact.predicate, plain=True, domain=domain)
+    return ' '.join([said[0], verb, *said[1:]]) if said else verb
+
+
+def ground_literals(domain: DomainSchema, kg: KnowledgeGraph,
+                    goal: str) -> list[tuple[Any, Fact, bool]] | None:
+    """Return (node, fact, positive) per top-level conjunct; None if one is not ground."""
+    try:
+        node = parse_goal(domain, kg, goal).formula
+    except GoalError:
+        return None
+    out = []
+    for n in (list(node[1]) if node[0] == 'and' else [node]):
+        neg = n[0] == 'not' and n[1][0] == 'atom'
+        atom = n[1] if neg else n
+        if atom[0] != 'atom' or any(a.startswith('?') for a in atom[2]):
+            return None
+        out.append((n, Fact(atom[1], tuple(atom[2])), not neg))
+    return out
+
+
 def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constraints,
                    goal: str) -> tuple[str, list[str], list[str]]:
     """Check a goal's conjuncts against the state-constraint rules; return (goal, notes, errors).
@@ -154,8 +257,11 @@ class TaskPlanner:
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever | None,
                  planner: Planner, *, max_attempts: int = 3, max_tokens: int = 300,
-                 per_slot: int = 30, memory: Any = None) -> None:
+                 per_slot: int = 30, memory: Any = None,
+                 resolve_mentions: bool = True, read_back: bool = True) -> None:
         self.world = world
+        self.resolve_mentions = resolve_mentions
+        self.read_back = read_back
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
         self.retriever = retriever
@@ -206,9 +312,19 @@ class TaskPlanner:
         out.context_size = len(retrieval.facts)
         ranked = retrieval.info.get('ranked') or sorted(
             retrieval.entities | {a for f in retrieval.facts for a in f.args})
-        grounding = Grounding.build(self.world.domain, kg, ranked, retrieval.facts,
-                                    per_slot=self.per_slot)
-        mentioned = set(retrieval.info.get('mentioned') or ())
+        about: list[str] = []
+        types: frozenset[str] | None = None
+        names: dict[str, str] = {}
+        if self.resolve_mentions:
+            mentions = resolve(kg, text)
+            names = surfaces(mentions)
+            about = list(dict.fromkeys([*candidates(mentions), *possessors(kg, text)]))
+            types = quantifiable(self.world.domain, text)
+        grounding = Grounding.build(self.world.domain, kg, [*about, *ranked], retrieval.facts,
+                                    per_slot=self.per_slot,
+                                    constants=frozenset(about) if about else None,
+                                    quantified=types)
+        mentioned = set(about or retrieval.info.get('mentioned') or ())
         recalled = (self.memory.task_context(kg, text, retrieval.facts, retrieval.entities)
                     if self.memory is not None else '')
         messages = [
@@ -233,6 +349,9 @@ class TaskPlanner:
             if not errors and goal:
                 goal, notes, errors = reconcile_goal(self.world.domain, kg,
                                                      self.world.constraints, goal)
+            if not errors and goal and self.resolve_mentions:
+                goal, held = drop_held(self.world.domain, kg, goal, text)
+                notes += held
             out.goal = goal
             if not errors and goal and mentioned:
                 named = goal_entities(goal, kg)
@@ -245,10 +364,16 @@ class TaskPlanner:
                 out.plan = self.planner.plan(kg, goal, context=set(retrieval.facts))
                 out.status = out.plan.status
                 out.errors = list(out.plan.errors)
-                if out.status == 'already_satisfied' and not flagged \
-                        and attempt < self.max_attempts:
+                if out.status == 'already_satisfied' and not flagged:
                     flagged = True
-                    out.status, out.errors = 'already_holds', [ALREADY_HOLDS]
+                    flipped = self._read_back(text, goal, kg, names, out, notes)
+                    if flipped is not None:  # asked literal by literal: a change after all
+                        out.goal = goal = flipped
+                        out.plan = self.planner.plan(kg, goal, context=set(retrieval.facts))
+                        out.status = out.plan.status
+                        out.errors = list(out.plan.errors)
+                    elif not self.read_back and attempt < self.max_attempts:
+                        out.status, out.errors = 'already_holds', [ALREADY_HOLDS]
             out.history.append({'attempt': attempt, 'goal': out.goal, 'status': out.status,
                                 'errors': list(out.errors), 'notes': notes,
                                 'reply': reply.text[:2000]})
@@ -269,6 +394,49 @@ class TaskPlanner:
         if self.memory is not None:
             self.memory.task_done(text, out.goal, out.status, kg)
         return self._done(out, began)
+
+    def _read_back(self, text: str, goal: str, kg: KnowledgeGraph, names: dict[str, str],
+                   out: TaskOutcome, notes: list[str]) -> str | None:
+        """Ask of each literal of a goal that already holds whether the task wants it.
+
+        A small model often gets the polarity wrong ("answer the phone" → the phone is
+        ringing); a task asks for a change, so a goal that holds already is suspect. A
+        yes/no question per literal ("once the task is done, is Jerry's phone ringing?")
+        is easier for it than writing the goal. Literals the answer contradicts are
+        negated; return the new goal, or None when every literal is confirmed (the task
+        really asks for what holds: nothing to do) or the goal is not a conjunction of a
+        few ground literals.
+        """
+        lits = ground_literals(self.world.domain, kg, goal) if self.read_back else None
+        if not lits or len(lits) > MAX_READ_BACK:
+            return None
+        task = ' '.join(text.split())
+        changed = False
+        nodes = []
+        for node, fact, positive in lits:
+            claim = state_sentence(fact, self.world.domain, names)
+            messages = [{'role': 'system', 'content': prompt_text('outcome')},
+                        {'role': 'user', 'content': f'Request: {task}\nQuestion: When the '
+                                                    f'robot is done, will this be true: '
+                                                    f'{claim}?'}]
+            try:
+                reply = self.llm.chat(messages, schema=YES_NO, schema_name='outcome',
+                                      max_tokens=8)
+            except LLMError:
+                return None
+            out.usage.add(reply)
+            data = reply.data if isinstance(reply.data, dict) else {}
+            wanted = str(data.get('answer', reply.text or '')).strip().lower().startswith('yes')
+            out.history.append({'read_back': claim, 'reply': (reply.text or '')[:200]})
+            if wanted != positive:
+                changed = True
+                notes.append(f'negated {render_goal(node)}: asked whether "{claim}" once '
+                             f'the task is done, the model answered {"yes" if wanted else "no"}')
+                node = ('atom', fact.predicate, fact.args) if wanted else ('not', node)
+            nodes.append(node)
+        if not changed:
+            return None
+        return render_goal(('and', tuple(nodes)))
 
     @staticmethod
     def _done(out: TaskOutcome, began: float) -> TaskOutcome:

@@ -195,12 +195,13 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         full = [n for n in m.candidates if set(names[n]) <= set(said[m.start:m.end])]
         if full:  # "the student office", not the student office's door
             m.candidates = full
+        own = set(said[m.start:m.end])  # the mention's own words tell nothing apart
         if any(w in OWNERS for w in said[max(0, m.start - 2):m.start]):
-            near = set(said)  # "her lab coat": the owner is named somewhere else
+            near = set(said) - own  # "her lab coat": the owner is named somewhere else
         else:  # "Lena's plate", "the bench in the equipment room"; not "Jerry switched"
             near = {said[k] for k in range(max(0, m.start - NEAR), min(len(said), m.end + NEAR))
                     if owner[k] or said[k] not in names or len(names[said[k]]) > 1
-                    or k in (m.start - 1, m.end)}  # "Professor Okafor"
+                    or k in (m.start - 1, m.end)} - own  # "Professor Okafor"
         extra = {n: len(set(names[n]) & near) for n in m.candidates}
         best = max(extra.values())
         m.candidates = [n for n in m.candidates if extra[n] == best]
@@ -240,6 +241,21 @@ def surfaces(mentions: list[Mention]) -> dict[str, str]:
         proper = '_' not in n and m.surface[:1].isupper()  # a name: "Rosa"
         owned = "'" in m.surface  # "Theo's yeast plate"
         out[n] = m.surface if proper or owned else f'the {m.surface}'
+    return out
+
+
+def possessors(kg: KnowledgeGraph, text: str) -> list[str]:
+    """Return the entities a one-word name written as an owner names ("Theo's RNA tube").
+
+    Mention resolution reads "Theo's RNA tube" as one mention (``theo_rna_tube``); a task
+    may still need Theo himself ("get Theo's tube out for him").
+    """
+    out = []
+    for _, _, tok in _tokens(text):
+        if tok.endswith(("'s", "s'")):
+            name = tok.split("'")[0]
+            if name in kg.entities and name not in out:
+                out.append(name)
     return out
 
 
