@@ -130,8 +130,9 @@ def test_structured_goal_within_the_context_schema(tmp_path):
                      {'forall': 'light', 'if': [], 'then': [['light_on', '?x']],
                       'negate': True}]}
     outside = {'goal': [['in_person_hand', 'red_pen', 'gerry']]}
-    with FakeOpenAI([{'content': outside}, {'content': goal}]) as fake:
-        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
+    with FakeOpenAI([{'content': outside}, {'content': goal}]) as fake:  # asked at once
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          split_clauses=False).run(
             'Give the red pen to Anna and switch off every light.')
         schema = fake.requests[0]['response_format']['json_schema']['schema']
         second = fake.requests[1]['messages'][-1]['content']
@@ -245,3 +246,19 @@ def test_goal_keeps_only_changes_unless_the_task_says_keep(tmp_path):
     assert named == {'red_pen', 'anna'}, named
     assert named_types(d, 'Switch off the lights in every room.') >= {'light', 'room'}
     assert 'pen' in named_types(d, TASK) and not named_types(d, 'Do it now, please.')
+
+
+def test_task_of_two_parts_is_asked_part_by_part(tmp_path):
+    world = household_world(tmp_path)
+    off = {'content': {'goal': [{'not': ['light_on', 'kitchen_light']}]}}
+    give = {'content': {'goal': [['in_person_hand', 'red_pen', 'anna']]}}
+    text = 'Switch off the kitchen light and give the red pen to Anna.'
+    with FakeOpenAI([off, give]) as fake:
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(text)
+        asked = [r['messages'][-1]['content'] for r in fake.requests]
+    assert len(asked) == 2 and all(f'Whole task: {text}' in a for a in asked)
+    assert 'Task: Switch off the kitchen light\n' in asked[0]
+    assert 'Task: give the red pen to Anna.\n' in asked[1]
+    assert out.status == 'solved' and out.attempts == 1, out.errors
+    assert out.goal == '(and (not (light_on kitchen_light)) (in_person_hand red_pen anna))'
+    assert out.usage.calls == 2

@@ -16,12 +16,13 @@ string, which the planner's tolerant parser reads.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.client import LLMError, Usage
+from ..llm.client import LLMError, LLMReply, Usage
 from ..llm.parse import strip_fences
 from ..planning.planner import Planner, PlanResult
 from ..planning.problem import GoalError, parse_goal, render_goal
@@ -33,6 +34,7 @@ from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
 from ..world.model import WorldModel
+from .clauses import split_report
 from .examples import system_for
 from .grounding import Grounding
 from .prompting import grounded_message, llm_failure, prompt_text
@@ -258,8 +260,10 @@ class TaskPlanner:
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever | None,
                  planner: Planner, *, max_attempts: int = 3, max_tokens: int = 300,
                  per_slot: int = 30, memory: Any = None,
-                 resolve_mentions: bool = True, read_back: bool = True) -> None:
+                 resolve_mentions: bool = True, read_back: bool = True,
+                 split_clauses: bool = True) -> None:
         self.world = world
+        self.split_clauses = split_clauses
         self.resolve_mentions = resolve_mentions
         self.read_back = read_back
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
@@ -333,16 +337,21 @@ class TaskPlanner:
                 kg, grounding.entities, grounding.facts, 'Task', text)},
         ]
         schema = grounding.goal_schema()
+        lexicon = {w for n in kg.entities for w in name_words(n)}
+        parts = split_report(text, lexicon) if self.split_clauses else [text]
         flagged = False
         for attempt in range(1, self.max_attempts + 1):
             out.attempts = attempt
             try:
-                reply = self.llm.chat(messages, schema=schema, schema_name='pddl_goal',
-                                      max_tokens=self.max_tokens)
+                if attempt == 1 and len(parts) > 1:
+                    reply = self._by_parts(parts, text, kg, grounding, recalled, schema, out)
+                else:
+                    reply = self.llm.chat(messages, schema=schema, schema_name='pddl_goal',
+                                          max_tokens=self.max_tokens)
+                    out.usage.add(reply)
             except LLMError as exc:
                 out.status, out.errors = 'error', [llm_failure(exc)]
                 break
-            out.usage.add(reply)
             goal, errors = grounding.read_goal(
                 reply.data if reply.data is not None else extract_goal(None, reply.text))
             notes: list[str] = []
@@ -394,6 +403,37 @@ class TaskPlanner:
         if self.memory is not None:
             self.memory.task_done(text, out.goal, out.status, kg)
         return self._done(out, began)
+
+    def _by_parts(self, parts: list[str], text: str, kg: KnowledgeGraph, grounding: Grounding,
+                  recalled: str, schema: dict[str, Any], out: TaskOutcome) -> LLMReply:
+        """Ask for the goal of each part of a task in turn; return their items as one reply.
+
+        Asked for "pour lemonade into the glass and give it to Lucy" at once, a small model
+        writes one of the two; each part is asked with the whole task beside it (for "it").
+        A part whose reply is not a goal list makes the whole task be asked at once.
+        """
+        items: list[Any] = []
+        for part in parts:
+            ask = [{'role': 'system', 'content': self.system()},
+                   {'role': 'user', 'content': recalled + grounded_message(
+                       kg, grounding.entities, grounding.facts, 'Task', part, whole=text)}]
+            reply = self.llm.chat(ask, schema=schema, schema_name='pddl_goal',
+                                  max_tokens=self.max_tokens)
+            out.usage.add(reply)
+            data = reply.data if isinstance(reply.data, dict) else {}
+            got = {str(k).lower(): v for k, v in data.items()}.get('goal')
+            if not isinstance(got, list):
+                whole = [{'role': 'system', 'content': self.system()},
+                         {'role': 'user', 'content': recalled + grounded_message(
+                             kg, grounding.entities, grounding.facts, 'Task', text)}]
+                reply = self.llm.chat(whole, schema=schema, schema_name='pddl_goal',
+                                      max_tokens=self.max_tokens)
+                out.usage.add(reply)
+                return reply
+            items.extend(got)
+        merged = {'goal': items}
+        return LLMReply(text=json.dumps(merged), data=merged, prompt_tokens=0,
+                        completion_tokens=0, latency_s=0.0, cached=False, attempts=0)
 
     def _read_back(self, text: str, goal: str, kg: KnowledgeGraph, names: dict[str, str],
                    out: TaskOutcome, notes: list[str]) -> str | None:
