@@ -133,8 +133,9 @@ def named_types(domain: DomainSchema, text: str, *,
     for t in domain.types:
         tw = [w for w in name_words(t) if w not in STOPWORDS and len(w) > 2
               and not w.isdigit()]
-        many = any(w + 's' in said or w + 'es' in said or (w.endswith('y') and w[:-1] + 'ies'
-                                                             in said) for w in tw)
+        plurals = {w + 's' for w in tw} | {w + 'es' for w in tw} | {
+            w[:-1] + 'ies' for w in tw if w.endswith('y')}
+        many = bool(plurals & said)
         if many or (not plural and any(w in stems for w in tw)):
             out |= domain.subtypes(t)
     return frozenset(out)
