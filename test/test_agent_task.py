@@ -53,7 +53,7 @@ def test_task_retries_bad_goals_with_reasons(tmp_path):
     ]
     with FakeOpenAI(script) as fake:  # no mention check: the pantry goal must reach the planner
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
-                          resolve_mentions=False).run(TASK)
+                          resolve_mentions=False, read_back=False).run(TASK)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.status == 'solved' and out.attempts == 3

@@ -374,15 +374,16 @@ class TaskPlanner:
                 out.plan = self.planner.plan(kg, goal, context=set(retrieval.facts))
                 out.status = out.plan.status
                 out.errors = list(out.plan.errors)
-                if out.status == 'already_satisfied' and not flagged:
-                    flagged = True
+                if out.status in ('already_satisfied', 'unsolvable') and not flagged:
+                    flagged = True  # a goal that holds, or none can reach: read it back once
                     flipped = self._read_back(text, goal, kg, names, out, notes)
                     if flipped is not None:  # asked literal by literal: a change after all
                         out.goal = goal = flipped
                         out.plan = self.planner.plan(kg, goal, context=set(retrieval.facts))
                         out.status = out.plan.status
                         out.errors = list(out.plan.errors)
-                    elif not self.read_back and attempt < self.max_attempts:
+                    elif (out.status == 'already_satisfied' and not self.read_back
+                          and attempt < self.max_attempts):
                         out.status, out.errors = 'already_holds', [ALREADY_HOLDS]
             out.history.append({'attempt': attempt, 'goal': out.goal, 'status': out.status,
                                 'errors': list(out.errors), 'notes': notes,
@@ -438,10 +439,11 @@ class TaskPlanner:
 
     def _read_back(self, text: str, goal: str, kg: KnowledgeGraph, names: dict[str, str],
                    out: TaskOutcome, notes: list[str]) -> str | None:
-        """Ask of each literal of a goal that already holds whether the task wants it.
+        """Ask of each literal of a suspect goal whether the task wants it.
 
         A small model often gets the polarity wrong ("answer the phone" → the phone is
-        ringing); a task asks for a change, so a goal that holds already is suspect. A
+        ringing); a task asks for a change, so a goal that holds already is suspect, and so
+        is one no plan reaches ("unlock the door" → the door is locked). A
         yes/no question per literal ("once the task is done, is Jerry's phone ringing?")
         is easier for it than writing the goal. Literals the answer contradicts are
         negated; return the new goal, or None when every literal is confirmed (the task
