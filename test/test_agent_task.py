@@ -235,6 +235,11 @@ def test_goal_keeps_only_changes_unless_the_task_says_keep(tmp_path):
         f'dropped {held} from the goal: it holds now and the task asks for a change'])
     assert drop_held(d, kg, goal, 'Give the pen to Anna and leave the light on.')[0] == goal
     assert drop_held(d, kg, f'(and {held})', TASK)[0] == f'(and {held})'  # nothing else: kept
+    # a one-entity or negated conjunct that holds is asked about: negated when not wanted
+    assert drop_held(d, kg, goal, TASK, lambda f: True)[0] == '(and (in_person_hand red_pen anna))'
+    flipped, notes = drop_held(d, kg, goal, TASK, lambda f: False)
+    assert flipped == f'(and (not {held}) (in_person_hand red_pen anna))'
+    assert notes[0].startswith(f'negated {held}: it holds now')
     # the schema sent for a task offers only the entities the task names
     with FakeOpenAI([{'content': GOOD}]) as fake:
         out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(TASK)

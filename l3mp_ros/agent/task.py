@@ -19,6 +19,7 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,16 +155,19 @@ def quantifiable(domain: DomainSchema, text: str) -> frozenset[str] | None:
     return named_types(domain, text) or None
 
 
-def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str,
-              text: str) -> tuple[str, list[str]]:
-    """Drop ground conjuncts that hold now from a goal that also asks for a change.
+def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
+              wants: Callable[[Fact], bool | None] | None = None) -> tuple[str, list[str]]:
+    """Settle the ground conjuncts that hold now in a goal that also asks for a change.
 
     A task often describes where things are ("give the pen on the table in Joshua's room
     to Joshua"); a small model copies that description into the goal, where it contradicts
-    the change or makes it much harder to plan. A conjunct that is already true is kept
-    when the task says to keep or restore something ("put it back", "leave it open") or
-    when nothing else in the goal is a change (the whole goal then already holds, which is
-    reported as such).
+    the change or makes it much harder to plan: such a positive relation is dropped. A
+    negated or one-entity conjunct that holds ("not showing the sports channel" for "show
+    the sports channel") is more often the model's wrong polarity: with ``wants`` (does
+    the task want this fact true? None: cannot tell) it is asked about and negated when
+    the answer contradicts it, else dropped. Everything is kept when the task says to keep
+    or restore something ("put it back", "leave it open") or when nothing else in the goal
+    is a change (the whole goal then already holds, which is reported as such).
     """
     if KEEPS.search(text or ''):
         return goal, []
@@ -173,20 +177,38 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str,
         return goal, []
     items = list(node[1]) if node[0] == 'and' else [node]
 
-    def held(n: Any) -> bool | None:
+    def literal(n: Any) -> tuple[Fact, bool] | None:
         neg = n[0] == 'not' and n[1][0] == 'atom'
         atom = n[1] if neg else n
         if atom[0] != 'atom' or not atom[2] or any(a.startswith('?') for a in atom[2]):
             return None  # quantified or not a literal: a change, as far as we know
-        return (Fact(atom[1], tuple(atom[2])) in kg) != neg
+        return Fact(atom[1], tuple(atom[2])), not neg
 
-    status = [held(n) for n in items]
-    if all(status) or not any(status):
+    lits = [literal(n) for n in items]
+    held = [lit is not None and (lit[0] in kg) == lit[1] for lit in lits]
+    if all(held) or not any(held):
         return goal, []
-    kept = tuple(n for n, h in zip(items, status, strict=True) if not h)
-    dropped = [render_goal(n) for n, h in zip(items, status, strict=True) if h]
-    return render_goal(('and', kept)), [f'dropped {", ".join(dropped)} from the goal: it holds '
-                                        'now and the task asks for a change']
+    kept: list[Any] = []
+    dropped: list[str] = []
+    notes: list[str] = []
+    for n, lit, h in zip(items, lits, held, strict=True):
+        if not h or lit is None:
+            kept.append(n)
+            continue
+        fact, positive = lit
+        wanted = wants(fact) if wants is not None and not (
+            positive and len(fact.args) > 1) else None
+        if wanted is None or wanted == positive:
+            dropped.append(render_goal(n))
+            continue
+        flipped = ('atom', fact.predicate, fact.args) if wanted else ('not', n)
+        kept.append(flipped)
+        notes.append(f'negated {render_goal(n)}: it holds now, and asked whether the task '
+                     f'wants it, the model answered {"yes" if wanted else "no"}')
+    if dropped:
+        notes.append(f'dropped {", ".join(dropped)} from the goal: it holds now and the task '
+                     'asks for a change')
+    return render_goal(('and', tuple(kept))), notes
 
 
 def state_sentence(fact: Fact, domain: DomainSchema, names: dict[str, str]) -> str:
@@ -360,7 +382,9 @@ class TaskPlanner:
                 goal, notes, errors = reconcile_goal(self.world.domain, kg,
                                                      self.world.constraints, goal)
             if not errors and goal and self.resolve_mentions:
-                goal, held = drop_held(self.world.domain, kg, goal, text)
+                wants = ((lambda f: self._wants(text, f, names, out)) if self.read_back
+                         else None)
+                goal, held = drop_held(self.world.domain, kg, goal, text, wants)
                 notes += held
             out.goal = goal
             if not errors and goal and mentioned:
@@ -453,33 +477,38 @@ class TaskPlanner:
         lits = ground_literals(self.world.domain, kg, goal) if self.read_back else None
         if not lits or len(lits) > MAX_READ_BACK:
             return None
-        task = ' '.join(text.split())
         changed = False
         nodes = []
         for node, fact, positive in lits:
-            claim = state_sentence(fact, self.world.domain, names)
-            messages = [{'role': 'system', 'content': prompt_text('outcome')},
-                        {'role': 'user', 'content': f'Request: {task}\nQuestion: When the '
-                                                    f'robot is done, will this be true: '
-                                                    f'{claim}?'}]
-            try:
-                reply = self.llm.chat(messages, schema=YES_NO, schema_name='outcome',
-                                      max_tokens=8)
-            except LLMError:
+            wanted = self._wants(text, fact, names, out)
+            if wanted is None:
                 return None
-            out.usage.add(reply)
-            data = reply.data if isinstance(reply.data, dict) else {}
-            wanted = str(data.get('answer', reply.text or '')).strip().lower().startswith('yes')
-            out.history.append({'read_back': claim, 'reply': (reply.text or '')[:200]})
             if wanted != positive:
                 changed = True
-                notes.append(f'negated {render_goal(node)}: asked whether "{claim}" once '
-                             f'the task is done, the model answered {"yes" if wanted else "no"}')
+                notes.append(f'negated {render_goal(node)}: asked whether the task wants '
+                             f'{fact.text()}, the model answered {"yes" if wanted else "no"}')
                 node = ('atom', fact.predicate, fact.args) if wanted else ('not', node)
             nodes.append(node)
         if not changed:
             return None
         return render_goal(('and', tuple(nodes)))
+
+    def _wants(self, text: str, fact: Fact, names: dict[str, str],
+               out: TaskOutcome) -> bool | None:
+        """Ask yes/no whether ``fact`` is true once the task is done; None on an LLM error."""
+        claim = state_sentence(fact, self.world.domain, names)
+        messages = [{'role': 'system', 'content': prompt_text('outcome')},
+                    {'role': 'user', 'content': f'Request: {" ".join(text.split())}\n'
+                                                'Question: When the robot is done, will this '
+                                                f'be true: {claim}?'}]
+        try:
+            reply = self.llm.chat(messages, schema=YES_NO, schema_name='outcome', max_tokens=8)
+        except LLMError:
+            return None
+        out.usage.add(reply)
+        data = reply.data if isinstance(reply.data, dict) else {}
+        out.history.append({'read_back': claim, 'reply': (reply.text or '')[:200]})
+        return str(data.get('answer', reply.text or '')).strip().lower().startswith('yes')
 
     @staticmethod
     def _done(out: TaskOutcome, began: float) -> TaskOutcome:
