@@ -78,10 +78,11 @@ def test_goal_whose_conjuncts_no_state_allows_is_reprompted(tmp_path):
     world = household_world(tmp_path)
     script = [{'content': {'goal': '(and (in_person_hand red_pen anna) '
                                    '(in_person_hand red_pen jerry))'}},
+              {'content': {'answer': 'yes'}}, {'content': {'answer': 'yes'}},  # both wanted
               {'content': GOOD}]
     with FakeOpenAI(script) as fake:
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(TASK)
-        again = fake.requests[1]['messages'][-1]['content']
+        again = fake.requests[3]['messages'][-1]['content']
     assert out.status == 'solved' and out.attempts == 2
     assert 'cannot both hold' in again and 'state after the task' in again
 
@@ -267,3 +268,18 @@ def test_task_of_two_parts_is_asked_part_by_part(tmp_path):
     assert out.status == 'solved' and out.attempts == 1, out.errors
     assert out.goal == '(and (not (light_on kitchen_light)) (in_person_hand red_pen anna))'
     assert out.usage.calls == 2
+
+
+def test_goal_conjuncts_a_rule_forbids_together_are_settled_by_asking(tmp_path):
+    world = household_world(tmp_path)
+    both = {'content': {'goal': [['in_person_hand', 'red_pen', 'anna'],
+                                 ['placed_at_table', 'red_pen', 'jerry_bedroom_table']]}}
+    yes, no = {'content': {'answer': 'yes'}}, {'content': {'answer': 'no'}}
+    with FakeOpenAI([both, yes, no]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          resolve_mentions=False).run(TASK)
+        asked = [r['messages'][-1]['content'] for r in fake.requests[1:]]
+    assert out.status == 'solved' and out.attempts == 1, out.errors
+    assert out.goal == '(and (in_person_hand red_pen anna))'
+    assert 'red pen is in hand anna?' in asked[0] and 'jerry bedroom table?' in asked[1]
+    assert 'does not read it in the task' in out.history[-1]['notes'][0]

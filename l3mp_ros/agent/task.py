@@ -236,7 +236,8 @@ def ground_literals(domain: DomainSchema, kg: KnowledgeGraph,
 
 
 def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constraints,
-                   goal: str) -> tuple[str, list[str], list[str]]:
+                   goal: str, wants: Callable[[Fact], bool | None] | None = None
+                   ) -> tuple[str, list[str], list[str]]:
     """Check a goal's conjuncts against the state-constraint rules; return (goal, notes, errors).
 
     A goal is the state *after* the task. Two conjuncts that a ``functional`` or
@@ -267,6 +268,14 @@ def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constr
                 drop.add(k)
                 notes.append(f'dropped {now.text()} from the goal: it holds now and '
                              f'{new.text()} replaces it (rule {rule})')
+                continue
+            wa, wb = (wants(a), wants(b)) if wants is not None else (None, None)
+            if wa is not None and wb is not None and wa != wb:  # asked, one is not wanted
+                unwanted, k = (b, j) if wa else (a, i)
+                drop.add(k)
+                notes.append(f'dropped {unwanted.text()} from the goal: it cannot hold with '
+                             f'{(a if wa else b).text()} (rule {rule}) and, asked, the model '
+                             'does not read it in the task')
             else:
                 errors.append(f'{a.text()} and {b.text()} cannot both hold (rule {rule}); '
                               'the goal is the state after the task: keep only the one the '
@@ -345,8 +354,9 @@ class TaskPlanner:
         if self.resolve_mentions:
             mentions = resolve(kg, text)
             names = surfaces(mentions)
-            about = list(dict.fromkeys([*candidates(mentions), *possessors(kg, text)]))
             types = quantifiable(self.world.domain, text)
+            about = list(dict.fromkeys([*candidates(mentions), *possessors(
+                kg, text, kinds=types != frozenset())]))
         grounding = Grounding.build(self.world.domain, kg, [*about, *ranked], retrieval.facts,
                                     per_slot=self.per_slot,
                                     constants=frozenset(about) if about else None,
@@ -378,12 +388,12 @@ class TaskPlanner:
             goal, errors = grounding.read_goal(
                 reply.data if reply.data is not None else extract_goal(None, reply.text))
             notes: list[str] = []
+            wants = ((lambda f: self._wants(text, f, names, out)) if self.read_back
+                     else None)
             if not errors and goal:
                 goal, notes, errors = reconcile_goal(self.world.domain, kg,
-                                                     self.world.constraints, goal)
+                                                     self.world.constraints, goal, wants)
             if not errors and goal and self.resolve_mentions:
-                wants = ((lambda f: self._wants(text, f, names, out)) if self.read_back
-                         else None)
                 goal, held = drop_held(self.world.domain, kg, goal, text, wants)
                 notes += held
             out.goal = goal

@@ -37,6 +37,7 @@ from .link import _WORD_RE, STOPWORDS, _stem, name_words, words
 RARE = 3  # a word in at most this many names names each of them on its own
 NEAR = 3  # words either side of a mention that can say which of its candidates is meant
 OWNERS = frozenset('her his their my our your'.split())  # "her lab coat": said elsewhere
+PRONOUNS = frozenset('he him she her they them'.split())  # may point back at an owner
 # a rare word that is not an entity's head noun names it only after one of these ("the
 # acetone", "her protein sample"), so a verb like "set" does not name spatula_set
 DETERMINERS = frozenset('the a an his her its their my our your this that these those '
@@ -202,7 +203,9 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
             near = {said[k] for k in range(max(0, m.start - NEAR), min(len(said), m.end + NEAR))
                     if owner[k] or said[k] not in names or len(names[said[k]]) > 1
                     or k in (m.start - 1, m.end)} - own  # "Professor Okafor"
-        extra = {n: len(set(names[n]) & near) for n in m.candidates}
+        after = set(said[m.end:m.end + NEAR]) & near  # "the table in the living room"
+        extra = {n: (len(set(names[n]) & near), len(set(names[n]) & after))
+                 for n in m.candidates}
         best = max(extra.values())
         m.candidates = [n for n in m.candidates if extra[n] == best]
     while True:  # the nearest mention that tells the candidates apart decides
@@ -244,14 +247,19 @@ def surfaces(mentions: list[Mention]) -> dict[str, str]:
     return out
 
 
-def possessors(kg: KnowledgeGraph, text: str) -> list[str]:
+def possessors(kg: KnowledgeGraph, text: str, *, kinds: bool = False) -> list[str]:
     """Return the entities a one-word name written as an owner names ("Theo's RNA tube").
 
     Mention resolution reads "Theo's RNA tube" as one mention (``theo_rna_tube``); a task
-    may still need Theo himself ("get Theo's tube out for him").
+    may still need Theo himself ("get Theo's tube out for him"): only when a personal
+    pronoun may point back at him, or (``kinds``) the utterance speaks of kinds of things
+    ("all of Lena's tubes": the things Lena owns).
     """
+    tokens = [t[2] for t in _tokens(text)]
+    if not kinds and not PRONOUNS & set(tokens):
+        return []  # "the table in Sophia's bedroom": Sophia is no referent of her own
     out = []
-    for _, _, tok in _tokens(text):
+    for tok in tokens:
         if tok.endswith(("'s", "s'")):
             name = tok.split("'")[0]
             if name in kg.entities and name not in out:
