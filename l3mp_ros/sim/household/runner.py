@@ -236,7 +236,9 @@ class RunConfig:
     tasks: int = 40
     task_every: int = 5
     oracle: bool = False
-    split_clauses: bool = True  # read multi-change reports part by part (never for the oracle)
+    # read reports and tasks part by part, ground tasks in their mentions and read goals back
+    # with yes/no questions (never for the oracle, which answers whole utterances' gold JSON)
+    split_clauses: bool = True
     engine: str = 'lapkt'
     plan_timeout: float = 60.0
     max_attempts: int = 3
@@ -383,8 +385,11 @@ class Runner:
                                  verify=self.variant.verify,
                                  split_clauses=self.config.split_clauses and self.oracle is None,
                                  confirm=self.oracle is None)
+        grounded = self.config.split_clauses and self.oracle is None
         self.task_planner = TaskPlanner(self.world, self.llm, self.retriever, self.planner,
-                                        max_attempts=self.config.max_attempts)
+                                        max_attempts=self.config.max_attempts,
+                                        resolve_mentions=grounded, read_back=grounded,
+                                        split_clauses=grounded)
         self.setup_seconds += time.perf_counter() - began
 
     def _start(self, household: Household) -> None:
