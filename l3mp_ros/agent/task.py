@@ -208,7 +208,12 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
     if dropped:
         notes.append(f'dropped {", ".join(dropped)} from the goal: it holds now and the task '
                      'asks for a change')
-    return render_goal(('and', tuple(kept))), notes
+    return conjoin(kept), notes
+
+
+def conjoin(nodes: list[Any]) -> str:
+    """Return the PDDL conjunction of goal nodes, each once (a negation may repeat one)."""
+    return render_goal(('and', tuple({render_goal(n): n for n in nodes}.values())))
 
 
 def state_sentence(fact: Fact, domain: DomainSchema, names: dict[str, str]) -> str:
@@ -501,7 +506,7 @@ class TaskPlanner:
             nodes.append(node)
         if not changed:
             return None
-        return render_goal(('and', tuple(nodes)))
+        return conjoin(nodes)
 
     def _wants(self, text: str, fact: Fact, names: dict[str, str],
                out: TaskOutcome) -> bool | None:
