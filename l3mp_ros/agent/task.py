@@ -57,6 +57,9 @@ _NAME_RE = re.compile(r'[^\s()]+')
 # words by which a task speaks of a kind of thing rather than of one thing
 QUANTIFIERS = frozenset('all every each any none no nothing everything anything some a an '
                         'both either neither whichever whatever'.split())
+# a part of a task that describes rather than asks ("..., it is ringing"; "she is thirsty")
+DESCRIBES = re.compile(r'^(it|he|she|they|this|that|there)\s+(is|are|was|were|has|have|seems?)\b',
+                       re.IGNORECASE)
 # words by which a task asks to keep (or restore) something that holds now: "put it back"
 KEEPS = re.compile(r'\b(back|again|still|keep|keeps|kept|stay|stays|remain|remains|leave)\b',
                    re.IGNORECASE)
@@ -376,7 +379,8 @@ class TaskPlanner:
         ]
         schema = grounding.goal_schema()
         lexicon = {w for n in kg.entities for w in name_words(n)}
-        parts = split_report(text, lexicon) if self.split_clauses else [text]
+        parts = [p for p in (split_report(text, lexicon) if self.split_clauses else [text])
+                 if not DESCRIBES.match(p)]  # "pick up the phone, it is ringing"
         flagged = False
         for attempt in range(1, self.max_attempts + 1):
             out.attempts = attempt
