@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from runlog import RunLog, p95
+
 from l3mp_ros.agent.update import NLUpdater
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.retrieval.base import make_retriever
@@ -46,14 +48,13 @@ def summary(rows: list[dict]) -> str:
     count = {k: sum(r['verdict'] == k for r in rows) for k in
              ('exact', 'wrong', 'unapplied', 'kept_out')}
     secs = sorted(r['seconds'] for r in rows) or [0.0]
-    p95 = secs[min(len(secs) - 1, round(0.95 * (len(secs) - 1)))]
     tokens = statistics.mean(r['prompt_tokens'] + r['completion_tokens'] for r in rows) \
         if rows else 0
     share = 100 * count['exact'] / max(1, len(due))
     return (f"reports exact {count['exact']}/{len(due)} ({share:.0f} %); "
             f"wrong applied {count['wrong']}/{len(rows)}; unapplied {count['unapplied']}; "
             f"rejects kept out {count['kept_out']}/{len(rows) - len(due)}; "
-            f"p50 {statistics.median(secs):.1f} s, p95 {p95:.1f} s per report; "
+            f"p50 {statistics.median(secs):.1f} s, p95 {p95(secs):.1f} s per report; "
             f"{tokens:.0f} tokens per report")
 
 
@@ -74,14 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     domain = DomainSchema.load(ROOT / spec['domain'])
     constraints = Constraints.load(ROOT / spec['constraints'])
     state = json.loads((ROOT / spec['state']).read_text())
-    args.out.mkdir(parents=True, exist_ok=True)
-    log = args.out / 'reports.jsonl'
-    rows = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
-    done = {r['i'] for r in rows}
+    log = RunLog(args.out, 'reports')
     llm = LLMClient(LLMConfig(base_url=args.llm, model=args.model, cache_dir=args.cache))
     retriever = make_retriever(args.retriever)
     for i, rep in enumerate(spec['reports'], 1):
-        if i in done:
+        if i in log.done:
             continue
         gold = Update.of([Fact.from_triplet(t) for t in rep['remove']],
                          [Fact.from_triplet(t) for t in rep['add']])
@@ -97,14 +95,10 @@ def main(argv: list[str] | None = None) -> int:
                'completion_tokens': out.usage.completion_tokens,
                'applied': out.update.to_json() if out.applied and out.update else None,
                'gold': gold.to_json(), 'errors': out.errors[:3]}
-        rows.append(row)
-        with log.open('a') as fh:
-            fh.write(json.dumps(row) + '\n')
+        log.add(row)
         print(f"{i:3d} {row['verdict']:9s} {row['seconds']:6.1f}s {rep['text'][:70]}",
               flush=True)
-    line = summary(rows)
-    (args.out / 'summary.txt').write_text(line + '\n')
-    print(line)
+    log.finish(summary(log.rows))
     return 0
 
 

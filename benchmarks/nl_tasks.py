@@ -29,6 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from runlog import RunLog, p95
+
 from l3mp_ros.agent.task import TaskPlanner
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.planning.execute import execute_plan
@@ -92,13 +94,12 @@ def reached(domain: DomainSchema, kg: KnowledgeGraph, steps: list[str], gold: st
 def summary(rows: list[dict]) -> str:
     """Return the one-line summary of a run."""
     secs = sorted(r['seconds'] for r in rows) or [0.0]
-    p95 = secs[min(len(secs) - 1, round(0.95 * (len(secs) - 1)))]
     right = sum(r['right'] for r in rows)
     tokens = statistics.mean(r['prompt_tokens'] + r['completion_tokens'] for r in rows) \
         if rows else 0
     calls = statistics.mean(r['calls'] for r in rows) if rows else 0
     return (f'tasks right {right}/{len(rows)} ({100 * right / max(1, len(rows)):.0f} %); '
-            f'p50 {statistics.median(secs):.1f} s, p95 {p95:.1f} s per task; '
+            f'p50 {statistics.median(secs):.1f} s, p95 {p95(secs):.1f} s per task; '
             f'{tokens:.0f} tokens, {calls:.1f} LLM calls per task')
 
 
@@ -122,16 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     domain, constraints, tasks = (household_tasks(args.household_seed, args.tasks)
                                   if args.set is None else set_tasks(args.set))
-    args.out.mkdir(parents=True, exist_ok=True)
-    log = args.out / 'tasks.jsonl'
-    rows = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
-    done = {r['i'] for r in rows}
+    log = RunLog(args.out, 'tasks')
     llm = LLMClient(LLMConfig(base_url=args.llm, model=args.model, cache_dir=args.cache))
     retriever = make_retriever(args.retriever)
     planner = Planner(domain, engine=args.engine, timeout=args.plan_timeout)
     grounded = not args.plain
     for i, task in enumerate(tasks, 1):
-        if i in done:
+        if i in log.done:
             continue
         kg = KnowledgeGraph.from_json(task['state'])
         world = WorldModel(domain, constraints, kg=kg.copy())
@@ -147,14 +145,10 @@ def main(argv: list[str] | None = None) -> int:
                'calls': out.usage.calls, 'prompt_tokens': out.usage.prompt_tokens,
                'completion_tokens': out.usage.completion_tokens, 'errors': out.errors[:3],
                'notes': [n for h in out.history for n in h.get('notes', [])]}
-        rows.append(row)
-        with log.open('a') as fh:
-            fh.write(json.dumps(row) + '\n')
+        log.add(row)
         print(f"{i:3d} {'right' if ok else 'WRONG':5s} {out.status:17s} {row['seconds']:6.1f}s "
               f"{task['text'][:70]}", flush=True)
-    line = summary(rows)
-    (args.out / 'summary.txt').write_text(line + '\n')
-    print(line)
+    log.finish(summary(log.rows))
     return 0
 
 

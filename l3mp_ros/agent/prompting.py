@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
 from ..paths import package_file
 from ..world.domain import DomainSchema
@@ -14,6 +15,8 @@ from .grounding import format_items
 
 # Above this many entities the prompt lists only the retrieved ones (the paper lists all).
 MAX_LISTED_ENTITIES = 150
+YES_NO_SCHEMA = {'type': 'object', 'properties': {'answer': {'enum': ['yes', 'no']}},
+                 'required': ['answer'], 'additionalProperties': False}
 
 
 @cache
@@ -74,3 +77,16 @@ def llm_failure(exc: Exception, during: str = '') -> str:
     if getattr(exc, 'kind', '') == 'http' and getattr(exc, 'status', None) in (400, 413, 422):
         return f'LLM refused the request{where} (prompt too long for its context?): {exc}'
     return f'LLM unavailable{where}: {exc}'
+
+
+def ask_yes_no(llm: Any, prompt: str, question: str) -> tuple[bool, Any]:
+    """Ask one yes/no question after the system prompt ``prompt``; return (yes, reply).
+
+    Anything but an answer starting with "yes" counts as no. Raises the client's
+    ``LLMError``.
+    """
+    messages = [{'role': 'system', 'content': prompt_text(prompt)},
+                {'role': 'user', 'content': question}]
+    reply = llm.chat(messages, schema=YES_NO_SCHEMA, schema_name=prompt, max_tokens=8)
+    data = reply.data if isinstance(reply.data, dict) else {}
+    return str(data.get('answer', reply.text or '')).strip().lower().startswith('yes'), reply

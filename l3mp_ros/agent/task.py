@@ -38,11 +38,9 @@ from ..world.model import WorldModel
 from .clauses import split_report
 from .examples import system_for
 from .grounding import Grounding
-from .prompting import grounded_message, llm_failure, prompt_text
-from .wording import phrase
+from .prompting import ask_yes_no, grounded_message, llm_failure
+from .wording import say
 
-YES_NO = {'type': 'object', 'properties': {'answer': {'enum': ['yes', 'no']}},
-          'required': ['answer'], 'additionalProperties': False}
 MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one
 GOAL_SCHEMA = {
     'type': 'object',
@@ -158,6 +156,26 @@ def quantifiable(domain: DomainSchema, text: str) -> frozenset[str] | None:
     return named_types(domain, text) or None
 
 
+def conjuncts(domain: DomainSchema, kg: KnowledgeGraph,
+              goal: str) -> list[tuple[Any, tuple[Fact, bool] | None]] | None:
+    """Return the top-level conjuncts of a goal, each with (fact, positive) or None.
+
+    A ground literal comes with its fact and polarity, anything else (a quantifier) with
+    None; an unreadable goal gives None.
+    """
+    try:
+        node = parse_goal(domain, kg, goal).formula
+    except GoalError:
+        return None
+    out: list[tuple[Any, tuple[Fact, bool] | None]] = []
+    for n in (list(node[1]) if node[0] == 'and' else [node]):
+        neg = n[0] == 'not' and n[1][0] == 'atom'
+        atom = n[1] if neg else n
+        ground = atom[0] == 'atom' and atom[2] and not any(a.startswith('?') for a in atom[2])
+        out.append((n, (Fact(atom[1], tuple(atom[2])), not neg) if ground else None))
+    return out
+
+
 def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
               wants: Callable[[Fact], bool | None] | None = None) -> tuple[str, list[str]]:
     """Settle the ground conjuncts that hold now in a goal that also asks for a change.
@@ -174,20 +192,11 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
     """
     if KEEPS.search(text or ''):
         return goal, []
-    try:
-        node = parse_goal(domain, kg, goal).formula
-    except GoalError:
+    parsed = conjuncts(domain, kg, goal)
+    if parsed is None:
         return goal, []
-    items = list(node[1]) if node[0] == 'and' else [node]
-
-    def literal(n: Any) -> tuple[Fact, bool] | None:
-        neg = n[0] == 'not' and n[1][0] == 'atom'
-        atom = n[1] if neg else n
-        if atom[0] != 'atom' or not atom[2] or any(a.startswith('?') for a in atom[2]):
-            return None  # quantified or not a literal: a change, as far as we know
-        return Fact(atom[1], tuple(atom[2])), not neg
-
-    lits = [literal(n) for n in items]
+    items = [n for n, _ in parsed]
+    lits = [lit for _, lit in parsed]
     held = [lit is not None and (lit[0] in kg) == lit[1] for lit in lits]
     if all(held) or not any(held):
         return goal, []
@@ -217,30 +226,6 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
 def conjoin(nodes: list[Any]) -> str:
     """Return the PDDL conjunction of goal nodes, each once (a negation may repeat one)."""
     return render_goal(('and', tuple({render_goal(n): n for n in nodes}.values())))
-
-
-def state_sentence(fact: Fact, domain: DomainSchema, names: dict[str, str]) -> str:
-    """Return a fact as a timeless sentence: "Jerry's phone is ringing"."""
-    said = [names.get(a) or a.replace('_', ' ') for a in fact.args]
-    verb = phrase(fact.predicate, plain=True, domain=domain)
-    return ' '.join([said[0], verb, *said[1:]]) if said else verb
-
-
-def ground_literals(domain: DomainSchema, kg: KnowledgeGraph,
-                    goal: str) -> list[tuple[Any, Fact, bool]] | None:
-    """Return (node, fact, positive) per top-level conjunct; None if one is not ground."""
-    try:
-        node = parse_goal(domain, kg, goal).formula
-    except GoalError:
-        return None
-    out = []
-    for n in (list(node[1]) if node[0] == 'and' else [node]):
-        neg = n[0] == 'not' and n[1][0] == 'atom'
-        atom = n[1] if neg else n
-        if atom[0] != 'atom' or any(a.startswith('?') for a in atom[2]):
-            return None
-        out.append((n, Fact(atom[1], tuple(atom[2])), not neg))
-    return out
 
 
 def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constraints,
@@ -372,11 +357,7 @@ class TaskPlanner:
         mentioned = set(about or retrieval.info.get('mentioned') or ())
         recalled = (self.memory.task_context(kg, text, retrieval.facts, retrieval.entities)
                     if self.memory is not None else '')
-        messages = [
-            {'role': 'system', 'content': self.system()},
-            {'role': 'user', 'content': recalled + grounded_message(
-                kg, grounding.entities, grounding.facts, 'Task', text)},
-        ]
+        messages = self._request(kg, grounding, recalled, text)
         schema = grounding.goal_schema()
         lexicon = {w for n in kg.entities for w in name_words(n)}
         parts = [p for p in (split_report(text, lexicon) if self.split_clauses else [text])
@@ -449,6 +430,13 @@ class TaskPlanner:
             self.memory.task_done(text, out.goal, out.status, kg)
         return self._done(out, began)
 
+    def _request(self, kg: KnowledgeGraph, grounding: Grounding, recalled: str, text: str,
+                 whole: str | None = None) -> list[dict[str, str]]:
+        """Return the goal request for ``text`` (a part of ``whole``, if given)."""
+        return [{'role': 'system', 'content': self.system()},
+                {'role': 'user', 'content': recalled + grounded_message(
+                    kg, grounding.entities, grounding.facts, 'Task', text, whole=whole)}]
+
     def _by_parts(self, parts: list[str], text: str, kg: KnowledgeGraph, grounding: Grounding,
                   recalled: str, schema: dict[str, Any], out: TaskOutcome) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.
@@ -459,19 +447,15 @@ class TaskPlanner:
         """
         items: list[Any] = []
         for part in parts:
-            ask = [{'role': 'system', 'content': self.system()},
-                   {'role': 'user', 'content': recalled + grounded_message(
-                       kg, grounding.entities, grounding.facts, 'Task', part, whole=text)}]
-            reply = self.llm.chat(ask, schema=schema, schema_name='pddl_goal',
+            reply = self.llm.chat(self._request(kg, grounding, recalled, part, whole=text),
+                                  schema=schema, schema_name='pddl_goal',
                                   max_tokens=self.max_tokens)
             out.usage.add(reply)
             data = reply.data if isinstance(reply.data, dict) else {}
             got = {str(k).lower(): v for k, v in data.items()}.get('goal')
             if not isinstance(got, list):
-                whole = [{'role': 'system', 'content': self.system()},
-                         {'role': 'user', 'content': recalled + grounded_message(
-                             kg, grounding.entities, grounding.facts, 'Task', text)}]
-                reply = self.llm.chat(whole, schema=schema, schema_name='pddl_goal',
+                reply = self.llm.chat(self._request(kg, grounding, recalled, text),
+                                      schema=schema, schema_name='pddl_goal',
                                       max_tokens=self.max_tokens)
                 out.usage.add(reply)
                 return reply
@@ -493,12 +477,13 @@ class TaskPlanner:
         really asks for what holds: nothing to do) or the goal is not a conjunction of a
         few ground literals.
         """
-        lits = ground_literals(self.world.domain, kg, goal) if self.read_back else None
-        if not lits or len(lits) > MAX_READ_BACK:
+        parsed = conjuncts(self.world.domain, kg, goal) if self.read_back else None
+        lits = [(n, lit) for n, lit in parsed or [] if lit is not None]
+        if not lits or len(lits) != len(parsed or []) or len(lits) > MAX_READ_BACK:
             return None
         changed = False
         nodes = []
-        for node, fact, positive in lits:
+        for node, (fact, positive) in lits:
             wanted = self._wants(text, fact, names, out)
             if wanted is None:
                 return None
@@ -515,19 +500,16 @@ class TaskPlanner:
     def _wants(self, text: str, fact: Fact, names: dict[str, str],
                out: TaskOutcome) -> bool | None:
         """Ask yes/no whether ``fact`` is true once the task is done; None on an LLM error."""
-        claim = state_sentence(fact, self.world.domain, names)
-        messages = [{'role': 'system', 'content': prompt_text('outcome')},
-                    {'role': 'user', 'content': f'Request: {" ".join(text.split())}\n'
-                                                'Question: When the robot is done, will this '
-                                                f'be true: {claim}?'}]
+        claim = say(fact, plain=True, domain=self.world.domain, names=names)
         try:
-            reply = self.llm.chat(messages, schema=YES_NO, schema_name='outcome', max_tokens=8)
+            yes, reply = ask_yes_no(self.llm, 'outcome', f'Request: {" ".join(text.split())}\n'
+                                    f'Question: When the robot is done, will this be true: '
+                                    f'{claim}?')
         except LLMError:
             return None
         out.usage.add(reply)
-        data = reply.data if isinstance(reply.data, dict) else {}
         out.history.append({'read_back': claim, 'reply': (reply.text or '')[:200]})
-        return str(data.get('answer', reply.text or '')).strip().lower().startswith('yes')
+        return yes
 
     @staticmethod
     def _done(out: TaskOutcome, began: float) -> TaskOutcome:

@@ -46,13 +46,11 @@ from .clauses import (
 )
 from .examples import system_for
 from .grounding import Grounding
-from .prompting import grounded_message, llm_failure, prompt_text
+from .prompting import ask_yes_no, grounded_message, llm_failure
 from .wording import say
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
-CONFIRM_SCHEMA = {'type': 'object', 'properties': {'answer': {'enum': ['yes', 'no']}},
-                  'required': ['answer'], 'additionalProperties': False}
 # a part that may say nothing new: "X is still in the office", "as always"
 STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
 
@@ -330,18 +328,14 @@ class NLUpdater:
         for fact in sorted(stated.add | stated.remove):
             claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
                         names=written)
-            messages = [{'role': 'system', 'content': prompt_text('confirm')},
-                        {'role': 'user', 'content': f'{said}Statement: {claim}\nAnswer:'}]
             try:
-                reply = self.llm.chat(messages, schema=CONFIRM_SCHEMA, schema_name='confirm',
-                                      max_tokens=8)
+                yes, reply = ask_yes_no(self.llm, 'confirm',
+                                        f'{said}Statement: {claim}\nAnswer:')
             except LLMError as exc:
                 return [llm_failure(exc, 'confirmation')]
             out.usage.add(reply)
-            data = reply.data if isinstance(reply.data, dict) else {}
-            verdict = str(data.get('answer', reply.text or '')).strip().lower()
             out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200]})
-            if not verdict.startswith('yes'):
+            if not yes:
                 errors.append(f'asked again, the model does not read "{claim}" in the report; '
                               'nothing is applied')
         return errors

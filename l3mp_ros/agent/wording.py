@@ -72,13 +72,14 @@ def _base(verb: str) -> str:
     return verb[:-1]
 
 
-def say(fact: Fact, *, removed: bool = False, domain: Any = None,
+def say(fact: Fact, *, removed: bool = False, plain: bool = False, domain: Any = None,
         names: dict[str, str] | None = None) -> str:
     """Return a fact as a plain sentence: ``bob is now at bob office``.
 
-    ``names`` writes some entities as the report did ("the goggles" for safety_goggles_1).
+    ``plain``: no time word ("Jerry's phone is ringing"); ``names`` writes some entities
+    as the utterance did ("the goggles" for safety_goggles_1).
     """
     names = names or {}
     words = [names.get(a) or a.replace('_', ' ') for a in fact.args]
-    verb = phrase(fact.predicate, removed=removed, domain=domain)
+    verb = phrase(fact.predicate, removed=removed, plain=plain, domain=domain)
     return ' '.join([words[0], verb, *words[1:]]) if words else verb

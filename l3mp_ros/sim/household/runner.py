@@ -380,12 +380,11 @@ class Runner:
                                timeout=self.config.plan_timeout)
         # the oracle answers a whole report with its gold diff: no part-by-part reading and
         # no confirmation (it knows only gold JSON)
+        grounded = self.config.split_clauses and self.oracle is None
         self.updater = NLUpdater(self.world, self.llm, self.retriever,
                                  max_attempts=self.config.max_attempts,
                                  verify=self.variant.verify,
-                                 split_clauses=self.config.split_clauses and self.oracle is None,
-                                 confirm=self.oracle is None)
-        grounded = self.config.split_clauses and self.oracle is None
+                                 split_clauses=grounded, confirm=self.oracle is None)
         self.task_planner = TaskPlanner(self.world, self.llm, self.retriever, self.planner,
                                         max_attempts=self.config.max_attempts,
                                         resolve_mentions=grounded, read_back=grounded,
