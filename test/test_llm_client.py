@@ -234,6 +234,16 @@ def test_responder_mode_and_models_endpoint():
     assert client.usage.calls == 4
 
 
+def test_prompt_cache_hits_are_counted():
+    script = [{'content': 'a', 'prompt_tokens': 900, 'cached_tokens': 850},
+              {'content': 'b', 'prompt_tokens': 40}]
+    with FakeOpenAI(script) as server:
+        client = make_client(server)
+        first, second = client.chat(MESSAGES), client.chat(MESSAGES)
+    assert (first.prompt_cached, second.prompt_cached) == (850, 0)
+    assert client.usage.prompt_cached == 850 and client.usage.prompt_tokens == 940
+
+
 def test_usage_sums():
     reply = LLMReply('x', None, 10, 5, 0.5, False, 2)
     total = Usage().add(reply) + Usage(calls=1, prompt_tokens=1, completion_tokens=1,

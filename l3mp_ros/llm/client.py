@@ -112,6 +112,7 @@ class LLMReply:
     cached: bool
     attempts: int  # HTTP attempts made (0 for a cache hit)
     finish_reason: str | None = None  # 'length' means max_tokens cut the reply
+    prompt_cached: int = 0  # prompt tokens the server reused from its prompt cache
 
 
 @dataclass
@@ -124,6 +125,7 @@ class Usage:
     latency_s: float = 0.0
     retries: int = 0
     cached: int = 0
+    prompt_cached: int = 0  # prompt tokens the server did not have to evaluate
 
     def add(self, reply: LLMReply) -> Usage:
         """Count one reply in place; returns ``self``."""
@@ -133,6 +135,7 @@ class Usage:
         self.latency_s += reply.latency_s
         self.retries += max(0, reply.attempts - 1)
         self.cached += int(reply.cached)
+        self.prompt_cached += reply.prompt_cached
         return self
 
     def __add__(self, other: Usage) -> Usage:
@@ -298,6 +301,7 @@ class LLMClient:
             cached=False,
             attempts=attempts,
             finish_reason=getattr(choice, 'finish_reason', None),
+            prompt_cached=_cached_tokens(usage),
         )
 
     def _cache_read(self, key: str) -> LLMReply | None:
@@ -332,6 +336,17 @@ class LLMClient:
             os.replace(tmp, self._cache_dir / f'{key}.json')
         except OSError:
             pass  # a cache that cannot be written only costs a repeated call
+
+
+def _cached_tokens(usage: Any) -> int:
+    """Return ``usage.prompt_tokens_details.cached_tokens`` (llama.cpp, OpenAI), else 0."""
+    details = getattr(usage, 'prompt_tokens_details', None)
+    value = (details.get('cached_tokens') if isinstance(details, dict)
+             else getattr(details, 'cached_tokens', 0))
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 def _root_cause(exc: BaseException) -> str:

@@ -9,7 +9,9 @@ and ``GET /v1/models``. Each chat request takes the next item of the *script*:
 - a ``dict`` with any of ``content`` (str, or any JSON value, which is dumped),
   ``status`` (HTTP status; >= 400 answers an OpenAI-style error whose message is
   ``content`` or ``error``), ``delay`` (seconds to wait before answering, to provoke
-  client timeouts), ``prompt_tokens``, ``completion_tokens``, ``finish_reason``;
+  client timeouts), ``prompt_tokens``, ``completion_tokens``, ``finish_reason``,
+  ``cached_tokens`` (sent as ``usage.prompt_tokens_details.cached_tokens``, as llama.cpp's
+  server and OpenAI report prompt-cache hits);
 - a callable ``(request_json) -> str | dict``, returning one of the above.
 
 When the script is exhausted, the ``responder`` callable (if any) answers every further
@@ -261,6 +263,8 @@ class FakeOpenAI:
                 'total_tokens': int(prompt_tokens) + int(completion_tokens),
             },
         }
+        if spec.get('cached_tokens') is not None:
+            body['usage']['prompt_tokens_details'] = {'cached_tokens': int(spec['cached_tokens'])}
         return 200, body, delay
 
 
