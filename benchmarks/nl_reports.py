@@ -50,12 +50,18 @@ def summary(rows: list[dict]) -> str:
     secs = sorted(r['seconds'] for r in rows) or [0.0]
     tokens = statistics.mean(r['prompt_tokens'] + r['completion_tokens'] for r in rows) \
         if rows else 0
+    # prompt tokens the server evaluated (not taken from its prompt cache): the main cost
+    # of a call on a small local model
+    fresh = statistics.median(r['prompt_tokens'] - r.get('prompt_cached', 0) for r in rows) \
+        if rows else 0
+    calls = statistics.mean(r.get('calls', 0) for r in rows) if rows else 0
     share = 100 * count['exact'] / max(1, len(due))
     return (f"reports exact {count['exact']}/{len(due)} ({share:.0f} %); "
             f"wrong applied {count['wrong']}/{len(rows)}; unapplied {count['unapplied']}; "
             f"rejects kept out {count['kept_out']}/{len(rows) - len(due)}; "
             f"p50 {statistics.median(secs):.1f} s, p95 {p95(secs):.1f} s per report; "
-            f"{tokens:.0f} tokens per report")
+            f"{tokens:.0f} tokens per report, p50 {fresh:.0f} prompt tokens evaluated, "
+            f"{calls:.1f} calls")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
                'seconds': round(time.perf_counter() - began, 2), 'attempts': out.attempts,
                'prompt_tokens': out.usage.prompt_tokens,
                'completion_tokens': out.usage.completion_tokens,
+               'prompt_cached': out.usage.prompt_cached, 'calls': out.usage.calls,
                'applied': out.update.to_json() if out.applied and out.update else None,
                'gold': gold.to_json(), 'errors': out.errors[:3]}
         log.add(row)

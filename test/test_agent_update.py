@@ -381,3 +381,73 @@ def test_the_answer_schema_is_built_from_the_reports_referents(tmp_path):
             'Jerry gave the red pen to Anna.')
         loose = _updates(fake)[0]['response_format']['json_schema']['schema']
     jsonschema.validate({'facts': [['in_person_hand', 'red_pen', 'jerry']]}, loose)
+
+
+def test_one_part_of_a_report_states_at_most_three_facts(tmp_path):
+    world = household_world(tmp_path)
+    script = [{'content': {'facts': [['person_in_room', 'anna', 'bathroom']]}},
+              {'content': {'facts': [['light_on', 'bathroom_light', 'false']]}}]
+    with FakeOpenAI(script) as fake:
+        NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Anna went to the bathroom and turned off the light.')
+        limits = [r['response_format']['json_schema']['schema']['properties']['facts']
+                  .get('maxItems') for r in _updates(fake)]
+    assert limits == [3, 3]
+
+
+def _choice(n):
+    return {'content': {'answer': str(n)}}
+
+
+def test_two_things_said_of_one_thing_are_settled_by_a_choice(tmp_path):
+    world = household_world(tmp_path)
+    extra = ['phone_owned_by', 'jerry_phone', 'anna']  # a second, unsaid fact about it
+    took = ['in_person_hand', 'jerry_phone', 'jerry']
+    report = 'Jerry took his phone from the living room table.'
+    yes = {'content': {'answer': 'yes'}}
+    # asked in both orders ([in hand, owned by] then reversed): "in hand" both times
+    with FakeOpenAI([{'content': {'facts': [took, extra]}}, _choice(1), _choice(2), yes],
+                    answers={}) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(report)
+        choose = [r for r in fake.requests
+                  if r['response_format']['json_schema']['name'] == 'choose']
+    assert out.applied, out.errors
+    assert Fact('in_person_hand', ('jerry_phone', 'jerry')) in world.kg
+    assert Fact('phone_owned_by', ('jerry_phone', 'jerry')) in world.kg
+    assert len(choose) == 2
+    first = choose[0]['messages'][-1]['content']
+    assert first.startswith(f'Report: {report}\n1. ') and first.endswith('Answer:')
+    assert any(n.startswith('dropped') and 'anna' in n for n in out.notes), out.notes
+    # picks that change with the order: nothing is applied
+    world = household_world(tmp_path / 'b')
+    before = world.kg.to_json()
+    with FakeOpenAI([{'content': {'facts': [took, extra]}}, _choice(1), _choice(1)],
+                    answers={}) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(report)
+    assert not out.applied and 'does not settle on one' in out.errors[0]
+    assert world.kg.to_json() == before
+
+
+def test_a_fact_the_rules_imply_is_not_a_second_thing(tmp_path):
+    world = household_world(tmp_path)
+    gone = {'not': ['placed_at_table', 'red_pen', 'living_room_table']}
+    script = [{'content': {'facts': [*GOOD['facts'], gone]}},
+              {'content': {'answer': 'yes'}}, {'content': {'answer': 'yes'}}]
+    with FakeOpenAI(script, answers={}) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        names = [r['response_format']['json_schema']['name'] for r in fake.requests]
+    assert out.applied and 'choose' not in names, (out.errors, names)
+
+
+def test_a_part_pointing_back_with_it_may_be_about_an_earlier_parts_thing(tmp_path):
+    world = household_world(tmp_path)
+    script = [{'content': {'facts': [['in_person_hand', 'juice_glass', 'jerry']]}},
+              {'content': {'facts': [['glass_empty', 'juice_glass', 'true']]}}]
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Jerry took the juice glass from the living room table and emptied it in the '
+            'kitchen.')
+        assert len(_updates(fake)) == 2  # "emptied it": the glass, accepted at once
+    assert out.applied, out.errors
+    assert Fact('glass_empty', ('juice_glass',)) in world.kg
+    assert Fact('in_person_hand', ('juice_glass', 'jerry')) in world.kg

@@ -238,13 +238,15 @@ class Grounding:
                     out.append(_literal([head, {'const': subject}, {'enum': free}]))
         return out
 
-    def update_schema(self, exclude: frozenset[Fact] = frozenset()) -> dict[str, Any]:
+    def update_schema(self, exclude: frozenset[Fact] = frozenset(),
+                      max_items: int | None = None) -> dict[str, Any]:
         """Return the JSON schema of an update in this context.
 
         ``{"facts": [...]}``: each item states a fact as it is *now*: a binary fact that
         became true, a unary one with object ``"true"`` or ``"false"``, or
         ``{"not": fact}`` for a listed binary fact that stopped holding. Facts in
-        ``exclude`` cannot be written (see :meth:`_fact_schemas`).
+        ``exclude`` cannot be written (see :meth:`_fact_schemas`). ``max_items`` overrides
+        :attr:`max_items` (fewer for one clause of a report).
         """
         items = self._fact_schemas(exclude)
         binary = [fact_item(f) for f in self.facts if len(f.args) >= 2 and f not in exclude
@@ -252,7 +254,8 @@ class Grounding:
         if binary:
             items.append({'type': 'object', 'properties': {'not': {'enum': binary}},
                           'required': ['not'], 'additionalProperties': False})
-        facts = ({'type': 'array', 'items': {'anyOf': items}, 'maxItems': self.max_items}
+        limit = self.max_items if max_items is None else max_items
+        facts = ({'type': 'array', 'items': {'anyOf': items}, 'maxItems': limit}
                  if items else {'type': 'array', 'maxItems': 0})
         return {'type': 'object', 'properties': {'facts': facts}, 'required': ['facts'],
                 'additionalProperties': False}

@@ -79,6 +79,24 @@ def llm_failure(exc: Exception, during: str = '') -> str:
     return f'LLM unavailable{where}: {exc}'
 
 
+def ask_choice(llm: Any, prompt: str, question: str, options: list[str]) -> tuple[int, Any]:
+    """Ask which of ``options`` is meant (listed 1..n after ``question``).
+
+    Returns (index of the chosen option, reply); -1 when the reply names none. Raises the
+    client's ``LLMError``.
+    """
+    numbers = [str(i) for i in range(1, len(options) + 1)]
+    schema = {'type': 'object', 'properties': {'answer': {'enum': numbers}},
+              'required': ['answer'], 'additionalProperties': False}
+    listed = ''.join(f'{n}. {o}\n' for n, o in zip(numbers, options, strict=True))
+    messages = [{'role': 'system', 'content': prompt_text(prompt)},
+                {'role': 'user', 'content': f'{question}{listed}Answer:'}]
+    reply = llm.chat(messages, schema=schema, schema_name=prompt, max_tokens=8)
+    data = reply.data if isinstance(reply.data, dict) else {}
+    answer = str(data.get('answer', reply.text or '')).strip()
+    return (numbers.index(answer) if answer in numbers else -1), reply
+
+
 def ask_yes_no(llm: Any, prompt: str, question: str) -> tuple[bool, Any]:
     """Ask one yes/no question after the system prompt ``prompt``; return (yes, reply).
 

@@ -14,8 +14,9 @@ otherwise ADD items typed per predicate signature; REMOVE items chosen among the
 facts) → the domain's rules finish the update (:mod:`l3mp_ros.world.complete`: removals a
 functional or exclusive rule forces, no-op ADDs dropped with a note) → semantic checks
 (every stated fact is about something the report mentions, and about something its part
-names) → verify → re-prompt with the error sentences (bounded) → a yes/no reading of each
-stated fact, entities written as the report wrote them → the parts' updates compose in
+names) → verify → re-prompt with the error sentences (bounded) → facts saying different
+things of one thing settled by a numbered choice asked in both orders → a yes/no reading of
+each stated fact, entities written as the report wrote them → the parts' updates compose in
 order (a part with no change keeps the whole report out) → apply atomically with
 provenance, or reject and record why. Nothing unverified is applied (with
 ``verify=False``, the paper's ablation, only applicability is checked, without retries).
@@ -46,12 +47,13 @@ from .clauses import (
 )
 from .examples import system_for
 from .grounding import Grounding
-from .prompting import ask_yes_no, grounded_message, llm_failure
+from .prompting import ask_choice, ask_yes_no, grounded_message, llm_failure
 from .wording import say
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
 # a part that may say nothing new: "X is still in the office", "as always"
+POINTING_BACK = frozenset({'it', 'its', 'them', 'they', 'their', 'there'})
 STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
 
 
@@ -143,12 +145,15 @@ class PartScope:
         return {f for f in facts if not self.named & set(f.args)}
 
 
-def part_scope(kg: Any, part: str, mentioned: Iterable[str] = ()) -> PartScope:
+def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
+               earlier: Iterable[str] = ()) -> PartScope:
     """Return the scope of one part of a report.
 
     Besides what the part names by its words, a report mention whose head noun the part
     uses counts ("Victor switched the light off" after "going to Martin's bedroom": the
-    report's linking resolved "the light" to martin_bedroom_light).
+    report's linking resolved "the light" to martin_bedroom_light), and, when the part
+    points back with "it", "them" or "there", what the earlier parts named or changed
+    (``earlier``: "... and opened it on the bench" is about the bottle taken before).
     """
     first = part.split()[0] if part.split() else ''
     low = first.lower().split("'")[0]
@@ -158,7 +163,9 @@ def part_scope(kg: Any, part: str, mentioned: Iterable[str] = ()) -> PartScope:
     heads = {m for m in mentioned if kg.has_entity(m) and (
         (name_words(m) or [''])[-1] in present
         or (name_words(kg.entities[m]) or [''])[-1] in present)}
-    return PartScope(part, named_in(kg, part) | heads, own)
+    tokens = {t.lower() for t in re.findall(r'[A-Za-z]+', part)}
+    back = set(earlier) if tokens & POINTING_BACK else set()
+    return PartScope(part, named_in(kg, part) | heads | back, own)
 
 
 class NLUpdater:
@@ -166,7 +173,8 @@ class NLUpdater:
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, *,
                  max_attempts: int = 3, verify: bool = True, max_tokens: int = 200,
-                 max_changes: int = 8, max_stated: int = 5, per_slot: int = 30,
+                 max_changes: int = 8, max_stated: int = 5, max_per_part: int = 3,
+                 per_slot: int = 30,
                  split_clauses: bool = True, confirm: bool = True,
                  resolve_mentions: bool = True, changes_only: bool = True,
                  memory: Any = None) -> None:
@@ -179,6 +187,9 @@ class NLUpdater:
         self.max_tokens = max_tokens
         self.max_changes = max_changes
         self.max_stated = max_stated
+        # one clause seldom states more; a small model pads its answer with repeats up to
+        # the schema's limit, each costing generation time
+        self.max_per_part = max(1, min(max_per_part, max_stated))
         self.per_slot = per_slot
         self.split_clauses = split_clauses
         self.confirm = confirm
@@ -267,12 +278,14 @@ class NLUpdater:
         completion: Completion | None = None
         restated = False
         several = len(parts) > 1
+        earlier: set[str] = set()  # what the parts before this one named or changed
         for part in parts:
             ask = [system, {'role': 'user', 'content': recalled + grounded_message(
                 kg, grounding.entities, grounding.facts, 'Report', part if several else text,
                 whole=text if several else None)}]
-            scope = (part_scope(kg, part, mentioned) if several and self.verify
+            scope = (part_scope(kg, part, mentioned, earlier) if several and self.verify
                      else None)
+            earlier |= named_in(kg, part)
             completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
                                                  part=scope)
             if several and kind == 'no_change':
@@ -287,11 +300,16 @@ class NLUpdater:
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:
+                completion, errors = self._choose(text, part if several else None,
+                                                  completion, work, out, written)
+            if not errors and completion is not None and self.confirm and self.verify:
                 errors = self._confirm(text, part if several else None, completion, out,
                                        written)
             if errors or completion is None:
                 break
             completions.append(completion)
+            earlier |= {a for f in completion.update.remove | completion.update.add
+                        for a in f.args}
             work = work.copy()
             work.apply(completion.update)
         if errors:
@@ -311,6 +329,70 @@ class NLUpdater:
                 out.notes.append(f'report read in {len(parts)} parts: ' + ' | '.join(parts))
         out.errors = errors
         return self._finish(out, began, source, text)
+
+    def _choose(self, text: str, part: str | None, completion: Completion, kg: Any,
+                out: UpdateOutcome, written: dict[str, str] | None = None
+                ) -> tuple[Completion, list[str]]:
+        """Settle answers that say several different things about one thing; return errors.
+
+        One clause seldom moves a thing *and* changes its state, or hands it over *and*
+        gives it a new owner; a small model often adds such a second fact ("capped the
+        tube" → sealed and held by Lena), and a yes/no reading of each, asked alone, agrees
+        to both. Facts about one subject with different predicates, none implied by
+        another through the rules, are put side by side: the model picks the one the
+        report says, asked twice in opposite orders. The others are dropped when both
+        picks agree; when they do not, nothing is applied.
+        """
+        stated = completion.stated
+        said = f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
+        by_subject: dict[str, list[Fact]] = {}
+        for fact in sorted(stated.add | stated.remove):
+            if fact.args:
+                by_subject.setdefault(fact.args[0], []).append(fact)
+        dropped: dict[Fact, Fact] = {}
+        for group in by_subject.values():
+            group = self._independent(group, stated, kg)
+            if len({f.predicate for f in group}) < 2:
+                continue
+            claims = [say(f, removed=f in stated.remove, domain=self.world.domain,
+                          names=written) for f in group]
+            picks = []
+            for order in (list(range(len(group))), list(reversed(range(len(group))))):
+                try:
+                    k, reply = ask_choice(self.llm, 'choose', said, [claims[i] for i in order])
+                except LLMError as exc:
+                    return completion, [llm_failure(exc, 'choice')]
+                out.usage.add(reply)
+                picks.append(order[k] if k >= 0 else -1)
+                out.history.append({'choose': [claims[i] for i in order],
+                                    'reply': (reply.text or '')[:200]})
+            if picks[0] < 0 or picks[0] != picks[1]:
+                return completion, [f'the answer says {" and ".join(claims)}; asked which one '
+                                    'the report says, the model does not settle on one; '
+                                    'nothing is applied']
+            dropped.update({f: group[picks[0]] for f in group if f != group[picks[0]]})
+        if not dropped:
+            return completion, []
+        kept = Update.of(stated.remove - set(dropped), stated.add - set(dropped))
+        settled = complete(kg, kept, self.world.constraints, self.world.domain)
+        settled.notes.extend(f'dropped {f.text()}: asked which one the report says, the model '
+                             f'chose {chosen.text()}' for f, chosen in sorted(dropped.items()))
+        return settled, self.world.verifier.check(kg, settled.update)
+
+    def _independent(self, group: list[Fact], stated: Update, kg: Any) -> list[Fact]:
+        """Return the facts of ``group`` that no other fact of it implies by the rules.
+
+        "held by Theo" implies "no longer kept in the fridge" (one place per item): stating
+        both is one change, not two.
+        """
+        implied: set[Fact] = set()
+        for fact in group:
+            alone = Update.of([fact] if fact in stated.remove else [],
+                              [fact] if fact in stated.add else [])
+            done = complete(kg, alone, self.world.constraints, self.world.domain).update
+            implied |= {g for g in group if g != fact and (
+                g in done.remove if g in stated.remove else g in done.add)}
+        return [f for f in group if f not in implied]
 
     def _confirm(self, text: str, part: str | None, completion: Completion,
                  out: UpdateOutcome, written: dict[str, str] | None = None) -> list[str]:
@@ -357,7 +439,8 @@ class NLUpdater:
             out.attempts += 1
             try:
                 reply = self.llm.chat(messages, schema=grounding.update_schema(
-                    frozenset(excluded)), schema_name='kg_update', max_tokens=self.max_tokens)
+                    frozenset(excluded), self.max_per_part if part is not None else None),
+                    schema_name='kg_update', max_tokens=self.max_tokens)
             except LLMError as exc:
                 return None, [llm_failure(exc)], 'error'
             out.usage.add(reply)
