@@ -382,10 +382,16 @@ class NLUpdater:
     def _independent(self, group: list[Fact], stated: Update, kg: Any) -> list[Fact]:
         """Return the facts of ``group`` that no other fact of it implies by the rules.
 
-        "held by Theo" implies "no longer kept in the fridge" (one place per item): stating
-        both is one change, not two.
+        "held by Theo" implies "no longer kept in the fridge" (one place per item), and a
+        ``requires`` rule ties "on the shelf" to "on shelf level 2", added or removed
+        together: stating both is one change, not two.
         """
-        implied: set[Fact] = set()
+        implied: set[Fact] = {
+            g for r in self.world.constraints.rules if r.kind == 'requires'
+            for f in group if f.predicate in r.if_
+            for g in group if g != f and g.predicate in r.then
+            and (f in stated.add) == (g in stated.add)  # both added, or both removed
+            and len(f.args) > r.key and len(g.args) > r.key and f.args[r.key] == g.args[r.key]}
         for fact in group:
             alone = Update.of([fact] if fact in stated.remove else [],
                               [fact] if fact in stated.add else [])
