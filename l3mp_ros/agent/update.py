@@ -52,8 +52,9 @@ from .wording import say
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
-# a part that may say nothing new: "X is still in the office", "as always"
+# words by which a part points back at what earlier parts named: "opened it", "in there"
 POINTING_BACK = frozenset({'it', 'its', 'them', 'they', 'their', 'there'})
+# a part that may say nothing new: "X is still in the office", "as always"
 STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
 
 
@@ -166,6 +167,11 @@ def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
     tokens = {t.lower() for t in re.findall(r'[A-Za-z]+', part)}
     back = set(earlier) if tokens & POINTING_BACK else set()
     return PartScope(part, named_in(kg, part) | heads | back, own)
+
+
+def _said(text: str, part: str | None) -> str:
+    """Return the head of a read-back question: the report, and the part asked about."""
+    return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
 
 
 class NLUpdater:
@@ -300,11 +306,10 @@ class NLUpdater:
                 restated, errors = True, []
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:
-                completion, errors = self._choose(text, part if several else None,
-                                                  completion, work, out, written)
-            if not errors and completion is not None and self.confirm and self.verify:
-                errors = self._confirm(text, part if several else None, completion, out,
-                                       written)
+                asked = part if several else None
+                completion, errors = self._choose(text, asked, completion, work, out, written)
+                if not errors:
+                    errors = self._confirm(text, asked, completion, out, written)
             if errors or completion is None:
                 break
             completions.append(completion)
@@ -344,7 +349,7 @@ class NLUpdater:
         picks agree; when they do not, nothing is applied.
         """
         stated = completion.stated
-        said = f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
+        said = _said(text, part)
         by_subject: dict[str, list[Fact]] = {}
         for fact in sorted(stated.add | stated.remove):
             if fact.args:
@@ -386,12 +391,9 @@ class NLUpdater:
         ``requires`` rule ties "on the shelf" to "on shelf level 2", added or removed
         together: stating both is one change, not two.
         """
-        implied: set[Fact] = {
-            g for r in self.world.constraints.rules if r.kind == 'requires'
-            for f in group if f.predicate in r.if_
-            for g in group if g != f and g.predicate in r.then
-            and (f in stated.add) == (g in stated.add)  # both added, or both removed
-            and len(f.args) > r.key and len(g.args) > r.key and f.args[r.key] == g.args[r.key]}
+        implied: set[Fact] = {  # tied by a requires rule: both added, or both removed
+            g for r in self.world.constraints.rules for f in group for g in group
+            if g != f and (f in stated.add) == (g in stated.add) and r.ties(f, g)}
         for fact in group:
             alone = Update.of([fact] if fact in stated.remove else [],
                               [fact] if fact in stated.add else [])
@@ -411,7 +413,7 @@ class NLUpdater:
         by mention resolution; the model judges only what happened to it.
         """
         errors: list[str] = []
-        said = f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
+        said = _said(text, part)
         stated = completion.stated
         for fact in sorted(stated.add | stated.remove):
             claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,

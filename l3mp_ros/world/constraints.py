@@ -34,6 +34,8 @@ from pathlib import Path
 
 import yaml
 
+from .kg import Fact
+
 KINDS = ('functional', 'exclusive', 'requires')
 
 
@@ -58,6 +60,17 @@ class Rule:
     def watched(self) -> set[str]:
         """Return every predicate this rule reads."""
         return set(self.predicates) | set(self.if_) | set(self.then)
+
+    def ties(self, a: Fact, b: Fact) -> bool:
+        """Return whether this ``requires`` rule makes fact ``b`` go with fact ``a``.
+
+        ``a`` is of its ``if`` predicates and ``b`` of its ``then`` ones, about the same key
+        entity ("on the shelf" and "on shelf level 2" for one book).
+        """
+        k = self.key
+        return (self.kind == 'requires' and a.predicate in self.if_
+                and b.predicate in self.then and len(a.args) > k and len(b.args) > k
+                and a.args[k] == b.args[k])
 
 
 @dataclass
