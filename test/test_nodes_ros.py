@@ -106,6 +106,37 @@ def test_world_model_node_applies_perception_and_survives_bad_messages(spinner, 
     assert snap.wait_for_service(timeout_sec=10.0) and snap.call(Trigger.Request()).success
 
 
+def test_another_writer_of_the_store_is_published_and_a_stale_update_refused(spinner,
+                                                                              tmp_path):
+    """An operator's ``kg apply`` while the node runs: seen on events, never overwritten."""
+    from l3mp_ros.world.kg import Update
+    from l3mp_ros.world.model import WorldModel
+    from l3mp_ros.world.replica import kg_update_request
+
+    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path, store_poll=0.2)))
+    probe = spinner.add(Probe(listen=('events',)))
+    operator = WorldModel.open(tmp_path / 'kg.db')
+    done = operator.apply(Update.parse('REMOVE: (red_pen, placed_at_table, living_room_table) '
+                                       'ADD: (red_pen, in_person_hand, jerry)'),
+                          source='cli', utterance='operator fix')
+    operator.close()
+    ev = probe.wait_json('events', lambda e: e['id'] == done.event_id)
+    assert ev['status'] == 'applied' and ev['source'] == 'cli'
+    assert ev['utterance'] == 'operator fix'
+    assert ('red_pen', 'in_person_hand', 'jerry') in {f.triplet() for f in wm.world.kg.facts}
+    # a sender still believing the pen is on the living-room table
+    stale = Update.parse('REMOVE: (red_pen, placed_at_table, living_room_table) '
+                         'ADD: (red_pen, in_person_hand, anna)')
+    probe.publish('kg_update', kg_update_request(stale, source='nl', utterance='stale',
+                                                 request_id='stale-1'))
+    rej = probe.wait_json('events', lambda e: e.get('request_id') == 'stale-1')
+    assert rej['status'] == 'rejected'
+    check = WorldModel.open(tmp_path / 'kg.db')
+    assert check.verifier.check_state(check.kg) == []
+    assert check.kg.to_json() == wm.world.snapshot().to_json()
+    check.close()
+
+
 def test_markers_are_published(spinner, tmp_path):
     from visualization_msgs.msg import MarkerArray
 

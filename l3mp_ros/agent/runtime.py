@@ -37,7 +37,10 @@ EVENT_SCHEMA = 'l3mp/event/v1'
 PARAMETERS: dict[str, tuple[Any, str]] = {
     'domain': ('pddl/household.pddl', 'PDDL domain file (package-relative or absolute)'),
     'constraints': ('', 'state-constraint YAML; empty: <domain>.constraints.yaml if present'),
-    'store': ('~/.l3mp/household.db', 'SQLite KG store (written only by world_model_node)'),
+    'store': ('~/.l3mp/household.db', 'SQLite KG store (world_model_node writes it; other '
+              'writers such as "l3mp kg apply" may too: each commit is verified against it)'),
+    'store_poll': (1.0, 'seconds between checks for updates other writers committed to the '
+                   'store (published on events); 0: never'),
     'initial_state': ('config/household_state.json',
                       'l3mp/kg/v1 JSON that creates the store when it does not exist'),
     'perception_config': ('config/household_perception.yaml',
@@ -63,7 +66,7 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 }
 
 WORLD_PARAMS = ('domain', 'constraints', 'store', 'initial_state', 'perception_config',
-                'max_scene_entities', 'markers_rate', 'markers_frame')
+                'max_scene_entities', 'markers_rate', 'markers_frame', 'store_poll')
 AGENT_PARAMS = ('domain', 'constraints', 'store', 'llm_url', 'llm_model', 'llm_timeout',
                 'retriever', 'max_attempts', 'verify', 'engine', 'plan_timeout',
                 'replica_timeout')

@@ -14,7 +14,7 @@ from pathlib import Path
 from .. import paths
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
-from ..world.kg import KnowledgeGraph, Update
+from ..world.kg import KGError, KnowledgeGraph, Update
 from ..world.store import Event, Store
 from ..world.verify import Verifier
 from .common import CLIError, dump, open_world, read_json
@@ -38,8 +38,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = verbs.add_parser('apply', help='verify and apply a REMOVE/ADD update')
     p.add_argument('--store', required=True)
-    p.add_argument('--update', required=True,
-                   help='"REMOVE: (a, p, b), ... ADD: (...)" or JSON {"remove": [], "add": []}')
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument('--update',
+                      help='"REMOVE: (a, p, b), ... ADD: (...)" or JSON {"remove": [], "add": []}')
+    what.add_argument('--batch', metavar='FILE',
+                      help='one update a line (either form; - for stdin), each verified and '
+                           'committed on its own, in order; every line is parsed before any '
+                           'is applied')
     p.add_argument('--source', default='cli')
     p.add_argument('--utterance', help='the sentence this update came from (provenance)')
     p.add_argument('--json', action='store_true')
@@ -112,8 +117,50 @@ def parse_update(text: str) -> Update:
     return Update.parse(text)
 
 
+def read_batch(name: str) -> list[Update]:
+    """Parse every update of a batch file (``-``: stdin); any bad line refuses the batch."""
+    if name == '-':
+        text = sys.stdin.read()
+    else:
+        p = Path(name)
+        if not p.is_file():
+            raise CLIError(f'no such file: {name}')
+        text = p.read_text()
+    updates = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            updates.append(parse_update(line))
+        except (CLIError, KGError, ValueError, KeyError, TypeError) as exc:
+            raise CLIError(f'{name}:{n}: {exc}; nothing applied') from None
+    return updates
+
+
+def cmd_apply_batch(args: argparse.Namespace) -> int:
+    """Apply the updates of a batch, one transaction each; one line out per update."""
+    updates = read_batch(args.batch)
+    world = open_world(args.store)
+    rejected = 0
+    try:
+        for n, update in enumerate(updates, 1):
+            result = world.apply(update, source=args.source, utterance=args.utterance)
+            rejected += not result.applied
+            if args.json:
+                print(json.dumps({'n': n, **result.to_json()}), flush=True)
+            else:
+                verdict = 'applied' if result.applied else 'rejected'
+                print(f'{n}: {verdict} (event {result.event_id})'
+                      + ''.join(f'\n  - {e}' for e in result.errors), flush=True)
+    finally:
+        world.close()
+    return 1 if rejected else 0
+
+
 def cmd_apply(args: argparse.Namespace) -> int:
-    """Verify and apply an update."""
+    """Verify and apply an update (or a batch of them)."""
+    if args.batch is not None:
+        return cmd_apply_batch(args)
     update = parse_update(args.update)
     world = open_world(args.store)
     try:

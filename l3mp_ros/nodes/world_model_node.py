@@ -1,6 +1,6 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""world_model_node: the single writer of the KG.
+"""world_model_node: the KG's writer on the ROS graph.
 
 Subscribes ``scene_graph`` (perception) and ``kg_update`` (updates computed by nodes in
 other processes); applies one update at a time through :class:`WorldModel`; publishes
@@ -9,7 +9,9 @@ every applied, rejected or malformed input on ``events`` and the KG on ``kg/mark
 (``kg_query/v1``: facts about an entity, facts matching a pattern, the snapshot) are
 answered on ``kg_query_result``. Services ``save_snapshot``, ``kg_stats`` and
 ``kg_snapshot`` (std_srvs/Trigger). ``perception_config``,
-``max_scene_entities`` and the marker settings can be changed live.
+``max_scene_entities`` and the marker settings can be changed live. Updates other
+writers of the same store commit (``l3mp kg apply`` while the robot runs) are picked
+up every ``store_poll`` seconds, or before the next write, and published on ``events``.
 """
 
 from __future__ import annotations
@@ -82,6 +84,9 @@ class WorldModelNode(Node):
         self._dirty.set()
         self._markers_timer = self.create_timer(
             1.0 / max(float(self.params['markers_rate']), 0.01), self._publish_markers)
+        poll = float(self.params['store_poll'])
+        if poll > 0 and self.world.store is not None:  # other writers of the store
+            self.create_timer(poll, self._refresh, callback_group=writes)
         live_parameters(self, self.params, self._setters())
         self.get_logger().info(
             f'world model: {len(self.world.kg.entities)} entities, {len(self.world.kg)} facts, '
@@ -109,7 +114,7 @@ class WorldModelNode(Node):
     # -- events ---------------------------------------------------------------
     def _on_applied(self, eid: int | None, result: ApplyResult) -> None:
         try:
-            meta = getattr(self._current, 'meta', None)
+            meta = None if result.external else getattr(self._current, 'meta', None)
             if meta is not None:  # our own apply: no need to read the event back
                 body = error_event(meta['source'], list(result.errors))
                 body.update(id=eid, status='applied' if result.applied else 'rejected',
@@ -145,6 +150,12 @@ class WorldModelNode(Node):
             self._error(source, ['expected a JSON object'], topic)
             return None
         return data
+
+    def _refresh(self) -> None:
+        try:
+            self.world.refresh()  # listeners publish what another writer committed
+        except Exception as exc:  # no exception escapes a callback
+            self.get_logger().error(f'cannot follow the store: {exc!r}')
 
     # -- inputs ---------------------------------------------------------------
     def _on_scene_graph(self, msg: String) -> None:

@@ -1,23 +1,27 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The world model: KG + domain + verifier + durable store, one writer.
+"""The world model: KG + domain + verifier + durable store.
 
-Every change goes through :meth:`WorldModel.apply`: verify, then commit to the
-store, then change the in-memory KG. A rejected update is logged and changes
-nothing.
+Every change goes through :meth:`WorldModel.apply`: take the store's write lock,
+catch up with what other writers (another node, ``l3mp kg apply``) committed since
+this model last looked, verify against that current state, commit, release, then
+change the in-memory KG. So any number of writers on one store keep every
+constraint, and the event log replays to the state. A rejected update is logged
+and changes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .constraints import Constraints
 from .domain import DomainSchema
 from .kg import KnowledgeGraph, Update
-from .store import Event, Store
+from .store import Event, Store, StoreError
 from .verify import Verifier
 
 
@@ -30,6 +34,8 @@ class ApplyResult:
     errors: list[str] = field(default_factory=list)
     event_id: int | None = None
     new_entities: dict[str, str] = field(default_factory=dict)
+    #: committed by another writer of the store; this model caught up with it
+    external: bool = False
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict."""
@@ -48,8 +54,12 @@ class WorldModel:
         self.constraints = constraints or Constraints.empty()
         self.verifier = Verifier(domain, self.constraints)
         self.store = store
-        self.kg = kg if kg is not None else (store.load_kg() if store else KnowledgeGraph(
-            domain.name))
+        self._seen = 0  # newest store event reflected in self.kg
+        if kg is None and store is not None:
+            kg, self._seen = store.load_state()
+        elif store is not None:
+            self._seen = store.last_event_id()
+        self.kg = kg if kg is not None else KnowledgeGraph(domain.name)
         self._lock = threading.RLock()
         self.listeners: list[Callable[[Event | None, ApplyResult], None]] = []
 
@@ -72,31 +82,37 @@ class WorldModel:
               new_entities: Mapping[str, str] | None = None, verify: bool = True,
               info: dict | None = None) -> ApplyResult:
         """Verify and apply atomically; on errors log the rejection and change nothing."""
-        new_entities = {k.lower(): v.lower() for k, v in (new_entities or {}).items()
-                        if self.kg.type_of(k.lower()) != v.lower()}
         with self._lock:
-            errors = self.verifier.check(self.kg, update, new_entities) if verify else []
-            if not errors and not verify:
-                # even unverified updates must be applicable (existence, known entities)
-                known = {**self.kg.entities, **new_entities}
-                errors = [f'cannot REMOVE {f.text()}: it is not in the KG'
-                          for f in sorted(update.remove) if f not in self.kg]
-                errors += [f'unknown entity "{a}" in {f.text()}' for f in sorted(update.add)
-                           for a in f.args if a not in known]
+            caught: list[Event] = []
+            with self._writing(caught):
+                new_entities = {k.lower(): v.lower() for k, v in (new_entities or {}).items()
+                                if self.kg.type_of(k.lower()) != v.lower()}
+                errors = self.verifier.check(self.kg, update, new_entities) if verify else []
+                if not errors and not verify:
+                    # even unverified updates must be applicable (existence, known entities)
+                    known = {**self.kg.entities, **new_entities}
+                    errors = [f'cannot REMOVE {f.text()}: it is not in the KG'
+                              for f in sorted(update.remove) if f not in self.kg]
+                    errors += [f'unknown entity "{a}" in {f.text()}' for f in sorted(update.add)
+                               for a in f.args if a not in known]
+                eid = None
+                if self.store is not None:
+                    if errors:
+                        eid = self.store.reject(update, errors, source=source,
+                                                utterance=utterance, info=info)
+                    else:
+                        eid = self.store.commit(update, source=source, utterance=utterance,
+                                                new_entities=new_entities, info=info)
+            # committed (or there is no store): now the in-memory view follows
+            self._seen = eid or self._seen
             if errors:
-                eid = self.store.reject(update, errors, source=source, utterance=utterance,
-                                        info=info) if self.store else None
                 result = ApplyResult(False, update, errors, eid)
-                self._notify(eid, result)
-                return result
-            eid = None
-            if self.store is not None:
-                eid = self.store.commit(update, source=source, utterance=utterance,
-                                        new_entities=new_entities, info=info)
-            for name, t in new_entities.items():
-                self.kg.add_entity(name, t)
-            self.kg.apply(update)
-            result = ApplyResult(True, update, [], eid, dict(new_entities))
+            else:
+                for name, t in new_entities.items():
+                    self.kg.add_entity(name, t)
+                self.kg.apply(update)
+                result = ApplyResult(True, update, [], eid, dict(new_entities))
+            self._notify_external(caught)
             self._notify(eid, result)
             return result
 
@@ -104,11 +120,65 @@ class WorldModel:
                update: Update | None = None, info: dict | None = None) -> ApplyResult:
         """Record a failure that never produced a verifiable update (e.g. LLM garbage)."""
         with self._lock:
-            eid = self.store.reject(update, errors, source=source, utterance=utterance,
-                                    info=info) if self.store else None
+            caught: list[Event] = []
+            with self._writing(caught):
+                eid = self.store.reject(update, errors, source=source, utterance=utterance,
+                                        info=info) if self.store else None
+            self._seen = eid or self._seen
             result = ApplyResult(False, update or Update(), list(errors), eid)
+            self._notify_external(caught)
             self._notify(eid, result)
             return result
+
+    def refresh(self) -> int:
+        """Catch up with updates other writers committed to the store; return how many.
+
+        Cheap when nothing changed (one indexed read). Listeners hear of each caught-up
+        update as an :class:`ApplyResult` with ``external=True``.
+        """
+        if self.store is None:
+            return 0
+        with self._lock:
+            if self.store.last_event_id() <= self._seen:
+                return 0
+            caught: list[Event] = []
+            self._catch_up(caught)
+            self._notify_external(caught)
+            return len(caught)
+
+    # -- keeping up with other writers ------------------------------------------
+    @contextlib.contextmanager
+    def _writing(self, caught: list[Event]) -> Iterator[None]:
+        """Hold the store's write lock with the KG brought up to date inside it."""
+        if self.store is None:
+            yield
+            return
+        with self.store.transaction():
+            self._catch_up(caught)
+            yield
+
+    def _catch_up(self, caught: list[Event]) -> None:
+        """Apply the applied events committed after ``self._seen`` (set semantics)."""
+        assert self.store is not None
+        for ev in self.store.history(since_id=self._seen):
+            if ev.status == 'init':
+                raise StoreError(f'{self.store.path} was re-initialised by another process '
+                                 f'(event {ev.id}): reopen it')
+            if ev.status == 'applied':
+                for name, t in ev.new_entities.items():
+                    self.kg.add_entity(name, t)
+                if ev.update is not None:
+                    for f in ev.update.remove:
+                        self.kg.remove_fact(f)
+                    for f in ev.update.add:
+                        self.kg.add_fact(f)
+                caught.append(ev)
+            self._seen = ev.id
+
+    def _notify_external(self, caught: list[Event]) -> None:
+        for ev in caught:
+            self._notify(ev.id, ApplyResult(True, ev.update or Update(), [], ev.id,
+                                            dict(ev.new_entities), external=True))
 
     def _notify(self, eid: int | None, result: ApplyResult) -> None:
         for listener in list(self.listeners):

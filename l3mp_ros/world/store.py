@@ -6,6 +6,13 @@ One transaction per applied update: the state tables and the event row change
 together or not at all, so reopening restores exactly the acknowledged state.
 Every applied or rejected update is an event with provenance (time, source,
 utterance, diff, verifier errors).
+
+Any number of processes may write one store. A writer takes the write lock first
+(:meth:`Store.transaction`, SQLite's ``BEGIN IMMEDIATE``; others wait up to
+``busy_timeout`` seconds), reads the events other writers committed since its own
+view (:meth:`Store.history`), verifies against the state brought up to date, and
+commits in the same transaction (see :class:`~l3mp_ros.world.model.WorldModel`). So
+event ids are the commit order and replaying the log gives the state.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,15 +85,19 @@ def _args_key(fact: Fact) -> str:
     return json.dumps(fact.args)
 
 
-class Store:
-    """A KG store file. Not thread-safe: one writer (the world model) owns it."""
+BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's transaction
 
-    def __init__(self, path: str | Path, *, synchronous: str = 'FULL') -> None:
+
+class Store:
+    """A KG store file; one connection, used by one thread at a time."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = 'FULL',
+                 busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = Path(path)
         if not self.path.exists():
             raise StoreError(f'no store at {self.path} (create one with "l3mp kg init")')
         try:
-            self._conn = self._connect(self.path, synchronous)
+            self._conn = self._connect(self.path, synchronous, busy_timeout)
             version = self.meta.get('schema_version')
         except sqlite3.DatabaseError as exc:
             raise StoreError(f'{self.path} is not an l3mp store: {exc}') from None
@@ -93,8 +105,10 @@ class Store:
             raise StoreError(f'{self.path} is not an l3mp store (schema version {version!r})')
 
     @staticmethod
-    def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    def _connect(path: Path, synchronous: str,
+                 busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                               timeout=busy_timeout)
         conn.execute('PRAGMA journal_mode=WAL')
         conn.execute(f'PRAGMA synchronous={synchronous}')
         conn.execute('PRAGMA foreign_keys=ON')
@@ -151,6 +165,21 @@ class Store:
             kg.add_fact(Fact(pred, tuple(json.loads(args))))
         return kg
 
+    def load_state(self) -> tuple[KnowledgeGraph, int]:
+        """Return the current state and the id of the newest event it includes.
+
+        Both are read in one read transaction, so no other writer's commit falls
+        between them.
+        """
+        conn = self._conn
+        if conn.in_transaction:
+            return self.load_kg(), self.last_event_id()
+        conn.execute('BEGIN')
+        try:
+            return self.load_kg(), self.last_event_id()
+        finally:
+            conn.execute('COMMIT')
+
     def history(self, since_id: int = 0, limit: int | None = None,
                 status: str | None = None) -> list[Event]:
         """Return events with id > ``since_id`` in order (optionally only one status)."""
@@ -180,25 +209,60 @@ class Store:
             errors=json.loads(errors or '[]'), info=json.loads(info or '{}'))
 
     # -- writing -------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Hold the store's write lock: commit on leaving, roll back on an exception.
+
+        :meth:`commit` and :meth:`reject` called inside write in this transaction.
+        Waits up to ``busy_timeout`` seconds for another writer; then a StoreError.
+        """
+        conn = self._conn
+        if conn.in_transaction:
+            raise StoreError(f'{self.path}: a write transaction is already open')
+        try:
+            conn.execute('BEGIN IMMEDIATE')
+        except sqlite3.Error as exc:
+            raise StoreError(f'cannot lock {self.path} for writing: {exc}') from None
+        try:
+            yield
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute('ROLLBACK')
+            raise
+        try:
+            conn.execute('COMMIT')
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute('ROLLBACK')
+            raise StoreError(f'cannot commit to {self.path}: {exc}') from None
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """The caller's transaction if one is open, else one of our own."""
+        if self._conn.in_transaction:
+            yield
+        else:
+            with self.transaction():
+                yield
+
     def commit(self, update: Update, *, source: str, utterance: str | None = None,
                new_entities: Mapping[str, str] | None = None, info: dict | None = None) -> int:
         """Apply a (verified) update durably in one transaction; return the event id."""
         ents = sorted((new_entities or {}).items())
         conn = self._conn
         try:
-            conn.execute('BEGIN IMMEDIATE')
-            conn.executemany('INSERT OR REPLACE INTO entities VALUES (?, ?)', ents)
-            conn.executemany('DELETE FROM facts WHERE predicate = ? AND args = ?',
-                             [(f.predicate, _args_key(f)) for f in update.remove])
-            conn.executemany('INSERT OR IGNORE INTO facts VALUES (?, ?)',
-                             [(f.predicate, _args_key(f)) for f in update.add])
-            cur = conn.execute(
-                'INSERT INTO events (time, source, status, utterance, diff, new_entities, info) '
-                'VALUES (?, ?, ?, ?, ?, ?, ?)',
-                (time.time(), source, 'applied', utterance, json.dumps(update.to_json()),
-                 json.dumps([{'name': n, 'type': t} for n, t in ents]),
-                 json.dumps(info or {})))
-            conn.execute('COMMIT')
+            with self._writing():
+                conn.executemany('INSERT OR REPLACE INTO entities VALUES (?, ?)', ents)
+                conn.executemany('DELETE FROM facts WHERE predicate = ? AND args = ?',
+                                 [(f.predicate, _args_key(f)) for f in update.remove])
+                conn.executemany('INSERT OR IGNORE INTO facts VALUES (?, ?)',
+                                 [(f.predicate, _args_key(f)) for f in update.add])
+                cur = conn.execute(
+                    'INSERT INTO events (time, source, status, utterance, diff, new_entities, '
+                    'info) VALUES (?, ?, ?, ?, ?, ?, ?)',
+                    (time.time(), source, 'applied', utterance, json.dumps(update.to_json()),
+                     json.dumps([{'name': n, 'type': t} for n, t in ents]),
+                     json.dumps(info or {})))
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute('ROLLBACK')
@@ -208,14 +272,18 @@ class Store:
     def reject(self, update: Update | None, errors: list[str], *, source: str,
                utterance: str | None = None, info: dict | None = None) -> int:
         """Log a rejected update (the state is not touched); return the event id."""
+        conn = self._conn
         try:
-            cur = self._conn.execute(
-                'INSERT INTO events (time, source, status, utterance, diff, errors, info) '
-                'VALUES (?, ?, ?, ?, ?, ?, ?)',
-                (time.time(), source, 'rejected', utterance,
-                 json.dumps(update.to_json()) if update is not None else None,
-                 json.dumps(errors), json.dumps(info or {})))
+            with self._writing():
+                cur = conn.execute(
+                    'INSERT INTO events (time, source, status, utterance, diff, errors, info) '
+                    'VALUES (?, ?, ?, ?, ?, ?, ?)',
+                    (time.time(), source, 'rejected', utterance,
+                     json.dumps(update.to_json()) if update is not None else None,
+                     json.dumps(errors), json.dumps(info or {})))
         except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute('ROLLBACK')
             raise StoreError(f'cannot log rejection to {self.path}: {exc}') from None
         return int(cur.lastrowid)
 
