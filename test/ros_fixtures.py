@@ -26,6 +26,7 @@ from rclpy.node import Node  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
 from l3mp_ros.nodes.common import COMMAND_QOS, PLAN_QOS  # noqa: E402
+from l3mp_ros.schemas import WireError, loads  # noqa: E402
 
 
 class Probe(Node):
@@ -48,8 +49,15 @@ class Probe(Node):
         return cb
 
     def json(self, topic: str) -> list[dict]:
+        """The messages on ``topic`` as JSON, skipping any no node could send (too deep)."""
+        out = []
         with self._lock:
-            return [json.loads(x) for x in self.got[topic]]
+            for x in self.got[topic]:
+                try:
+                    out.append(loads(x))
+                except WireError:
+                    pass
+        return out
 
     def publish(self, topic: str, data: str | dict, wait: float = 10.0) -> None:
         """Publish once a subscriber is matched (late joiners miss messages)."""

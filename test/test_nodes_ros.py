@@ -188,6 +188,31 @@ def test_kg_query_snapshot_service_and_live_world_parameters(spinner, tmp_path):
     assert wm.perceivable == {'light_on'}
 
 
+def test_deeply_nested_messages_on_every_input_take_no_node_down(spinner, tmp_path):
+    wm, _ = planner_stack(spinner, tmp_path)
+    probe = spinner.add(Probe())
+    deep = '[' * 200_000 + ']' * 200_000  # 400 KB: json.loads alone raises RecursionError
+    topics = {'goal': 'goal', 'task': 'text', 'cancel': 'task_id',
+              'execution_feedback': 'task_id', 'scene_graph': 'entities', 'kg_update': 'diff',
+              'kg_query': 'q', 'events': 'id'}
+    for topic, key in topics.items():
+        probe.publish(topic, f'{{"{key}": {deep}}}')
+    for topic in set(topics) - {'events'}:  # the planner only logs a bad event
+        err = probe.wait_json('events', lambda e, t=topic: e['status'] == 'error'
+                              and e.get('topic') == t)
+        assert 'nests deeper' in ' '.join(err['errors']), err
+    # every node still serves: a plan, an applied update, a query answer
+    probe.publish('goal', json.dumps({'task_id': 'after', 'goal':
+                                      '(placed_at_table book_hamlet living_room_table)'}))
+    plan = probe.wait_json('plan', lambda p: p['task_id'] == 'after' and planned(p))
+    assert plan['status'] == 'solved'
+    probe.publish('scene_graph', sg([('red_pen', 'placed_at_table', 'jerry_bedroom_table')],
+                                    ['red_pen']))
+    assert probe.wait_json('events', lambda e: e['status'] == 'applied')
+    assert ('red_pen', 'placed_at_table', 'jerry_bedroom_table') in {
+        f.triplet() for f in wm.world.kg.facts}
+
+
 def test_goal_plan_replan_and_done(spinner, tmp_path):
     wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe())

@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..schemas import WireError, loads
 from ..world.constraints import ConstraintError
 from ..world.domain import DomainError
 from ..world.kg import KGError
 from ..world.model import WorldModel
 from ..world.store import StoreError
+
+MAX_FILE_BYTES = 512_000_000  # a KG snapshot file; nesting is bounded as on the wire
 
 
 class CLIError(Exception):
@@ -40,8 +43,8 @@ def read_json(path: str) -> object:
     if not p.is_file():
         raise CLIError(f'no such file: {path}')
     try:
-        return json.loads(p.read_text())
-    except json.JSONDecodeError as exc:
+        return loads(p.read_text(), max_bytes=MAX_FILE_BYTES, what=path)
+    except WireError as exc:
         raise CLIError(f'malformed JSON in {path}: {exc}') from None
 
 

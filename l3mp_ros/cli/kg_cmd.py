@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import paths
+from ..schemas import WireError, loads
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import KGError, KnowledgeGraph, Update
@@ -111,8 +112,8 @@ def parse_update(text: str) -> Update:
     stripped = text.strip()
     if stripped.startswith('{'):
         try:
-            return Update.from_json(json.loads(stripped))
-        except json.JSONDecodeError as exc:
+            return Update.from_json(loads(stripped, what='the update'))
+        except WireError as exc:
             raise CLIError(f'malformed JSON update: {exc}') from None
     return Update.parse(text)
 

@@ -19,7 +19,6 @@ Parameters: :data:`~l3mp_ros.sim.ai2thor.bridge.BRIDGE_PARAMETERS`.
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 import time
@@ -29,7 +28,7 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from std_msgs.msg import String
 
-from ..schemas import validate
+from ..schemas import WireError, loads, validate
 from ..sim.ai2thor.bridge import (
     BRIDGE_PARAMETERS,
     BridgeError,
@@ -39,7 +38,7 @@ from ..sim.ai2thor.bridge import (
 )
 from ..sim.ai2thor.executor import PlanExecutor
 from ..sim.ai2thor.scene_graph import SceneGraphExtractor
-from .common import COMMAND_QOS, PLAN_QOS, STREAM_QOS, publish_json, run
+from .common import COMMAND_QOS, PLAN_QOS, STREAM_QOS, guarded, publish_json, run
 
 FEEDBACK_SCHEMA = 'l3mp/execution_feedback/v1'
 ACK_TIMEOUT = 2.0  # seconds to wait for the planner's progress echo before the next frame
@@ -108,12 +107,13 @@ class Ai2ThorBridgeNode(Node):
             self.get_logger().error(f'cannot publish a scene graph: {exc!r}')
 
     # -- plans ----------------------------------------------------------------------
+    @guarded('plan')
     def _on_plan(self, msg: String) -> None:
         try:
-            body = json.loads(msg.data)
+            body = loads(msg.data)
             errors = validate('plan', body) if isinstance(body, dict) else ['not an object']
-        except json.JSONDecodeError as exc:
-            errors = [f'not JSON: {exc}']
+        except WireError as exc:
+            errors = [str(exc)]
         if errors:
             self.get_logger().warning(f'ignoring a bad plan message: {errors[0]}')
             return

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import queue
 import sys
@@ -19,7 +20,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from ..agent.runtime import PARAMETERS, Setter, plan_changes
+from ..agent.runtime import PARAMETERS, Setter, error_event, plan_changes
 
 # commands and events: reliable, a generous queue (nothing dropped in bursts)
 COMMAND_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE,
@@ -80,6 +81,31 @@ def restart_timer(node: Node, timer: Any, hz: float, callback: Callable[[], None
 def publish_json(pub: Any, body: dict) -> None:
     """Publish a dict as JSON on a std_msgs/String publisher."""
     pub.publish(String(data=json.dumps(body)))
+
+
+def guarded(topic: str) -> Callable[[Callable[[Any, Any], None]],
+                                    Callable[[Any, Any], None]]:
+    """Decorate a node's subscription callback: nothing it raises escapes.
+
+    An exception is logged and, when the node has an ``events_pub``, published as an
+    error event naming ``topic``; the node goes on with the next message.
+    """
+    def wrap(fn: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+        @functools.wraps(fn)
+        def callback(self: Any, msg: Any) -> None:
+            try:
+                fn(self, msg)
+            except Exception as exc:  # the one place that catches everything
+                why = f'internal error: {exc!r}'[:300]
+                try:
+                    self.get_logger().error(f'{topic}: {why}')
+                    pub = getattr(self, 'events_pub', None)
+                    if pub is not None:
+                        publish_json(pub, error_event(self.get_name(), [why], topic=topic))
+                except Exception:  # reporting must not raise either
+                    pass
+        return callback
+    return wrap
 
 
 def publish_when_matched(pub: Any, body: dict, timeout: float = 10.0) -> None:

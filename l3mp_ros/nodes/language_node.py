@@ -10,18 +10,19 @@ worker thread in arrival order, so the node keeps receiving while the LLM thinks
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from std_msgs.msg import String
 
 from ..agent.runtime import AGENT_PARAMS, agent_setters, error_event
+from ..schemas import loads
 from ..world.model import WorldModel
 from .common import (
     COMMAND_QOS,
     AgentNode,
     Worker,
     declare,
+    guarded,
     live_parameters,
     publish_json,
     run,
@@ -49,9 +50,10 @@ class LanguageNode(AgentNode):
         self.create_subscription(String, 'nl_update', self._on_report, COMMAND_QOS)
         self.get_logger().info('language node ready')
 
+    @guarded('events')
     def _on_event(self, msg: String) -> None:
         try:
-            self.replica.on_event(json.loads(msg.data))
+            self.replica.on_event(loads(msg.data))
         except Exception as exc:
             self.get_logger().error(f'cannot follow event: {exc!r}')
 
@@ -70,11 +72,13 @@ class LanguageNode(AgentNode):
             return None
         return text
 
+    @guarded('voice_command')
     def _on_voice(self, msg: String) -> None:
         text = self._text(msg, 'voice_command')
         if text is not None:
             self.worker.submit('voice_command', lambda: self._route(text))
 
+    @guarded('nl_update')
     def _on_report(self, msg: String) -> None:
         text = self._text(msg, 'nl_update')
         if text is not None:

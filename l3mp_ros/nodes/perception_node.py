@@ -13,7 +13,6 @@ Sources that already publish at a sane rate (the AI2-THOR bridge) publish on
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -22,7 +21,7 @@ from std_msgs.msg import String
 
 from ..agent.perceive import FrameGate
 from ..agent.runtime import checked, error_event
-from ..schemas import validate
+from ..schemas import WireError, loads, validate
 from .common import (
     COMMAND_QOS,
     STREAM_QOS,
@@ -58,13 +57,13 @@ class PerceptionNode(Node):
 
     def _on_frame(self, msg: String) -> None:
         try:
-            data = json.loads(msg.data)
+            data = loads(msg.data)
             size = max(len(data.get('entities') or []), len(data.get('observed') or [])) \
                 if isinstance(data, dict) else 0
             errors = ([f'scene graph too large: {size} entities (limit {self.limit})']
                       if size > self.limit else validate('scene_graph', data))
-        except (json.JSONDecodeError, TypeError) as exc:
-            errors = [f'not JSON: {exc}']
+        except WireError as exc:
+            errors = [str(exc)]
         except Exception as exc:
             errors = [f'internal error: {exc!r}']
         if errors:

@@ -24,7 +24,7 @@ from std_srvs.srv import Trigger
 from ..agent.runtime import PLANNER_PARAMS, agent_setters, error_event
 from ..agent.task import new_task_id
 from ..agent.tasks import TaskManager
-from ..schemas import parse
+from ..schemas import WireError, loads, parse
 from ..world.model import WorldModel
 from .common import (
     COMMAND_QOS,
@@ -32,6 +32,7 @@ from .common import (
     AgentNode,
     Worker,
     declare,
+    guarded,
     live_parameters,
     publish_json,
     run,
@@ -72,10 +73,12 @@ class PlannerNode(AgentNode):
         text, task_id = raw, None
         if raw.startswith('{'):
             try:
-                data = json.loads(raw)
+                data = loads(raw)
+                if not isinstance(data, dict):
+                    raise WireError('expected a JSON object')
                 text, task_id = str(data.get(key) or '').strip(), data.get('task_id')
                 task_id = str(task_id) if task_id else None
-            except (json.JSONDecodeError, AttributeError) as exc:
+            except WireError as exc:
                 return self._bad(topic, [f'malformed JSON: {exc}'], raw)
         if not text:
             return self._bad(topic, [f'empty {key}'], raw)
@@ -90,6 +93,7 @@ class PlannerNode(AgentNode):
                                                   topic=topic))
         return None
 
+    @guarded('task')
     def _on_task(self, msg: String) -> None:
         req = self._request(msg, 'task', 'text')
         if req is not None:
@@ -97,6 +101,7 @@ class PlannerNode(AgentNode):
             self._queue('task', tid, text, None,
                         lambda t: self.agent.task(text, task_id=t))
 
+    @guarded('goal')
     def _on_goal(self, msg: String) -> None:
         req = self._request(msg, 'goal', 'goal')
         if req is not None:
@@ -126,12 +131,15 @@ class PlannerNode(AgentNode):
             self._publish(self.tasks.submit(outcome))
         self.worker.submit(topic, job)
 
+    @guarded('cancel')
     def _on_cancel(self, msg: String) -> None:
         raw = (msg.data or '').strip()
         target: str | None = raw
         try:
             if raw.startswith('{'):
-                data = json.loads(raw)
+                data = loads(raw)
+                if not isinstance(data, dict):
+                    raise WireError('expected a JSON object')
                 target = None if data.get('all') is True else str(data.get('task_id') or '')
             elif raw.lower() in ('all', '*'):
                 target = None
@@ -149,9 +157,10 @@ class PlannerNode(AgentNode):
         response.success, response.message = True, json.dumps(self.tasks.status())
         return response
 
+    @guarded('events')
     def _on_event(self, msg: String) -> None:
         try:
-            data = json.loads(msg.data)
+            data = loads(msg.data)
             if self.replica is not None:
                 self.replica.on_event(data)
             if self.tasks.active is not None and data.get('status') == 'applied':
@@ -159,6 +168,7 @@ class PlannerNode(AgentNode):
         except Exception as exc:
             self.get_logger().error(f'cannot use event: {exc!r}')
 
+    @guarded('execution_feedback')
     def _on_feedback(self, msg: String) -> None:
         data, errors = parse('execution_feedback', msg.data)
         if errors:

@@ -37,7 +37,7 @@ from ..agent.runtime import (
     marker_layout,
     open_writer,
 )
-from ..schemas import validate
+from ..schemas import WireError, loads, validate
 from ..world import query, replica
 from ..world.model import ApplyResult, WorldModel
 from .common import (
@@ -45,6 +45,7 @@ from .common import (
     LATCHED_QOS,
     STREAM_QOS,
     declare,
+    guarded,
     live_parameters,
     publish_json,
     restart_timer,
@@ -137,14 +138,10 @@ class WorldModelNode(Node):
                                                   request_id=request_id))
 
     def _parse(self, msg: String, topic: str, source: str) -> dict | None:
-        if len(msg.data) > MAX_MESSAGE_BYTES:
-            self._error(source, [f'message of {len(msg.data)} bytes exceeds '
-                                 f'{MAX_MESSAGE_BYTES}'], topic)
-            return None
         try:
-            data = json.loads(msg.data)
-        except json.JSONDecodeError as exc:
-            self._error(source, [f'not JSON: {exc}'], topic)
+            data = loads(msg.data, max_bytes=MAX_MESSAGE_BYTES)
+        except WireError as exc:
+            self._error(source, [str(exc)], topic)
             return None
         if not isinstance(data, dict):
             self._error(source, ['expected a JSON object'], topic)
@@ -158,6 +155,7 @@ class WorldModelNode(Node):
             self.get_logger().error(f'cannot follow the store: {exc!r}')
 
     # -- inputs ---------------------------------------------------------------
+    @guarded('scene_graph')
     def _on_scene_graph(self, msg: String) -> None:
         try:
             data = self._parse(msg, 'scene_graph', 'perception')
@@ -192,6 +190,7 @@ class WorldModelNode(Node):
         except Exception as exc:  # no exception escapes a callback
             self._error('perception', [f'internal error: {exc!r}'], 'scene_graph')
 
+    @guarded('kg_update')
     def _on_kg_update(self, msg: String) -> None:
         try:
             data = self._parse(msg, 'kg_update', 'kg_update')
@@ -209,6 +208,7 @@ class WorldModelNode(Node):
         except Exception as exc:
             self._error('kg_update', [f'internal error: {exc!r}'], 'kg_update')
 
+    @guarded('kg_query')
     def _on_query(self, msg: String) -> None:
         rid = None
         try:

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """JSON schemas (draft 2020-12) of the ROS message payloads, with readable validation.
 
+``loads(text)`` parses a payload with its size and nesting bounded before the parser
+sees it (``WireError`` otherwise: never a ``RecursionError``).
 ``validate('scene_graph', data)`` returns a list of sentences (empty: valid). Names:
 ``scene_graph``, ``plan``, ``event``, ``execution_feedback``, ``kg_update``,
 ``kg_query``, ``kg_query_result``
@@ -20,6 +22,47 @@ from jsonschema import Draft202012Validator
 NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback', 'kg_update', 'kg_query',
          'kg_query_result')
 MAX_ERRORS = 10
+MAX_BYTES = 4_000_000  # the largest payload any input topic or file accepts
+MAX_DEPTH = 32  # the deepest nesting of arrays/objects (our formats need at most 5)
+
+
+class WireError(ValueError):
+    """A payload that is not JSON, too large or too deeply nested."""
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r'[\[\]{}]')
+
+
+def nesting(text: str, limit: int = MAX_DEPTH) -> int:
+    """Return the nesting depth of JSON text, stopping as soon as it exceeds ``limit``."""
+    depth = deepest = 0
+    for b in _BRACKET.findall(_STRING.sub('', text)):
+        depth += 1 if b in '[{' else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                break
+    return deepest
+
+
+def loads(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
+          what: str = 'message') -> object:
+    """Parse JSON text bounded in size and depth; raise :class:`WireError` with the reason."""
+    if isinstance(text, bytes):
+        text = text.decode('utf-8', errors='replace')
+    if not isinstance(text, str):
+        raise WireError(f'{what} is not text')
+    if len(text) > max_bytes:
+        raise WireError(f'{what} of {len(text)} bytes exceeds {max_bytes}')
+    if nesting(text, max_depth) > max_depth:
+        raise WireError(f'{what} nests deeper than {max_depth} levels')
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise WireError(f'not JSON: {exc}') from None
+    except (RecursionError, ValueError) as exc:  # a bound the scan did not foresee
+        raise WireError(f'{what} cannot be parsed: {exc}') from None
 
 
 @cache
@@ -102,8 +145,8 @@ def validate(name: str, data: object) -> list[str]:
 def parse(name: str, text: str) -> tuple[dict | None, list[str]]:
     """Parse JSON text and validate it; return ``(data or None, errors)``."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as exc:
-        return None, [f'not JSON: {exc}']
+        data = loads(text)
+    except WireError as exc:
+        return None, [str(exc)]
     errors = validate(name, data)
     return (data if not errors else None), errors

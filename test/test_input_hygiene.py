@@ -1,0 +1,68 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Bad input to the CLI: exit 2 with one line, nothing created or changed."""
+
+import json
+
+import pytest
+
+from l3mp_ros.cli import main
+from l3mp_ros.schemas import WireError, loads, nesting
+from l3mp_ros.world.store import Store
+
+DEEP = '[' * 5000 + ']' * 5000
+
+
+@pytest.fixture
+def store(tmp_path):
+    path = tmp_path / 'kg.db'
+    assert main(['kg', 'init', '--domain', 'pddl/household.pddl', '--from',
+                 'config/household_state.json', '--store', str(path)]) == 0
+    return path
+
+
+def _one_line_error(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+def test_loads_bounds_depth_and_size():
+    assert nesting('{"a": "[[[[", "b": [[1]]}') == 3  # brackets inside strings do not count
+    assert loads('{"a": [[1]]}') == {'a': [[1]]}
+    with pytest.raises(WireError, match='nests deeper than 32'):
+        loads('[' * 200_000 + ']' * 200_000)
+    with pytest.raises(WireError, match='exceeds 10'):
+        loads('[1, 2, 3, 4, 5, 6]', max_bytes=10)
+    with pytest.raises(WireError, match='not JSON'):
+        loads('{"a": ')
+
+
+def test_deeply_nested_update_is_refused_and_changes_nothing(store, capsys):
+    before = Store(store).history()
+    code = main(['kg', 'apply', '--store', str(store), '--update',
+                 json.dumps({'add': []})[:-1] + ', "remove": ' + DEEP + '}'])
+    assert code == 2
+    assert 'nests deeper' in _one_line_error(capsys)
+    assert len(Store(store).history()) == len(before)
+
+
+def test_deeply_nested_snapshot_creates_no_store(tmp_path, capsys):
+    snap = tmp_path / 'deep.json'
+    snap.write_text('{"schema": "l3mp/kg/v1", "entities": ' + DEEP + '}')
+    target = tmp_path / 'new.db'
+    code = main(['kg', 'init', '--domain', 'pddl/household.pddl', '--from', str(snap),
+                 '--store', str(target)])
+    assert code == 2
+    assert 'nests deeper' in _one_line_error(capsys)
+    assert not target.exists()
+
+
+def test_a_batch_with_one_bad_line_applies_nothing(store, tmp_path, capsys):
+    batch = tmp_path / 'batch.txt'
+    batch.write_text('REMOVE: (kitchen_light, light_on, true) ADD:\n'
+                     'REMOVE: (oops ADD:\n')
+    before = len(Store(store).history())
+    assert main(['kg', 'apply', '--store', str(store), '--batch', str(batch)]) == 2
+    assert 'batch.txt:2' in _one_line_error(capsys)
+    assert len(Store(store).history()) == before
