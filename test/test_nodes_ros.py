@@ -106,8 +106,8 @@ def test_world_model_node_applies_perception_and_survives_bad_messages(spinner, 
     assert snap.wait_for_service(timeout_sec=10.0) and snap.call(Trigger.Request()).success
 
 
-def test_another_writer_of_the_store_is_published_and_a_stale_update_refused(spinner,
-                                                                              tmp_path):
+def test_another_writer_of_the_store_is_published_and_a_stale_update_refused(
+        spinner, tmp_path):
     """An operator's ``kg apply`` while the node runs: seen on events, never overwritten."""
     from l3mp_ros.world.kg import Update
     from l3mp_ros.world.model import WorldModel

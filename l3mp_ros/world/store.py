@@ -238,7 +238,7 @@ class Store:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        """The caller's transaction if one is open, else one of our own."""
+        """Use the caller's transaction if one is open, else open one."""
         if self._conn.in_transaction:
             yield
         else:
