@@ -25,7 +25,7 @@ from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
-from l3mp_ros.nodes.common import COMMAND_QOS, PLAN_QOS  # noqa: E402
+from l3mp_ros.nodes.common import COMMAND_QOS, PLAN_READER_QOS  # noqa: E402
 from l3mp_ros.schemas import WireError, loads  # noqa: E402
 
 
@@ -39,7 +39,7 @@ class Probe(Node):
         self._lock = threading.Lock()
         self._pubs: dict[str, object] = {}
         for topic in listen:
-            qos = PLAN_QOS if topic == 'plan' else COMMAND_QOS
+            qos = PLAN_READER_QOS if topic == 'plan' else COMMAND_QOS
             self.create_subscription(String, topic, self._keep(topic), qos)
 
     def _keep(self, topic: str) -> Callable[[String], None]:

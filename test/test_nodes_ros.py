@@ -213,6 +213,19 @@ def test_deeply_nested_messages_on_every_input_take_no_node_down(spinner, tmp_pa
         f.triplet() for f in wm.world.kg.facts}
 
 
+def test_a_burst_of_kg_updates_gets_an_event_for_every_request(spinner, tmp_path):
+    spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+    probe = spinner.add(Probe(listen=('events',)))
+    for i in range(300):  # as fast as DDS takes them; half name an unknown predicate
+        pred = 'light_on' if i % 2 else 'light_onn'
+        probe.publish('kg_update', {'schema': 'l3mp/kg_update/v1', 'request_id': f'b{i}',
+                                    'source': 'burst', 'diff': {'remove': [], 'add': [
+                                        ['kitchen_light', pred, 'true']]}})
+    want = {f'b{i}' for i in range(300)}
+    probe.wait(lambda: want <= {e.get('request_id') for e in probe.json('events')},
+               timeout=60)
+
+
 def test_goal_plan_replan_and_done(spinner, tmp_path):
     wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe())

@@ -38,7 +38,7 @@ from ..sim.ai2thor.bridge import (
 )
 from ..sim.ai2thor.executor import PlanExecutor
 from ..sim.ai2thor.scene_graph import SceneGraphExtractor
-from .common import COMMAND_QOS, PLAN_QOS, STREAM_QOS, guarded, publish_json, run
+from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, guarded, publish_json, run
 
 FEEDBACK_SCHEMA = 'l3mp/execution_feedback/v1'
 ACK_TIMEOUT = 2.0  # seconds to wait for the planner's progress echo before the next frame
@@ -69,7 +69,7 @@ class Ai2ThorBridgeNode(Node):
         self.sg_pub = self.create_publisher(String, str(self.params['scene_graph_topic']),
                                             STREAM_QOS)
         self.fb_pub = self.create_publisher(String, 'execution_feedback', COMMAND_QOS)
-        self.create_subscription(String, 'plan', self._on_plan, PLAN_QOS)
+        self.create_subscription(String, 'plan', self._on_plan, PLAN_READER_QOS)
         self._initial_sent = False
         self._last_frame = 0.0
         self._stop = threading.Event()

@@ -22,9 +22,11 @@ from std_msgs.msg import String
 
 from ..agent.runtime import PARAMETERS, Setter, error_event, plan_changes
 
-# commands and events: reliable, a generous queue (nothing dropped in bursts)
-COMMAND_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE,
-                         history=HistoryPolicy.KEEP_LAST)
+# commands, requests and their answers: reliable and KEEP_ALL on both sides, so a burst
+# is never overwritten: when a reader falls behind, DDS flow control makes the writer wait
+# (the backlog is bounded by the DDS resource limits, not by dropping messages)
+COMMAND_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                         history=HistoryPolicy.KEEP_ALL)
 # streams (scene graphs): reliable but shallow, the newest frame matters
 STREAM_QOS = QoSProfile(depth=5, reliability=ReliabilityPolicy.RELIABLE,
                         history=HistoryPolicy.KEEP_LAST)
@@ -32,11 +34,16 @@ STREAM_QOS = QoSProfile(depth=5, reliability=ReliabilityPolicy.RELIABLE,
 LATCHED_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                          history=HistoryPolicy.KEEP_LAST,
                          durability=DurabilityPolicy.TRANSIENT_LOCAL)
-# plans: late joiners get the recent plans (the last one is the latest state) and a burst
-# loses nothing; subscribe with this profile (depth 1 on the reader side drops plans)
+# plans (the planner's writer): late joiners get the newest 100 plan messages (the last
+# one of a task is its latest state)
 PLAN_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE,
                       history=HistoryPolicy.KEEP_LAST,
                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
+# plans (a reader that needs every message, e.g. an executor): KEEP_ALL, so a reader that
+# falls behind in a burst is not overwritten (a KEEP_LAST reader drops the oldest)
+PLAN_READER_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             history=HistoryPolicy.KEEP_ALL,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 
 def declare(node: Node, names: Iterable[str]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from rclpy.node import Node
 from std_msgs.msg import String
 
 from .. import paths
-from .common import COMMAND_QOS, PLAN_QOS, STREAM_QOS
+from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS
 from .language_node import LanguageNode
 from .planner_node import PlannerNode
 from .world_model_node import WorldModelNode
@@ -59,7 +59,7 @@ class DemoClient(Node):
         self.lock = threading.Lock()
         for topic in self.got:
             self.create_subscription(String, topic, self._keep(topic),
-                                     PLAN_QOS if topic == 'plan' else COMMAND_QOS)
+                                     PLAN_READER_QOS if topic == 'plan' else COMMAND_QOS)
         self.pubs = {t: self.create_publisher(String, t, STREAM_QOS if t == 'scene_graph'
                                               else COMMAND_QOS)
                      for t in ('scene_graph', 'nl_update', 'goal', 'task', 'voice_command',
