@@ -226,6 +226,29 @@ def test_a_burst_of_kg_updates_gets_an_event_for_every_request(spinner, tmp_path
                timeout=60)
 
 
+def test_a_sender_on_the_graph_cannot_skip_verification_or_pose_as_perception(
+        spinner, tmp_path):
+    wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+    probe = spinner.add(Probe(listen=('events',)))
+    before = wm.world.kg.to_json()
+    wipe = {'schema': 'l3mp/kg_update/v1', 'request_id': 'wipe', 'source': 'perception',
+            'verify': False, 'diff': {'remove': [list(f.triplet()) for f in wm.world.kg.facts],
+                                      'add': []}}
+    backdoor = {'schema': 'l3mp/kg_update/v1', 'request_id': 'door', 'source': 'nl',
+                'verify': False, 'new_entities': [{'name': 'backdoor', 'type': 'dragon'}],
+                'diff': {'remove': [], 'add': [['backdoor', 'owns', 'kitchen']]}}
+    probe.publish('kg_update', wipe)
+    probe.publish('kg_update', backdoor)
+    ev = {rid: probe.wait_json('events', lambda e, r=rid: e.get('request_id') == r)
+          for rid in ('wipe', 'door')}
+    assert ev['wipe']['status'] == 'rejected' and 'may not write' in ev['wipe']['errors'][0]
+    assert ev['wipe']['info']['claimed_source'] == 'perception'
+    assert ev['door']['status'] == 'rejected'
+    assert 'dragon' in ' '.join(ev['door']['errors'])
+    assert wm.world.kg.to_json() == before
+    assert not wm.world.kg.has_entity('backdoor')
+
+
 def test_goal_plan_replan_and_done(spinner, tmp_path):
     wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe())

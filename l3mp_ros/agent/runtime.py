@@ -39,6 +39,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     'constraints': ('', 'state-constraint YAML; empty: <domain>.constraints.yaml if present'),
     'store': ('~/.l3mp/household.db', 'SQLite KG store (world_model_node writes it; other '
               'writers such as "l3mp kg apply" may too: each commit is verified against it)'),
+    'kg_update_sources': (['nl', 'execution'], 'sources a kg_update request may name '
+                          '(language and planner nodes); others are rejected with an event, '
+                          'and a request is always verified'),
     'store_poll': (1.0, 'seconds between checks for updates other writers committed to the '
                    'store (published on events); 0: never'),
     'initial_state': ('config/household_state.json',
@@ -66,7 +69,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 }
 
 WORLD_PARAMS = ('domain', 'constraints', 'store', 'initial_state', 'perception_config',
-                'max_scene_entities', 'markers_rate', 'markers_frame', 'store_poll')
+                'max_scene_entities', 'markers_rate', 'markers_frame', 'store_poll',
+                'kg_update_sources')
 AGENT_PARAMS = ('domain', 'constraints', 'store', 'llm_url', 'llm_model', 'llm_timeout',
                 'retriever', 'max_attempts', 'verify', 'engine', 'plan_timeout',
                 'replica_timeout')

@@ -204,7 +204,8 @@ class WorldModelNode(Node):
             if problems:
                 self._error('kg_update', problems, 'kg_update', data.get('request_id'))
                 return
-            replica.apply_request(self.world, data)
+            replica.apply_request(self.world, data,
+                                  sources=tuple(self.params['kg_update_sources']))
         except Exception as exc:
             self._error('kg_update', [f'internal error: {exc!r}'], 'kg_update')
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from .constraints import Constraints
@@ -48,14 +48,29 @@ def kg_update_request(update: Update | None, *, source: str, utterance: str | No
     }
 
 
-def apply_request(world: WorldModel, req: Mapping) -> ApplyResult:
-    """Apply (or record the rejection in) a ``kg_update/v1`` request on the writer."""
+#: sources a ``kg_update/v1`` may name by default: the language and planner nodes' own
+WIRE_SOURCES = ('nl', 'execution')
+
+
+def apply_request(world: WorldModel, req: Mapping, *,
+                  sources: Sequence[str] | None = WIRE_SOURCES) -> ApplyResult:
+    """Apply (or record the rejection in) a ``kg_update/v1`` request on the writer.
+
+    A request from the wire is always verified (its ``verify`` is not honoured), and its
+    ``source`` must be one of ``sources`` (``None``: any, for trusted in-process callers):
+    perception reaches the KG through ``scene_graph`` only. Everything else is a logged
+    rejection.
+    """
     if not isinstance(req, Mapping) or req.get('schema') != KG_UPDATE_SCHEMA:
         return world.reject([f'not a {KG_UPDATE_SCHEMA} message'], source='kg_update')
     source = str(req.get('source') or 'remote')
     utterance = req.get('utterance')
     info = dict(req.get('info') or {})
     info['request_id'] = req.get('request_id')
+    if sources is not None and source not in sources:
+        return world.reject([f'source "{source}" may not write on kg_update (allowed: '
+                             f'{", ".join(sources) or "none"})'], source='kg_update',
+                            utterance=utterance, info={**info, 'claimed_source': source})
     try:
         update = Update.from_json(req['diff']) if req.get('diff') is not None else None
         ents = {str(e['name']): str(e['type']) for e in req.get('new_entities') or []}
@@ -65,8 +80,10 @@ def apply_request(world: WorldModel, req: Mapping) -> ApplyResult:
     if req.get('errors') or update is None:
         return world.reject(list(req.get('errors') or ['no update produced']), source=source,
                             utterance=utterance, update=update, info=info)
+    if sources is not None and req.get('verify') is False:
+        info['verify_requested'] = False  # recorded, not honoured
     return world.apply(update, source=source, utterance=utterance, new_entities=ents,
-                       verify=bool(req.get('verify', True)), info=info)
+                       verify=sources is not None or bool(req.get('verify', True)), info=info)
 
 
 class ReplicaWorldModel(WorldModel):
