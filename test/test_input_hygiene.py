@@ -66,3 +66,22 @@ def test_a_batch_with_one_bad_line_applies_nothing(store, tmp_path, capsys):
     assert main(['kg', 'apply', '--store', str(store), '--batch', str(batch)]) == 2
     assert 'batch.txt:2' in _one_line_error(capsys)
     assert len(Store(store).history()) == before
+
+
+def test_a_silent_llm_endpoint_ends_update_at_the_llm_timeout(store, capsys):
+    import time
+
+    from l3mp_ros.testing.fake_openai import FakeOpenAI
+
+    before = Store(store).load_kg().to_json()
+    with FakeOpenAI([{'content': 'late', 'delay': 30.0}] * 8) as fake:
+        began = time.monotonic()
+        code = main(['update', '--store', str(store), '--text', 'Anna went to the kitchen.',
+                     '--retriever', 'full', '--llm', fake.base_url, '--model', 'fake',
+                     '--llm-timeout', '1', '--report-timeout', '30'])
+        elapsed = time.monotonic() - began
+    assert code == 2
+    line = _one_line_error(capsys)
+    assert 'no answer within llm_timeout 1 s' in line
+    assert elapsed < 15
+    assert Store(store).load_kg().to_json() == before

@@ -9,6 +9,7 @@ pipelines live in :mod:`.update` (Algorithm 3), :mod:`.task` (Algorithm 4) and
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,8 @@ class AgentConfig:
     llm_url: str | None = None  # None / '' / 'local': embedded server
     llm_model: str = 'local'
     llm_api_key: str | None = None
-    llm_timeout: float = 120.0
+    llm_timeout: float = 120.0  # seconds one LLM call may take, retries included
+    report_timeout: float = 300.0  # seconds all LLM calls of one report/task/question may take
     llm_cache: str | None = None
     retriever: str = 'link'
     retriever_params: dict[str, Any] = field(default_factory=dict)
@@ -65,8 +67,9 @@ class Agent:
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, planner: Planner,
                  *, max_attempts: int = 3, verify: bool = True, confirm: bool = True,
-                 memory: Any = None) -> None:
+                 memory: Any = None, report_timeout: float | None = 300.0) -> None:
         self.world = world
+        self.report_timeout = report_timeout
         self.llm = llm
         self.retriever = retriever
         self.planner = planner
@@ -113,15 +116,23 @@ class Agent:
                 answer_past=cfg.answer_past), llm=llm, retriever=retriever,
                 is_subtype=domain.is_subtype)
         return cls(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
-                   verify=cfg.verify, confirm=cfg.confirm, memory=memory)
+                   verify=cfg.verify, confirm=cfg.confirm, memory=memory,
+                   report_timeout=cfg.report_timeout)
+
+    def _budget(self) -> contextlib.AbstractContextManager[None]:
+        """Bound the LLM calls of one request by ``report_timeout`` (if the client can)."""
+        budget = getattr(self.llm, 'budget', None)
+        return budget(self.report_timeout) if callable(budget) else contextlib.nullcontext()
 
     def update(self, text: str, source: str = 'nl') -> UpdateOutcome:
         """Algorithm 3 on one report."""
-        return self.updater.run(text, source=source)
+        with self._budget():
+            return self.updater.run(text, source=source)
 
     def task(self, text: str, task_id: str | None = None) -> TaskOutcome:
         """Algorithm 4 on one NL task."""
-        return self.tasks.run(text, task_id=task_id)
+        with self._budget():
+            return self.tasks.run(text, task_id=task_id)
 
     def plan_goal(self, goal: str, task_id: str | None = None,
                   text: str | None = None) -> TaskOutcome:
@@ -131,15 +142,17 @@ class Agent:
     def ask(self, text: str) -> Answer:
         """Answer a question from the KG (past-tense ones from episodes, if enabled)."""
         kg = self.world.snapshot()
-        if self.memory is not None:
-            past = self.memory.answer(kg, text)
-            if past is not None:
-                return past
-        return self.answerer.answer(kg, text)
+        with self._budget():
+            if self.memory is not None:
+                past = self.memory.answer(kg, text)
+                if past is not None:
+                    return past
+            return self.answerer.answer(kg, text)
 
     def route(self, text: str, usage: Usage | None = None) -> str:
         """Classify an utterance as ``report``, ``task`` or ``question``."""
-        return self.router.classify(text, usage)
+        with self._budget():
+            return self.router.classify(text, usage)
 
     def close(self) -> None:
         """Close the store and the LLM client."""

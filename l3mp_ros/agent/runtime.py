@@ -16,10 +16,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     'markers_frame': ('map', 'frame_id of kg/markers'),
     'llm_url': ('', 'OpenAI-compatible endpoint; empty: embedded local model'),
     'llm_model': ('local', 'model name at the endpoint'),
-    'llm_timeout': (120.0, 'seconds per LLM call'),
+    'llm_timeout': (120.0, 'seconds one LLM call may take, retries included'),
+    'report_timeout': (300.0, 'seconds all LLM calls of one report, task or question may '
+                       'take (0: no bound beyond llm_timeout per call)'),
     'retriever': ('link', 'link (entity linking, no LLM call), full (R-), select (R+) or '
                   'search (R^S, Algorithm 1)'),
     'max_attempts': (3, 'LLM attempts per update / task (re-prompt with errors)'),
@@ -72,6 +75,7 @@ WORLD_PARAMS = ('domain', 'constraints', 'store', 'initial_state', 'perception_c
                 'max_scene_entities', 'markers_rate', 'markers_frame', 'store_poll',
                 'kg_update_sources')
 AGENT_PARAMS = ('domain', 'constraints', 'store', 'llm_url', 'llm_model', 'llm_timeout',
+                'report_timeout',
                 'retriever', 'max_attempts', 'verify', 'engine', 'plan_timeout',
                 'replica_timeout')
 PLANNER_PARAMS = AGENT_PARAMS + ('max_replans', 'apply_step_effects', 'execute')
@@ -225,6 +229,17 @@ class LazyLLM:
         """Forward to the real client's ``chat``."""
         return self._get().chat(*args, **kwargs)
 
+    @contextlib.contextmanager
+    def budget(self, seconds: float | None) -> Iterator[None]:
+        """Forward to the real client's ``budget`` (none if it cannot be built)."""
+        try:
+            client = self._get()
+        except Exception:  # the pipeline's first call reports why
+            yield
+            return
+        with client.budget(seconds):
+            yield
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._get(), name)
 
@@ -250,7 +265,8 @@ def build_agent(params: Mapping[str, Any], world: WorldModel, llm: Any = None) -
     planner = Planner(world.domain, engine=str(params.get('engine') or 'lapkt'),
                       timeout=float(params.get('plan_timeout', 30.0)))
     return Agent(world, llm, retriever, planner, max_attempts=int(params.get('max_attempts', 3)),
-                 verify=bool(params.get('verify', True)))
+                 verify=bool(params.get('verify', True)),
+                 report_timeout=float(params.get('report_timeout', 300.0)))
 
 
 # -- messages ------------------------------------------------------------------

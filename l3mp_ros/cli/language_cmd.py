@@ -30,6 +30,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument('--attempts', type=int, default=3, help='LLM attempts per request')
     p.add_argument('--engine', default='lapkt', choices=('lapkt', 'fast-downward', 'pyperplan'))
     p.add_argument('--timeout', type=float, default=30.0, help='planner timeout (s)')
+    p.add_argument('--llm-timeout', type=float, default=120.0,
+                   help='seconds one LLM call may take, retries included')
+    p.add_argument('--report-timeout', type=float, default=300.0,
+                   help='seconds all LLM calls of this request may take (0: no bound)')
     p.add_argument('--cache', help='directory of cached LLM replies (reproducible runs)')
     p.add_argument('--json', action='store_true')
     p.add_argument('--memory', action='store_true',
@@ -70,6 +74,7 @@ def build_agent(args: argparse.Namespace):  # noqa: ANN201 - Agent imported lazi
         llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE'),
         retriever=args.retriever, max_attempts=args.attempts, verify=not args.no_verify,
         confirm=not args.no_confirm, engine=args.engine, plan_timeout=args.timeout,
+        llm_timeout=args.llm_timeout, report_timeout=args.report_timeout,
         episodic_k=args.episodic_k, experience=args.experience, answer_past=args.memory)
     try:
         return Agent.from_config(cfg)

@@ -16,13 +16,14 @@ an on-disk cache of replies for reproducible benchmark runs.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -62,8 +63,8 @@ class LLMConfig:
     api_key: str | None = None  # else env OPENAI_API_KEY, else 'none'
     temperature: float = 0.0
     seed: int = 0
-    timeout: float = 120.0  # seconds per attempt
-    max_retries: int = 3  # retries after the first attempt
+    timeout: float = 120.0  # seconds one call may take, retries and backoff included
+    max_retries: int = 3  # retries after the first attempt (within ``timeout``)
     backoff: float = 0.5  # first retry delay; doubles each retry (capped at 30 s)
     max_tokens: int = 512
     cache_dir: str | None = None
@@ -179,6 +180,24 @@ class LLMClient:
         self._cache_dir = Path(config.cache_dir).expanduser() if config.cache_dir else None
         self._openai = openai.OpenAI(base_url=self.base_url, api_key=config.resolved_api_key(),
                                      timeout=config.timeout, max_retries=0)
+        self._budget = threading.local()  # an overall deadline set by budget()
+
+    @contextlib.contextmanager
+    def budget(self, seconds: float | None) -> Iterator[None]:
+        """Bound every call made in this block (this thread) by one deadline.
+
+        A pipeline that makes several calls for one report or task uses it, so the
+        whole of it ends in ``seconds`` (an :class:`LLMError` of kind ``timeout``).
+        """
+        outer = getattr(self._budget, 'end', None)
+        end = None if not seconds or seconds <= 0 else time.monotonic() + seconds
+        if outer is not None and (end is None or outer < end):
+            end = outer
+        self._budget.end, self._budget.seconds = end, seconds
+        try:
+            yield
+        finally:
+            self._budget.end = outer
 
     def close(self) -> None:
         """Release the HTTP connection pool."""
@@ -234,22 +253,38 @@ class LLMClient:
             }
         return request
 
+    def _deadline(self, began: float) -> tuple[float, str]:
+        """Return when this call must end and what set that time."""
+        end, why = began + self.config.timeout, f'llm_timeout {self.config.timeout:g} s'
+        budget = getattr(self._budget, 'end', None)
+        if budget is not None and budget < end:
+            end = budget
+            why = f'the {getattr(self._budget, "seconds", 0):g} s allowed for the request'
+        return end, why
+
     def _call(self, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
               schema_name: str, limit: int) -> LLMReply:
         began = time.monotonic()
+        end, why = self._deadline(began)
         request = self._request(messages, schema, schema_name, limit)
         fell_back = False
         attempts = 0
         retries_left = max(0, self.config.max_retries)
         while True:
+            remaining = end - time.monotonic()
+            if remaining <= 0.05:
+                raise LLMError(f'LLM endpoint {self.base_url}: no answer within {why} '
+                               f'({attempts} attempt(s))', url=self.base_url, kind='timeout',
+                               attempts=attempts)
             attempts += 1
             try:
-                response = self._openai.chat.completions.create(**request)
+                response = self._openai.with_options(timeout=remaining) \
+                    .chat.completions.create(**request)
             except openai.APITimeoutError:
                 failure = LLMError(
-                    f'LLM endpoint {self.base_url}: timed out after '
-                    f'{self.config.timeout:g} s per attempt ({attempts} attempt(s))',
-                    url=self.base_url, kind='timeout', attempts=attempts)
+                    f'LLM endpoint {self.base_url}: no answer within {why} '
+                    f'({attempts} attempt(s))', url=self.base_url, kind='timeout',
+                    attempts=attempts)
             except openai.APIConnectionError as exc:
                 failure = LLMError(
                     f'LLM endpoint {self.base_url}: unreachable ({_root_cause(exc)}) after '
@@ -279,9 +314,9 @@ class LLMClient:
                 if fell_back:
                     self.response_format_supported = False  # remember for this client
                 return self._reply(response, began, attempts)
-            if retries_left <= 0:
-                raise failure
             delay = min(_MAX_BACKOFF_S, self.config.backoff * 2 ** (attempts - 1))
+            if retries_left <= 0 or time.monotonic() + delay >= end:
+                raise failure
             retries_left -= 1
             time.sleep(delay)
 
