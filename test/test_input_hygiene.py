@@ -85,3 +85,36 @@ def test_a_silent_llm_endpoint_ends_update_at_the_llm_timeout(store, capsys):
     assert 'no answer within llm_timeout 1 s' in line
     assert elapsed < 15
     assert Store(store).load_kg().to_json() == before
+
+
+@pytest.mark.parametrize('goal, why', [
+    ('(:goal (light_on kitchen_light)) (:goal (light_on jerry_bedroom_light))', '2 formulas'),
+    ('(light_on jerry_bedroom_light) and then wait', 'text outside the goal'),
+    ('(and (light_on kitchen_light) (not (light_on kitchen_light)))', 'never hold'),
+])
+def test_a_goal_is_never_truncated_or_contradictory(store, capsys, goal, why):
+    assert main(['plan', '--store', str(store), '--goal', goal]) == 2
+    err = capsys.readouterr().err
+    assert why in err and 'Error' not in err
+
+
+@pytest.mark.parametrize('block, feature', [
+    ('(:durative-action go :parameters (?r - room) :duration (= ?duration 2) '
+     ':condition (at start (lit ?r)) :effect (at end (not (lit ?r))))', 'durative actions'),
+    ('(:derived (dark ?r - room) (not (lit ?r)))', 'derived predicates'),
+    ('(:action go :parameters (?r - room) :precondition (lit ?r) '
+     ':effect (increase (fuel ?r) 1))', 'numeric fluents'),
+])
+def test_unsupported_pddl_is_refused_at_init_with_its_name(tmp_path, capsys, block, feature):
+    functions = '(:functions (fuel ?r - room) - number)' if 'fuel' in block else ''
+    domain = tmp_path / 'd.pddl'
+    domain.write_text(f'(define (domain d) (:requirements :strips :typing) (:types room) '
+                      f'(:predicates (lit ?r - room) (dark ?r - room)) {functions} {block})')
+    state = tmp_path / 's.json'
+    state.write_text(json.dumps({'schema': 'l3mp/kg/v1', 'domain': 'd', 'facts': [],
+                                 'entities': [{'name': 'kitchen', 'type': 'room'}]}))
+    target = tmp_path / 'kg.db'
+    assert main(['kg', 'init', '--domain', str(domain), '--from', str(state),
+                 '--store', str(target)]) == 2
+    assert feature in _one_line_error(capsys)
+    assert not target.exists()

@@ -312,7 +312,7 @@ class TaskPlanner:
         began = time.perf_counter()
         out = TaskOutcome(task_id=task_id or new_task_id(), text=text, goal=goal, attempts=1)
         kg = self.world.snapshot()
-        out.plan = self.planner.plan(kg, goal, context=context)
+        out.plan = self.planner.plan(kg, goal, context=context, strict=True)
         out.status = out.plan.status
         out.errors = list(out.plan.errors)
         out.seconds = time.perf_counter() - began

@@ -40,7 +40,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     world = open_world(args.store)
     try:
         planner = Planner(world.domain, engine=args.engine, timeout=args.timeout)
-        result = planner.plan(world.kg, args.goal, context=args.context)
+        result = planner.plan(world.kg, args.goal, context=args.context, strict=True)
     finally:
         world.close()
     code = 0 if result.ok else 2 if result.status in ('invalid_goal', 'unsupported') else 1

@@ -168,8 +168,12 @@ class Planner:
     # -- planning ----------------------------------------------------------------------
 
     def plan(self, kg: KnowledgeGraph, goal: str | Goal, context: Context = 'auto',
-             engine: str | None = None, timeout: float | None = None) -> PlanResult:
-        """Find a plan for ``goal`` valid on the whole ``kg``, widening ``context`` if needed."""
+             engine: str | None = None, timeout: float | None = None, *,
+             strict: bool = False) -> PlanResult:
+        """Find a plan for ``goal`` valid on the whole ``kg``, widening ``context`` if needed.
+
+        ``strict``: the goal text must be exactly one formula (a goal a person wrote).
+        """
         engine = engine or self.engine
         timeout = float(timeout if timeout is not None else self.timeout)
         started = time.monotonic()
@@ -183,7 +187,7 @@ class Planner:
             return result
 
         try:
-            parsed = parse_goal(self.domain, kg, goal)
+            parsed = parse_goal(self.domain, kg, goal, strict=strict)
         except GoalError as exc:
             result.errors = list(exc.errors)
             return done('invalid_goal')

@@ -139,13 +139,16 @@ def _find_goal_sexpr(text: str, predicates: Iterable[str]) -> tuple[list | None,
                     return hit
         return None
 
-    for expr in exprs:
-        hit = search(expr)
-        if hit is not None:
-            if len(hit) != 2:
-                return None, [f'(:goal ...) must hold exactly one formula, found {len(hit) - 1}'
-                              f' in {_render(hit)[:120]}']
-            return hit[1], errors
+    hits = [h for h in (search(e) for e in exprs) if h is not None]
+    if len(hits) > 1:
+        return None, [f'{len(hits)} (:goal ...) blocks: give one goal (join its parts with '
+                      '(and ...))']
+    if hits:
+        hit = hits[0]
+        if len(hit) != 2:
+            return None, [f'(:goal ...) must hold exactly one formula, found {len(hit) - 1}'
+                          f' in {_render(hit)[:120]}']
+        return hit[1], errors
     heads = set(CONNECTIVES) | set(predicates)
     known = [e for e in exprs if e and isinstance(e[0], str) and e[0] in heads]
     if len(known) == 1:
@@ -327,19 +330,63 @@ def render_goal(node: Node) -> str:
     return f'({kind} ({variables}) {render_goal(node[2])})'
 
 
-def parse_goal(domain: DomainSchema, kg: KnowledgeGraph, text: str | Goal) -> Goal:
+def strict_goal_errors(text: str) -> list[str]:
+    """Return why ``text`` is not exactly one formula or one ``(:goal ...)`` block.
+
+    For goals a person or program wrote (``l3mp plan``, the ``goal`` topic): text around
+    the formula, or several formulas, would otherwise be dropped or joined silently.
+    """
+    body = _strip_comments(text if isinstance(text, str) else '')
+    exprs, errors = _sexprs(body)
+    if errors:
+        return errors
+    outside, depth = [], 0
+    for tok in _TOKEN_RE.findall(body):
+        if tok == '(':
+            depth += 1
+        elif depth == 0:
+            outside.append(tok)  # a word, or a ")" that closes nothing
+        elif tok == ')':
+            depth -= 1
+    if outside:
+        return [f'text outside the goal formula: "{" ".join(outside)[:80]}"']
+    if len(exprs) > 1:
+        return [f'{len(exprs)} formulas: give one goal (join its parts with (and ...))']
+    return []
+
+
+def _contradictions(node: Node) -> list[str]:
+    """Return an error for each atom a conjunction asks to be both true and false."""
+    def conjuncts(n: Node) -> list[Node]:
+        return [c for k in n[1] for c in conjuncts(k)] if n[0] == 'and' else [n]
+    parts = conjuncts(node)
+    positive = {render_goal(p) for p in parts if p[0] == 'atom'}
+    return [f'the goal asks for {render_goal(p[1])} and its negation at once: it can never '
+            'hold' for p in parts if p[0] == 'not' and render_goal(p[1]) in positive]
+
+
+def parse_goal(domain: DomainSchema, kg: KnowledgeGraph, text: str | Goal, *,
+               strict: bool = False) -> Goal:
     """Parse and check a PDDL goal against the domain and the KG's entities.
 
-    Raises :class:`GoalError` listing every problem found.
+    Tolerant by default (a formula is picked out of an LLM's prose); ``strict`` refuses
+    anything but one formula (:func:`strict_goal_errors`). Raises :class:`GoalError`
+    listing every problem found.
     """
     if isinstance(text, Goal):
         return text
+    if strict:
+        problems = strict_goal_errors(text)
+        if problems:
+            raise GoalError(problems)
     expr, errors = _find_goal_sexpr(text, domain.predicates)
     if expr is None:
         raise GoalError(errors)
     checker = _GoalChecker(domain, kg)
     node = checker.formula(expr, {})
     errors = errors + checker.errors
+    if node is not None and not errors:
+        errors = _contradictions(node)
     if errors or node is None:
         raise GoalError(errors)
     return Goal(node, render_goal(node), frozenset(checker.objects),

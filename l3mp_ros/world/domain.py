@@ -111,6 +111,11 @@ class DomainSchema:
         parsing, and the alternatives are kept for type checks of predicates.
         """
         where = f' {path}' if path else ''
+        unsupported = unsupported_features(text)
+        if unsupported:
+            raise DomainError(f'PDDL domain{where} uses {"; ".join(unsupported)}: not '
+                              'supported (l3mp_ros plans STRIPS/ADL domains with types; no '
+                              'installed engine plans on these)')
         try:
             if _EITHER_RE.search(text):
                 flat = _EITHER_RE.sub('object', text)
@@ -176,6 +181,25 @@ class DomainSchema:
                 eff.fluent.fluent().name.lower() for act in self.up_problem.actions
                 for eff in getattr(act, 'effects', []))
         return cached
+
+
+_FEATURES = (
+    (re.compile(r'\(\s*:durative-action\b'), 'durative actions (:durative-action)'),
+    (re.compile(r'\(\s*:derived\b'), 'derived predicates (:derived)'),
+    (re.compile(r'\(\s*:(?:process|event)\b'), 'processes or events (PDDL+)'),
+    (re.compile(r'\(\s*:constraints\b'), 'state-trajectory constraints (:constraints)'),
+)
+_FUNCTIONS_RE = re.compile(r'\(\s*:functions\b(.*?)\)\s*\(\s*:', re.S)
+
+
+def unsupported_features(text: str) -> list[str]:
+    """Return the PDDL features of a domain text that no installed engine plans on."""
+    body = re.sub(r';[^\n]*', '', text).lower()
+    found = [name for pattern, name in _FEATURES if pattern.search(body)]
+    m = _FUNCTIONS_RE.search(body)
+    if m and re.sub(r'\(\s*total-cost\s*\)|-\s*number', '', m.group(1)).strip():
+        found.append('numeric fluents (:functions)')
+    return found
 
 
 _EITHER_RE = re.compile(r'\(\s*either\s+([^()]*)\)', re.I)
