@@ -118,3 +118,80 @@ def test_unsupported_pddl_is_refused_at_init_with_its_name(tmp_path, capsys, blo
                  '--store', str(target)]) == 2
     assert feature in _one_line_error(capsys)
     assert not target.exists()
+
+
+def test_an_empty_file_is_not_turned_into_a_store(tmp_path, capsys):
+    empty = tmp_path / 'empty.db'
+    empty.write_bytes(b'')
+    assert main(['kg', 'apply', '--store', str(empty), '--update',
+                 'REMOVE: ADD: (kitchen_light, light_on, true)']) == 2
+    assert 'empty file' in _one_line_error(capsys)
+    assert empty.stat().st_size == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['empty.db']
+
+
+@pytest.fixture
+def small_fs(tmp_path):
+    """A 1 MB tmpfs (needs mount rights: root on these machines; skipped, saying so, else)."""
+    import subprocess
+    mnt = tmp_path / 'fs'
+    mnt.mkdir()
+    if subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', str(mnt)],
+                      capture_output=True).returncode != 0:
+        pytest.skip('cannot mount a tmpfs here (not root): full-disk and read-only cases '
+                    'not exercised')
+    yield mnt
+    subprocess.run(['umount', '-l', str(mnt)], capture_output=True)
+
+
+def _fill(path) -> None:
+    """Write zeros to ``path`` until the filesystem is full."""
+    import os
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b'\0' * 4096)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _init(target):
+    return main(['kg', 'init', '--domain', 'pddl/household.pddl', '--from',
+                 'config/household_state.json', '--store', str(target), '--force'])
+
+
+def test_a_full_disk_leaves_no_half_made_store_and_keeps_the_old_one(small_fs, capsys):
+    target = small_fs / 'kg.db'
+    assert _init(target) == 0
+    capsys.readouterr()
+    with Store(target) as st:
+        before = st.load_kg().to_json()
+    filler = small_fs / 'filler'
+    _fill(filler)
+    assert _init(target) == 2
+    assert 'cannot create store' in _one_line_error(capsys)
+    assert sorted(p.name for p in small_fs.iterdir()) == ['filler', 'kg.db']
+    with Store(target) as st:  # still readable on the full disk, and unchanged
+        assert st.load_kg().to_json() == before
+    filler.unlink()
+    missing = small_fs / 'new.db'
+    _fill(small_fs / 'big')
+    assert _init(missing) == 2
+    assert not missing.exists()
+
+
+def test_a_store_on_a_read_only_filesystem_can_be_read_not_written(small_fs, capsys):
+    import subprocess
+    target = small_fs / 'kg.db'
+    assert _init(target) == 0
+    subprocess.run(['mount', '-o', 'remount,ro', str(small_fs)], check=True)
+    capsys.readouterr()
+    assert main(['kg', 'show', '--store', str(target), '--summary']) == 0
+    assert 'entities' in capsys.readouterr().out
+    assert main(['kg', 'verify', '--store', str(target)]) == 0
+    capsys.readouterr()
+    assert main(['kg', 'apply', '--store', str(target), '--update',
+                 'REMOVE: (kitchen_light, light_on, true) ADD:']) == 2
+    assert 'can only be read here' in _one_line_error(capsys)

@@ -18,6 +18,7 @@ event ids are the commit order and replaying the log gives the state.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
@@ -81,6 +82,21 @@ class Event:
         }
 
 
+_SQLITE_HEADER = b'SQLite format 3\x00'
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that is not an SQLite database without writing to it."""
+    try:
+        with open(path, 'rb') as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreError(f'cannot read store {path}: {exc.strerror}') from None
+    if head != _SQLITE_HEADER:
+        what = 'an empty file' if not head else 'not an SQLite database'
+        raise StoreError(f'{path} is not an l3mp store ({what}); nothing was changed')
+
+
 def _args_key(fact: Fact) -> str:
     return json.dumps(fact.args)
 
@@ -96,9 +112,26 @@ class Store:
         self.path = Path(path)
         if not self.path.exists():
             raise StoreError(f'no store at {self.path} (create one with "l3mp kg init")')
+        _check_header(self.path)  # before SQLite would turn an empty file into a database
+        self.read_only = False
+        self._conn: sqlite3.Connection | None = None
         try:
             self._conn = self._connect(self.path, synchronous, busy_timeout)
             version = self.meta.get('schema_version')
+        except sqlite3.OperationalError as exc:
+            # a read-only directory or a full disk: SQLite cannot set up its WAL files;
+            # a cleanly closed store (no WAL content) can still be read as it is
+            if getattr(self, '_conn', None) is not None:
+                self._conn.close()
+            wal = Path(str(self.path) + '-wal')
+            if wal.exists() and wal.stat().st_size > 0:
+                raise StoreError(f'cannot open store {self.path}: {exc}') from None
+            self._conn = self._connect_read_only(self.path)
+            self.read_only = True
+            try:
+                version = self.meta.get('schema_version')
+            except sqlite3.DatabaseError as exc2:
+                raise StoreError(f'cannot open store {self.path}: {exc2}') from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f'{self.path} is not an l3mp store: {exc}') from None
         if version != SCHEMA_VERSION:
@@ -114,22 +147,41 @@ class Store:
         conn.execute('PRAGMA foreign_keys=ON')
         return conn
 
+    @staticmethod
+    def _connect_read_only(path: Path) -> sqlite3.Connection:
+        uri = f'{path.resolve().as_uri()}?mode=ro&immutable=1'
+        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+
     @classmethod
     def create(cls, path: str | Path, kg: KnowledgeGraph, *, domain_path: str | None = None,
                constraints_path: str | None = None, source: str = 'init',
                overwrite: bool = False, synchronous: str = 'FULL') -> Store:
-        """Create a store holding ``kg``; refuse to overwrite unless asked."""
+        """Create a store holding ``kg``; refuse to overwrite unless asked.
+
+        The store is written beside ``path`` and renamed into place once complete, so a
+        failure (a full disk) leaves no half-made store and an overwritten one intact.
+        """
         path = Path(path)
-        if path.exists():
-            if not overwrite:
-                raise StoreError(f'{path} exists (pass --force to overwrite)')
-            for suffix in ('', '-wal', '-shm'):
-                Path(str(path) + suffix).unlink(missing_ok=True)
+        if path.exists() and not overwrite:
+            raise StoreError(f'{path} exists (pass --force to overwrite)')
+        tmp = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = cls._connect(path, synchronous)
+            cls._write_new(tmp, kg, domain_path, constraints_path, source, synchronous)
+            for suffix in ('-wal', '-shm'):
+                Path(str(path) + suffix).unlink(missing_ok=True)
+            os.replace(tmp, path)
         except (OSError, sqlite3.Error) as exc:
+            for suffix in ('', '-wal', '-shm', '-journal'):
+                Path(str(tmp) + suffix).unlink(missing_ok=True)
             raise StoreError(f'cannot create store {path}: {exc}') from None
+        return cls(path, synchronous=synchronous)
+
+    @classmethod
+    def _write_new(cls, path: Path, kg: KnowledgeGraph, domain_path: str | None,
+                   constraints_path: str | None, source: str, synchronous: str) -> None:
+        path.unlink(missing_ok=True)
+        conn = cls._connect(path, synchronous)
         for stmt in _DDL.split(';'):
             if stmt.strip():
                 conn.execute(stmt)
@@ -147,8 +199,8 @@ class Store:
                      (time.time(), source, 'init', json.dumps(
                          {'entities': len(kg.entities), 'facts': len(kg.facts)})))
         conn.execute('COMMIT')
+        conn.execute('PRAGMA journal_mode=DELETE')  # fold the WAL in: one file to rename
         conn.close()
-        return cls(path, synchronous=synchronous)
 
     # -- reading -------------------------------------------------------------
     @property
@@ -217,6 +269,9 @@ class Store:
         Waits up to ``busy_timeout`` seconds for another writer; then a StoreError.
         """
         conn = self._conn
+        if self.read_only:
+            raise StoreError(f'{self.path} can only be read here (its directory or disk '
+                             'cannot be written): nothing was changed')
         if conn.in_transaction:
             raise StoreError(f'{self.path}: a write transaction is already open')
         try:
@@ -289,9 +344,13 @@ class Store:
 
     def save_snapshot(self, kg: KnowledgeGraph) -> int:
         """Store a full snapshot of ``kg`` tagged with the newest event id."""
-        cur = self._conn.execute(
-            'INSERT INTO snapshots (event_id, time, kg) VALUES (?, ?, ?)',
-            (self.last_event_id(), time.time(), json.dumps(kg.to_json())))
+        try:
+            with self._writing():
+                cur = self._conn.execute(
+                    'INSERT INTO snapshots (event_id, time, kg) VALUES (?, ?, ?)',
+                    (self.last_event_id(), time.time(), json.dumps(kg.to_json())))
+        except sqlite3.Error as exc:
+            raise StoreError(f'cannot save a snapshot to {self.path}: {exc}') from None
         return int(cur.lastrowid)
 
     def close(self) -> None:
