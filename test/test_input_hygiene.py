@@ -195,3 +195,54 @@ def test_a_store_on_a_read_only_filesystem_can_be_read_not_written(small_fs, cap
     assert main(['kg', 'apply', '--store', str(target), '--update',
                  'REMOVE: (kitchen_light, light_on, true) ADD:']) == 2
     assert 'can only be read here' in _one_line_error(capsys)
+
+
+def _snapshot(tmp_path, entities, facts=()):
+    path = tmp_path / 'state.json'
+    path.write_text(json.dumps({'schema': 'l3mp/kg/v1', 'domain': 'household',
+                                'entities': [{'name': n, 'type': t} for n, t in entities],
+                                'facts': [list(f) for f in facts]}))
+    return path
+
+
+@pytest.mark.parametrize('entities, why', [
+    ([('kitchen', 'room'), ('kitchen', 'bathroom')], 'listed twice'),
+    ([('kitchen table', 'table')], 'not a PDDL name'),
+    ([('lamp(1)', 'light')], 'not a PDDL name'),
+    ([('\u212aitchen', 'room')], 'not a PDDL name'),
+    ([('room', 'room')], 'named like a type'),
+])
+def test_bad_entity_names_are_refused_at_init(tmp_path, capsys, entities, why):
+    target = tmp_path / 'kg.db'
+    assert main(['kg', 'init', '--domain', 'pddl/household.pddl', '--from',
+                 str(_snapshot(tmp_path, entities)), '--store', str(target)]) == 2
+    assert why in _one_line_error(capsys)
+    assert not target.exists()
+
+
+def test_constraints_of_another_domain_are_refused(tmp_path, capsys):
+    rules = tmp_path / 'other.yaml'
+    rules.write_text('domain: office\nrules: []\n')
+    assert main(['kg', 'init', '--domain', 'pddl/household.pddl', '--constraints', str(rules),
+                 '--from', 'config/household_state.json',
+                 '--store', str(tmp_path / 'kg.db')]) == 2
+    assert 'for domain "office"' in _one_line_error(capsys)
+
+
+@pytest.mark.parametrize('update, why', [
+    ('REMOVE: ADD:', 'changes nothing'),
+    ('REMOVE: (\u212aitchen_light, light_on, true) ADD:', 'not a PDDL name'),
+])
+def test_empty_or_unicode_folded_updates_are_refused_unlogged(store, capsys, update, why):
+    before = len(Store(store).history())
+    assert main(['kg', 'apply', '--store', str(store), '--update', update]) == 2
+    assert why in _one_line_error(capsys)
+    assert len(Store(store).history()) == before
+
+
+def test_a_huge_rejected_update_prints_a_bounded_report(store, capsys):
+    add = [[f'x{i}', 'light_on', 'true'] for i in range(10_000)]
+    assert main(['kg', 'apply', '--store', str(store), '--update',
+                 json.dumps({'remove': [], 'add': add})]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) <= 22 and err[-1].strip().startswith('- ... and ')

@@ -92,11 +92,15 @@ def cmd_init(args: argparse.Namespace) -> int:
     kg.domain = kg.domain or domain.name
     if kg.domain != domain.name:
         raise CLIError(f'the state is for domain "{kg.domain}" but {dpath} is "{domain.name}"')
+    clash = sorted(n for n in kg.entities if domain.has_type(n))
+    if clash:
+        raise CLIError(f'entities named like a type of the domain (rename them): '
+                       f'{", ".join(clash[:10])}; no store created')
     if not args.no_verify:
         errors = Verifier(domain, constraints).check_state(kg)
         if errors:
             print(f'the state violates {len(errors)} rule(s); no store created:', file=sys.stderr)
-            for e in errors:
+            for e in listed(errors):
                 print(f'  - {e}', file=sys.stderr)
             return 1
     store = Store.create(args.store, kg, domain_path=str(dpath),
@@ -107,15 +111,29 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_LISTED = 20  # errors printed for one rejected update (the rest are counted)
+
+
 def parse_update(text: str) -> Update:
-    """Parse the text form or the JSON form of an update."""
+    """Parse the text form or the JSON form of an update; refuse one changing nothing."""
     stripped = text.strip()
     if stripped.startswith('{'):
         try:
-            return Update.from_json(loads(stripped, what='the update'))
+            update = Update.from_json(loads(stripped, what='the update'))
         except WireError as exc:
             raise CLIError(f'malformed JSON update: {exc}') from None
-    return Update.parse(text)
+    else:
+        update = Update.parse(text)
+    if update.is_empty():
+        raise CLIError('the update changes nothing: give at least one fact to REMOVE or ADD')
+    return update
+
+
+def listed(errors: list[str], limit: int = MAX_LISTED) -> list[str]:
+    """Return at most ``limit`` errors and a line counting the rest."""
+    if len(errors) <= limit:
+        return list(errors)
+    return [*errors[:limit], f'... and {len(errors) - limit} more']
 
 
 def read_batch(name: str) -> list[Update]:
@@ -152,7 +170,7 @@ def cmd_apply_batch(args: argparse.Namespace) -> int:
             else:
                 verdict = 'applied' if result.applied else 'rejected'
                 print(f'{n}: {verdict} (event {result.event_id})'
-                      + ''.join(f'\n  - {e}' for e in result.errors), flush=True)
+                      + ''.join(f'\n  - {e}' for e in listed(result.errors)), flush=True)
     finally:
         world.close()
     return 1 if rejected else 0
@@ -175,7 +193,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
         print(update.text())
     else:
         print(f'rejected (event {result.event_id}); the store is unchanged:', file=sys.stderr)
-        for e in result.errors:
+        for e in listed(result.errors):
             print(f'  - {e}', file=sys.stderr)
     return 0 if result.applied else 1
 
@@ -249,7 +267,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     world = open_world(args.store)
     errors = world.verifier.check_state(world.kg)
     world.close()
-    for e in errors:
+    for e in listed(errors):
         print(f'  - {e}')
     print(f'{len(errors)} violation(s)')
     return 1 if errors else 0

@@ -139,6 +139,9 @@ class Constraints:
     def check_against(self, domain: object) -> list[str]:
         """Return problems with the rules given a :class:`DomainSchema`."""
         problems = []
+        name = getattr(domain, 'name', '')
+        if self.domain and name and self.domain.lower() != name.lower():
+            problems.append(f'the constraints are for domain "{self.domain}", not "{name}"')
         for rule in self.rules:
             for p in sorted(rule.watched()):
                 if p not in domain.predicates:

@@ -164,6 +164,21 @@ def _parse_tuples(text: str) -> list[list[str]]:
     return tuples
 
 
+_PDDL_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*\Z')
+
+
+def check_name(name: object, what: str = 'name') -> str:
+    """Return ``name`` lower-cased if it is a PDDL name, else raise :class:`KGError`.
+
+    ASCII letters, digits, ``_`` and ``-``, starting with a letter: the same text after
+    any Unicode folding (no KELVIN SIGN turning into ``k``), usable in every update.
+    """
+    if not isinstance(name, str) or not _PDDL_NAME.match(name):
+        raise KGError(f'{what} {name!r} is not a PDDL name (ASCII letters, digits, "_" '
+                      'and "-", starting with a letter)')
+    return name.lower()
+
+
 def _split_false(remove: Iterable, add: Iterable) -> tuple[list[Fact], list[Fact]]:
     rem: list[Fact] = []
     add_out: list[Fact] = []
@@ -171,6 +186,8 @@ def _split_false(remove: Iterable, add: Iterable) -> tuple[list[Fact], list[Fact
         for trip in src:
             if not isinstance(trip, (list, tuple)) or not all(isinstance(x, str) for x in trip):
                 raise KGError(f'a fact must be a list of strings, got {trip!r}')
+            for x in trip:
+                check_name(x.strip(), 'in a fact, the name')
             if len(trip) == 3 and trip[2].strip().lower() == FALSE:
                 flipped.append(Fact.from_triplet([trip[0], trip[1], TRUE]))
             else:
@@ -362,7 +379,12 @@ class KnowledgeGraph:
             if not isinstance(e, dict) or not isinstance(e.get('name'), str) or not isinstance(
                     e.get('type'), str):
                 raise KGError(f'bad entity {e!r}: expected {{"name": str, "type": str}}')
-            kg.add_entity(e['name'], e['type'])
+            name = check_name(e['name'], 'entity name')
+            type_ = check_name(e['type'], f'the type of {name}')
+            if name in kg._types:
+                raise KGError(f'entity {name} is listed twice (as {kg._types[name]} and '
+                              f'{type_})')
+            kg.add_entity(name, type_)
         facts = data.get('facts', [])
         if not isinstance(facts, list):
             raise KGError('"facts" must be a list of triplets')

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from .constraints import Constraints, Rule
 from .domain import DomainSchema
-from .kg import Fact, KnowledgeGraph, Update
+from .kg import Fact, KGError, KnowledgeGraph, Update, check_name
 
 
 def _close(word: str, options: Iterable[str], n: int = 3) -> str:
@@ -66,6 +66,12 @@ class Verifier:
                 if not self.domain.has_type(t):
                     errors.append(f'entity {name} has unknown type "{t}"'
                                   f'{_close(t, self.domain.types)}')
+                try:
+                    check_name(name, 'new entity')
+                except KGError as exc:
+                    errors.append(str(exc))
+                if self.domain.has_type(name):
+                    errors.append(f'new entity {name} is named like a type of the domain')
             types = {**kg.entities, **new_entities}
         for fact in sorted(update.remove & update.add):
             errors.append(f'{fact.text()} is both removed and added')
@@ -162,6 +168,9 @@ class Verifier:
             if not self.domain.has_type(t):
                 errors.append(f'entity {name} has unknown type "{t}"'
                               f'{_close(t, self.domain.types)}')
+            if self.domain.has_type(name):
+                errors.append(f'entity {name} is named like a type of the domain: the PDDL '
+                              'problem could not tell them apart (rename it)')
         for fact in sorted(kg.facts):
             errors.extend(self.check_fact(fact, kg.entities))
         for rule in self.constraints.rules:
