@@ -451,3 +451,21 @@ def test_a_part_pointing_back_with_it_may_be_about_an_earlier_parts_thing(tmp_pa
     assert out.applied, out.errors
     assert Fact('glass_empty', ('juice_glass',)) in world.kg
     assert Fact('in_person_hand', ('juice_glass', 'jerry')) in world.kg
+
+
+def test_a_report_changing_more_than_max_report_facts_is_rejected(tmp_path):
+    from l3mp_ros.agent import Agent
+    from l3mp_ros.planning.planner import Planner
+
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    two = {'facts': [['in_person_hand', 'red_pen', 'jerry'],
+                     ['person_in_room', 'jerry', 'kitchen']]}
+    with FakeOpenAI([{'content': two}] * 3) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(), max_changes=1,
+                        split_clauses=False, confirm=False).run(
+            'Jerry took the red pen and went to the kitchen.')
+    assert not out.applied and 'may change at most 1' in ' '.join(out.errors)
+    assert world.kg.to_json() == before
+    agent = Agent(world, object(), FullRetriever(), Planner(world.domain), max_report_facts=3)
+    assert agent.updater.max_changes == 3

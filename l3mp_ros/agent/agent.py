@@ -41,6 +41,7 @@ class AgentConfig:
     llm_api_key: str | None = None
     llm_timeout: float = 120.0  # seconds one LLM call may take, retries included
     report_timeout: float = 300.0  # seconds all LLM calls of one report/task/question may take
+    max_report_facts: int = 8  # facts one NL report may state as changed (rule-implied aside)
     llm_cache: str | None = None
     retriever: str = 'link'
     retriever_params: dict[str, Any] = field(default_factory=dict)
@@ -67,7 +68,8 @@ class Agent:
 
     def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, planner: Planner,
                  *, max_attempts: int = 3, verify: bool = True, confirm: bool = True,
-                 memory: Any = None, report_timeout: float | None = 300.0) -> None:
+                 memory: Any = None, report_timeout: float | None = 300.0,
+                 max_report_facts: int = 8) -> None:
         self.world = world
         self.report_timeout = report_timeout
         self.llm = llm
@@ -77,6 +79,7 @@ class Agent:
         if memory is not None:
             memory.attach(world)
         self.updater = NLUpdater(world, llm, retriever, max_attempts=max_attempts,
+                                 max_changes=max_report_facts,
                                  verify=verify, confirm=confirm, memory=memory)
         self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
                                  memory=memory)
@@ -117,7 +120,7 @@ class Agent:
                 is_subtype=domain.is_subtype)
         return cls(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
                    verify=cfg.verify, confirm=cfg.confirm, memory=memory,
-                   report_timeout=cfg.report_timeout)
+                   report_timeout=cfg.report_timeout, max_report_facts=cfg.max_report_facts)
 
     def _budget(self) -> contextlib.AbstractContextManager[None]:
         """Bound the LLM calls of one request by ``report_timeout`` (if the client can)."""

@@ -55,6 +55,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     'llm_url': ('', 'OpenAI-compatible endpoint; empty: embedded local model'),
     'llm_model': ('local', 'model name at the endpoint'),
     'llm_timeout': (120.0, 'seconds one LLM call may take, retries included'),
+    'max_report_facts': (8, 'facts one NL report may state as changed (implied removals '
+                         'aside); a larger update is rejected'),
     'report_timeout': (300.0, 'seconds all LLM calls of one report, task or question may '
                        'take (0: no bound beyond llm_timeout per call)'),
     'retriever': ('link', 'link (entity linking, no LLM call), full (R-), select (R+) or '
@@ -75,7 +77,7 @@ WORLD_PARAMS = ('domain', 'constraints', 'store', 'initial_state', 'perception_c
                 'max_scene_entities', 'markers_rate', 'markers_frame', 'store_poll',
                 'kg_update_sources')
 AGENT_PARAMS = ('domain', 'constraints', 'store', 'llm_url', 'llm_model', 'llm_timeout',
-                'report_timeout',
+                'report_timeout', 'max_report_facts',
                 'retriever', 'max_attempts', 'verify', 'engine', 'plan_timeout',
                 'replica_timeout')
 PLANNER_PARAMS = AGENT_PARAMS + ('max_replans', 'apply_step_effects', 'execute')
@@ -266,7 +268,8 @@ def build_agent(params: Mapping[str, Any], world: WorldModel, llm: Any = None) -
                       timeout=float(params.get('plan_timeout', 30.0)))
     return Agent(world, llm, retriever, planner, max_attempts=int(params.get('max_attempts', 3)),
                  verify=bool(params.get('verify', True)),
-                 report_timeout=float(params.get('report_timeout', 300.0)))
+                 report_timeout=float(params.get('report_timeout', 300.0)),
+                 max_report_facts=int(params.get('max_report_facts', 8)))
 
 
 # -- messages ------------------------------------------------------------------
