@@ -16,7 +16,7 @@ publishes ``--messages`` messages as fast as DDS takes them, mixed:
 Reports how many requests were answered (and how, e.g. ``overloaded``), the time from the
 first message to the last answer, and the bringup process's peak RSS (VmHWM). Usage::
 
-    python benchmarks/flood.py [--messages 2000] [--timeout 300] [--out DIR]
+    python benchmarks/flood.py [--messages 2000] [--pace S] [--timeout 300] [--out DIR]
 """
 
 from __future__ import annotations
@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--messages', type=int, default=2000)
     ap.add_argument('--timeout', type=float, default=300.0)
     ap.add_argument('--seed', type=int, default=0)
+    ap.add_argument('--pace', type=float, default=0.0,
+                    help='seconds between messages (0: a burst, as fast as DDS takes them)')
     ap.add_argument('--out', default='out/flood')
     args = ap.parse_args(argv)
     tmp = tempfile.mkdtemp(prefix='l3mp_flood_')
@@ -144,8 +146,10 @@ def main(argv: list[str] | None = None) -> int:
                'sys.exit(main())', '--ros-args', '-p', f'store:={tmp}/kg.db',
                '-p', 'execute:=none', '-p', 'engine:=fast-downward',
                '-p', 'retriever:=full', '-p', 'markers_rate:=1.0']
-    child = subprocess.Popen(bringup, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             text=True)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    log = open(out / 'bringup.log', 'w')  # a file: an undrained pipe would block the node
+    child = subprocess.Popen(bringup, stdout=subprocess.DEVNULL, stderr=log, text=True)
     rclpy.init()
     sender = Sender()
     executor = MultiThreadedExecutor(num_threads=2)
@@ -163,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         for topic, payload, _ in msgs:
             sender.pubs[topic].publish(String(data=payload))
+            if args.pace > 0:
+                time.sleep(args.pace)
         sent = time.perf_counter() - t0
         expected = {k for _, _, k in msgs if k}
         garbage = sum(1 for _, _, k in msgs if k is None)
@@ -183,10 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         child.terminate()
         try:
-            _, err = child.communicate(timeout=20)
+            child.wait(timeout=20)
         except subprocess.TimeoutExpired:
             child.kill()
-            _, err = child.communicate()
+            child.wait()
+        log.close()
         executor.shutdown()
         rclpy.try_shutdown()
     with sender.lock:
@@ -200,14 +207,13 @@ def main(argv: list[str] | None = None) -> int:
             'drain_s': round(sender.last - t0, 2) if sender.last else None,
             'bringup_peak_rss_mb': round(rss / 1024, 1), 'bringup_alive': alive,
             'unanswered_kinds': dict(Counter(k[0] for k in expected - answered)),
+            'first_unanswered': min((i for i, (_, _, k) in enumerate(msgs)
+                                     if k and k not in answered), default=None),
         }
     print(json.dumps(summary, indent=2))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     (out / 'flood.json').write_text(json.dumps(summary, indent=2))
-    (out / 'bringup.log').write_text(err)
     if not alive:
-        print(err[-2000:], file=sys.stderr)
+        print((out / 'bringup.log').read_text()[-2000:], file=sys.stderr)
     return 0
 
 
