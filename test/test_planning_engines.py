@@ -12,6 +12,7 @@ from unified_planning.io import PDDLReader
 from unified_planning.shortcuts import OneshotPlanner
 
 import l3mp_ros.planning as planning
+from l3mp_ros import paths
 from l3mp_ros.planning.lapkt_engine import LAPKTPlanner
 
 DOMAIN = """
@@ -226,6 +227,32 @@ def test_timeout_kills_the_planner(engine, private_tmp, capfd):
     assert children() == []
     assert list(private_tmp.iterdir()) == []
     assert capfd.readouterr().out == ''
+
+
+def test_lapkt_timeout_bounds_compiling_a_disjunctive_goal(private_tmp):
+    """UP's DNF compilation of this goal alone took 219 s in-process for a 10 s timeout."""
+    import json
+
+    from l3mp_ros.planning.problem import build_problem
+    from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.kg import KnowledgeGraph
+    root = paths.share_dir()
+    domain = DomainSchema.load(root / 'pddl' / 'household.pddl')
+    kg = KnowledgeGraph.from_json(json.loads((root / 'config' / 'household_state.json')
+                                             .read_text()))
+    lights = sorted(e for e, t in kg.entities.items() if t.endswith('light'))
+    windows = sorted(e for e, t in kg.entities.items() if t.endswith('window'))
+    ors = ' '.join(f'(or (light_on {lights[i % len(lights)]}) '
+                   f'(light_on {lights[(i + 1) % len(lights)]}) '
+                   f'(window_open {windows[i % len(windows)]}))' for i in range(7))
+    problem = build_problem(domain, kg, kg.facts, f'(and {ors})')  # 3^7 disjuncts
+    started = time.monotonic()
+    result = planning.solve(problem, 'lapkt', timeout=3.0)
+    elapsed = time.monotonic() - started
+    assert result.status == 'timeout', (result.status, result.log[-300:])
+    assert elapsed < 8.0
+    time.sleep(0.2)
+    assert children() == []
 
 
 def test_oneshot_planner_from_factory():

@@ -3,7 +3,9 @@
 """Classical planners behind one call: ``solve(problem, engine, timeout)`` and ``validate``.
 
 Engines come from unified-planning's factory: ``lapkt`` (this package's engine, run in a
-killable subprocess), ``fast-downward`` (up-fast-downward, UP's own timeout, which kills the
+killable subprocess; a problem with disjunctive or quantified conditions is compiled and
+solved in a child interpreter killed at the deadline, as the compilation alone can take
+exponential time), ``fast-downward`` (up-fast-downward, UP's own timeout, which kills the
 planner's process group) and ``pyperplan`` (no timeout of its own: solved in a child
 interpreter that is killed at the deadline). A problem with features an engine lacks
 (e.g. conditional effects for pyperplan) is first rewritten with UP's compilers and the plan
@@ -34,6 +36,58 @@ from l3mp_ros.planning import lapkt_engine
 __all__ = ['ENGINES', 'EngineResult', 'register_engines', 'solve', 'validate', 'plan_strings']
 
 ENGINES: tuple[str, ...] = ('lapkt', 'fast-downward', 'pyperplan')
+# conditions whose compilation for LAPKT can blow up (DNF of disjunctions and quantifiers)
+_EXPANDING = frozenset({'DISJUNCTIVE_CONDITIONS', 'EXISTENTIAL_CONDITIONS',
+                        'UNIVERSAL_CONDITIONS'})
+_IN_PROCESS_EXPANSION = 64  # disjuncts compiled in-process (fast); more: in a child
+
+
+def expansion(problem: up.model.Problem) -> int:
+    """Estimate how many disjuncts UP's compilations make of the goals and preconditions.
+
+    Quantifiers expand over the objects of their type (``exists`` into an ``or``,
+    ``forall`` into an ``and``), then a conjunction multiplies its parts' disjuncts and a
+    disjunction adds them (``not`` swaps the two). Capped, so the walk stays cheap.
+    """
+    cap = 10 ** 9
+    sizes: dict[tuple[int, bool], int] = {}
+
+    def size(node: Any, negated: bool = False) -> int:
+        key = (id(node), negated)
+        if key in sizes:
+            return sizes[key]
+        if node.is_not():
+            out = size(node.arg(0), not negated)
+        elif node.is_and() or node.is_or():
+            parts = [size(a, negated) for a in node.args]
+            if node.is_and() != negated:  # a conjunction after pushing negations in
+                out = 1
+                for p in parts:
+                    out = min(cap, out * p)
+            else:
+                out = min(cap, sum(parts))
+        elif node.is_exists() or node.is_forall():
+            body = size(node.arg(0), negated)
+            n = 1
+            for v in node.variables():
+                n = min(cap, n * max(1, len(list(problem.objects(v.type)))))
+            if node.is_exists() != negated:
+                out = min(cap, n * body)
+            else:
+                out = 1 if body <= 1 else min(cap, body ** min(n, 64))
+        else:
+            out = 1
+        sizes[key] = out
+        return out
+
+    total = 0
+    for goal in problem.goals:
+        total = min(cap, total + size(goal))
+    for action in problem.actions:  # an action becomes one action per disjunct
+        for pre in getattr(action, 'preconditions', ()):
+            total = min(cap, total + size(pre) - 1)
+    return total
+
 
 _FACTORY_ENTRIES: dict[str, tuple[str, str]] = {
     'lapkt': ('l3mp_ros.planning.lapkt_engine', 'LAPKTPlanner'),
@@ -56,14 +110,17 @@ _WORKER = """
 import json, sys
 from unified_planning.environment import get_environment
 from unified_planning.io import PDDLReader
-from l3mp_ros.planning.engines import _compile_for
+from l3mp_ros.planning.engines import _compile_for, register_engines
 env = get_environment()
 env.credits_stream = None
+register_engines(env)
 name, params, domain, problem = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+timeout = float(sys.argv[5])
 prob = PDDLReader(env).parse_problem(domain, problem)
 target, back_maps = _compile_for(env.factory.engine(name), prob, name)
 with env.factory.OneshotPlanner(name=name, params=params) as planner:
-    res = planner.solve(target)
+    # lapkt runs its planner in a session of its own: bound it too (pyperplan has no timeout)
+    res = planner.solve(target, **({'timeout': timeout} if name == 'lapkt' else {}))
 plan = res.plan
 if plan is not None:
     for back in reversed(back_maps):
@@ -142,7 +199,12 @@ def solve(
     params = dict(params or {})
     started = time.monotonic()
     try:
-        if engine == 'pyperplan':  # refuse here what the child could not plan
+        if engine == 'pyperplan' or (engine == 'lapkt'
+                                     and problem.kind.features & _EXPANDING
+                                     and expansion(problem) > _IN_PROCESS_EXPANSION):
+            # pyperplan has no timeout; UP's compilation of a disjunctive or quantified goal
+            # for LAPKT can grow exponentially (it ran for over 20 minutes on one household
+            # goal): both run in a child interpreter killed at the deadline
             _refuse_unsupported(problem.environment.factory.engine(engine), problem, engine)
             status, plan, log, metrics = _solve_in_child(problem, engine, timeout, params)
         else:
@@ -285,7 +347,8 @@ def _solve_in_child(
         prob = os.path.join(tmp, 'problem.pddl')
         writer.write_domain(domain)
         writer.write_problem(prob)
-        cmd = [sys.executable, '-c', _WORKER, engine, json.dumps(params), domain, prob]
+        cmd = [sys.executable, '-c', _WORKER, engine, json.dumps(params), domain, prob,
+               str(timeout)]
         timed_out, retval, out, err = lapkt_engine._run(cmd, tmp, timeout, _child_env())
     log = (out + '\n' + err).strip()
     if timed_out:
