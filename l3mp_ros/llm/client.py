@@ -163,15 +163,21 @@ def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any]
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def _local_url() -> str:
+    """Return the base URL of the shared embedded server, starting it if needed."""
+    from l3mp_ros.llm.local_server import shared_server  # late: it imports this module
+
+    return str(shared_server().base_url)
+
+
 class LLMClient:
     """Chat completions against one OpenAI-compatible endpoint (thread-safe)."""
 
     def __init__(self, config: LLMConfig) -> None:
+        # the embedded server exits when idle: a local client finds (or starts) it again
+        self._local = config.is_local
         if config.is_local:
-            # Late import: local_server imports this module.
-            from l3mp_ros.llm.local_server import shared_server
-
-            config = replace(config, base_url=shared_server().base_url)
+            config = replace(config, base_url=_local_url())
         self.config = config
         self.base_url = str(config.base_url).rstrip('/')
         self.usage = Usage()
@@ -253,6 +259,21 @@ class LLMClient:
             }
         return request
 
+    def _relocate(self) -> bool:
+        """Point this client at the shared embedded server now; True if it moved."""
+        try:
+            url = _local_url().rstrip('/')
+        except Exception:  # noqa: BLE001 - cannot start one: report the original failure
+            return False
+        with self._lock:
+            if url == self.base_url:
+                return False
+            self.base_url = url
+            self.config = replace(self.config, base_url=url)
+            self._openai = openai.OpenAI(base_url=url, api_key=self.config.resolved_api_key(),
+                                         timeout=self.config.timeout, max_retries=0)
+        return True
+
     def _deadline(self, began: float) -> tuple[float, str]:
         """Return when this call must end and what set that time."""
         end, why = began + self.config.timeout, f'llm_timeout {self.config.timeout:g} s'
@@ -267,7 +288,7 @@ class LLMClient:
         began = time.monotonic()
         end, why = self._deadline(began)
         request = self._request(messages, schema, schema_name, limit)
-        fell_back = False
+        fell_back = relocated = False
         attempts = 0
         retries_left = max(0, self.config.max_retries)
         while True:
@@ -286,6 +307,10 @@ class LLMClient:
                     f'({attempts} attempt(s))', url=self.base_url, kind='timeout',
                     attempts=attempts)
             except openai.APIConnectionError as exc:
+                if self._local and not relocated and self._relocate():
+                    relocated = True  # the resident server had exited: a new one answers
+                    attempts -= 1
+                    continue
                 failure = LLMError(
                     f'LLM endpoint {self.base_url}: unreachable ({_root_cause(exc)}) after '
                     f'{attempts} attempt(s)', url=self.base_url, kind='unreachable',
