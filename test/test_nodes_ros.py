@@ -237,10 +237,15 @@ def test_a_sender_on_the_graph_cannot_skip_verification_or_pose_as_perception(
     backdoor = {'schema': 'l3mp/kg_update/v1', 'request_id': 'door', 'source': 'nl',
                 'verify': False, 'new_entities': [{'name': 'backdoor', 'type': 'dragon'}],
                 'diff': {'remove': [], 'add': [['backdoor', 'owns', 'kitchen']]}}
+    bulk = {'schema': 'l3mp/kg_update/v1', 'request_id': 'bulk', 'source': 'nl',
+            'diff': {'remove': [list(f.triplet()) for f in sorted(wm.world.kg.facts)[:40]],
+                     'add': []}}
     probe.publish('kg_update', wipe)
     probe.publish('kg_update', backdoor)
+    probe.publish('kg_update', bulk)
     ev = {rid: probe.wait_json('events', lambda e, r=rid: e.get('request_id') == r)
-          for rid in ('wipe', 'door')}
+          for rid in ('wipe', 'door', 'bulk')}
+    assert ev['bulk']['status'] == 'rejected' and 'at most 32' in ev['bulk']['errors'][0]
     assert ev['wipe']['status'] == 'rejected' and 'may not write' in ev['wipe']['errors'][0]
     assert ev['wipe']['info']['claimed_source'] == 'perception'
     assert ev['door']['status'] == 'rejected'

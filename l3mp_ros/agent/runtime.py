@@ -43,6 +43,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     'kg_update_sources': (['nl', 'execution'], 'sources a kg_update request may name '
                           '(language and planner nodes); others are rejected with an event, '
                           'and a request is always verified'),
+    'kg_update_max_facts': (32, 'facts one kg_update request may change; a larger one is '
+                            'rejected with an event'),
     'store_poll': (1.0, 'seconds between checks for updates other writers committed to the '
                    'store (published on events); 0: never'),
     'initial_state': ('config/household_state.json',
@@ -75,7 +77,7 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 
 WORLD_PARAMS = ('domain', 'constraints', 'store', 'initial_state', 'perception_config',
                 'max_scene_entities', 'markers_rate', 'markers_frame', 'store_poll',
-                'kg_update_sources')
+                'kg_update_sources', 'kg_update_max_facts')
 AGENT_PARAMS = ('domain', 'constraints', 'store', 'llm_url', 'llm_model', 'llm_timeout',
                 'report_timeout', 'max_report_facts',
                 'retriever', 'max_attempts', 'verify', 'engine', 'plan_timeout',

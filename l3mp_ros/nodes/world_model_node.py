@@ -205,7 +205,8 @@ class WorldModelNode(Node):
                 self._error('kg_update', problems, 'kg_update', data.get('request_id'))
                 return
             replica.apply_request(self.world, data,
-                                  sources=tuple(self.params['kg_update_sources']))
+                                  sources=tuple(self.params['kg_update_sources']),
+                                  max_facts=int(self.params['kg_update_max_facts']))
         except Exception as exc:
             self._error('kg_update', [f'internal error: {exc!r}'], 'kg_update')
 

@@ -53,13 +53,14 @@ WIRE_SOURCES = ('nl', 'execution')
 
 
 def apply_request(world: WorldModel, req: Mapping, *,
-                  sources: Sequence[str] | None = WIRE_SOURCES) -> ApplyResult:
+                  sources: Sequence[str] | None = WIRE_SOURCES,
+                  max_facts: int | None = None) -> ApplyResult:
     """Apply (or record the rejection in) a ``kg_update/v1`` request on the writer.
 
     A request from the wire is always verified (its ``verify`` is not honoured), and its
     ``source`` must be one of ``sources`` (``None``: any, for trusted in-process callers):
-    perception reaches the KG through ``scene_graph`` only. Everything else is a logged
-    rejection.
+    perception reaches the KG through ``scene_graph`` only. ``max_facts`` bounds the facts
+    one request may change (``None``: any). Everything else is a logged rejection.
     """
     if not isinstance(req, Mapping) or req.get('schema') != KG_UPDATE_SCHEMA:
         return world.reject([f'not a {KG_UPDATE_SCHEMA} message'], source='kg_update')
@@ -80,6 +81,11 @@ def apply_request(world: WorldModel, req: Mapping, *,
     if req.get('errors') or update is None:
         return world.reject(list(req.get('errors') or ['no update produced']), source=source,
                             utterance=utterance, update=update, info=info)
+    changed = len(update.remove) + len(update.add)
+    if max_facts is not None and changed > max_facts:
+        return world.reject([f'the update changes {changed} facts; a kg_update may change at '
+                             f'most {max_facts} (kg_update_max_facts)'], source=source,
+                            utterance=utterance, info=info)
     if sources is not None and req.get('verify') is False:
         info['verify_requested'] = False  # recorded, not honoured
     return world.apply(update, source=source, utterance=utterance, new_entities=ents,
