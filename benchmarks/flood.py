@@ -14,7 +14,9 @@ publishes ``--messages`` messages as fast as DDS takes them, mixed:
 * garbage on ``kg_update`` (not JSON): each must get an error event on ``events``.
 
 Reports how many requests were answered (and how, e.g. ``overloaded``), the time from the
-first message to the last answer, and the bringup process's peak RSS (VmHWM). Usage::
+first message to the last answer, and the bringup process's peak RSS (VmHWM). A message
+DDS refuses at ``publish`` (its histories are full: the sender gets an error, nothing is
+lost silently) is counted as refused and not expected to be answered. Usage::
 
     python benchmarks/flood.py [--messages 2000] [--pace S] [--timeout 300] [--out DIR]
 """
@@ -37,6 +39,7 @@ os.environ.setdefault('ROS_DOMAIN_ID', str(10 + os.getpid() % 90))
 os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
 
 import rclpy  # noqa: E402
+from rclpy._rclpy_pybind11 import RCLError  # noqa: E402
 from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
@@ -165,13 +168,18 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.1)
         time.sleep(2.0)  # the plan/events publishers match us too
         t0 = time.perf_counter()
-        for topic, payload, _ in msgs:
-            sender.pubs[topic].publish(String(data=payload))
+        refused: list[int] = []  # DDS told the sender it cannot take more (publish raised)
+        for i, (topic, payload, _) in enumerate(msgs):
+            try:
+                sender.pubs[topic].publish(String(data=payload))
+            except RCLError:
+                refused.append(i)
             if args.pace > 0:
                 time.sleep(args.pace)
         sent = time.perf_counter() - t0
-        expected = {k for _, _, k in msgs if k}
-        garbage = sum(1 for _, _, k in msgs if k is None)
+        skip = set(refused)
+        expected = {k for i, (_, _, k) in enumerate(msgs) if k and i not in skip}
+        garbage = sum(1 for i, (_, _, k) in enumerate(msgs) if k is None and i not in skip)
         end = time.monotonic() + args.timeout
         quiet_since = time.monotonic()
         seen = -1
@@ -200,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         answered = expected & set(sender.answers)
         how = Counter(sender.answers[k][1] for k in answered)
         summary = {
-            'messages': len(msgs), 'requests': len(expected), 'garbage': garbage,
+            'messages': len(msgs), 'refused_at_publish': len(refused),
+            'first_refused': refused[0] if refused else None,
+            'requests': len(expected), 'garbage': garbage,
             'answered': len(answered), 'unanswered': len(expected - answered),
             'garbage_reported': len(sender.errors), 'outcomes': dict(sorted(how.items())),
             'publish_s': round(sent, 2),
