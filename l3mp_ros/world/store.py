@@ -124,7 +124,8 @@ class Store:
             if getattr(self, '_conn', None) is not None:
                 self._conn.close()
             wal = Path(str(self.path) + '-wal')
-            if wal.exists() and wal.stat().st_size > 0:
+            if 'locked' in str(exc) or (wal.exists() and wal.stat().st_size > 0):
+                # busy with another writer, or holding commits only the WAL has
                 raise StoreError(f'cannot open store {self.path}: {exc}') from None
             self._conn = self._connect_read_only(self.path)
             self.read_only = True
