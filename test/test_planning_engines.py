@@ -294,3 +294,26 @@ def test_validate_rejects_a_wrong_plan():
     ok, reason = planning.validate(problem, wrong)
     assert not ok and reason
     assert planning.validate(problem, None)[0] is False
+
+
+def test_expansion_counts_the_disjuncts_a_goal_compiles_into():
+    import json
+
+    from l3mp_ros.planning.engines import expansion
+    from l3mp_ros.planning.problem import build_problem
+    from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.kg import KnowledgeGraph
+    root = paths.share_dir()
+    domain = DomainSchema.load(root / 'pddl' / 'household.pddl')
+    kg = KnowledgeGraph.from_json(json.loads((root / 'config' / 'household_state.json')
+                                             .read_text()))
+    cloths = sum(1 for t in kg.entities.values() if domain.is_subtype(t, 'cloth'))
+
+    def size(goal):
+        return expansion(build_problem(domain, kg, kg.facts, goal))
+    assert size('(light_on kitchen_light)') == 1
+    assert size('(forall (?l - light) (not (light_on ?l)))') == 1
+    assert size('(or (light_on kitchen_light) (light_on bathroom_light))') == 2
+    # "every dry cloth in the basket": one (not dry or in basket) per cloth, multiplied
+    assert size('(forall (?x - cloth) (imply (cloth_is_dry ?x) '
+                '(placed_at_laundrybasket ?x laundry_basket)))') == 2 ** cloths

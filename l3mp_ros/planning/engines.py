@@ -47,7 +47,8 @@ def expansion(problem: up.model.Problem) -> int:
 
     Quantifiers expand over the objects of their type (``exists`` into an ``or``,
     ``forall`` into an ``and``), then a conjunction multiplies its parts' disjuncts and a
-    disjunction adds them (``not`` swaps the two). Capped, so the walk stays cheap.
+    disjunction adds them (``not`` swaps the two; ``a -> b`` is ``not a or b``). Capped,
+    so the walk stays cheap.
     """
     cap = 10 ** 9
     sizes: dict[tuple[int, bool], int] = {}
@@ -58,6 +59,12 @@ def expansion(problem: up.model.Problem) -> int:
             return sizes[key]
         if node.is_not():
             out = size(node.arg(0), not negated)
+        elif node.is_implies():  # a -> b is (not a) or b
+            left, right = size(node.arg(0), not negated), size(node.arg(1), negated)
+            out = min(cap, left * right) if negated else min(cap, left + right)
+        elif node.is_iff():  # (a and b) or (not a and not b): bounded above
+            a, b = node.arg(0), node.arg(1)
+            out = min(cap, 2 * max(size(a), size(a, True)) * max(size(b), size(b, True)))
         elif node.is_and() or node.is_or():
             parts = [size(a, negated) for a in node.args]
             if node.is_and() != negated:  # a conjunction after pushing negations in
