@@ -179,3 +179,20 @@ def test_four_writers_keep_every_constraint_and_a_replayable_log(tmp_path):
     rc = subprocess.run(cli + ['kg', 'verify', '--store', str(spath)], env=env,
                         capture_output=True, text=True)
     assert rc.returncode == 0, rc.stdout + rc.stderr
+
+
+def test_a_store_replaced_under_a_writer_is_refused(tmp_path):
+    _, _, spath = _files(tmp_path)
+    world = WorldModel.open(spath)
+    # "kg init --force" while the writer runs: a new file takes the path
+    Store.create(spath, KnowledgeGraph.from_json(MINI_STATE), overwrite=True).close()
+    try:
+        world.apply(Update.parse('REMOVE: (kitchen, lit, true) ADD: (kitchen, dark, true)'),
+                    source='cli')
+    except StoreError as exc:
+        assert 'replaced or removed' in str(exc)
+    else:
+        raise AssertionError('a write to a replaced store must be refused')
+    world.close()
+    with Store(spath) as fresh:  # the new store is untouched
+        assert [e.status for e in fresh.history()] == ['init']

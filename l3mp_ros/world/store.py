@@ -137,6 +137,13 @@ class Store:
             raise StoreError(f'{self.path} is not an l3mp store: {exc}') from None
         if version != SCHEMA_VERSION:
             raise StoreError(f'{self.path} is not an l3mp store (schema version {version!r})')
+        self._inode = self._current_inode()
+
+    def _current_inode(self) -> int | None:
+        try:
+            return os.stat(self.path).st_ino
+        except OSError:
+            return None
 
     @staticmethod
     def _connect(path: Path, synchronous: str,
@@ -273,6 +280,9 @@ class Store:
         if self.read_only:
             raise StoreError(f'{self.path} can only be read here (its directory or disk '
                              'cannot be written): nothing was changed')
+        if self._current_inode() != self._inode:
+            raise StoreError(f'{self.path} was replaced or removed since it was opened '
+                             '("kg init --force"?): reopen it; nothing was changed')
         if conn.in_transaction:
             raise StoreError(f'{self.path}: a write transaction is already open')
         try:
