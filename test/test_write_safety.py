@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
@@ -18,6 +19,7 @@ from l3mp_ros.world.store import Store, StoreError
 from .conftest import MINI_CONSTRAINTS, MINI_DOMAIN, MINI_STATE
 
 ITEMS = ('red_pen', 'blue_pen', 'dune')
+LIGHT_OFF = Update.parse('REMOVE: (kitchen, lit, true) ADD: (kitchen, dark, true)')
 PLACES = (('placed_at', 'kitchen_table'), ('placed_at', 'jerry_shelf'), ('in_hand', 'gary'),
           ('in_hand', 'jerry'), ('in_hand', 'the_robot'))
 
@@ -83,13 +85,8 @@ def test_reinitialised_store_is_refused(tmp_path):
     # another process runs "kg init" into the same file: an init event after ours
     other._conn.execute("INSERT INTO events (time, source, status) VALUES (0, 'init', 'init')")
     other.close()
-    try:
-        world.apply(Update.parse('REMOVE: (kitchen, lit, true) ADD: (kitchen, dark, true)'),
-                    source='cli')
-    except StoreError as exc:
-        assert 're-initialised' in str(exc)
-    else:
-        raise AssertionError('a re-initialised store must be refused')
+    with pytest.raises(StoreError, match='re-initialised'):
+        world.apply(LIGHT_OFF, source='cli')
     world.close()
 
 
@@ -186,13 +183,8 @@ def test_a_store_replaced_under_a_writer_is_refused(tmp_path):
     world = WorldModel.open(spath)
     # "kg init --force" while the writer runs: a new file takes the path
     Store.create(spath, KnowledgeGraph.from_json(MINI_STATE), overwrite=True).close()
-    try:
-        world.apply(Update.parse('REMOVE: (kitchen, lit, true) ADD: (kitchen, dark, true)'),
-                    source='cli')
-    except StoreError as exc:
-        assert 'replaced or removed' in str(exc)
-    else:
-        raise AssertionError('a write to a replaced store must be refused')
+    with pytest.raises(StoreError, match='replaced or removed'):
+        world.apply(LIGHT_OFF, source='cli')
     world.close()
     with Store(spath) as fresh:  # the new store is untouched
         assert [e.status for e in fresh.history()] == ['init']

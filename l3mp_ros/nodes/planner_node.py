@@ -24,7 +24,7 @@ from std_srvs.srv import Trigger
 from ..agent.runtime import PLANNER_PARAMS, agent_setters, error_event
 from ..agent.task import new_task_id
 from ..agent.tasks import TaskManager
-from ..schemas import WireError, loads, parse
+from ..schemas import WireError, loads, loads_object, parse
 from ..world.model import WorldModel
 from .common import (
     COMMAND_QOS,
@@ -73,9 +73,7 @@ class PlannerNode(AgentNode):
         text, task_id = raw, None
         if raw.startswith('{'):
             try:
-                data = loads(raw)
-                if not isinstance(data, dict):
-                    raise WireError('expected a JSON object')
+                data = loads_object(raw)
                 text, task_id = str(data.get(key) or '').strip(), data.get('task_id')
                 task_id = str(task_id) if task_id else None
             except WireError as exc:
@@ -137,9 +135,7 @@ class PlannerNode(AgentNode):
         target: str | None = raw
         try:
             if raw.startswith('{'):
-                data = loads(raw)
-                if not isinstance(data, dict):
-                    raise WireError('expected a JSON object')
+                data = loads_object(raw)
                 target = None if data.get('all') is True else str(data.get('task_id') or '')
             elif raw.lower() in ('all', '*'):
                 target = None

@@ -37,7 +37,7 @@ from ..agent.runtime import (
     marker_layout,
     open_writer,
 )
-from ..schemas import WireError, loads, validate
+from ..schemas import WireError, loads_object, validate
 from ..world import query, replica
 from ..world.model import ApplyResult, WorldModel
 from .common import (
@@ -139,12 +139,9 @@ class WorldModelNode(Node):
 
     def _parse(self, msg: String, topic: str, source: str) -> dict | None:
         try:
-            data = loads(msg.data, max_bytes=MAX_MESSAGE_BYTES)
+            data = loads_object(msg.data, max_bytes=MAX_MESSAGE_BYTES)
         except WireError as exc:
             self._error(source, [str(exc)], topic)
-            return None
-        if not isinstance(data, dict):
-            self._error(source, ['expected a JSON object'], topic)
             return None
         return data
 

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
+from ..world.kg import PDDL_NAME
+
 NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback', 'kg_update', 'kg_query',
          'kg_query_result')
 MAX_ERRORS = 10
@@ -85,11 +87,8 @@ def _where(path: object) -> str:
     return parts.lstrip('.') or '(message)'
 
 
-_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_\-]*')
-
-
 def _name(x: object) -> bool:
-    return isinstance(x, str) and len(x) <= 200 and _NAME.fullmatch(x) is not None
+    return isinstance(x, str) and len(x) <= 200 and PDDL_NAME.match(x) is not None
 
 
 def _fast_scene_graph(d: object) -> bool:
@@ -140,6 +139,14 @@ def validate(name: str, data: object) -> list[str]:
     if len(errors) > MAX_ERRORS:
         out.append(f'... and {len(errors) - MAX_ERRORS} more schema errors')
     return out
+
+
+def loads_object(text: str | bytes, **bounds: int) -> dict:
+    """Parse like :func:`loads` and require a JSON object (``WireError`` otherwise)."""
+    data = loads(text, **bounds)
+    if not isinstance(data, dict):
+        raise WireError('expected a JSON object')
+    return data
 
 
 def parse(name: str, text: str) -> tuple[dict | None, list[str]]:

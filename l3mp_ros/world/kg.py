@@ -164,7 +164,7 @@ def _parse_tuples(text: str) -> list[list[str]]:
     return tuples
 
 
-_PDDL_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*\Z')
+PDDL_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*\Z')
 
 
 def check_name(name: object, what: str = 'name') -> str:
@@ -173,7 +173,7 @@ def check_name(name: object, what: str = 'name') -> str:
     ASCII letters, digits, ``_`` and ``-``, starting with a letter: the same text after
     any Unicode folding (no KELVIN SIGN turning into ``k``), usable in every update.
     """
-    if not isinstance(name, str) or not _PDDL_NAME.match(name):
+    if not isinstance(name, str) or not PDDL_NAME.match(name):
         raise KGError(f'{what} {name!r} is not a PDDL name (ASCII letters, digits, "_" '
                       'and "-", starting with a letter)')
     return name.lower()

@@ -45,6 +45,20 @@ class ApplyResult:
                                  for n, t in sorted(self.new_entities.items())]}
 
 
+def follow(kg: KnowledgeGraph, update: Update | None,
+           new_entities: Mapping[str, str]) -> None:
+    """Apply a committed update as set operations (replaying an overlap converges)."""
+    for name, t in new_entities.items():
+        kg.add_entity(name, t)
+    if update is None:
+        return
+    for f in update.remove:
+        kg.remove_fact(f)
+    for f in update.add:
+        if all(kg.has_entity(a) for a in f.args):
+            kg.add_fact(f)
+
+
 class WorldModel:
     """Owns the KG and (optionally) its store; serialises all writes with a lock."""
 
@@ -165,13 +179,7 @@ class WorldModel:
                 raise StoreError(f'{self.store.path} was re-initialised by another process '
                                  f'(event {ev.id}): reopen it')
             if ev.status == 'applied':
-                for name, t in ev.new_entities.items():
-                    self.kg.add_entity(name, t)
-                if ev.update is not None:
-                    for f in ev.update.remove:
-                        self.kg.remove_fact(f)
-                    for f in ev.update.add:
-                        self.kg.add_fact(f)
+                follow(self.kg, ev.update, ev.new_entities)
                 caught.append(ev)
             self._seen = ev.id
 

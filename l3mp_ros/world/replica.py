@@ -24,7 +24,7 @@ from pathlib import Path
 from .constraints import Constraints
 from .domain import DomainSchema
 from .kg import Update
-from .model import ApplyResult, WorldModel
+from .model import ApplyResult, WorldModel, follow
 from .store import Store
 
 KG_UPDATE_SCHEMA = 'l3mp/kg_update/v1'
@@ -110,16 +110,7 @@ class ReplicaWorldModel(WorldModel):
 
     # -- following the writer -------------------------------------------------
     def _apply_diff(self, diff: Mapping | None, new_entities: Mapping[str, str]) -> None:
-        for name, t in new_entities.items():
-            self.kg.add_entity(name, t)
-        if not diff:
-            return
-        upd = Update.from_json(diff)
-        for f in upd.remove:
-            self.kg.remove_fact(f)
-        for f in upd.add:
-            if all(self.kg.has_entity(a) for a in f.args):
-                self.kg.add_fact(f)
+        follow(self.kg, Update.from_json(diff) if diff else None, new_entities)
 
     def _replay(self, since: int) -> None:
         for ev in self._reader.history(since_id=since):
