@@ -18,7 +18,7 @@ from pathlib import Path
 
 from l3mp_ros.agent.update import NLUpdater
 from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.retrieval.base import make_retriever
+from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.sim.household.generator import StreamGenerator, generate_household, household_domain
 from l3mp_ros.world.model import WorldModel
 

@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from l3mp_ros.agent.prompting import system_prompt, user_message  # noqa: E402
+from l3mp_ros.llm.prompting import system_prompt, user_message  # noqa: E402
 from l3mp_ros.memory.episodic import EpisodicMemory  # noqa: E402
 from l3mp_ros.memory.experience import ExperienceMemory  # noqa: E402
 from l3mp_ros.memory.index import VectorIndex  # noqa: E402

@@ -26,7 +26,7 @@ from runlog import RunLog, p95
 
 from l3mp_ros.agent.update import NLUpdater
 from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.retrieval.base import make_retriever
+from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update

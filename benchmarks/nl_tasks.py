@@ -36,7 +36,7 @@ from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import GoalError, goal_holds
-from l3mp_ros.retrieval.base import make_retriever
+from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import KnowledgeGraph

@@ -10,7 +10,7 @@ import pytest
 
 from l3mp_ros.agent.update import NLUpdater
 from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.retrieval.base import make_retriever
+from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.store import Store
 

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from l3mp_ros.retrieval.base import Retrieval, Retriever, context_facts, make_retriever
+from l3mp_ros.retrieval import make_retriever
+from l3mp_ros.retrieval.base import Retrieval, Retriever, context_facts
 from l3mp_ros.retrieval.embed import EntityIndex, entity_text, get_embedder
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.search import (

@@ -15,15 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..llm.client import LLMClient, LLMConfig, Usage
+from ..llm.client import LLMClient, LLMConfig
+from ..llm.protocol import Answer, Usage
 from ..planning.planner import Planner
-from ..retrieval.base import Retriever, make_retriever
+from ..retrieval import make_retriever
+from ..retrieval.base import Retriever
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
 from ..world.store import Store
-from .router import Answer, QuestionAnswerer, Router
+from .router import QuestionAnswerer, Router
 from .task import TaskOutcome, TaskPlanner
 from .update import NLUpdater, UpdateOutcome
 

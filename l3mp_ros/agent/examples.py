@@ -277,7 +277,7 @@ def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Exampl
 
 def system_for(kind: str, domain: DomainSchema, constraints: Constraints) -> str:
     """Return the static system prompt ``kind`` (``update`` or ``goal``) with examples."""
-    from .prompting import system_prompt
+    from ..llm.prompting import system_prompt
     make = update_examples if kind == 'update' else goal_examples
     return system_prompt(kind, domain, render(make(domain, constraints)))
 

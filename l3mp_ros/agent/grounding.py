@@ -51,6 +51,20 @@ def format_items(facts: Iterable[Fact]) -> str:
     return '\n'.join('[' + ', '.join(fact_item(f)) + ']' for f in sorted(facts)) or '(none)'
 
 
+def grounded_message(kg: KnowledgeGraph, entities: Iterable[str], facts: Iterable[Fact],
+                     label: str, text: str, whole: str | None = None) -> str:
+    """Return the variable part of a grounded request: typed entities, facts, utterance.
+
+    The utterance is data, not instructions: it is quoted on one line after its label.
+    ``whole`` is the full utterance when ``text`` is one part of it (context for "he").
+    """
+    ents = ', '.join(f'{n} ({kg.entities[n]})' for n in entities if kg.has_entity(n))
+    one_line = ' '.join(str(text).split())
+    said = f'Whole {label.lower()}: {" ".join(str(whole).split())}\n' if whole else ''
+    return (f'Entities: {ents or "(none)"}\nFacts before:\n{format_items(facts)}\n'
+            f'{said}{label}: {one_line}\nAnswer:')
+
+
 def item_fact(item: Sequence[str], domain: DomainSchema) -> Fact:
     """Read ``[predicate, arg, ...]`` or a paper triplet ``[subject, predicate, object]``.
 

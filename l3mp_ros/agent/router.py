@@ -7,14 +7,13 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.client import LLMError, Usage
+from ..llm.prompting import format_facts, prompt_text
+from ..llm.protocol import Answer, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
 from ..retrieval.link import named_fully
 from ..world.kg import Fact, KGError, KnowledgeGraph
-from .prompting import format_facts, llm_failure, prompt_text
 
 KINDS = ('report', 'task', 'question')
 ROUTE_SCHEMA = {'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': list(KINDS)}},
@@ -62,24 +61,6 @@ class Router:
             m = re.search(r'report|task|question', reply.text or '', re.I)
             kind = m.group(0).lower() if m else 'report'
         return kind
-
-
-@dataclass
-class Answer:
-    """An answer with the KG facts it cites."""
-
-    question: str
-    text: str
-    facts: list[Fact] = field(default_factory=list)
-    usage: Usage = field(default_factory=Usage)
-    seconds: float = 0.0
-    error: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return {'question': self.question, 'answer': self.text,
-                'facts': [list(f.triplet()) for f in self.facts], 'error': self.error,
-                'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4)}
 
 
 def fact_words(fact: Fact) -> str:

@@ -257,7 +257,7 @@ def build_agent(params: Mapping[str, Any], world: WorldModel, llm: Any = None) -
     """Return an :class:`~l3mp_ros.agent.Agent` around ``world``."""
     from ..llm.client import LLMClient, LLMConfig
     from ..planning.planner import Planner
-    from ..retrieval.base import make_retriever
+    from ..retrieval import make_retriever
     from .agent import Agent
 
     if llm is None:

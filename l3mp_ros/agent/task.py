@@ -23,8 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.client import LLMError, LLMReply, Usage
 from ..llm.parse import strip_fences
+from ..llm.prompting import ask_yes_no
+from ..llm.protocol import LLMError, LLMReply, Usage, llm_failure
 from ..planning.planner import Planner, PlanResult
 from ..planning.problem import GoalError, parse_goal, render_goal
 from ..retrieval.base import Retrieval, Retriever
@@ -37,8 +38,7 @@ from ..world.kg import Fact, KnowledgeGraph
 from ..world.model import WorldModel
 from .clauses import split_report
 from .examples import system_for
-from .grounding import Grounding
-from .prompting import ask_yes_no, grounded_message, llm_failure
+from .grounding import Grounding, grounded_message
 from .wording import say
 
 MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one

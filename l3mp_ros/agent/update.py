@@ -31,7 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.client import LLMError, Usage
+from ..llm.prompting import ask_choice, ask_yes_no
+from ..llm.protocol import LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import name_words, named_fully, named_in, words
 from ..retrieval.mentions import candidates, resolve, surfaces
@@ -46,8 +47,7 @@ from .clauses import (
     unknown_names,
 )
 from .examples import system_for
-from .grounding import Grounding
-from .prompting import ask_choice, ask_yes_no, grounded_message, llm_failure
+from .grounding import Grounding, grounded_message
 from .wording import say
 
 NO_CHANGE = 'the report states no change that the domain can represent'

@@ -30,7 +30,7 @@ def known_errors() -> tuple[type[BaseException], ...]:
     errors: list[type[BaseException]] = [KGError, DomainError, ConstraintError, StoreError,
                                          OSError, json.JSONDecodeError, ValueError]
     try:
-        from ..llm.client import LLMError
+        from ..llm.protocol import LLMError
         errors.insert(0, LLMError)
     except ImportError:
         pass

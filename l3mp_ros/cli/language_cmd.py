@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..llm.client import LLMError
+from ..llm.protocol import LLMError
 from ..world.store import Store
 from .common import CLIError, dump, print_answer
 

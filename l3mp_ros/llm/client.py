@@ -23,135 +23,23 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import openai
 
+from l3mp_ros.llm import local_server
 from l3mp_ros.llm.parse import extract_json
+from l3mp_ros.llm.protocol import LOCAL_URLS, LLMConfig, LLMError, LLMReply, Usage
 
-LOCAL_URLS = (None, '', 'local')
+__all__ = ['LOCAL_URLS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply', 'Usage',
+           'cache_key']
+
 CACHE_VERSION = 1
 _FALLBACK_STATUSES = (400, 422)
 _MAX_BACKOFF_S = 30.0
-
-
-class LLMError(RuntimeError):
-    """The LLM call failed: unreachable endpoint, timeout after retries, HTTP error.
-
-    ``kind`` is one of ``'unreachable'``, ``'timeout'``, ``'http'``, ``'protocol'``,
-    ``'config'``; ``status`` is the HTTP status when there was one.
-    """
-
-    def __init__(self, message: str, *, url: str | None = None, kind: str = 'protocol',
-                 status: int | None = None, attempts: int = 0) -> None:
-        super().__init__(message)
-        self.url = url
-        self.kind = kind
-        self.status = status
-        self.attempts = attempts
-
-
-@dataclass
-class LLMConfig:
-    """Where and how to call the LLM."""
-
-    base_url: str | None = None  # None or 'local' -> embedded server
-    model: str = 'local'
-    api_key: str | None = None  # else env OPENAI_API_KEY, else 'none'
-    temperature: float = 0.0
-    seed: int = 0
-    timeout: float = 120.0  # seconds one call may take, retries and backoff included
-    max_retries: int = 3  # retries after the first attempt (within ``timeout``)
-    backoff: float = 0.5  # first retry delay; doubles each retry (capped at 30 s)
-    max_tokens: int = 512
-    cache_dir: str | None = None
-    json_schema: bool = True  # use response_format json_schema when the endpoint supports it
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None,
-                 **overrides: Any) -> LLMConfig:
-        """Build a config from ``L3MP_LLM_URL``, ``_MODEL``, ``_API_KEY``, ``_CACHE``.
-
-        Keyword ``overrides`` that are not ``None`` win over the environment.
-        """
-        env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for key, name in (('base_url', 'L3MP_LLM_URL'), ('model', 'L3MP_LLM_MODEL'),
-                          ('api_key', 'L3MP_LLM_API_KEY'), ('cache_dir', 'L3MP_LLM_CACHE')):
-            value = env.get(name, '').strip()
-            if value:
-                values[key] = value
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(overrides) - known)
-        if unknown:
-            raise TypeError(f'LLMConfig has no field(s): {", ".join(unknown)}')
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
-
-    @property
-    def is_local(self) -> bool:
-        """Tell whether the config asks for the embedded offline server."""
-        return self.base_url in LOCAL_URLS
-
-    def resolved_api_key(self) -> str:
-        """Return the API key to send: config, then ``OPENAI_API_KEY``, then ``'none'``."""
-        return self.api_key or os.environ.get('OPENAI_API_KEY') or 'none'
-
-
-@dataclass
-class LLMReply:
-    """One chat completion."""
-
-    text: str
-    data: Any | None  # tolerant JSON parse of text; None when unparseable
-    prompt_tokens: int
-    completion_tokens: int
-    latency_s: float  # wall time of chat(), retries and backoff included (cache: original)
-    cached: bool
-    attempts: int  # HTTP attempts made (0 for a cache hit)
-    finish_reason: str | None = None  # 'length' means max_tokens cut the reply
-    prompt_cached: int = 0  # prompt tokens the server reused from its prompt cache
-
-
-@dataclass
-class Usage:
-    """Running totals of LLM calls (per client, update or task)."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    latency_s: float = 0.0
-    retries: int = 0
-    cached: int = 0
-    prompt_cached: int = 0  # prompt tokens the server did not have to evaluate
-
-    def add(self, reply: LLMReply) -> Usage:
-        """Count one reply in place; returns ``self``."""
-        self.calls += 1
-        self.prompt_tokens += reply.prompt_tokens
-        self.completion_tokens += reply.completion_tokens
-        self.latency_s += reply.latency_s
-        self.retries += max(0, reply.attempts - 1)
-        self.cached += int(reply.cached)
-        self.prompt_cached += reply.prompt_cached
-        return self
-
-    def __add__(self, other: Usage) -> Usage:
-        if not isinstance(other, Usage):
-            return NotImplemented
-        return Usage(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
-
-    @property
-    def total_tokens(self) -> int:
-        """Prompt plus completion tokens."""
-        return self.prompt_tokens + self.completion_tokens
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain dict (JSON-ready)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
@@ -165,9 +53,7 @@ def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any]
 
 def _local_url() -> str:
     """Return the base URL of the shared embedded server, starting it if needed."""
-    from l3mp_ros.llm.local_server import shared_server  # late: it imports this module
-
-    return str(shared_server().base_url)
+    return str(local_server.shared_server().base_url)
 
 
 class LLMClient:

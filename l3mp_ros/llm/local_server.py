@@ -8,8 +8,6 @@
   in a *child process* on 127.0.0.1: a crash there cannot take the caller down, and
   ``stop()`` ends it cleanly. The child gets ``OMP_WAIT_POLICY=passive`` (busy-waiting
   OpenMP threads collapse throughput when the other core is busy) and 2 threads.
-- :func:`local_client` returns an :class:`~l3mp_ros.llm.client.LLMClient` for a config,
-  using the shared server when ``base_url`` is ``None`` or ``'local'``.
 - :func:`shared_server`: by default one *resident* server per user and model, shared by
   every process (``l3mp`` CLI calls, nodes, benchmarks) and found through a state file
   in the cache directory (``server.json``, created under an ``flock``). It exits by
@@ -43,7 +41,7 @@ import urllib.request
 from pathlib import Path
 from typing import IO, Any
 
-from l3mp_ros.llm.client import LOCAL_URLS, LLMClient, LLMConfig, LLMError
+from l3mp_ros.llm.protocol import LLMError
 
 MODEL_FILE = 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'
 MODEL_SHA256 = 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046'
@@ -454,15 +452,6 @@ def shared_server(**kwargs: Any) -> Any:
                 atexit.register(server.stop)
                 _shared = server
         return _shared
-
-
-def local_client(config: LLMConfig | None = None, **server_kwargs: Any) -> LLMClient:
-    """Return an LLM client for ``config``, starting the shared server for local configs."""
-    config = config if config is not None else LLMConfig.from_env()
-    if config.base_url in LOCAL_URLS:
-        server = shared_server(**server_kwargs)
-        config = dataclasses.replace(config, base_url=server.base_url)
-    return LLMClient(config)
 
 
 # -- child process entry point ---------------------------------------------------------------

@@ -17,9 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agent.prompting import format_facts, llm_failure, prompt_text
-from ..agent.router import Answer
-from ..llm.client import LLMError
+from ..llm.prompting import format_facts, prompt_text
+from ..llm.protocol import Answer, LLMError, llm_failure
 from ..world.kg import Fact, KnowledgeGraph
 from .episodic import Episode, EpisodicMemory
 

@@ -4,37 +4,17 @@
 
 Three retrievers implement the protocol (paper §IV-A): ``full`` (R−, every fact),
 ``select`` (R+, the LLM picks entity names, then neighbourhood expansion) and ``search``
-(R^S, Algorithms 1–2). :func:`make_retriever` builds one by name.
+(R^S, Algorithms 1–2). :func:`l3mp_ros.retrieval.make_retriever` builds one by name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from l3mp_ros.llm.protocol import ChatLLM
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
-
-PROMPT_DIR = Path(__file__).resolve().parent.parent / 'llm' / 'prompts'
-
-
-class LLMReply(Protocol):
-    """What an LLM client returns from ``chat``."""
-
-    data: Any
-    prompt_tokens: int
-    completion_tokens: int
-
-
-@runtime_checkable
-class ChatLLM(Protocol):
-    """An LLM client: ``chat(messages, schema=..., schema_name=...)`` → reply."""
-
-    def chat(self, messages: list[dict[str, str]], schema: dict | None = None,
-             schema_name: str | None = None) -> Any:
-        """Send chat messages; ``reply.data`` is the parsed JSON (or None)."""
-        ...
 
 
 @dataclass
@@ -75,17 +55,6 @@ class Retriever(Protocol):
         ...
 
 
-def load_prompt(name: str) -> str:
-    """Return the text of ``l3mp_ros/llm/prompts/<name>``."""
-    return (PROMPT_DIR / name).read_text(encoding='utf-8')
-
-
-def reply_tokens(reply: Any) -> tuple[int, int]:
-    """Return ``(prompt_tokens, completion_tokens)`` of a reply, 0 when unknown."""
-    return (int(getattr(reply, 'prompt_tokens', 0) or 0),
-            int(getattr(reply, 'completion_tokens', 0) or 0))
-
-
 def context_facts(kg: KnowledgeGraph, seeds: Iterable[str], depth: int,
                   max_facts: int | None, first: Sequence[Fact] = ()) -> list[Fact]:
     """Return facts around ``seeds`` to ``depth`` hops, nearest first, at most ``max_facts``.
@@ -116,21 +85,3 @@ def context_facts(kg: KnowledgeGraph, seeds: Iterable[str], depth: int,
             seen.add(f)
             out.append(f)
     return out
-
-
-def make_retriever(name: str, **params: Any) -> Retriever:
-    """Build a retriever by name: ``full`` (R−), ``select`` (R+), ``search`` (R^S), ``link``."""
-    key = name.strip().lower()
-    if key in ('full', 'r-', 'none'):
-        from l3mp_ros.retrieval.full import FullRetriever
-        return FullRetriever(**params)
-    if key in ('select', 'r+', 'llm'):
-        from l3mp_ros.retrieval.select import SelectRetriever
-        return SelectRetriever(**params)
-    if key in ('search', 'rs', 'r^s'):
-        from l3mp_ros.retrieval.search import SearchRetriever
-        return SearchRetriever(**params)
-    if key in ('link', 'rl'):
-        from l3mp_ros.retrieval.link import LinkRetriever
-        return LinkRetriever(**params)
-    raise ValueError(f'unknown retriever {name!r}: expected full, select, search or link')

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import time
 
-from l3mp_ros.retrieval.base import ChatLLM, Retrieval
+from l3mp_ros.llm.protocol import ChatLLM
+from l3mp_ros.retrieval.base import Retrieval
 from l3mp_ros.world.kg import KnowledgeGraph
 
 

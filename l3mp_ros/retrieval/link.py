@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from l3mp_ros.retrieval.base import ChatLLM, Retrieval
+from l3mp_ros.llm.protocol import ChatLLM
+from l3mp_ros.retrieval.base import Retrieval
 from l3mp_ros.retrieval.embed import EntityIndex, TextEncoder
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 

@@ -52,7 +52,9 @@ from typing import Any
 
 import numpy as np
 
-from l3mp_ros.retrieval.base import ChatLLM, Retrieval, context_facts, load_prompt, reply_tokens
+from l3mp_ros.llm.prompting import prompt_text
+from l3mp_ros.llm.protocol import ChatLLM, reply_tokens
+from l3mp_ros.retrieval.base import Retrieval, context_facts
 from l3mp_ros.retrieval.embed import EntityIndex, TextEncoder
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
@@ -507,7 +509,7 @@ class SearchRetriever:
 
     def messages(self, text: str) -> list[dict[str, str]]:
         """Return the chat messages asking for the query graph of ``text``."""
-        return [{'role': 'system', 'content': load_prompt(self.prompt_name)},
+        return [{'role': 'system', 'content': prompt_text(self.prompt_name)},
                 {'role': 'user', 'content': f'Request: {text}'}]
 
     def retrieve_with_query(self, kg: KnowledgeGraph, query: QueryGraph) -> Retrieval:

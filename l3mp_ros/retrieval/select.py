@@ -13,7 +13,9 @@ import re
 import time
 from typing import Any
 
-from l3mp_ros.retrieval.base import ChatLLM, Retrieval, context_facts, load_prompt, reply_tokens
+from l3mp_ros.llm.prompting import prompt_text
+from l3mp_ros.llm.protocol import ChatLLM, reply_tokens
+from l3mp_ros.retrieval.base import Retrieval, context_facts
 from l3mp_ros.world.kg import KnowledgeGraph
 
 SELECT_SCHEMA: dict[str, Any] = {
@@ -46,7 +48,7 @@ class SelectRetriever:
         """Return the chat messages: static instructions, then the entity list and request."""
         listing = '\n'.join(f'- {n} ({t})' for n, t in sorted(kg.entities.items()))
         return [
-            {'role': 'system', 'content': load_prompt(self.prompt_name)},
+            {'role': 'system', 'content': prompt_text(self.prompt_name)},
             {'role': 'user', 'content': f'Entities:\n{listing}\n\nRequest: {text}'},
         ]
 

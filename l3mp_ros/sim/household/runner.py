@@ -45,7 +45,7 @@ from l3mp_ros.agent.update import NLUpdater
 from l3mp_ros.llm.client import LLMError, LLMReply
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner, PlanResult
-from l3mp_ros.retrieval.base import make_retriever
+from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.sim.household.generator import (
     CONSTRAINTS_PATH,
     DOMAIN_PATH,

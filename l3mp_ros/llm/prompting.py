@@ -1,6 +1,11 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Prompt assembly shared by the pipelines: static part first (server prompt caches)."""
+"""Prompt building shared by every LLM user: the static part first (server prompt caches).
+
+The texts live in ``l3mp_ros/llm/prompts/``; :func:`system_prompt` fills in a domain's
+name, signatures and worked examples; :func:`ask_yes_no` and :func:`ask_choice` are the
+two short constrained questions the pipelines ask.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,6 @@ from typing import Any
 from ..paths import package_file
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
-from .grounding import format_items
 
 # Above this many entities the prompt lists only the retrieved ones (the paper lists all).
 MAX_LISTED_ENTITIES = 150
@@ -21,7 +25,8 @@ YES_NO_SCHEMA = {'type': 'object', 'properties': {'answer': {'enum': ['yes', 'no
 
 @cache
 def prompt_text(name: str) -> str:
-    """Return ``l3mp_ros/llm/prompts/<name>.txt``."""
+    """Return ``l3mp_ros/llm/prompts/<name>.txt`` (``name`` with or without ``.txt``)."""
+    name = name.removesuffix('.txt')
     return package_file('llm', 'prompts', f'{name}.txt').read_text(encoding='utf-8')
 
 
@@ -30,20 +35,6 @@ def system_prompt(name: str, domain: DomainSchema, examples: str = '') -> str:
     sigs = '\n'.join(domain.signatures())
     return (prompt_text(name).replace('{signatures}', sigs)
             .replace('{domain}', domain.name).replace('{examples}', examples).strip() + '\n')
-
-
-def grounded_message(kg: KnowledgeGraph, entities: Iterable[str], facts: Iterable[Fact],
-                     label: str, text: str, whole: str | None = None) -> str:
-    """Return the variable part of a grounded request: typed entities, facts, utterance.
-
-    The utterance is data, not instructions: it is quoted on one line after its label.
-    ``whole`` is the full utterance when ``text`` is one part of it (context for "he").
-    """
-    ents = ', '.join(f'{n} ({kg.entities[n]})' for n in entities if kg.has_entity(n))
-    one_line = ' '.join(str(text).split())
-    said = f'Whole {label.lower()}: {" ".join(str(whole).split())}\n' if whole else ''
-    return (f'Entities: {ents or "(none)"}\nFacts before:\n{format_items(facts)}\n'
-            f'{said}{label}: {one_line}\nAnswer:')
 
 
 def format_facts(facts: Iterable[Fact]) -> str:
@@ -69,14 +60,6 @@ def user_message(kg: KnowledgeGraph, facts: Iterable[Fact], label: str, text: st
     return (f'Entities: {format_entities(kg, facts, extra_entities)}\n'
             f'Facts:\n{format_facts(facts)}\n'
             f'{label}: {text}')
-
-
-def llm_failure(exc: Exception, during: str = '') -> str:
-    """Describe an LLM failure: unreachable/timeout vs a request the endpoint refused."""
-    where = f' during {during}' if during else ''
-    if getattr(exc, 'kind', '') == 'http' and getattr(exc, 'status', None) in (400, 413, 422):
-        return f'LLM refused the request{where} (prompt too long for its context?): {exc}'
-    return f'LLM unavailable{where}: {exc}'
 
 
 def ask_choice(llm: Any, prompt: str, question: str, options: list[str]) -> tuple[int, Any]:
