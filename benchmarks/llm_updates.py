@@ -16,9 +16,8 @@ import json
 import time
 from pathlib import Path
 
-from l3mp_ros.agent.update import NLUpdater
-from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.retrieval import make_retriever
+from l3mp_ros import compose
+from l3mp_ros.config import Config
 from l3mp_ros.sim.household.generator import StreamGenerator, generate_household, household_domain
 from l3mp_ros.world.model import WorldModel
 
@@ -41,15 +40,19 @@ def main() -> None:
     house = generate_household(args.seed)
     gen = StreamGenerator(house, args.seed, task_every=10 ** 9)
     truth = house.kg.copy()
-    llm = LLMClient(LLMConfig(base_url=args.llm, model=args.model, cache_dir=args.cache))
-    retriever = make_retriever(args.retriever)
+    cfg = Config(store='', llm_url=args.llm or '', llm_model=args.model,
+                 llm_cache=args.cache or '', retriever=args.retriever,
+                 max_attempts=args.attempts, verify=not args.no_verify,
+                 confirm=not args.no_confirm)
+    llm = compose.make_llm(cfg, lazy=False)
+    retriever = compose.make_retriever(cfg)
     rows = []
     began = time.perf_counter()
     for i in range(args.reports):
         step = gen.next_step(truth, kind='change')
         world = WorldModel(domain, constraints, kg=truth.copy())
-        out = NLUpdater(world, llm, retriever, max_attempts=args.attempts,
-                        verify=not args.no_verify, confirm=not args.no_confirm).run(step.text)
+        agent = compose.build_agent(cfg, world, llm, retriever=retriever)
+        out = agent.updater.run(step.text)
         truth.apply(step.diff)
         correct = out.applied and out.update == step.diff
         rows.append({'i': i, 'kind': step.subkind, 'text': step.text, 'applied': out.applied,

@@ -24,13 +24,9 @@ from pathlib import Path
 
 from runlog import RunLog, p95
 
-from l3mp_ros.agent.update import NLUpdater
-from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.retrieval import make_retriever
-from l3mp_ros.world.constraints import Constraints
-from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros import compose
+from l3mp_ros.config import Config
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
-from l3mp_ros.world.model import WorldModel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,20 +74,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--out', type=Path, default=Path('out/nl_reports'))
     args = ap.parse_args(argv)
     spec = json.loads(Path(args.set).read_text())
-    domain = DomainSchema.load(ROOT / spec['domain'])
-    constraints = Constraints.load(ROOT / spec['constraints'])
+    cfg = Config(domain=str(ROOT / spec['domain']), constraints=str(ROOT / spec['constraints']),
+                 store='', llm_url=args.llm or '', llm_model=args.model,
+                 llm_cache=args.cache or '', retriever=args.retriever,
+                 max_attempts=args.attempts, verify=not args.no_verify,
+                 confirm=not args.no_confirm)
+    domain = compose.load_domain(cfg)
     state = json.loads((ROOT / spec['state']).read_text())
     log = RunLog(args.out, 'reports')
-    llm = LLMClient(LLMConfig(base_url=args.llm, model=args.model, cache_dir=args.cache))
-    retriever = make_retriever(args.retriever)
+    llm = compose.make_llm(cfg, lazy=False)
+    retriever = compose.make_retriever(cfg)
     for i, rep in enumerate(spec['reports'], 1):
         if i in log.done:
             continue
         gold = Update.of([Fact.from_triplet(t) for t in rep['remove']],
                          [Fact.from_triplet(t) for t in rep['add']])
-        world = WorldModel(domain, constraints, kg=KnowledgeGraph.from_json(state))
-        updater = NLUpdater(world, llm, retriever, max_attempts=args.attempts,
-                            verify=not args.no_verify, confirm=not args.no_confirm)
+        world = compose.open_world(cfg, domain, kg=KnowledgeGraph.from_json(state))
+        updater = compose.build_agent(cfg, world, llm, retriever=retriever).updater
         began = time.perf_counter()
         out = updater.run(rep['text'])
         row = {'i': i, 'text': rep['text'], 'expect': 'reject' if gold.is_empty() else 'apply',

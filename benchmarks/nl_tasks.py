@@ -31,12 +31,10 @@ from typing import Any
 
 from runlog import RunLog, p95
 
-from l3mp_ros.agent.task import TaskPlanner
-from l3mp_ros.llm.client import LLMClient, LLMConfig
+from l3mp_ros import compose
+from l3mp_ros.config import Config
 from l3mp_ros.planning.execute import execute_plan
-from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import GoalError, goal_holds
-from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import KnowledgeGraph
@@ -124,17 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     domain, constraints, tasks = (household_tasks(args.household_seed, args.tasks)
                                   if args.set is None else set_tasks(args.set))
     log = RunLog(args.out, 'tasks')
-    llm = LLMClient(LLMConfig(base_url=args.llm, model=args.model, cache_dir=args.cache))
-    retriever = make_retriever(args.retriever)
-    planner = Planner(domain, engine=args.engine, timeout=args.plan_timeout)
+    cfg = Config(store='', llm_url=args.llm or '', llm_model=args.model,
+                 llm_cache=args.cache or '', retriever=args.retriever, engine=args.engine,
+                 plan_timeout=args.plan_timeout, max_attempts=args.attempts)
+    llm = compose.make_llm(cfg, lazy=False)
+    retriever = compose.make_retriever(cfg)
     grounded = not args.plain
     for i, task in enumerate(tasks, 1):
         if i in log.done:
             continue
         kg = KnowledgeGraph.from_json(task['state'])
         world = WorldModel(domain, constraints, kg=kg.copy())
-        tp = TaskPlanner(world, llm, retriever, planner, max_attempts=args.attempts,
-                         resolve_mentions=grounded, read_back=grounded, split_clauses=grounded)
+        tp = compose.build_agent(cfg, world, llm, retriever=retriever).tasks
+        tp.resolve_mentions = tp.read_back = tp.split_clauses = grounded
         began = time.perf_counter()
         out = tp.run(task['text'])
         ok = out.status in ('solved', 'already_satisfied') and reached(

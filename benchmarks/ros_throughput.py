@@ -33,7 +33,8 @@ from rclpy.node import Node  # noqa: E402
 from rclpy.parameter import Parameter  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
-from l3mp_ros.agent.runtime import build_agent  # noqa: E402
+from l3mp_ros.compose import build_agent  # noqa: E402
+from l3mp_ros.config import Config  # noqa: E402
 from l3mp_ros.nodes.common import COMMAND_QOS, LATCHED_QOS, STREAM_QOS  # noqa: E402
 from l3mp_ros.nodes.planner_node import PlannerNode  # noqa: E402
 from l3mp_ros.nodes.world_model_node import WorldModelNode  # noqa: E402
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     rclpy.init()
     ex = MultiThreadedExecutor(num_threads=4)
     wm = WorldModelNode(parameter_overrides=overrides)
-    agent = build_agent({'retriever': 'full', 'engine': args.engine, 'plan_timeout': 30.0},
+    agent = build_agent(Config(retriever='full', engine=args.engine, plan_timeout=30.0),
                         wm.world, llm=object())
     planner = PlannerNode(agent=agent, parameter_overrides=overrides)
     bench = Bench()

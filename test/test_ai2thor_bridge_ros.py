@@ -19,7 +19,8 @@ pytestmark = pytest.mark.ros
 
 from rclpy.parameter import Parameter  # noqa: E402
 
-from l3mp_ros.agent.runtime import build_agent  # noqa: E402
+from l3mp_ros.compose import build_agent  # noqa: E402
+from l3mp_ros.config import Config  # noqa: E402
 from l3mp_ros.llm.client import LLMClient, LLMConfig  # noqa: E402
 from l3mp_ros.nodes.ai2thor_bridge_node import Ai2ThorBridgeNode  # noqa: E402
 from l3mp_ros.nodes.language_node import LanguageNode  # noqa: E402
@@ -74,8 +75,8 @@ def start(spinner, tmp_path, fake, **planner_extra):
     wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
     client = LLMClient(LLMConfig(base_url=fake.base_url, model='fake', timeout=10.0,
                                  max_retries=0, backoff=0.01))
-    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
-                         'plan_timeout': 20.0}, wm.world, llm=client)
+    agent = build_agent(Config(retriever='full', engine='fast-downward', plan_timeout=20.0),
+                        wm.world, llm=client)
     spinner.add(LanguageNode(agent=agent, parameter_overrides=params(tmp_path)))
     spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path, **planner_extra)))
     bridge = spinner.add(Ai2ThorBridgeNode(parameter_overrides=bridge_params()))

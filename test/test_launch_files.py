@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from l3mp_ros.agent.runtime import PARAMETERS
+from l3mp_ros.config import BRIDGE_PARAMETERS, PARAMETERS, Config
 
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCH = sorted((ROOT / 'launch').glob('*.launch.py'))
@@ -82,6 +82,7 @@ def test_params_yaml_covers_every_parameter():
     assert set(params) == set(PARAMETERS)
     for name, value in params.items():
         assert type(value) is type(PARAMETERS[name][0]), name
+    assert Config.from_params(params) == Config()  # the file states the defaults
     assert 'config/l3mp.yaml' in installed_files()
     assert 'config/household_perception.yaml' in installed_files()
 
@@ -98,7 +99,6 @@ def test_launch_files_set_no_parameter_beside_the_params_file():
 
 def test_ai2thor_params_file_is_complete_and_consistent():
     from l3mp_ros.agent.perceive import load_perceivable
-    from l3mp_ros.sim.ai2thor.bridge import BRIDGE_PARAMETERS
     from l3mp_ros.world.domain import DomainSchema
 
     params = yaml.safe_load((ROOT / 'config' / 'ai2thor.yaml').read_text())[
@@ -108,6 +108,7 @@ def test_ai2thor_params_file_is_complete_and_consistent():
     for name, value in params.items():
         assert type(value) is type(expected[name][0]), name
     assert params['domain'] == 'pddl/ai2thor.pddl' and params['apply_step_effects'] is False
+    Config.from_params(params)  # every value of the right type and choice
     domain = DomainSchema.load(ROOT / params['domain'])
     assert load_perceivable(ROOT / params['perception_config']) <= set(domain.predicates)
     assert (ROOT / params['types_config']).exists()

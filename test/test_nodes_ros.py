@@ -18,7 +18,8 @@ pytestmark = pytest.mark.ros
 from rclpy.parameter import Parameter  # noqa: E402
 from std_srvs.srv import Trigger  # noqa: E402
 
-from l3mp_ros.agent.runtime import build_agent  # noqa: E402
+from l3mp_ros.compose import build_agent  # noqa: E402
+from l3mp_ros.config import Config  # noqa: E402
 from l3mp_ros.llm.client import LLMClient, LLMConfig  # noqa: E402
 from l3mp_ros.nodes.language_node import LanguageNode  # noqa: E402
 from l3mp_ros.nodes.planner_node import PlannerNode  # noqa: E402
@@ -59,8 +60,8 @@ def planned(p):
 def planner_stack(spinner, tmp_path):
     """A world model node and a planner node sharing one agent (no LLM)."""
     wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
-    agent = build_agent({'retriever': 'full', 'engine': 'fast-downward',
-                         'plan_timeout': 20.0}, wm.world, llm=object())
+    agent = build_agent(Config(retriever='full', engine='fast-downward', plan_timeout=20.0),
+                        wm.world, llm=object())
     spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
     return wm, agent
 
@@ -364,7 +365,7 @@ def test_language_node_reports_questions_and_queued_tasks(spinner, tmp_path):
 
     with FakeOpenAI([{'content': report}, goal, goal]) as fake:
         wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
-        agent = build_agent({'retriever': 'full', 'engine': 'fast-downward'}, wm.world,
+        agent = build_agent(Config(retriever='full', engine='fast-downward'), wm.world,
                             llm=llm(fake))
         spinner.add(LanguageNode(agent=agent, parameter_overrides=params(tmp_path)))
         spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))

@@ -4,10 +4,12 @@
 
 import pytest
 
-from l3mp_ros.agent.runtime import PARAMETERS, build_agent, event_body, marker_layout, open_writer
 from l3mp_ros.agent.tasks import TaskManager
+from l3mp_ros.compose import build_agent, open_world
+from l3mp_ros.config import Config
 from l3mp_ros.schemas import validate
 from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.layout import marker_layout
 from l3mp_ros.world.replica import ReplicaWorldModel, apply_request, kg_update_request
 
 GOAL = '(placed_at_table red_pen jerry_bedroom_table)'
@@ -16,10 +18,9 @@ GOAL2 = '(placed_at_table blue_pen living_room_table)'
 
 @pytest.fixture(scope='module')
 def setup(tmp_path_factory):
-    params = {k: v for k, (v, _) in PARAMETERS.items()}
-    params.update(store=str(tmp_path_factory.mktemp('kg') / 'kg.db'), retriever='full',
-                  engine='fast-downward', plan_timeout=20.0)
-    world = open_writer(params)
+    params = Config(store=str(tmp_path_factory.mktemp('kg') / 'kg.db'), retriever='full',
+                    engine='fast-downward', plan_timeout=20.0)
+    world = open_world(params)
     agent = build_agent(params, world, llm=object())
     return params, world, agent
 
@@ -71,12 +72,12 @@ def test_replan_on_breaking_event_not_on_confirming_one(setup, manager):
     res = world.apply(Update.of([F('helen', 'person_in_room', 'kitchen')],
                                 [F('helen', 'person_in_room', 'bathroom')]),
                       source='nl', utterance='helen went to the bathroom')
-    assert manager.on_event(event_body(world, res.event_id, res)) == []
+    assert manager.on_event(world.event_message(res.event_id, res)) == []
     # the book moved: the plan's first step no longer applies
     res = world.apply(Update.of([F('book_hamlet', 'placed_at_table', 'jerry_bedroom_table')],
                                 [F('book_hamlet', 'placed_at_table', 'anna_bedroom_table')]),
                       source='nl', utterance="the hamlet book is in anna's room")
-    out = manager.on_event(event_body(world, res.event_id, res))
+    out = manager.on_event(world.event_message(res.event_id, res))
     assert out and out[0]['revision'] == 1 and 'anna_bedroom' in ' '.join(out[0]['steps'])
     # a failed step re-plans too
     out = manager.on_feedback({'task_id': 'c', 'revision': 1, 'step': 0, 'status': 'failed',
@@ -126,7 +127,7 @@ def test_lifecycle_statuses_progress_and_status_query(setup, manager):
 
 def test_cancel_queued_active_pending_and_all(setup, tmp_path):
     params, _, _ = setup
-    world = open_writer({**params, 'store': str(tmp_path / 'fresh.db')})
+    world = open_world(params.replace(store=str(tmp_path / 'fresh.db')))
     agent = build_agent(params, world, llm=object())
     manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
                           world.snapshot)
@@ -170,9 +171,9 @@ def test_replica_follows_writer_and_forwards_updates(setup):
     def send(body):  # the "transport": the writer applies and the replica sees the event
         assert validate('kg_update', body) == []
         res = apply_request(world, body)
-        replica_box[0].on_event(event_body(world, res.event_id, res))
+        replica_box[0].on_event(world.event_message(res.event_id, res))
 
-    replica = ReplicaWorldModel(world.domain, world.constraints, params['store'], send,
+    replica = ReplicaWorldModel(world.domain, world.constraints, params.store, send,
                                 timeout=2.0)
     replica_box.append(replica)
     assert replica.kg.facts == world.kg.facts
@@ -188,7 +189,7 @@ def test_replica_follows_writer_and_forwards_updates(setup):
                           [F('anna', 'person_in_room', 'bathroom')]), source='nl')
     res = world.apply(Update.of([F('jerry', 'person_in_room', 'living_room')],
                                 [F('jerry', 'person_in_room', 'kitchen')]), source='nl')
-    replica.on_event(event_body(world, res.event_id, res))
+    replica.on_event(world.event_message(res.event_id, res))
     assert replica.kg.facts == world.kg.facts
     replica.close()
 

@@ -2,67 +2,22 @@
 # SPDX-License-Identifier: Apache-2.0
 """The L3M+P agent: one object wiring world model, LLM, retriever and planner.
 
-Nodes and the CLI build an :class:`Agent` from an :class:`AgentConfig`; the
-pipelines live in :mod:`.update` (Algorithm 3), :mod:`.task` (Algorithm 4) and
-:mod:`.router`.
+:func:`l3mp_ros.compose.build_agent` builds one from the configuration; the pipelines
+live in :mod:`.update` (Algorithm 3), :mod:`.task` (Algorithm 4) and :mod:`.router`.
 """
 
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from .. import paths
-from ..llm.client import LLMClient, LLMConfig
 from ..llm.protocol import Answer, Usage
 from ..planning.planner import Planner
-from ..retrieval import make_retriever
 from ..retrieval.base import Retriever
-from ..world.constraints import Constraints
-from ..world.domain import DomainSchema
-from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
-from ..world.store import Store
 from .router import QuestionAnswerer, Router
 from .task import TaskOutcome, TaskPlanner
 from .update import NLUpdater, UpdateOutcome
-
-
-@dataclass
-class AgentConfig:
-    """Everything needed to build an agent (ROS parameters map 1:1 onto these)."""
-
-    domain: str = 'pddl/household.pddl'
-    constraints: str | None = None  # default: <domain>.constraints.yaml when it exists
-    store: str | None = None  # None: in-memory KG only
-    initial_state: str | None = None  # creates the store when it does not exist
-    llm_url: str | None = None  # None / '' / 'local': embedded server
-    llm_model: str = 'local'
-    llm_api_key: str | None = None
-    llm_timeout: float = 120.0  # seconds one LLM call may take, retries included
-    report_timeout: float = 300.0  # seconds all LLM calls of one report/task/question may take
-    max_report_facts: int = 8  # facts one NL report may state as changed (rule-implied aside)
-    llm_cache: str | None = None
-    retriever: str = 'link'
-    retriever_params: dict[str, Any] = field(default_factory=dict)
-    max_attempts: int = 3
-    verify: bool = True
-    confirm: bool = True  # a yes/no reading of every stated fact before applying
-    engine: str = 'lapkt'
-    plan_timeout: float = 30.0
-    # lifelong memory (l3mp_ros.memory; needs a store): all off by default
-    episodic_k: int = 0  # past episodes in the update/task prompts
-    experience: bool = False  # strategies of solved tasks as worked examples
-    answer_past: bool = False  # past-tense questions answered from episodes
-
-
-def _constraints_path(domain_path: Path, given: str | None) -> Path | None:
-    if given:
-        return paths.resolve(given)
-    candidate = domain_path.with_suffix('.constraints.yaml')
-    return candidate if candidate.exists() else None
 
 
 class Agent:
@@ -87,42 +42,6 @@ class Agent:
                                  memory=memory)
         self.router = Router(llm)
         self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name)
-
-    @classmethod
-    def from_config(cls, cfg: AgentConfig, llm: Any = None) -> Agent:
-        """Build the world model (opening or creating the store), LLM, retriever, planner."""
-        dpath = paths.resolve(cfg.domain)
-        domain = DomainSchema.load(dpath)
-        cpath = _constraints_path(dpath, cfg.constraints)
-        constraints = Constraints.load(cpath)
-        if cfg.store:
-            if not Path(cfg.store).exists():
-                if not cfg.initial_state:
-                    raise ValueError(f'no store at {cfg.store} and no initial_state to create it')
-                kg = KnowledgeGraph.loads(paths.resolve(cfg.initial_state).read_text())
-                Store.create(cfg.store, kg, domain_path=str(dpath),
-                             constraints_path=str(cpath) if cpath else None).close()
-            world = WorldModel(domain, constraints, store=Store(cfg.store))
-        else:
-            kg = (KnowledgeGraph.loads(paths.resolve(cfg.initial_state).read_text())
-                  if cfg.initial_state else KnowledgeGraph(domain.name))
-            world = WorldModel(domain, constraints, kg=kg)
-        if llm is None:
-            llm = LLMClient(LLMConfig(base_url=cfg.llm_url or None, model=cfg.llm_model,
-                                      api_key=cfg.llm_api_key, timeout=cfg.llm_timeout,
-                                      cache_dir=cfg.llm_cache))
-        retriever = make_retriever(cfg.retriever, **cfg.retriever_params)
-        planner = Planner(domain, engine=cfg.engine, timeout=cfg.plan_timeout)
-        memory = None
-        if cfg.store and (cfg.episodic_k > 0 or cfg.experience or cfg.answer_past):
-            from ..memory.hooks import Memory, MemoryConfig
-            memory = Memory(cfg.store, MemoryConfig(
-                episodic_k=cfg.episodic_k, experience=cfg.experience,
-                answer_past=cfg.answer_past), llm=llm, retriever=retriever,
-                is_subtype=domain.is_subtype)
-        return cls(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
-                   verify=cfg.verify, confirm=cfg.confirm, memory=memory,
-                   report_timeout=cfg.report_timeout, max_report_facts=cfg.max_report_facts)
 
     def _budget(self) -> contextlib.AbstractContextManager[None]:
         """Bound the LLM calls of one request by ``report_timeout`` (if the client can)."""

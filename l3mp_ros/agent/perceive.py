@@ -29,11 +29,12 @@ from pathlib import Path
 
 import yaml
 
+from .. import schemas
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph, Update
 
-SCHEMA = 'l3mp/scene_graph/v1'
+SCHEMA = schemas.SCENE_GRAPH_SCHEMA
 DEFAULT_MAX_ENTITIES = 2000
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import schemas
 from ..llm.parse import strip_fences
 from ..llm.prompting import ask_yes_no
 from ..llm.protocol import LLMError, LLMReply, Usage, llm_failure
@@ -93,9 +94,9 @@ class TaskOutcome:
 
     def to_json(self) -> dict[str, Any]:
         """Return the ``l3mp/plan/v1`` body."""
-        body = self.plan.to_json() if self.plan else {'schema': 'l3mp/plan/v1'}
+        body = self.plan.to_json() if self.plan else schemas.plan(status=self.status)
         body.update({
-            'schema': 'l3mp/plan/v1', 'task_id': self.task_id, 'utterance': self.text,
+            'task_id': self.task_id, 'utterance': self.text,
             'goal': self.goal, 'status': self.status, 'steps': self.steps,
             'errors': self.errors, 'attempts': self.attempts,
             'tokens': {'prompt': self.usage.prompt_tokens,

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import schemas
 from ..planning.execute import execute_plan, parse_step
 from ..planning.problem import GoalError, goal_holds, goal_objects, parse_goal
 from ..world.domain import DomainSchema
@@ -113,14 +114,13 @@ class TaskManager:
     # -- messages -------------------------------------------------------------
     @staticmethod
     def _body(task: ActiveTask, reason: str | None) -> dict[str, Any]:
-        body = dict(task.body)
-        body.update({'schema': 'l3mp/plan/v1', 'task_id': task.task_id, 'utterance': task.text,
-                     'goal': task.goal, 'status': task.status, 'steps': list(task.steps),
-                     'revision': task.revision, 'next_step': task.next_step,
-                     'progress': {'done': task.next_step, 'total': len(task.steps)},
-                     'reason': reason})
-        body.setdefault('errors', [])
-        return body
+        fields = {k: v for k, v in task.body.items() if k != 'schema'}
+        fields.update({'task_id': task.task_id, 'utterance': task.text, 'goal': task.goal,
+                       'status': task.status, 'steps': list(task.steps),
+                       'revision': task.revision, 'next_step': task.next_step,
+                       'progress': {'done': task.next_step, 'total': len(task.steps)},
+                       'reason': reason})
+        return schemas.plan(**fields)
 
     def _finish(self, task: ActiveTask, status: str | None = None) -> None:
         """Remember a task that will not change any more."""

@@ -7,13 +7,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .. import paths
-from ..world.constraints import Constraints
-from ..world.domain import DomainSchema
-from ..world.kg import KnowledgeGraph, Update
-from ..world.model import WorldModel
-from ..world.store import Store
-from .common import read_json
+from ..config import Config
+from ..world.kg import Update
 from .kg_cmd import format_event, summary
 
 DEMO_UPDATES = [
@@ -36,14 +31,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """Load the shipped household into a fresh store, apply updates, print the KG history."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    dpath = paths.resolve('pddl/household.pddl')
-    cpath = paths.resolve('pddl/household.constraints.yaml')
-    domain = DomainSchema.load(dpath)
-    constraints = Constraints.load(cpath)
-    kg = KnowledgeGraph.from_json(read_json(str(paths.resolve('config/household_state.json'))))
-    store = Store.create(out / 'kg.db', kg, domain_path=str(dpath), constraints_path=str(cpath),
-                         overwrite=True)
-    world = WorldModel(domain, constraints, store=store)
+    from ..compose import open_world  # the pipelines load on demand
+
+    cfg = Config(domain='pddl/household.pddl', initial_state='config/household_state.json',
+                 store=str(out / 'kg.db'))
+    world = open_world(cfg, fresh=True)
+    store = world.store
     print('== 1. the household KG (store: %s)' % (out / 'kg.db'))
     print(summary(world.kg))
     print('\n== 2. verified updates')

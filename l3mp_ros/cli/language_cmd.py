@@ -5,19 +5,27 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from .. import config
+from ..config import Config
 from ..llm.protocol import LLMError
 from ..world.store import Store
 from .common import CLIError, dump, print_answer
+
+if TYPE_CHECKING:
+    from ..agent import Agent
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument('--store', required=True, help='KG store (made with "l3mp kg init")')
     p.add_argument('--text', required=True, help='the utterance')
-    p.add_argument('--retriever', choices=('full', 'select', 'search', 'link'), default='link',
-                   help='context retrieval: link (embedder, no LLM call; default), search '
+    p.add_argument('--retriever', choices=config.choices('retriever'),
+                   default=config.default('retriever'),
+                   help='context retrieval: link (embedder, no LLM call), search '
                         '(R^S, paper Algorithms 1-2), select (R+), full (R-)')
     p.add_argument('--no-verify', action='store_true', help='ablation: skip the verifier')
     p.add_argument('--no-confirm', action='store_true',
@@ -27,21 +35,23 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help='OpenAI-compatible base URL, or "local" for the embedded model '
                         '(default: $L3MP_LLM_URL, else local)')
     p.add_argument('--model', default=None, help='model name (default: $L3MP_LLM_MODEL)')
-    p.add_argument('--attempts', type=int, default=3, help='LLM attempts per request')
-    p.add_argument('--engine', default='lapkt', choices=('lapkt', 'fast-downward', 'pyperplan'))
-    p.add_argument('--timeout', type=float, default=30.0, help='planner timeout (s)')
-    p.add_argument('--llm-timeout', type=float, default=120.0,
-                   help='seconds one LLM call may take, retries included')
-    p.add_argument('--report-timeout', type=float, default=300.0,
+    p.add_argument('--attempts', type=int, default=config.default('max_attempts'),
+                   help=config.describe('max_attempts'))
+    p.add_argument('--engine', default=config.default('engine'),
+                   choices=config.choices('engine'))
+    p.add_argument('--timeout', type=float, default=config.default('plan_timeout'),
+                   help='planner timeout (s)')
+    p.add_argument('--llm-timeout', type=float, default=config.default('llm_timeout'),
+                   help=config.describe('llm_timeout'))
+    p.add_argument('--report-timeout', type=float, default=config.default('report_timeout'),
                    help='seconds all LLM calls of this request may take (0: no bound)')
-    p.add_argument('--cache', help='directory of cached LLM replies (reproducible runs)')
+    p.add_argument('--cache', help='directory of cached LLM replies (reproducible runs; '
+                                   'default: $L3MP_LLM_CACHE)')
     p.add_argument('--json', action='store_true')
-    p.add_argument('--memory', action='store_true',
-                   help='answer past-tense questions from episodic memory')
-    p.add_argument('--episodic-k', type=int, default=0,
-                   help='past episodes in the update/task prompts (0: off)')
-    p.add_argument('--experience', action='store_true',
-                   help='strategies of solved tasks as worked examples (and store new ones)')
+    p.add_argument('--memory', action='store_true', help=config.describe('answer_past'))
+    p.add_argument('--episodic-k', type=int, default=config.default('episodic_k'),
+                   help=config.describe('episodic_k'))
+    p.add_argument('--experience', action='store_true', help=config.describe('experience'))
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,28 +66,32 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.set_defaults(func=func)
 
 
-def build_agent(args: argparse.Namespace):  # noqa: ANN201 - Agent imported lazily
-    """Build an agent on the store (the domain recorded in it)."""
-    import os
-
-    from ..agent import Agent, AgentConfig
+def agent_config(args: argparse.Namespace) -> Config:
+    """Return the configuration of a language verb: the store's domain, the options."""
     if not Path(args.store).exists():
         raise CLIError(f'no store at {args.store} (create one with "l3mp kg init")')
     with Store(args.store) as store:
         meta = store.meta
     url = args.llm if args.llm is not None else os.environ.get('L3MP_LLM_URL')
-    cfg = AgentConfig(
-        domain=meta.get('domain_path') or 'pddl/household.pddl',
-        constraints=meta.get('constraints_path') or None, store=args.store,
-        llm_url=None if url in (None, '', 'local') else url,
-        llm_model=args.model or os.environ.get('L3MP_LLM_MODEL', 'local'),
-        llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE'),
+    return Config(
+        domain=meta.get('domain_path') or config.default('domain'),
+        constraints=meta.get('constraints_path') or '', store=args.store,
+        initial_state='', llm_url='' if url in (None, '', 'local') else url,
+        llm_model=args.model or os.environ.get('L3MP_LLM_MODEL', config.default('llm_model')),
+        llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE', ''),
         retriever=args.retriever, max_attempts=args.attempts, verify=not args.no_verify,
         confirm=not args.no_confirm, engine=args.engine, plan_timeout=args.timeout,
         llm_timeout=args.llm_timeout, report_timeout=args.report_timeout,
         episodic_k=args.episodic_k, experience=args.experience, answer_past=args.memory)
+
+
+def build_agent(args: argparse.Namespace) -> Agent:
+    """Build an agent on the store (the domain recorded in it)."""
+    from ..compose import build_agent as compose_agent  # the pipelines load on demand
+
+    cfg = agent_config(args)
     try:
-        return Agent.from_config(cfg)
+        return compose_agent(cfg, lazy_llm=False)
     except LLMError as exc:
         raise CLIError(f'cannot reach the LLM: {exc}') from None
 

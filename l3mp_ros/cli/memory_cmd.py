@@ -12,6 +12,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ..config import Config
 from ..world.store import Store
 from .common import CLIError, dump, print_answer
 
@@ -110,10 +111,10 @@ def _ask(args: argparse.Namespace, mem: object) -> int:
     url = args.llm if args.llm is not None else os.environ.get('L3MP_LLM_URL')
     llm = None
     if url:
-        from ..llm.client import LLMClient, LLMConfig
-        llm = LLMClient(LLMConfig(base_url=None if url == 'local' else url,
-                                  model=args.model or os.environ.get('L3MP_LLM_MODEL',
-                                                                     'local')))
+        from ..compose import make_llm
+        llm = make_llm(Config(llm_url='' if url == 'local' else url,
+                              llm_model=args.model or os.environ.get('L3MP_LLM_MODEL',
+                                                                     'local')), lazy=False)
     try:
         answer = PastAnswerer(mem, llm).answer(kg, args.text)  # type: ignore[arg-type]
     finally:

@@ -23,7 +23,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from l3mp_ros.llm import local_server
 from l3mp_ros.llm.parse import extract_json
 from l3mp_ros.llm.protocol import LOCAL_URLS, LLMConfig, LLMError, LLMReply, Usage
 
-__all__ = ['LOCAL_URLS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply', 'Usage',
+__all__ = ['LOCAL_URLS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply', 'LazyLLM', 'Usage',
            'cache_key']
 
 CACHE_VERSION = 1
@@ -315,3 +315,41 @@ def _error_detail(exc: openai.APIStatusError) -> str:
         message = inner.get('message') if isinstance(inner, dict) else inner
     text = str(message or exc.message or '')
     return text if len(text) <= 300 else text[:300] + '...'
+
+
+class LazyLLM:
+    """An LLM client built on first use (the embedded server starts only when needed)."""
+
+    def __init__(self, factory: Callable[[], Any]) -> None:
+        self._factory = factory
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def _get(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                self._client = self._factory()
+            return self._client
+
+    def chat(self, *args: Any, **kwargs: Any) -> Any:
+        """Forward to the real client's ``chat``."""
+        return self._get().chat(*args, **kwargs)
+
+    @contextlib.contextmanager
+    def budget(self, seconds: float | None) -> Iterator[None]:
+        """Forward to the real client's ``budget`` (none if it cannot be built)."""
+        try:
+            client = self._get()
+        except Exception:  # the pipeline's first call reports why
+            yield
+            return
+        with client.budget(seconds):
+            yield
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._get(), name)
+
+    def close(self) -> None:
+        """Close the client if it was built."""
+        if self._client is not None and callable(getattr(self._client, 'close', None)):
+            self._client.close()

@@ -20,7 +20,8 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from ..agent.runtime import PARAMETERS, Setter, error_event, plan_changes
+from ..config import PARAMETERS, Config, Setter, plan_changes
+from ..schemas import error_event
 
 # commands, requests and their answers: reliable and KEEP_ALL on both sides, so a burst
 # is never overwritten: when a reader falls behind, DDS flow control makes the writer wait
@@ -198,15 +199,16 @@ class AgentNode(Node):
 
     def attach_agent(self, params: dict[str, Any], agent: Any, world: Any) -> Any:
         """Return the agent to use; sets ``self.replica`` (None unless following a store)."""
-        from ..agent.runtime import build_agent, open_replica
+        from ..compose import build_agent, open_replica
+        cfg = Config.from_params(params)
         self.replica = None
         if agent is None:
             if world is None:  # another process owns the KG: follow it, forward writes
                 update_pub = self.create_publisher(String, 'kg_update', COMMAND_QOS)
                 self.replica = world = open_replica(
-                    params, lambda body: publish_when_matched(
+                    cfg, lambda body: publish_when_matched(
                         update_pub, body, float(params['replica_timeout'])))
-            agent = build_agent(params, world)
+            agent = build_agent(cfg, world)
         return agent
 
     def _say(self, text: str) -> None:

@@ -14,8 +14,9 @@ from typing import Any
 
 from std_msgs.msg import String
 
-from ..agent.runtime import AGENT_PARAMS, agent_setters, error_event
-from ..schemas import loads
+from ..compose import agent_setters
+from ..config import LANGUAGE, node_parameters
+from ..schemas import error_event, loads
 from ..world.model import WorldModel
 from .common import (
     COMMAND_QOS,
@@ -37,7 +38,7 @@ class LanguageNode(AgentNode):
     def __init__(self, agent: Any = None, world: WorldModel | None = None,
                  **kwargs: Any) -> None:
         super().__init__('language', **kwargs)
-        self.params = declare(self, AGENT_PARAMS)
+        self.params = declare(self, node_parameters(LANGUAGE))
         self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
         self.task_pub = self.create_publisher(String, 'task', COMMAND_QOS)
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)

@@ -20,8 +20,8 @@ from rclpy.node import Node
 from std_msgs.msg import String
 
 from ..agent.perceive import FrameGate
-from ..agent.runtime import checked, error_event
-from ..schemas import WireError, loads, validate
+from ..config import PERCEPTION, checked, node_parameters
+from ..schemas import WireError, error_event, loads, validate
 from .common import (
     COMMAND_QOS,
     STREAM_QOS,
@@ -38,7 +38,7 @@ class PerceptionNode(Node):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('perception', **kwargs)
-        params = declare(self, ('max_rate', 'max_scene_entities'))
+        params = declare(self, node_parameters(PERCEPTION))
         self.limit = int(params['max_scene_entities'])
         rate = max(float(params['max_rate']), 0.1)
         self.gate = FrameGate(rate)

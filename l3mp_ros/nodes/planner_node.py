@@ -21,10 +21,11 @@ from typing import Any
 from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
-from ..agent.runtime import PLANNER_PARAMS, agent_setters, error_event
 from ..agent.task import new_task_id
 from ..agent.tasks import TaskManager
-from ..schemas import WireError, loads, loads_object, parse
+from ..compose import agent_setters
+from ..config import PLANNER, node_parameters
+from ..schemas import WireError, error_event, loads, loads_object, parse
 from ..world.model import WorldModel
 from .common import (
     COMMAND_QOS,
@@ -47,7 +48,7 @@ class PlannerNode(AgentNode):
     def __init__(self, agent: Any = None, world: WorldModel | None = None,
                  **kwargs: Any) -> None:
         super().__init__('planner', **kwargs)
-        self.params = declare(self, PLANNER_PARAMS)
+        self.params = declare(self, node_parameters(PLANNER))
         self.plan_pub = self.create_publisher(String, 'plan', PLAN_QOS)
         self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)

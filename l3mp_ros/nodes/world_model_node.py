@@ -29,16 +29,11 @@ from std_srvs.srv import Trigger
 from visualization_msgs.msg import Marker, MarkerArray
 
 from ..agent.perceive import PerceptionError, load_perceivable, scene_graph_update
-from ..agent.runtime import (
-    WORLD_PARAMS,
-    checked,
-    error_event,
-    event_body,
-    marker_layout,
-    open_writer,
-)
-from ..schemas import WireError, loads_object, validate
+from ..compose import open_world
+from ..config import WORLD, Config, checked, node_parameters
+from ..schemas import WireError, error_event, loads_object, validate
 from ..world import query, replica
+from ..world.layout import marker_layout
 from ..world.model import ApplyResult, WorldModel
 from .common import (
     COMMAND_QOS,
@@ -60,9 +55,9 @@ class WorldModelNode(Node):
 
     def __init__(self, world: WorldModel | None = None, **kwargs: Any) -> None:
         super().__init__('world_model', **kwargs)
-        self.params = declare(self, WORLD_PARAMS)
+        self.params = declare(self, node_parameters(WORLD))
         self._owns_world = world is None
-        self.world = world if world is not None else open_writer(self.params)
+        self.world = world if world is not None else open_world(Config.from_params(self.params))
         self.perceivable = load_perceivable(self.params['perception_config'])
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
         self.markers_pub = self.create_publisher(MarkerArray, 'kg/markers', LATCHED_QOS)
@@ -124,7 +119,7 @@ class WorldModelNode(Node):
                                           for n, t in sorted(result.new_entities.items())],
                             info=meta['info'])
             else:
-                body = event_body(self.world, eid, result)
+                body = self.world.event_message(eid, result)
             publish_json(self.events_pub, body)
         except Exception as exc:  # a listener must not break the writer
             self.get_logger().error(f'cannot publish event {eid}: {exc}')

@@ -31,6 +31,7 @@ from typing import Any, Literal
 from unified_planning.model import Problem
 from unified_planning.plans import ActionInstance, SequentialPlan
 
+from l3mp_ros import schemas
 from l3mp_ros.planning import engines
 from l3mp_ros.planning.execute import StepError, parse_step
 from l3mp_ros.planning.problem import (
@@ -47,7 +48,7 @@ from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 __all__ = ['PLAN_SCHEMA', 'PlanResult', 'Planner', 'WIDENING_STEPS', 'relevant_types']
 
-PLAN_SCHEMA = 'l3mp/plan/v1'
+PLAN_SCHEMA = schemas.PLAN_SCHEMA
 WIDENING_STEPS = ('context', 'neighbours', 'types', 'full')
 Context = set[Fact] | frozenset[Fact] | Literal['full', 'auto'] | None
 
@@ -79,13 +80,11 @@ class PlanResult:
 
     def to_json(self, task_id: str | None = None, utterance: str | None = None) -> dict:
         """Return the ``l3mp/plan/v1`` message body."""
-        return {
-            'schema': PLAN_SCHEMA, 'task_id': task_id, 'utterance': utterance,
-            'goal': self.goal, 'steps': list(self.steps), 'status': self.status,
-            'engine': self.engine, 'timings': dict(self.timings), 'widening': self.widening,
-            'problem_size': dict(self.problem_size), 'errors': list(self.errors),
-            'unsolvable_proven': self.proven, 'attempts': list(self.attempts),
-        }
+        return schemas.plan(
+            task_id=task_id, utterance=utterance, goal=self.goal, steps=self.steps,
+            status=self.status, engine=self.engine, timings=self.timings,
+            widening=self.widening, problem_size=self.problem_size, errors=self.errors,
+            unsolvable_proven=self.proven, attempts=self.attempts)
 
 
 def relevant_types(domain: DomainSchema, kg: KnowledgeGraph, goal: Goal) -> set[str]:

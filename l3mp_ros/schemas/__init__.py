@@ -1,28 +1,44 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""JSON schemas (draft 2020-12) of the ROS message payloads, with readable validation.
+"""The wire formats: every ROS message payload is built, parsed and validated here.
+
+Builders (one per format; each returns a JSON-ready dict carrying its ``schema`` id):
+:func:`plan`, :func:`event`, :func:`error_event`, :func:`kg_update`,
+:func:`kg_query_result`, :func:`scene_graph`, :func:`execution_feedback`.
+test/test_schemas.py validates what each builds against its JSON schema.
 
 ``loads(text)`` parses a payload with its size and nesting bounded before the parser
 sees it (``WireError`` otherwise: never a ``RecursionError``).
 ``validate('scene_graph', data)`` returns a list of sentences (empty: valid). Names:
 ``scene_graph``, ``plan``, ``event``, ``execution_feedback``, ``kg_update``,
-``kg_query``, ``kg_query_result``
-(files ``<name>.v1.json``).
+``kg_query``, ``kg_query_result`` (files ``<name>.v1.json``, JSON schema draft 2020-12).
+
+This module imports nothing else of the package (the world model builds its messages
+with it), and jsonschema only when a payload needs the full check.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time as _time
+import uuid
+from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-
-from jsonschema import Draft202012Validator
-
-from ..world.kg import PDDL_NAME
+from typing import Any
 
 NAMES = ('scene_graph', 'plan', 'event', 'execution_feedback', 'kg_update', 'kg_query',
          'kg_query_result')
+SCHEMA_IDS = {name: f'l3mp/{name}/v1' for name in NAMES}
+PLAN_SCHEMA = SCHEMA_IDS['plan']
+EVENT_SCHEMA = SCHEMA_IDS['event']
+KG_UPDATE_SCHEMA = SCHEMA_IDS['kg_update']
+KG_QUERY_RESULT_SCHEMA = SCHEMA_IDS['kg_query_result']
+SCENE_GRAPH_SCHEMA = SCHEMA_IDS['scene_graph']
+FEEDBACK_SCHEMA = SCHEMA_IDS['execution_feedback']
+#: an entity, predicate or type name (PDDL: a letter, then letters, digits, ``_``, ``-``)
+PDDL_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*\Z')
 MAX_ERRORS = 10
 MAX_BYTES = 4_000_000  # the largest payload any input topic or file accepts
 MAX_DEPTH = 32  # the deepest nesting of arrays/objects (our formats need at most 5)
@@ -68,7 +84,9 @@ def loads(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX
 
 
 @cache
-def _validator(name: str) -> Draft202012Validator:
+def _validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
     if name not in NAMES:
         raise KeyError(f'unknown schema {name!r} (known: {", ".join(NAMES)})')
     path = Path(__file__).resolve().parent / f'{name}.v1.json'
@@ -157,3 +175,98 @@ def parse(name: str, text: str) -> tuple[dict | None, list[str]]:
         return None, [str(exc)]
     errors = validate(name, data)
     return (data if not errors else None), errors
+
+
+# -- builders ------------------------------------------------------------------------
+def _entities(new_entities: Mapping[str, str] | None) -> list[dict[str, str]]:
+    return [{'name': n, 'type': t} for n, t in sorted((new_entities or {}).items())]
+
+
+def plan(*, status: str, task_id: str | None = None, utterance: str | None = None,
+         goal: str = '', steps: Iterable[str] = (), engine: str = '',
+         timings: Mapping[str, float] | None = None, widening: str | None = None,
+         problem_size: Mapping[str, int] | None = None, errors: Iterable[str] = (),
+         unsolvable_proven: bool | None = None, attempts: int | Iterable[dict] = (),
+         **extra: Any) -> dict[str, Any]:
+    """Return a ``plan/v1`` body; ``extra`` adds the optional fields (tokens, revision...).
+
+    ``attempts``: the planner's attempts (widening steps) or, for an NL task, the number
+    of LLM attempts.
+    """
+    body = {'schema': PLAN_SCHEMA, 'task_id': task_id, 'utterance': utterance, 'goal': goal,
+            'steps': list(steps), 'status': status, 'engine': engine,
+            'timings': dict(timings or {}), 'widening': widening,
+            'problem_size': dict(problem_size or {}), 'errors': list(errors),
+            'unsolvable_proven': unsolvable_proven,
+            'attempts': attempts if isinstance(attempts, int) else list(attempts)}
+    body.update(extra)
+    return body
+
+
+def event(*, id: int | None, time: float, source: str, status: str,
+          utterance: str | None = None, diff: dict | None = None,
+          new_entities: Mapping[str, str] | None = None, errors: Iterable[str] = (),
+          info: dict | None = None, **extra: Any) -> dict[str, Any]:
+    """Return an ``event/v1`` body of the event log (``request_id`` from ``info``)."""
+    info = dict(info or {})
+    body = {'schema': EVENT_SCHEMA, 'id': id, 'time': time, 'source': source,
+            'status': status, 'utterance': utterance, 'diff': diff,
+            'new_entities': _entities(new_entities), 'errors': list(errors), 'info': info,
+            'request_id': info.get('request_id')}
+    body.update(extra)
+    return body
+
+
+def error_event(source: str, errors: Iterable[str], *, utterance: str | None = None,
+                topic: str | None = None, request_id: str | None = None) -> dict[str, Any]:
+    """Return an ``event/v1`` for input that never became an update."""
+    return event(id=None, time=_time.time(), source=source, status='error',
+                 utterance=utterance, errors=errors, request_id=request_id,
+                 topic=topic or source)
+
+
+def kg_update(diff: dict | None, *, source: str, utterance: str | None,
+              new_entities: Mapping[str, str] | None = None, verify: bool = True,
+              info: dict | None = None, errors: Iterable[str] = (),
+              request_id: str | None = None) -> dict[str, Any]:
+    """Return a ``kg_update/v1`` body (an update, or a rejection when ``errors`` is set)."""
+    return {'schema': KG_UPDATE_SCHEMA, 'request_id': request_id or uuid.uuid4().hex,
+            'source': source, 'utterance': utterance, 'diff': diff,
+            'new_entities': _entities(new_entities), 'verify': verify, 'info': info or {},
+            'errors': list(errors)}
+
+
+def kg_query_result(request_id: str | None, *, facts: Iterable[Iterable[str]] = (),
+                    entities: Mapping[str, str] | None = None, count: int = 0,
+                    truncated: bool = False, errors: Iterable[str] = (),
+                    last_event_id: int | None = None) -> dict[str, Any]:
+    """Return a ``kg_query_result/v1`` body (facts as triplets)."""
+    errors = list(errors)
+    return {'schema': KG_QUERY_RESULT_SCHEMA, 'request_id': request_id, 'ok': not errors,
+            'errors': errors, 'facts': [list(f) for f in facts],
+            'entities': dict(entities or {}), 'count': count, 'truncated': truncated,
+            'last_event_id': last_event_id}
+
+
+def scene_graph(*, source: str, entities: Iterable[Mapping[str, Any]],
+                facts: Iterable[Iterable[str]], observed: Iterable[str],
+                stamp: float | None = None, frame_id: str = 'map',
+                **extra: Any) -> dict[str, Any]:
+    """Return a ``scene_graph/v1`` body (entities as ``{name, type, ...}``)."""
+    body = {'schema': SCENE_GRAPH_SCHEMA, 'source': source,
+            'stamp': _time.time() if stamp is None else stamp, 'frame_id': frame_id,
+            'entities': [dict(e) for e in entities], 'facts': [list(f) for f in facts],
+            'observed': list(observed)}
+    body.update(extra)
+    return body
+
+
+def execution_feedback(task_id: str, step: int, status: str, *, revision: int | None = None,
+                       action: str | None = None, message: str | None = None,
+                       ) -> dict[str, Any]:
+    """Return an ``execution_feedback/v1`` body (``status``: started, succeeded, failed)."""
+    body: dict[str, Any] = {'schema': FEEDBACK_SCHEMA, 'task_id': task_id, 'step': step,
+                            'status': status}
+    optional = {'revision': revision, 'action': action, 'message': message}
+    body.update({k: v for k, v in optional.items() if v is not None})
+    return body

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from ..schemas import PDDL_NAME
+
 KG_SCHEMA = 'l3mp/kg/v1'
 TRUE = 'true'
 FALSE = 'false'
@@ -162,9 +164,6 @@ def _parse_tuples(text: str) -> list[list[str]]:
     if leftover:
         raise KGError(f'unparseable text in update: {leftover[:60]!r}')
     return tuples
-
-
-PDDL_NAME = re.compile(r'[A-Za-z][A-Za-z0-9_-]*\Z')
 
 
 def check_name(name: object, what: str = 'name') -> str:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import schemas
 from .constraints import Constraints
 from .domain import DomainSchema
 from .kg import KnowledgeGraph, Update
@@ -191,6 +193,21 @@ class WorldModel:
     def _notify(self, eid: int | None, result: ApplyResult) -> None:
         for listener in list(self.listeners):
             listener(eid, result)
+
+    def event_message(self, eid: int | None, result: ApplyResult) -> dict:
+        """Return the ``event/v1`` of an applied or rejected update (read back from the log)."""
+        if eid is not None and self.store is not None:
+            events = self.store.history(since_id=eid - 1, limit=1)
+            if events and events[0].id == eid:
+                e = events[0]
+                return schemas.event(id=e.id, time=e.time, source=e.source, status=e.status,
+                                     utterance=e.utterance,
+                                     diff=e.update.to_json() if e.update is not None else None,
+                                     new_entities=e.new_entities, errors=e.errors, info=e.info)
+        return schemas.event(id=eid, time=time.time(), source='unknown',
+                             status='applied' if result.applied else 'rejected',
+                             diff=result.update.to_json(), errors=result.errors,
+                             new_entities=result.new_entities)
 
     def snapshot(self) -> KnowledgeGraph:
         """Return a copy of the KG taken under the lock."""

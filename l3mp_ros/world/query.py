@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from .. import schemas
 from .kg import TRUE, Fact, KnowledgeGraph
 
-RESULT_SCHEMA = 'l3mp/kg_query_result/v1'
 DEFAULT_LIMIT = 1000
 
 
@@ -27,12 +27,10 @@ def result(request_id: str | None, *, facts: list[Fact] | None = None,
     found = sorted(facts or [])
     shown = found[:limit]
     names = {a for f in shown for a in f.args}
-    return {'schema': RESULT_SCHEMA, 'request_id': request_id, 'ok': not errors,
-            'errors': list(errors or []), 'facts': [list(f.triplet()) for f in shown],
-            'entities': {n: kg.entities[n] for n in sorted(names)
-                         if kg is not None and n in kg.entities},
-            'count': len(found), 'truncated': len(found) > limit,
-            'last_event_id': last_event_id}
+    return schemas.kg_query_result(
+        request_id, errors=errors or [], facts=[f.triplet() for f in shown],
+        entities={n: kg.entities[n] for n in sorted(names) if kg is not None and n in kg.entities},
+        count=len(found), truncated=len(found) > limit, last_event_id=last_event_id)
 
 
 def _matches(fact: Fact, pattern: list[str | None]) -> bool:

@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from .. import schemas
 from .constraints import Constraints
 from .domain import DomainSchema
 from .kg import Update
 from .model import ApplyResult, WorldModel, follow
 from .store import Store
 
-KG_UPDATE_SCHEMA = 'l3mp/kg_update/v1'
+KG_UPDATE_SCHEMA = schemas.KG_UPDATE_SCHEMA
 
 
 class ReplicaError(RuntimeError):
@@ -39,13 +39,10 @@ def kg_update_request(update: Update | None, *, source: str, utterance: str | No
                       info: dict | None = None, errors: list[str] | None = None,
                       request_id: str | None = None) -> dict:
     """Return a ``kg_update/v1`` body (an update, or a rejection when ``errors`` is set)."""
-    return {
-        'schema': KG_UPDATE_SCHEMA, 'request_id': request_id or uuid.uuid4().hex,
-        'source': source, 'utterance': utterance,
-        'diff': update.to_json() if update is not None else None,
-        'new_entities': [{'name': n, 'type': t} for n, t in sorted((new_entities or {}).items())],
-        'verify': verify, 'info': info or {}, 'errors': list(errors or []),
-    }
+    return schemas.kg_update(update.to_json() if update is not None else None,
+                             source=source, utterance=utterance, new_entities=new_entities,
+                             verify=verify, info=info, errors=errors or [],
+                             request_id=request_id)
 
 
 #: sources a ``kg_update/v1`` may name by default: the language and planner nodes' own

@@ -137,7 +137,8 @@ def kg_of(graph: Mapping[str, Any], domain: str = 'ai2thor') -> KnowledgeGraph:
 def make_instance(task: str, index: int, seed: int = 0, llm: Any = None,
                   settings: Settings | None = None) -> Instance:
     """Build instance ``index`` of ``task`` (deterministic in ``seed``)."""
-    from l3mp_ros.agent.runtime import build_agent
+    from l3mp_ros.compose import build_agent
+    from l3mp_ros.config import Config
 
     if task not in TASK_TYPES:
         raise ValueError(f'unknown task {task!r}: expected one of {", ".join(TASKS)}')
@@ -152,8 +153,8 @@ def make_instance(task: str, index: int, seed: int = 0, llm: Any = None,
     params = TASK_TYPES[task].setup(truth, rng)
     kg = kg_of(ex.extract(truth.metadata, all_objects=True, stamp=0.0), domain.name)
     world = WorldModel(domain, constraints, kg=kg)
-    agent = build_agent({'retriever': s.retriever, 'engine': s.engine,
-                         'plan_timeout': s.plan_timeout, 'max_attempts': 3}, world,
+    agent = build_agent(Config(retriever=s.retriever, engine=s.engine,
+                               plan_timeout=s.plan_timeout, max_attempts=3), world,
                         llm=llm if llm is not None else object())
     executor = PlanExecutor(sim, ex, all_objects=False, approach=False)
     return Instance(task, index, iseed, rng, sim, ex, truth, params,

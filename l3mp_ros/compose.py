@@ -1,0 +1,198 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The one place that builds l3mp_ros from a :class:`~l3mp_ros.config.Config`.
+
+The CLI, the nodes, the benchmarks and the demo all go through these functions:
+
+* :func:`load_domain`: the PDDL domain and its state constraints;
+* :func:`open_world`: the writer :class:`WorldModel` (opens the store, creating it from
+  ``initial_state`` when missing; ``store: ''`` is an in-memory KG);
+* :func:`open_replica`: a :class:`ReplicaWorldModel` following the writer's store;
+* :func:`make_llm`, :func:`make_retriever`, :func:`make_planner`, :func:`make_memory`;
+* :func:`build_agent`: the :class:`~l3mp_ros.agent.agent.Agent` around a world model;
+* :func:`agent_setters`: the settings a running node may change (checked by
+  :func:`l3mp_ros.config.plan_changes`).
+
+Nothing here imports rclpy.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import paths
+from .agent.agent import Agent
+from .config import ENGINES, EXECUTE_POLICIES, Config, Setter, checked
+from .llm.client import LazyLLM, LLMClient, LLMConfig
+from .llm.protocol import ChatLLM
+from .planning.planner import Planner
+from .retrieval import make_retriever as _retriever_by_name
+from .retrieval.base import Retriever
+from .world.constraints import Constraints
+from .world.domain import DomainSchema
+from .world.kg import KnowledgeGraph
+from .world.model import WorldModel
+from .world.replica import ReplicaWorldModel
+from .world.store import Store
+
+
+@dataclass
+class Domain:
+    """A loaded domain: its file, schema, constraints file and constraints."""
+
+    path: Path
+    schema: DomainSchema
+    constraints_path: Path | None
+    constraints: Constraints
+
+
+def load_domain(cfg: Config) -> Domain:
+    """Load the domain and its constraints (``<domain>.constraints.yaml`` by default)."""
+    dpath = paths.resolve(cfg.domain)
+    schema = DomainSchema.load(dpath)
+    if cfg.constraints:
+        cpath: Path | None = paths.resolve(cfg.constraints)
+    else:
+        cand = dpath.with_suffix('.constraints.yaml')
+        cpath = cand if cand.exists() else None
+    return Domain(dpath, schema, cpath, Constraints.load(cpath))
+
+
+def store_path(cfg: Config) -> Path | None:
+    """Return the store path (None: an in-memory KG)."""
+    return Path(cfg.store).expanduser() if cfg.store else None
+
+
+def _initial_kg(cfg: Config, domain: Domain) -> KnowledgeGraph:
+    if cfg.initial_state:
+        return KnowledgeGraph.loads(paths.resolve(cfg.initial_state).read_text())
+    return KnowledgeGraph(domain.schema.name)  # perception fills it
+
+
+def open_world(cfg: Config, domain: Domain | None = None, *, kg: KnowledgeGraph | None = None,
+               fresh: bool = False) -> WorldModel:
+    """Open the store as a writer (creating it from ``initial_state`` when missing).
+
+    ``kg``: an in-memory world model of that KG instead (the store is not touched);
+    ``fresh``: replace any store at the path by one made from ``initial_state``.
+    """
+    domain = domain or load_domain(cfg)
+    spath = store_path(cfg)
+    if kg is not None or spath is None:
+        return WorldModel(domain.schema, domain.constraints,
+                          kg=kg if kg is not None else _initial_kg(cfg, domain))
+    if fresh or not spath.exists():
+        Store.create(spath, _initial_kg(cfg, domain), domain_path=str(domain.path),
+                     constraints_path=str(domain.constraints_path)
+                     if domain.constraints_path else None, overwrite=fresh).close()
+    return WorldModel(domain.schema, domain.constraints, store=Store(spath))
+
+
+def open_replica(cfg: Config, send: Callable[[dict], None]) -> ReplicaWorldModel:
+    """Follow the writer's store (waiting up to ``replica_timeout`` for it to appear)."""
+    domain = load_domain(cfg)
+    spath = store_path(cfg)
+    if spath is None:
+        raise ValueError('a node in another process than world_model_node needs "store"')
+    end = time.monotonic() + cfg.replica_timeout
+    while True:
+        try:
+            return ReplicaWorldModel(domain.schema, domain.constraints, spath, send,
+                                     timeout=cfg.replica_timeout)
+        except Exception:  # store not created yet, or being created
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.2)
+
+
+def llm_config(cfg: Config) -> LLMConfig:
+    """Return the client settings of a config."""
+    return LLMConfig(base_url=cfg.llm_url or None, model=cfg.llm_model or 'local',
+                     timeout=cfg.llm_timeout, cache_dir=cfg.llm_cache or None)
+
+
+def make_llm(cfg: Config, *, lazy: bool = True) -> ChatLLM:
+    """Return the LLM client; ``lazy``: built on first use (no server for PDDL goals)."""
+    settings = llm_config(cfg)
+    if lazy:
+        return LazyLLM(lambda: LLMClient(settings))
+    return LLMClient(settings)
+
+
+def make_retriever(cfg: Config, **params: Any) -> Retriever:
+    """Return the retriever ``cfg.retriever`` names."""
+    return _retriever_by_name(cfg.retriever, **params)
+
+
+def make_planner(cfg: Config, domain: DomainSchema) -> Planner:
+    """Return the planner (engine and timeout of the config)."""
+    return Planner(domain, engine=cfg.engine, timeout=cfg.plan_timeout)
+
+
+def make_memory(cfg: Config, domain: DomainSchema, llm: Any, retriever: Retriever,
+                ) -> Any:
+    """Return lifelong memory on the store when any of it is on, else None."""
+    spath = store_path(cfg)
+    if spath is None or not (cfg.episodic_k > 0 or cfg.experience or cfg.answer_past):
+        return None
+    from .memory.hooks import Memory, MemoryConfig
+    return Memory(str(spath), MemoryConfig(episodic_k=cfg.episodic_k,
+                                           experience=cfg.experience,
+                                           answer_past=cfg.answer_past),
+                  llm=llm, retriever=retriever, is_subtype=domain.is_subtype)
+
+
+def build_agent(cfg: Config, world: WorldModel | None = None, llm: Any = None, *,
+                retriever: Retriever | None = None, lazy_llm: bool = True) -> Agent:
+    """Return the agent around ``world`` (default: :func:`open_world`) with all its parts."""
+    world = world if world is not None else open_world(cfg)
+    llm = llm if llm is not None else make_llm(cfg, lazy=lazy_llm)
+    retriever = retriever if retriever is not None else make_retriever(cfg)
+    planner = make_planner(cfg, world.domain)
+    memory = make_memory(cfg, world.domain, llm, retriever)
+    return Agent(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
+                 verify=cfg.verify, confirm=cfg.confirm, memory=memory,
+                 report_timeout=cfg.report_timeout, max_report_facts=cfg.max_report_facts)
+
+
+# -- settings a running node may change ---------------------------------------------
+def agent_setters(agent: Any, tasks: Any = None) -> dict[str, Setter]:
+    """Return the agent settings that can change while a node runs.
+
+    Each setter raises ``ValueError`` for a bad value; the change it returns is applied
+    only when every parameter of the request was accepted.
+    """
+    def set_attempts(v: int) -> None:
+        agent.updater.max_attempts = agent.tasks.max_attempts = v
+
+    def set_engine(v: str) -> None:
+        agent.planner.engine = v
+
+    def set_timeout(v: float) -> None:
+        agent.planner.timeout = float(v)
+
+    def set_verify(v: bool) -> None:
+        agent.updater.verify = v
+
+    out: dict[str, Setter] = {
+        'engine': checked(lambda v: v in ENGINES, 'one of ' + ', '.join(ENGINES), set_engine),
+        'plan_timeout': checked(lambda v: v > 0, 'a positive number of seconds', set_timeout),
+        'max_attempts': checked(lambda v: 1 <= v <= 20, 'between 1 and 20', set_attempts),
+        'verify': checked(lambda v: isinstance(v, bool), 'true or false', set_verify),
+    }
+    if tasks is not None:
+        def set_execute(v: str) -> None:
+            tasks.execute = v
+
+        def set_replans(v: int) -> None:
+            tasks.max_replans = v
+        out['execute'] = checked(lambda v: v in EXECUTE_POLICIES,
+                                 'one of ' + ', '.join(EXECUTE_POLICIES), set_execute)
+        out['max_replans'] = checked(lambda v: v >= 0, 'zero or more', set_replans)
+        out['apply_step_effects'] = checked(lambda v: isinstance(v, bool), 'true or false',
+                                            lambda v: None)  # read per step
+    return out

@@ -1,0 +1,237 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The one configuration of l3mp_ros: every setting, its default, type and description.
+
+:class:`Config` is read by :mod:`l3mp_ros.compose`, which builds the world model, LLM,
+retriever, planner, memory and agent from it. Everything else derives from it:
+
+* the ROS parameters (:data:`PARAMETERS`, :data:`BRIDGE_PARAMETERS`, and which node
+  declares which: :func:`node_parameters`) — a node declares each with this default and
+  description, ``config/l3mp.yaml`` sets them all;
+* the ``l3mp`` CLI's option defaults and help (:func:`default`, :func:`describe`);
+* the benchmarks and the demo, which start from ``Config()`` and change a few fields.
+
+Field names are the ROS parameter names. Values keep the defaults' types (ROS parameters
+are typed by their default); empty strings mean "none" (``store: ''`` is an in-memory KG,
+``llm_url: ''`` the embedded model, ``llm_cache: ''`` no reply cache).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+# Which nodes declare a parameter (metadata 'nodes').
+WORLD, LANGUAGE, PLANNER, PERCEPTION, BRIDGE = (
+    'world', 'language', 'planner', 'perception', 'bridge')
+AGENT = (LANGUAGE, PLANNER)
+ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
+RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
+EXECUTE_POLICIES = ('feedback', 'none')
+
+
+def _p(default: Any, description: str, *nodes: str | tuple[str, ...],
+       choices: tuple[str, ...] = ()) -> Any:
+    """Return a dataclass field with its description and the nodes that declare it."""
+    flat: list[str] = []
+    for n in nodes:
+        flat.extend(n if isinstance(n, tuple) else (n,))
+    meta = {'help': description, 'nodes': tuple(flat), 'choices': choices}
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass
+class Config:
+    """Every setting of the world model, the language and planning agent and the nodes."""
+
+    # world model
+    domain: str = _p('pddl/household.pddl', 'PDDL domain file (package-relative or absolute)',
+                     WORLD, AGENT)
+    constraints: str = _p('', 'state-constraint YAML; empty: <domain>.constraints.yaml if '
+                          'present', WORLD, AGENT)
+    store: str = _p('~/.l3mp/household.db', 'SQLite KG store (world_model_node writes it; '
+                    'other writers such as "l3mp kg apply" may too: each commit is verified '
+                    'against it); empty: an in-memory KG', WORLD, AGENT)
+    initial_state: str = _p('config/household_state.json', 'l3mp/kg/v1 JSON that creates the '
+                            'store when it does not exist', WORLD)
+    store_poll: float = _p(1.0, 'seconds between checks for updates other writers committed '
+                           'to the store (published on events); 0: never', WORLD)
+    kg_update_sources: list = _p(['nl', 'execution'], 'sources a kg_update request may name '
+                                 '(language and planner nodes); others are rejected with an '
+                                 'event, and a request is always verified', WORLD)
+    kg_update_max_facts: int = _p(32, 'facts one kg_update request may change; a larger one '
+                                  'is rejected with an event', WORLD)
+    perception_config: str = _p('config/household_perception.yaml',
+                                'YAML with perceivable_predicates', WORLD)
+    max_scene_entities: int = _p(2000, 'larger scene graphs are rejected', WORLD, PERCEPTION)
+    markers_rate: float = _p(2.0, 'maximum rate (Hz) of kg/markers', WORLD)
+    markers_frame: str = _p('map', 'frame_id of kg/markers', WORLD)
+    # LLM
+    llm_url: str = _p('', 'OpenAI-compatible endpoint; empty: embedded local model', AGENT)
+    llm_model: str = _p('local', 'model name at the endpoint', AGENT)
+    llm_timeout: float = _p(120.0, 'seconds one LLM call may take, retries included', AGENT)
+    llm_cache: str = _p('', 'directory of cached LLM replies (reproducible runs); empty: none',
+                        AGENT)
+    report_timeout: float = _p(300.0, 'seconds all LLM calls of one report, task or question '
+                               'may take (0: no bound beyond llm_timeout per call)', AGENT)
+    # language (Algorithm 3, questions)
+    max_report_facts: int = _p(8, 'facts one NL report may state as changed (implied '
+                               'removals aside); a larger update is rejected', AGENT)
+    retriever: str = _p('link', 'link (entity linking, no LLM call), full (R-), select (R+) '
+                        'or search (R^S, Algorithm 1)', AGENT, choices=RETRIEVER_NAMES)
+    max_attempts: int = _p(3, 'LLM attempts per update / task (re-prompt with errors)', AGENT)
+    verify: bool = _p(True, 'verify NL updates before applying them', AGENT)
+    confirm: bool = _p(True, 'a yes/no re-reading of every stated fact before applying (one '
+                       'short LLM call per fact)', AGENT)
+    # lifelong memory (needs a store)
+    episodic_k: int = _p(0, 'past episodes in the update/task prompts (0: off)', AGENT)
+    experience: bool = _p(False, 'strategies of solved tasks as worked examples (and store '
+                          'new ones)', AGENT)
+    answer_past: bool = _p(False, 'answer past-tense questions from episodic memory', AGENT)
+    # planning (Algorithm 4)
+    engine: str = _p('lapkt', 'planner engine: lapkt, fast-downward or pyperplan', AGENT,
+                     choices=ENGINES)
+    plan_timeout: float = _p(30.0, 'seconds per planner call', AGENT)
+    max_replans: int = _p(5, 're-plans of one task before it is declared failed', PLANNER)
+    execute: str = _p('feedback', 'feedback: a plan stays active until execution_feedback '
+                      'ends it; none: no executor, a published plan is done and the next task '
+                      'starts', PLANNER, choices=EXECUTE_POLICIES)
+    apply_step_effects: bool = _p(True, "apply a succeeded step's effects to the KG (no "
+                                  'perception)', PLANNER)
+    replica_timeout: float = _p(30.0, 'seconds to wait for the world model (store, update '
+                                'answers)', AGENT)
+    max_rate: float = _p(10.0, 'perception_node: maximum forwarding rate (Hz)', PERCEPTION)
+    # ai2thor_bridge_node
+    controller: str = _p('real', 'real (ai2thor.controller.Controller) or double '
+                         '(ControllerDouble)', BRIDGE)
+    scene: str = _p('', 'iTHOR scene name for the real controller, e.g. FloorPlan1', BRIDGE)
+    house_json: str = _p('', 'ProcTHOR house JSON file (real controller; rooms also name the '
+                         'rooms)', BRIDGE)
+    platform: str = _p('', 'ai2thor platform, e.g. CloudRendering (headless, needs a Vulkan '
+                       'GPU)', BRIDGE)
+    double_seed: int = _p(-1, 'controller double: random initial state from this seed (-1: '
+                          'default)', BRIDGE)
+    visibility_distance: float = _p(1.5, 'metres within which objects are visible / '
+                                    'interactable', BRIDGE)
+    grid_size: float = _p(0.25, 'navigation grid (m)', BRIDGE)
+    types_config: str = _p('config/ai2thor_types.yaml', 'objectType -> domain type YAML',
+                           BRIDGE)
+    all_objects: bool = _p(False, 'report every object, not just the visible ones (ground '
+                           'truth)', BRIDGE)
+    initial_all_objects: bool = _p(True, 'the first scene graph reports every object (a '
+                                   'prior map)', BRIDGE)
+    approach: bool = _p(True, 'approach a target that is out of reach before acting on it',
+                        BRIDGE)
+    scene_graph_topic: str = _p('scene_graph', 'where scene graphs go (perception/scene_graph '
+                                'when perception_node runs)', BRIDGE)
+    scene_graph_period: float = _p(2.0, 'seconds between scene graphs while idle (0: only '
+                                   'after steps)', BRIDGE)
+    step_delay: float = _p(0.0, 'seconds to wait after each executed step', BRIDGE)
+
+    def __post_init__(self) -> None:
+        """Check choices and types (a clear ``ValueError`` names the setting)."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            want = type(f.default) if f.default is not dataclasses.MISSING else list
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+                setattr(self, f.name, value)
+            if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+                raise ValueError(f'{f.name} must be {want.__name__}, got {value!r}')
+            choices = f.metadata.get('choices')
+            if choices and value not in choices:
+                raise ValueError(f'{f.name} must be one of {", ".join(choices)}, '
+                                 f'got {value!r}')
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any], **overrides: Any) -> Config:
+        """Build a config from ROS parameter values (unknown names are an error)."""
+        known = {f.name for f in fields(cls)}
+        given = {**params, **overrides}
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise ValueError(f'unknown setting(s): {", ".join(unknown)}')
+        return cls(**given)
+
+    def replace(self, **changes: Any) -> Config:
+        """Return a copy with some settings changed (checked like a new config)."""
+        return dataclasses.replace(self, **changes)
+
+
+def _field(name: str) -> dataclasses.Field:
+    for f in fields(Config):
+        if f.name == name:
+            return f
+    raise KeyError(f'no setting {name!r}')
+
+
+def default(name: str) -> Any:
+    """Return the default of a setting."""
+    return getattr(Config(), name)
+
+
+def describe(name: str) -> str:
+    """Return the description of a setting."""
+    return str(_field(name).metadata['help'])
+
+
+def choices(name: str) -> tuple[str, ...]:
+    """Return the allowed values of a setting (empty: any of its type)."""
+    return tuple(_field(name).metadata.get('choices') or ())
+
+
+def node_parameters(*nodes: str) -> tuple[str, ...]:
+    """Return the names of the parameters any of ``nodes`` declares, in config order."""
+    return tuple(f.name for f in fields(Config) if set(f.metadata['nodes']) & set(nodes))
+
+
+def _table(names: Iterable[str]) -> dict[str, tuple[Any, str]]:
+    base = Config()
+    return {n: (getattr(base, n), describe(n)) for n in names}
+
+
+# name: (default, description), for the nodes; types follow the defaults.
+PARAMETERS: dict[str, tuple[Any, str]] = _table(
+    node_parameters(WORLD, LANGUAGE, PLANNER, PERCEPTION))
+BRIDGE_PARAMETERS: dict[str, tuple[Any, str]] = _table(node_parameters(BRIDGE))
+
+
+# -- changing settings while a node runs ---------------------------------------------
+RESTART = 'is read once at start-up: restart the node to change it'
+Setter = Callable[[Any], Callable[[], None]]  # checks a value, returns the change to make
+
+
+def checked(test: Callable[[Any], bool], what: str, change: Callable[[Any], None]) -> Setter:
+    """Return a setter that refuses a value failing ``test`` ("must be <what>")."""
+    def setter(value: Any) -> Callable[[], None]:
+        if not test(value):
+            raise ValueError(f'must be {what}, got {value!r}')
+        return lambda: change(value)
+    return setter
+
+
+def plan_changes(declared: Mapping[str, Any], setters: Mapping[str, Setter],
+                 changes: Mapping[str, Any]) -> tuple[list[Callable[[], None]], str | None]:
+    """Check a parameter change request: the changes to make, or the reason to refuse all.
+
+    Parameters the node did not declare from the config (e.g. ``use_sim_time``) are left
+    to ROS; a declared one without a setter is refused (:data:`RESTART`).
+    """
+    todo: list[Callable[[], None]] = []
+    for name, value in changes.items():
+        if name not in declared:
+            continue
+        if value == declared[name]:
+            continue
+        setter = setters.get(name)
+        if setter is None:
+            return [], f'{name} {RESTART}'
+        try:
+            todo.append(setter(value))
+        except ValueError as exc:
+            return [], f'{name} {exc}'
+    return todo, None

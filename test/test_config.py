@@ -1,0 +1,67 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The one configuration: defaults, checks, what the nodes and the CLI derive from it."""
+
+import pytest
+
+from l3mp_ros import config
+from l3mp_ros.cli import build_parser
+from l3mp_ros.config import BRIDGE_PARAMETERS, PARAMETERS, Config
+
+
+def test_choices_agree_with_the_components_that_use_them():
+    from l3mp_ros.agent.tasks import EXECUTE_POLICIES
+    from l3mp_ros.planning.engines import ENGINES
+    from l3mp_ros.retrieval import RETRIEVERS
+
+    assert set(config.ENGINES) == set(ENGINES)
+    assert set(config.EXECUTE_POLICIES) == set(EXECUTE_POLICIES)
+    assert set(config.RETRIEVER_NAMES) == set(RETRIEVERS)
+
+
+def test_every_setting_has_a_description_and_a_node_or_a_reason():
+    for name, (_, description) in {**PARAMETERS, **BRIDGE_PARAMETERS}.items():
+        assert len(description) > 10, name
+    assert not set(PARAMETERS) & set(BRIDGE_PARAMETERS)
+    assert set(PARAMETERS) | set(BRIDGE_PARAMETERS) == {
+        f for f in Config.__dataclass_fields__}
+
+
+@pytest.mark.parametrize('change, message', [
+    ({'engine': 'ff'}, 'engine must be one of lapkt'),
+    ({'max_attempts': '3'}, 'max_attempts must be int'),
+    ({'verify': 1}, 'verify must be bool'),
+    ({'max_attempts': True}, 'max_attempts must be int'),
+    ({'kg_update_sources': 'nl'}, 'kg_update_sources must be list'),
+])
+def test_a_bad_value_is_refused_naming_the_setting(change, message):
+    with pytest.raises(ValueError, match=message):
+        Config(**change)
+    with pytest.raises(ValueError, match=message):
+        Config().replace(**change)
+
+
+def test_ints_are_accepted_for_floats_and_unknown_names_refused():
+    assert Config(plan_timeout=5).plan_timeout == 5.0
+    assert isinstance(Config(plan_timeout=5).plan_timeout, float)
+    with pytest.raises(ValueError, match='unknown setting'):
+        Config.from_params({'retreiver': 'link'})
+
+
+def test_node_groups():
+    assert config.node_parameters(config.PERCEPTION) == ('max_scene_entities', 'max_rate')
+    planner = config.node_parameters(config.PLANNER)
+    language = config.node_parameters(config.LANGUAGE)
+    assert set(planner) - set(language) == {'max_replans', 'execute', 'apply_step_effects'}
+    assert {'episodic_k', 'experience', 'answer_past', 'confirm', 'llm_cache'} <= set(language)
+    assert 'initial_state' in config.node_parameters(config.WORLD)
+    assert 'initial_state' not in language
+
+
+def test_cli_defaults_come_from_the_config():
+    args = build_parser().parse_args(['task', '--store', 'x.db', '--text', 't'])
+    base = Config()
+    assert (args.retriever, args.engine, args.attempts, args.timeout, args.llm_timeout,
+            args.report_timeout, args.episodic_k) == (
+        base.retriever, base.engine, base.max_attempts, base.plan_timeout, base.llm_timeout,
+        base.report_timeout, base.episodic_k)
