@@ -28,6 +28,7 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from std_msgs.msg import String
 
+from .. import schemas
 from ..schemas import WireError, loads, validate
 from ..sim.ai2thor.bridge import (
     BRIDGE_PARAMETERS,
@@ -40,7 +41,6 @@ from ..sim.ai2thor.executor import PlanExecutor
 from ..sim.ai2thor.scene_graph import SceneGraphExtractor
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, guarded, publish_json, run
 
-FEEDBACK_SCHEMA = 'l3mp/execution_feedback/v1'
 ACK_TIMEOUT = 2.0  # seconds to wait for the planner's progress echo before the next frame
 FRAME_SETTLE = 0.2  # seconds between a failed step's frame and its feedback
 
@@ -124,11 +124,8 @@ class Ai2ThorBridgeNode(Node):
 
     def _feedback(self, task_id: str, revision: int, index: int, action: str, status: str,
                   message: str = '') -> None:
-        body = {'schema': FEEDBACK_SCHEMA, 'task_id': task_id, 'revision': revision,
-                'step': index, 'action': action, 'status': status}
-        if message:
-            body['message'] = message
-        publish_json(self.fb_pub, body)
+        publish_json(self.fb_pub, schemas.execution_feedback(
+            task_id, index, status, revision=revision, action=action, message=message or None))
 
     def _publish_frame(self, graph: dict) -> None:
         publish_json(self.sg_pub, graph)

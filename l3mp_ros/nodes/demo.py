@@ -24,19 +24,17 @@ from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.node import Node
 from std_msgs.msg import String
 
-from .. import paths
+from .. import paths, schemas
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS
 from .language_node import LanguageNode
 from .planner_node import PlannerNode
 from .world_model_node import WorldModelNode
 
-SCENE = {
-    'schema': 'l3mp/scene_graph/v1', 'source': 'demo_camera',
-    'entities': [{'name': 'purple_pen', 'type': 'pen'}],
-    'facts': [['red_pen', 'placed_at_table', 'living_room_table'],
-              ['purple_pen', 'placed_at_table', 'living_room_table']],
-    'observed': ['red_pen', 'purple_pen'],
-}
+SCENE = schemas.scene_graph(
+    source='demo_camera', entities=[{'name': 'purple_pen', 'type': 'pen'}],
+    facts=[['red_pen', 'placed_at_table', 'living_room_table'],
+           ['purple_pen', 'placed_at_table', 'living_room_table']],
+    observed=['red_pen', 'purple_pen'])
 SCENARIO: list[tuple[str, str, str]] = [
     ('scene_graph', json.dumps(SCENE), 'events'),
     ('nl_update', 'Jerry took the red pen from the living room table.', 'events'),
@@ -44,8 +42,7 @@ SCENARIO: list[tuple[str, str, str]] = [
     ('goal', '(and (light_on laundry_room_light))', 'plan'),
     ('task', 'Bring the red pen to Anna.', 'plan'),
     ('voice_command', 'Where is the red pen?', 'say'),
-    ('kg_query', json.dumps({'schema': 'l3mp/kg_query/v1', 'request_id': 'demo',
-                             'entity': 'red_pen'}), 'kg_query_result'),
+    ('kg_query', json.dumps(schemas.kg_query('demo', entity='red_pen')), 'kg_query_result'),
 ]
 SHOWN = ('events', 'plan', 'say', 'kg_query_result')
 

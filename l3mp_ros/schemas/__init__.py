@@ -3,7 +3,7 @@
 """The wire formats: every ROS message payload is built, parsed and validated here.
 
 Builders (one per format; each returns a JSON-ready dict carrying its ``schema`` id):
-:func:`plan`, :func:`event`, :func:`error_event`, :func:`kg_update`,
+:func:`plan`, :func:`event`, :func:`error_event`, :func:`kg_update`, :func:`kg_query`,
 :func:`kg_query_result`, :func:`scene_graph`, :func:`execution_feedback`.
 test/test_schemas.py validates what each builds against its JSON schema.
 
@@ -248,15 +248,29 @@ def kg_query_result(request_id: str | None, *, facts: Iterable[Iterable[str]] = 
             'last_event_id': last_event_id}
 
 
+def kg_query(request_id: str, *, entity: str | None = None,
+             pattern: Iterable[str | bool | None] | None = None, snapshot: bool = False,
+             limit: int | None = None) -> dict[str, Any]:
+    """Return a ``kg_query/v1`` body: one of ``entity``, ``pattern`` or ``snapshot``."""
+    body: dict[str, Any] = {'schema': SCHEMA_IDS['kg_query'], 'request_id': request_id}
+    if entity is not None:
+        body['entity'] = entity
+    if pattern is not None:
+        body['pattern'] = list(pattern)
+    if snapshot:
+        body['snapshot'] = True
+    if limit is not None:
+        body['limit'] = limit
+    return body
+
+
 def scene_graph(*, source: str, entities: Iterable[Mapping[str, Any]],
                 facts: Iterable[Iterable[str]], observed: Iterable[str],
-                stamp: float | None = None, frame_id: str = 'map',
-                **extra: Any) -> dict[str, Any]:
-    """Return a ``scene_graph/v1`` body (entities as ``{name, type, ...}``)."""
-    body = {'schema': SCENE_GRAPH_SCHEMA, 'source': source,
-            'stamp': _time.time() if stamp is None else stamp, 'frame_id': frame_id,
-            'entities': [dict(e) for e in entities], 'facts': [list(f) for f in facts],
-            'observed': list(observed)}
+                stamp: float | None = None, **extra: Any) -> dict[str, Any]:
+    """Return a ``scene_graph/v1`` body (entities as ``{name, type}``; ``extra``: frame_id)."""
+    body = {'schema': SCENE_GRAPH_SCHEMA, 'stamp': float(_time.time() if stamp is None else stamp),
+            'source': source, 'entities': [dict(e) for e in entities],
+            'facts': [list(f) for f in facts], 'observed': list(observed)}
     body.update(extra)
     return body
 

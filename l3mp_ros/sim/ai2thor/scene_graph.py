@@ -41,16 +41,16 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from l3mp_ros import schemas
 from l3mp_ros.world.kg import Fact
 
-SCHEMA = 'l3mp/scene_graph/v1'
+SCHEMA = schemas.SCENE_GRAPH_SCHEMA
 SOURCE = 'ai2thor'
 
 FLAG_PREDICATES: tuple[tuple[str, str], ...] = (
@@ -376,14 +376,10 @@ class SceneGraphExtractor:
         if at is not None:
             facts.add(Fact('robot_at', (self.robot, mention(at))))
 
-        return {
-            'schema': SCHEMA,
-            'stamp': float(time.time() if stamp is None else stamp),
-            'source': SOURCE,
-            'entities': [{'name': n, 'type': t} for n, t in sorted(entities.items())],
-            'facts': [list(f.triplet()) for f in sorted(facts)],
-            'observed': sorted(set(observed)),
-        }
+        return schemas.scene_graph(
+            source=SOURCE, stamp=stamp,
+            entities=[{'name': n, 'type': t} for n, t in sorted(entities.items())],
+            facts=[f.triplet() for f in sorted(facts)], observed=sorted(set(observed)))
 
     def facts(self, metadata: Mapping[str, Any]) -> set[Fact]:
         """Return the ground-truth facts of the metadata (every object)."""
