@@ -30,7 +30,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from l3mp_ros.retrieval.embed import EntityIndex, get_embedder  # noqa: E402
-from l3mp_ros.retrieval.search import QueryGraph, SearchRetriever  # noqa: E402
+from l3mp_ros.retrieval.query_graph import QueryGraph  # noqa: E402
+from l3mp_ros.retrieval.search import SearchRetriever  # noqa: E402
 from l3mp_ros.world.kg import Fact, KnowledgeGraph  # noqa: E402
 
 FIRST = ['jerry', 'tom', 'anna', 'maria', 'li', 'omar', 'sofia', 'ken', 'eva', 'raj',

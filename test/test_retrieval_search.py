@@ -18,14 +18,9 @@ from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.retrieval.base import Retrieval, Retriever, context_facts
 from l3mp_ros.retrieval.embed import EntityIndex, entity_text, get_embedder
 from l3mp_ros.retrieval.full import FullRetriever
-from l3mp_ros.retrieval.search import (
-    QUERY_GRAPH_SCHEMA,
-    LinkOracle,
-    QueryGraph,
-    QueryGraphError,
-    SearchRetriever,
-    match,
-)
+from l3mp_ros.retrieval.match import LinkOracle, match
+from l3mp_ros.retrieval.query_graph import QUERY_GRAPH_SCHEMA, QueryGraph, QueryGraphError
+from l3mp_ros.retrieval.search import SearchRetriever
 from l3mp_ros.retrieval.select import SelectRetriever, normalise_name
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
