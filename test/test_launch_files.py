@@ -98,8 +98,8 @@ def test_launch_files_set_no_parameter_beside_the_params_file():
 
 
 def test_ai2thor_params_file_is_complete_and_consistent():
-    from l3mp_ros.agent.perceive import load_perceivable
     from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.perceive import load_perceivable
 
     params = yaml.safe_load((ROOT / 'config' / 'ai2thor.yaml').read_text())[
         '/**']['ros__parameters']

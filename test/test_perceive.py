@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from l3mp_ros.agent.perceive import (
-    FrameGate,
-    PerceptionError,
-    load_perceivable,
-    scene_graph_update,
-)
 from l3mp_ros.schemas import NAMES, parse, validate
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 from l3mp_ros.world.model import WorldModel
+from l3mp_ros.world.perceive import (
+    FrameGate,
+    PerceptionError,
+    load_perceivable,
+    scene_graph_update,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,9 +19,9 @@ from typing import Any
 from rclpy.node import Node
 from std_msgs.msg import String
 
-from ..agent.perceive import FrameGate
 from ..config import PERCEPTION, checked, node_parameters
 from ..schemas import WireError, error_event, loads, validate
+from ..world.perceive import FrameGate
 from .common import (
     COMMAND_QOS,
     STREAM_QOS,

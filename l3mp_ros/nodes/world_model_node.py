@@ -28,13 +28,13 @@ from std_msgs.msg import ColorRGBA, String
 from std_srvs.srv import Trigger
 from visualization_msgs.msg import Marker, MarkerArray
 
-from ..agent.perceive import PerceptionError, load_perceivable, scene_graph_update
 from ..compose import open_world
 from ..config import WORLD, Config, checked, node_parameters
 from ..schemas import WireError, error_event, loads_object, validate
 from ..world import query, replica
 from ..world.layout import marker_layout
 from ..world.model import ApplyResult, WorldModel
+from ..world.perceive import PerceptionError, load_perceivable, scene_graph_update
 from .common import (
     COMMAND_QOS,
     LATCHED_QOS,

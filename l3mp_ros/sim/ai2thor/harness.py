@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from l3mp_ros import paths
-from l3mp_ros.agent.perceive import PerceptionError, load_perceivable, scene_graph_update
 from l3mp_ros.sim.ai2thor.double import ControllerDouble
 from l3mp_ros.sim.ai2thor.executor import PlanExecutor
 from l3mp_ros.sim.ai2thor.scene_graph import SceneGraphExtractor, parse_literals
@@ -49,6 +48,7 @@ from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.model import WorldModel
+from l3mp_ros.world.perceive import PerceptionError, load_perceivable, scene_graph_update
 
 MODES = ('l3mp', 'visual_only')
 DOMAIN = 'pddl/ai2thor.pddl'

@@ -30,9 +30,9 @@ from pathlib import Path
 import yaml
 
 from .. import schemas
-from ..world.constraints import Constraints
-from ..world.domain import DomainSchema
-from ..world.kg import Fact, KGError, KnowledgeGraph, Update
+from .constraints import Constraints
+from .domain import DomainSchema
+from .kg import Fact, KGError, KnowledgeGraph, Update
 
 SCHEMA = schemas.SCENE_GRAPH_SCHEMA
 DEFAULT_MAX_ENTITIES = 2000
