@@ -32,6 +32,7 @@ from unified_planning.io import PDDLReader, PDDLWriter
 from unified_planning.plans import ActionInstance, SequentialPlan
 
 from l3mp_ros.planning import lapkt_engine
+from l3mp_ros.planning.process import run_killable
 
 __all__ = ['ENGINES', 'EngineResult', 'register_engines', 'solve', 'validate', 'plan_strings']
 
@@ -96,11 +97,8 @@ def expansion(problem: up.model.Problem) -> int:
     return total
 
 
-_FACTORY_ENTRIES: dict[str, tuple[str, str]] = {
-    'lapkt': ('l3mp_ros.planning.lapkt_engine', 'LAPKTPlanner'),
-    'fast-downward': ('up_fast_downward', 'FastDownwardPDDLPlanner'),
-    'pyperplan': ('up_pyperplan.engine', 'EngineImpl'),
-}
+# UP's factory has fast-downward and pyperplan (up-fast-downward, up-pyperplan); not lapkt.
+_LAPKT_ENTRY = ('l3mp_ros.planning.lapkt_engine', 'LAPKTPlanner')
 
 _STATUS: dict[PlanGenerationResultStatus, str] = {
     PlanGenerationResultStatus.SOLVED_SATISFICING: 'solved',
@@ -167,17 +165,19 @@ class UnsupportedProblem(UPException):
 
 
 def register_engines(env: up.environment.Environment | None = None) -> None:
-    """Make ``lapkt``, ``fast-downward`` and ``pyperplan`` available in UP's factory.
+    """Add ``lapkt`` to UP's factory and check it has ``fast-downward`` and ``pyperplan``.
 
     Idempotent. Also silences UP's credits banner (``credits_stream = None``).
     """
     env = env or get_environment()
     env.credits_stream = None
     factory = env.factory
-    for name in ENGINES:
-        if name not in factory.engines:
-            module, cls = _FACTORY_ENTRIES[name]
-            factory.add_engine(name, module, cls)
+    if 'lapkt' not in factory.engines:
+        factory.add_engine('lapkt', *_LAPKT_ENTRY)
+    missing = [name for name in ENGINES if name not in factory.engines]
+    if missing:
+        raise RuntimeError(f'unified-planning has no engine {", ".join(missing)}: install '
+                           'up-fast-downward and up-pyperplan (requirements.txt)')
 
 
 def plan_strings(plan: SequentialPlan | None) -> list[str]:
@@ -356,7 +356,7 @@ def _solve_in_child(
         writer.write_problem(prob)
         cmd = [sys.executable, '-c', _WORKER, engine, json.dumps(params), domain, prob,
                str(timeout)]
-        timed_out, retval, out, err = lapkt_engine._run(cmd, tmp, timeout, _child_env())
+        timed_out, retval, out, err = run_killable(cmd, tmp, timeout, _child_env())
     log = (out + '\n' + err).strip()
     if timed_out:
         return PlanGenerationResultStatus.TIMEOUT, None, log, {}

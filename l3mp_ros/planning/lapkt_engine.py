@@ -3,12 +3,14 @@
 """A unified-planning engine around LAPKT (the ``lapkt`` PyPI package).
 
 LAPKT's planners are C++ objects behind pybind11; they print to the process's stdout and
-offer no time limit. This engine therefore writes the problem as PDDL (UP's ``PDDLWriter``)
-into a private temporary directory and runs LAPKT's own command-line driver
-(``lapkt.parseargs.process_arguments`` + ``lapkt.load_planner.Planner``, i.e. what the
-package's ``lapkt_cmd.py`` script does) with this interpreter in a new session. The whole
-process group is killed at the deadline, output is captured, the plan file is parsed back
-into UP ``ActionInstance`` objects and the directory is removed.
+offer no time limit. :class:`LAPKTPlanner` is therefore a UP :class:`PDDLPlanner` (the
+shape of UP's own Fast Downward engine): UP writes the problem as PDDL into a temporary
+directory and runs LAPKT's own command-line driver (``lapkt.parseargs.process_arguments``
++ ``lapkt.load_planner.Planner``, i.e. what the package's ``lapkt_cmd.py`` script does)
+with this interpreter in a new session, whose process group it terminates at the
+deadline, and parses the plan file back. Before that, the features LAPKT's front end
+mishandles are compiled away with UP (:func:`compile_away`), inside the same time budget,
+and the plan is mapped back onto the original problem.
 
 Searches (``search`` parameter):
 
@@ -24,20 +26,16 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from typing import IO, Any
 
 import unified_planning as up
-from unified_planning.engines import CompilationKind, Credits, Engine, LogLevel, LogMessage
-from unified_planning.engines.mixins import OneshotPlannerMixin
+from unified_planning.engines import CompilationKind, Credits, LogLevel, LogMessage
+from unified_planning.engines.pddl_planner import PDDLPlanner
 from unified_planning.engines.results import PlanGenerationResult, PlanGenerationResultStatus
 from unified_planning.exceptions import UPException
-from unified_planning.io import PDDLReader, PDDLWriter
 from unified_planning.model import ProblemKind
 from unified_planning.plans import ActionInstance
 
@@ -106,10 +104,9 @@ _PRECOMPILED = frozenset({'DISJUNCTIVE_CONDITIONS', 'EXISTENTIAL_CONDITIONS',
 _SOLVED = re.compile(r'Plan found with cost:\s*([0-9][0-9.eE+-]*)')
 _EXIT = re.compile(r'^PLANNER_EXIT_CODE:', re.MULTILINE)
 _RELAXED_UNSOLVABLE = 'ReachabilityLPUnsolvable'
-_KILL_GRACE = 2.0
 
 
-class LAPKTPlanner(Engine, OneshotPlannerMixin):
+class LAPKTPlanner(PDDLPlanner):
     """UP oneshot planner running a LAPKT search in a killable subprocess."""
 
     def __init__(
@@ -128,8 +125,7 @@ class LAPKTPlanner(Engine, OneshotPlannerMixin):
         :param bfws_variant: LAPKT BFWS ``--search_type`` when ``search='bfws'``.
         :param python: interpreter for the subprocess (default: this one).
         """
-        Engine.__init__(self)
-        OneshotPlannerMixin.__init__(self)
+        PDDLPlanner.__init__(self, needs_requirements=True)
         if search not in SEARCHES:
             raise ValueError(
                 f'unknown LAPKT search {search!r}; choose one of {", ".join(SEARCHES)}')
@@ -145,6 +141,8 @@ class LAPKTPlanner(Engine, OneshotPlannerMixin):
         self._max_novelty = max_novelty
         self._bfws_variant = bfws_variant
         self._python = python or sys.executable
+        self._log_text = ''  # LAPKT's log file of the current call (read beside the plan)
+        self._plan_error: str | None = None
 
     # -- Engine metadata ---------------------------------------------------------------
 
@@ -188,12 +186,14 @@ class LAPKTPlanner(Engine, OneshotPlannerMixin):
         """Whether a problem of this kind can be given to LAPKT."""
         return problem_kind <= LAPKTPlanner.supported_kind()
 
-    # -- solving -----------------------------------------------------------------------
+    # -- solving (UP's PDDLPlanner hooks) ---------------------------------------------
 
-    def _command(self, domain: str, problem: str, plan: str, log: str) -> list[str]:
+    def _get_cmd(self, domain_filename: str, problem_filename: str,
+                 plan_filename: str) -> list[str]:
         planner, _ = SEARCHES[self._search]
-        cmd = [self._python, '-c', _DRIVER, planner, '-d', domain, '-p', problem,
-               '--plan_file', plan, '--log_file', log]
+        log = os.path.join(os.path.dirname(plan_filename), 'lapkt.log')
+        cmd = [self._python, '-c', _DRIVER, planner, '-d', domain_filename,
+               '-p', problem_filename, '--plan_file', plan_filename, '--log_file', log]
         if self._search in ('siw-then-bfsf', 'siw'):
             cmd += ['--iw_bound', str(self._iw_bound or 2)]
         if self._search in ('siw-then-bfsf', 'bfsf', 'bfws') and self._max_novelty:
@@ -201,6 +201,38 @@ class LAPKTPlanner(Engine, OneshotPlannerMixin):
         if self._search == 'bfws':
             cmd += ['--search_type', self._bfws_variant]
         return cmd
+
+    def _plan_from_file(self, problem: up.model.Problem, plan_filename: str,
+                        get_item_named: Callable[[str], Any]) -> up.plans.Plan | None:
+        """Read the plan (None when unreadable) and LAPKT's log beside it."""
+        self._log_text = _read(os.path.join(os.path.dirname(plan_filename), 'lapkt.log'))
+        try:
+            return super()._plan_from_file(problem, plan_filename, get_item_named)
+        except (UPException, AssertionError, KeyError) as exc:
+            self._plan_error = f'cannot read LAPKT plan: {exc}'
+            return None
+
+    def _result_status(self, problem: up.model.Problem, plan: up.plans.Plan | None,
+                       retval: int, log_messages: list[LogMessage] | None = None,
+                       ) -> PlanGenerationResultStatus:
+        logs = log_messages if log_messages is not None else []
+        out = ''.join(m.message for m in logs if m.level == LogLevel.INFO)
+        err = ''.join(m.message for m in logs if m.level == LogLevel.ERROR)
+        if _RELAXED_UNSOLVABLE in err:
+            # Tarski's grounder proved the goal unreachable even in the delete relaxation.
+            return PlanGenerationResultStatus.UNSOLVABLE_PROVEN
+        if retval != 0 or not _EXIT.search(out):
+            logs.append(LogMessage(
+                LogLevel.ERROR, f'LAPKT exited with code {retval} without finishing its search'))
+            return PlanGenerationResultStatus.INTERNAL_ERROR
+        if _found_plan(out) or _found_plan(self._log_text):
+            if plan is None:
+                logs.append(LogMessage(LogLevel.ERROR, self._plan_error or 'no LAPKT plan'))
+                return PlanGenerationResultStatus.INTERNAL_ERROR
+            return PlanGenerationResultStatus.SOLVED_SATISFICING
+        if self._complete():
+            return PlanGenerationResultStatus.UNSOLVABLE_PROVEN
+        return PlanGenerationResultStatus.UNSOLVABLE_INCOMPLETELY
 
     def _complete(self) -> bool:
         if self._search == 'bfws':
@@ -214,68 +246,28 @@ class LAPKTPlanner(Engine, OneshotPlannerMixin):
         timeout: float | None = None,
         output_stream: IO[str] | tuple[IO[str], IO[str]] | None = None,
     ) -> PlanGenerationResult:
+        """Compile away what LAPKT mishandles, solve with UP's PDDL driver, map back."""
         assert isinstance(problem, up.model.Problem)
         if heuristic is not None:
             self._warn('LAPKT does not use a custom heuristic; it is ignored')
         started = time.monotonic()
-        problem, back_maps = compile_away(problem, _PRECOMPILED & problem.kind.features)
-        problem = without_effectless_actions(problem)
-        writer = PDDLWriter(problem, needs_requirements=True)
-        with tempfile.TemporaryDirectory(prefix='l3mp_lapkt_') as tmp:
-            domain = os.path.join(tmp, 'domain.pddl')
-            prob = os.path.join(tmp, 'problem.pddl')
-            plan_path = os.path.join(tmp, 'plan.ipc')
-            log_path = os.path.join(tmp, 'lapkt.log')
-            writer.write_domain(domain)
-            writer.write_problem(prob)
-            cmd = self._command(domain, prob, plan_path, log_path)
-            if timeout is not None:  # compiling and writing count against the budget
-                timeout = max(0.05, timeout - (time.monotonic() - started))
-            timed_out, retval, out, err = _run(cmd, tmp, timeout)
-            plan_text = _read(plan_path)
-            log_text = _read(log_path)
-        seconds = time.monotonic() - started
-        if output_stream is not None:
-            streams = output_stream if isinstance(output_stream, tuple) else (
-                output_stream, output_stream)
-            if streams[0] is not None:
-                streams[0].write(out)
-            if streams[1] is not None:
-                streams[1].write(err)
-        logs = [LogMessage(LogLevel.INFO, out)]
-        if err:
-            logs.append(LogMessage(LogLevel.ERROR, err))
-        if log_text:
-            logs.append(LogMessage(LogLevel.DEBUG, log_text))
-        metrics = {'engine_internal_time': f'{seconds:.3f}', 'search': self._search}
-
-        def result(status: PlanGenerationResultStatus,
-                   plan: up.plans.Plan | None = None) -> PlanGenerationResult:
-            return PlanGenerationResult(status, plan, engine_name=self.name,
-                                        metrics=metrics, log_messages=logs)
-
-        if timed_out:
-            return result(PlanGenerationResultStatus.TIMEOUT)
-        if _RELAXED_UNSOLVABLE in err:
-            # Tarski's grounder proved the goal unreachable even in the delete relaxation.
-            return result(PlanGenerationResultStatus.UNSOLVABLE_PROVEN)
-        if retval != 0 or not _EXIT.search(out):
-            logs.append(LogMessage(
-                LogLevel.ERROR, f'LAPKT exited with code {retval} without finishing its search'))
-            return result(PlanGenerationResultStatus.INTERNAL_ERROR)
-        if _found_plan(out) or _found_plan(log_text):
-            try:
-                plan = PDDLReader(problem.environment).parse_plan_string(
-                    problem, plan_text, writer.get_item_named)
-                for back in reversed(back_maps):
-                    plan = plan.replace_action_instances(back)
-            except (UPException, AssertionError, KeyError) as exc:
-                logs.append(LogMessage(LogLevel.ERROR, f'cannot read LAPKT plan: {exc}'))
-                return result(PlanGenerationResultStatus.INTERNAL_ERROR)
-            return result(PlanGenerationResultStatus.SOLVED_SATISFICING, plan)
-        if self._complete():
-            return result(PlanGenerationResultStatus.UNSOLVABLE_PROVEN)
-        return result(PlanGenerationResultStatus.UNSOLVABLE_INCOMPLETELY)
+        self._log_text, self._plan_error = '', None
+        compiled, back_maps = compile_away(problem, _PRECOMPILED & problem.kind.features)
+        compiled = without_effectless_actions(compiled)
+        if timeout is not None:  # compiling and writing count against the budget
+            timeout = max(0.05, timeout - (time.monotonic() - started))
+        res = super()._solve(compiled, None, timeout, output_stream)
+        plan = res.plan if res.status in (PlanGenerationResultStatus.SOLVED_SATISFICING,
+                                          PlanGenerationResultStatus.SOLVED_OPTIMALLY) else None
+        for back in reversed(back_maps if plan is not None else []):
+            plan = plan.replace_action_instances(back)
+        logs = list(res.log_messages or [])
+        if self._log_text:
+            logs.append(LogMessage(LogLevel.DEBUG, self._log_text))
+        metrics = {'engine_internal_time': f'{time.monotonic() - started:.3f}',
+                   'search': self._search}
+        return PlanGenerationResult(res.status, plan, engine_name=self.name, metrics=metrics,
+                                    log_messages=logs)
 
     def _warn(self, message: str) -> None:
         if self.error_on_failed_checks:
@@ -339,47 +331,3 @@ def _read(path: str) -> str:
             return handle.read()
     except OSError:
         return ''
-
-
-def _run(
-    cmd: list[str], cwd: str, timeout: float | None, env: dict[str, str] | None = None,
-) -> tuple[bool, int, str, str]:
-    """Run ``cmd`` in its own session; at the deadline kill the whole process group.
-
-    Returns ``(timed_out, returncode, stdout, stderr)``; the child is always reaped.
-    """
-    proc = subprocess.Popen(
-        cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True)
-    timed_out = False
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        kill_group(proc)
-        try:
-            out, err = proc.communicate(timeout=_KILL_GRACE)
-        except subprocess.TimeoutExpired:  # a grandchild holds the pipes open
-            proc.kill()
-            out, err = b'', b''
-            proc.wait()
-    except BaseException:
-        kill_group(proc)
-        proc.wait()
-        raise
-    return timed_out, proc.returncode, _text(out), _text(err)
-
-
-def kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the process group led by ``proc`` (started with ``start_new_session``).
-
-    Call it before ``proc`` is reaped, so its pid (the group id) cannot have been reused.
-    """
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _text(data: bytes | None) -> str:
-    return (data or b'').decode('utf-8', errors='replace')
