@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import paths
 from .agent.agent import Agent
@@ -38,6 +38,10 @@ from .world.kg import KnowledgeGraph
 from .world.model import WorldModel
 from .world.replica import ReplicaWorldModel
 from .world.store import Store
+
+if TYPE_CHECKING:
+    from .agent.tasks import TaskManager
+    from .memory.hooks import Memory
 
 
 @dataclass
@@ -133,8 +137,8 @@ def make_planner(cfg: Config, domain: DomainSchema) -> Planner:
     return Planner(domain, engine=cfg.engine, timeout=cfg.plan_timeout)
 
 
-def make_memory(cfg: Config, domain: DomainSchema, llm: Any, retriever: Retriever,
-                ) -> Any:
+def make_memory(cfg: Config, domain: DomainSchema, llm: ChatLLM, retriever: Retriever,
+                ) -> Memory | None:
     """Return lifelong memory on the store when any of it is on, else None."""
     spath = store_path(cfg)
     if spath is None or not (cfg.episodic_k > 0 or cfg.experience or cfg.answer_past):
@@ -146,7 +150,7 @@ def make_memory(cfg: Config, domain: DomainSchema, llm: Any, retriever: Retrieve
                   llm=llm, retriever=retriever, is_subtype=domain.is_subtype)
 
 
-def build_agent(cfg: Config, world: WorldModel | None = None, llm: Any = None, *,
+def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | None = None, *,
                 retriever: Retriever | None = None, lazy_llm: bool = True) -> Agent:
     """Return the agent around ``world`` (default: :func:`open_world`) with all its parts."""
     world = world if world is not None else open_world(cfg)
@@ -160,7 +164,7 @@ def build_agent(cfg: Config, world: WorldModel | None = None, llm: Any = None, *
 
 
 # -- settings a running node may change ---------------------------------------------
-def agent_setters(agent: Any, tasks: Any = None) -> dict[str, Setter]:
+def agent_setters(agent: Agent, tasks: TaskManager | None = None) -> dict[str, Setter]:
     """Return the agent settings that can change while a node runs.
 
     Each setter raises ``ValueError`` for a bad value; the change it returns is applied

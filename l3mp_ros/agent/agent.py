@@ -9,9 +9,9 @@ live in :mod:`.update` (Algorithm 3), :mod:`.task` (Algorithm 4) and :mod:`.rout
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ..llm.protocol import Answer, Usage
+from ..llm.protocol import Answer, ChatLLM, Usage
 from ..planning.planner import Planner
 from ..retrieval.base import Retriever
 from ..world.model import WorldModel
@@ -19,20 +19,23 @@ from .router import QuestionAnswerer, Router
 from .task import TaskOutcome, TaskPlanner
 from .update import NLUpdater, UpdateOutcome
 
+if TYPE_CHECKING:
+    from ..memory.hooks import Memory
+
 
 class Agent:
     """Facade over the pipelines; thread-safe for one writer via the world model."""
 
-    def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, planner: Planner,
+    def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever, planner: Planner,
                  *, max_attempts: int = 3, verify: bool = True, confirm: bool = True,
-                 memory: Any = None, report_timeout: float | None = 300.0,
+                 memory: Memory | None = None, report_timeout: float | None = 300.0,
                  max_report_facts: int = 8) -> None:
         self.world = world
         self.report_timeout = report_timeout
         self.llm = llm
         self.retriever = retriever
         self.planner = planner
-        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
+        self.memory = memory  # None: lifelong memory off
         if memory is not None:
             memory.attach(world)
         self.updater = NLUpdater(world, llm, retriever, max_attempts=max_attempts,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..llm.prompting import format_facts, prompt_text
-from ..llm.protocol import Answer, LLMError, Usage, llm_failure
+from ..llm.protocol import Answer, ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
 from ..retrieval.link import named_fully
 from ..world.kg import Fact, KGError, KnowledgeGraph
@@ -42,7 +42,7 @@ def heuristic_kind(text: str) -> str | None:
 class Router:
     """Classify utterances: surface heuristics first, the LLM when they cannot tell."""
 
-    def __init__(self, llm: Any) -> None:
+    def __init__(self, llm: ChatLLM | None) -> None:
         self.llm = llm
 
     def classify(self, text: str, usage: Usage | None = None) -> str:
@@ -88,7 +88,7 @@ def answer_schema(facts: Iterable[Fact], max_cited: int = 6) -> dict[str, Any]:
 class QuestionAnswerer:
     """Answer questions from retrieved facts, citing only facts that are in the KG."""
 
-    def __init__(self, llm: Any, retriever: Retriever, domain: str | None = None) -> None:
+    def __init__(self, llm: ChatLLM, retriever: Retriever, domain: str | None = None) -> None:
         self.llm = llm
         self.retriever = retriever
         self.domain = domain

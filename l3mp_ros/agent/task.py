@@ -21,12 +21,12 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import schemas
 from ..llm.parse import strip_fences
 from ..llm.prompting import ask_yes_no
-from ..llm.protocol import LLMError, LLMReply, Usage, llm_failure
+from ..llm.protocol import ChatLLM, LLMError, LLMReply, Usage, llm_failure
 from ..planning.planner import Planner, PlanResult
 from ..planning.problem import GoalError, parse_goal, render_goal
 from ..retrieval.base import Retrieval, Retriever
@@ -41,6 +41,9 @@ from .clauses import split_report
 from .examples import system_for
 from .grounding import Grounding, grounded_message
 from .wording import say
+
+if TYPE_CHECKING:
+    from ..memory.hooks import Memory
 
 MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one
 GOAL_SCHEMA = {
@@ -283,9 +286,9 @@ def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constr
 class TaskPlanner:
     """Run Algorithm 4 against a world model."""
 
-    def __init__(self, world: WorldModel, llm: Any, retriever: Retriever | None,
+    def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever | None,
                  planner: Planner, *, max_attempts: int = 3, max_tokens: int = 300,
-                 per_slot: int = 30, memory: Any = None,
+                 per_slot: int = 30, memory: Memory | None = None,
                  resolve_mentions: bool = True, read_back: bool = True,
                  split_clauses: bool = True) -> None:
         self.world = world

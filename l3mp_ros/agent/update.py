@@ -29,10 +29,10 @@ import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..llm.prompting import ask_choice, ask_yes_no
-from ..llm.protocol import LLMError, Usage, llm_failure
+from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import name_words, named_fully, named_in, words
 from ..retrieval.mentions import candidates, resolve, surfaces
@@ -49,6 +49,9 @@ from .clauses import (
 from .examples import system_for
 from .grounding import Grounding, grounded_message
 from .wording import say
+
+if TYPE_CHECKING:
+    from ..memory.hooks import Memory
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
@@ -177,13 +180,13 @@ def _said(text: str, part: str | None) -> str:
 class NLUpdater:
     """Run Algorithm 3 against a world model."""
 
-    def __init__(self, world: WorldModel, llm: Any, retriever: Retriever, *,
+    def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever, *,
                  max_attempts: int = 3, verify: bool = True, max_tokens: int = 200,
                  max_changes: int = 8, max_stated: int = 5, max_per_part: int = 3,
                  per_slot: int = 30,
                  split_clauses: bool = True, confirm: bool = True,
                  resolve_mentions: bool = True, changes_only: bool = True,
-                 memory: Any = None) -> None:
+                 memory: Memory | None = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm

@@ -16,6 +16,7 @@ from typing import Any
 from ..paths import package_file
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
+from .protocol import ChatLLM
 
 # Above this many entities the prompt lists only the retrieved ones (the paper lists all).
 MAX_LISTED_ENTITIES = 150
@@ -62,7 +63,7 @@ def user_message(kg: KnowledgeGraph, facts: Iterable[Fact], label: str, text: st
             f'{label}: {text}')
 
 
-def ask_choice(llm: Any, prompt: str, question: str, options: list[str]) -> tuple[int, Any]:
+def ask_choice(llm: ChatLLM, prompt: str, question: str, options: list[str]) -> tuple[int, Any]:
     """Ask which of ``options`` is meant (listed 1..n after ``question``).
 
     Returns (index of the chosen option, reply); -1 when the reply names none. Raises the
@@ -80,7 +81,7 @@ def ask_choice(llm: Any, prompt: str, question: str, options: list[str]) -> tupl
     return (numbers.index(answer) if answer in numbers else -1), reply
 
 
-def ask_yes_no(llm: Any, prompt: str, question: str) -> tuple[bool, Any]:
+def ask_yes_no(llm: ChatLLM, prompt: str, question: str) -> tuple[bool, Any]:
     """Ask one yes/no question after the system prompt ``prompt``; return (yes, reply).
 
     Anything but an answer starting with "yes" counts as no. Raises the client's

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..llm.protocol import ChatLLM
+from ..retrieval.base import Retriever
 from ..world.kg import Fact, KnowledgeGraph
 from .episodic import EpisodicMemory, sync_listener
 from .experience import ExperienceMemory
@@ -47,7 +49,7 @@ class Memory:
     """Episodic + experience memory on one store file."""
 
     def __init__(self, store_path: str, config: MemoryConfig, *, embedder: Any = None,
-                 llm: Any = None, retriever: Any = None,
+                 llm: ChatLLM | None = None, retriever: Retriever | None = None,
                  is_subtype: Any = None) -> None:
         self.config = config
         self.is_subtype = is_subtype

@@ -20,8 +20,10 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
+from ..agent.agent import Agent
 from ..config import PARAMETERS, Config, Setter, plan_changes
 from ..schemas import error_event
+from ..world.model import WorldModel
 
 # commands, requests and their answers: reliable and KEEP_ALL on both sides, so a burst
 # is never overwritten: when a reader falls behind, DDS flow control makes the writer wait
@@ -197,7 +199,8 @@ class AgentNode(Node):
     say_pub: Any
     worker: Worker
 
-    def attach_agent(self, params: dict[str, Any], agent: Any, world: Any) -> Any:
+    def attach_agent(self, params: dict[str, Any], agent: Agent | None,
+                     world: WorldModel | None) -> Agent:
         """Return the agent to use; sets ``self.replica`` (None unless following a store)."""
         from ..compose import build_agent, open_replica
         cfg = Config.from_params(params)

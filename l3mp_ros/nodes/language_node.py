@@ -14,6 +14,7 @@ from typing import Any
 
 from std_msgs.msg import String
 
+from ..agent.agent import Agent
 from ..compose import agent_setters
 from ..config import LANGUAGE, node_parameters
 from ..schemas import error_event, loads
@@ -35,7 +36,7 @@ MAX_UTTERANCE = 2000
 class LanguageNode(AgentNode):
     """Reports, questions and routing through an :class:`~l3mp_ros.agent.Agent`."""
 
-    def __init__(self, agent: Any = None, world: WorldModel | None = None,
+    def __init__(self, agent: Agent | None = None, world: WorldModel | None = None,
                  **kwargs: Any) -> None:
         super().__init__('language', **kwargs)
         self.params = declare(self, node_parameters(LANGUAGE))

@@ -21,6 +21,7 @@ from typing import Any
 from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
+from ..agent.agent import Agent
 from ..agent.task import new_task_id
 from ..agent.tasks import TaskManager
 from ..compose import agent_setters
@@ -45,7 +46,7 @@ MAX_TEXT = 4000
 class PlannerNode(AgentNode):
     """Owns the active task and publishes its plans."""
 
-    def __init__(self, agent: Any = None, world: WorldModel | None = None,
+    def __init__(self, agent: Agent | None = None, world: WorldModel | None = None,
                  **kwargs: Any) -> None:
         super().__init__('planner', **kwargs)
         self.params = declare(self, node_parameters(PLANNER))
