@@ -32,17 +32,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from l3mp_ros.llm.prompting import system_prompt, user_message  # noqa: E402
-from l3mp_ros.memory.episodic import EpisodicMemory  # noqa: E402
-from l3mp_ros.memory.experience import ExperienceMemory  # noqa: E402
-from l3mp_ros.memory.index import VectorIndex  # noqa: E402
-from l3mp_ros.memory.qa import PastAnswerer  # noqa: E402
-from l3mp_ros.sim.household.generator import (  # noqa: E402
+from l3mp_ros.bench.household.generator import (  # noqa: E402
     generate_household,
     generate_stream,
     household_domain,
     parse_goal,
 )
+from l3mp_ros.llm.prompting import system_prompt, user_message  # noqa: E402
+from l3mp_ros.memory.episodic import EpisodicMemory  # noqa: E402
+from l3mp_ros.memory.experience import ExperienceMemory  # noqa: E402
+from l3mp_ros.memory.index import VectorIndex  # noqa: E402
+from l3mp_ros.memory.qa import PastAnswerer  # noqa: E402
 from l3mp_ros.world.model import WorldModel  # noqa: E402
 from l3mp_ros.world.store import Store  # noqa: E402
 

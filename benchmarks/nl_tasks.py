@@ -43,7 +43,7 @@ from l3mp_ros.world.model import WorldModel
 
 def household_tasks(seed: int, count: int) -> tuple[DomainSchema, Constraints, list[dict]]:
     """Return the household domain and the first ``count`` tasks of the seeded stream."""
-    from l3mp_ros.sim.household.generator import (
+    from l3mp_ros.bench.household.generator import (
         StreamGenerator,
         generate_household,
         household_domain,

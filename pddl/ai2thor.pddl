@@ -1,7 +1,7 @@
 ; L3M+P AI2-THOR / ProcTHOR domain (l3mp_ros).
 ; Typed STRIPS with negative preconditions; one robot with one hand.
 ; Object types come from AI2-THOR objectType via config/ai2thor_types.yaml.
-; Facts mirror AI2-THOR object metadata (see l3mp_ros/sim/ai2thor/scene_graph.py):
+; Facts mirror AI2-THOR object metadata (see l3mp_ros/ai2thor/scene_graph.py):
 ;   isOpen -> is_open, isToggled -> is_toggled, isDirty -> is_dirty, isBroken -> is_broken,
 ;   isFilledWithLiquid -> is_filled, isCooked -> is_cooked, isSliced -> is_sliced,
 ;   temperature Cold/Hot -> is_cold/is_hot, isPickedUp -> held_by, the innermost

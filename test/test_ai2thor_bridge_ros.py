@@ -19,6 +19,7 @@ pytestmark = pytest.mark.ros
 
 from rclpy.parameter import Parameter  # noqa: E402
 
+from l3mp_ros.ai2thor.bridge import BridgeError, PlanTracker, build_controller  # noqa: E402
 from l3mp_ros.compose import build_agent  # noqa: E402
 from l3mp_ros.config import Config  # noqa: E402
 from l3mp_ros.llm.client import LLMClient, LLMConfig  # noqa: E402
@@ -27,7 +28,6 @@ from l3mp_ros.nodes.language_node import LanguageNode  # noqa: E402
 from l3mp_ros.nodes.planner_node import PlannerNode  # noqa: E402
 from l3mp_ros.nodes.world_model_node import WorldModelNode  # noqa: E402
 from l3mp_ros.planning.execute import parse_step  # noqa: E402
-from l3mp_ros.sim.ai2thor.bridge import BridgeError, PlanTracker, build_controller  # noqa: E402
 
 TASK = 'Wash all the dirty dishes.'
 

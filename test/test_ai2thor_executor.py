@@ -8,13 +8,13 @@ import pytest
 from unified_planning.io import PDDLReader
 from unified_planning.shortcuts import OneshotPlanner, get_environment
 
-from l3mp_ros.sim.ai2thor import (
-    ControllerDouble,
+from l3mp_ros.ai2thor import (
     PlanExecutor,
     SceneGraphExtractor,
     feedback,
     parse_step,
 )
+from l3mp_ros.testing.ai2thor_double import ControllerDouble
 
 ROOT = Path(__file__).resolve().parents[1]
 TYPES = ROOT / 'config' / 'ai2thor_types.yaml'

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from unified_planning.io import PDDLReader
 
-from l3mp_ros.sim.ai2thor import (
+from l3mp_ros.ai2thor import (
     SCHEMA,
-    ControllerDouble,
     SceneGraphError,
     SceneGraphExtractor,
     direct_parents,
 )
+from l3mp_ros.testing.ai2thor_double import ControllerDouble
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / 'test' / 'data' / 'ai2thor'

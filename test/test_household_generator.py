@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from l3mp_ros.sim.household.generator import (
+from l3mp_ros.bench.household.generator import (
     CHANGE_WEIGHTS,
     MAX_HELD,
     ROBOT,
@@ -117,7 +117,7 @@ def test_household_deterministic_and_seed_dependent():
 
 _DIGEST = """
 import hashlib, json
-from l3mp_ros.sim.household.generator import generate_household, generate_stream
+from l3mp_ros.bench.household.generator import generate_household, generate_stream
 house = generate_household(11)
 steps = generate_stream(house, 11, changes=60, tasks=12)
 text = json.dumps(house.to_json()) + json.dumps([s.to_json() for s in steps])

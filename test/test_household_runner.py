@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.sim.household.generator import Step, generate_household, generate_stream
-from l3mp_ros.sim.household.runner import (
+from l3mp_ros.bench.household.generator import Step, generate_household, generate_stream
+from l3mp_ros.bench.household.runner import (
     PAPER_VARIANTS,
     VARIANTS,
     OracleLLM,
@@ -28,6 +27,7 @@ from l3mp_ros.sim.household.runner import (
     Runner,
     resolve_variant,
 )
+from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Update  # noqa: F401 (used by the oracle helpers)
 

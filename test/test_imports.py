@@ -50,3 +50,19 @@ def test_lower_layers_do_not_import_the_pipelines(lower):
     graph = layout.import_graph(PACKAGE)
     above = {'l3mp_ros.agent', 'l3mp_ros.memory', 'l3mp_ros.nodes', 'l3mp_ros.cli'}
     assert not set(graph.successors(f'l3mp_ros.{lower}')) & above
+
+
+RUNTIME = ('world', 'llm', 'planning', 'retrieval', 'memory', 'agent', 'compose', 'config',
+           'schemas', 'nodes', 'ai2thor', 'testing', 'geometry', 'paths')
+
+
+def test_the_runtime_never_imports_the_benchmarks():
+    graph = layout.import_graph(PACKAGE)
+    for name in RUNTIME:
+        assert 'l3mp_ros.bench' not in set(graph.successors(f'l3mp_ros.{name}')), name
+    assert set(graph.predecessors('l3mp_ros.bench')) <= {'l3mp_ros.cli'}
+
+
+def test_every_subpackage_is_classified():
+    graph = layout.import_graph(PACKAGE)
+    assert {n.split('.', 1)[1] for n in graph.nodes} == set(RUNTIME) | {'bench', 'cli'}

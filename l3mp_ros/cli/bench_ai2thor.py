@@ -54,7 +54,7 @@ def _expand(values: list[str] | None, every: tuple[str, ...], word: str) -> list
 
 def cmd_ai2thor(args: argparse.Namespace) -> int:
     """Run the experiments and write the report."""
-    from ..sim.ai2thor.harness import Settings, run_experiment, table_markdown
+    from ..bench.ai2thor.harness import Settings, run_experiment, table_markdown
 
     if args.instances < 1:
         raise CLIError('--instances must be at least 1')

@@ -74,7 +74,7 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
 
 
 def _variants(given: list[str] | None) -> list[str]:
-    from ..sim.household.runner import PAPER_VARIANTS, resolve_variant
+    from ..bench.household.runner import PAPER_VARIANTS, resolve_variant
 
     names: list[str] = []
     for item in given or ['RS_V']:
@@ -108,8 +108,8 @@ def cmd_household(args: argparse.Namespace) -> int:
     """Run the household benchmark for each variant; write the reports (0 when done)."""
     _check(args)
     variants = _variants(args.variant)
-    from ..sim.household.report import write_reports
-    from ..sim.household.runner import RunConfig, RunError, Runner, variant_dirname
+    from ..bench.household.report import write_reports
+    from ..bench.household.runner import RunConfig, RunError, Runner, variant_dirname
 
     out = Path(args.out)
     if args.report_only:
@@ -126,7 +126,7 @@ def cmd_household(args: argparse.Namespace) -> int:
                                  cache_dir=args.cache, timeout=args.llm_timeout)
         model = cfg.model if not cfg.is_local else 'qwen2.5-coder-1.5b-instruct-q4_k_m (local)'
         if args.report_only:
-            from ..sim.household.runner import OracleLLM
+            from ..bench.household.runner import OracleLLM
 
             llm = OracleLLM()  # never called: no step runs
         else:

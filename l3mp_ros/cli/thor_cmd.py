@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_scene_graph(args: argparse.Namespace) -> int:
     """Print the scene graph JSON (0), or exit 2 on bad input."""
     from .. import paths
-    from ..sim.ai2thor.scene_graph import SceneGraphError, SceneGraphExtractor
+    from ..ai2thor.scene_graph import SceneGraphError, SceneGraphExtractor
 
     metadata = read_json(args.metadata)
     if isinstance(metadata, dict) and isinstance(metadata.get('metadata'), dict):

@@ -3,7 +3,7 @@
 """ai2thor_bridge_node: AI2-THOR (or its double) on the topics of a real robot.
 
 Subscribes ``plan`` (plan/v1, transient-local) and executes its steps with
-:class:`~l3mp_ros.sim.ai2thor.executor.PlanExecutor` on a worker thread, one at a time:
+:class:`~l3mp_ros.ai2thor.executor.PlanExecutor` on a worker thread, one at a time:
 ``execution_feedback`` (execution_feedback/v1: ``started``, then ``succeeded`` or
 ``failed`` with the simulator's error) and the new frame's scene graph of the visible
 objects on ``scene_graph`` (parameter ``scene_graph_topic``; ``perception/scene_graph``
@@ -14,7 +14,7 @@ the re-plan sees it. A new plan (a re-plan: new
 ``revision``) preempts the running one between steps; ``done``/``failed``/``cancelled``
 stops it. A first scene graph goes out once the world model listens (every object with
 ``initial_all_objects``), then one every ``scene_graph_period`` seconds while idle.
-Parameters: :data:`~l3mp_ros.sim.ai2thor.bridge.BRIDGE_PARAMETERS`.
+Parameters: :data:`~l3mp_ros.config.BRIDGE_PARAMETERS`.
 """
 
 from __future__ import annotations
@@ -29,16 +29,16 @@ from rclpy.node import Node
 from std_msgs.msg import String
 
 from .. import schemas
-from ..schemas import WireError, loads, validate
-from ..sim.ai2thor.bridge import (
-    BRIDGE_PARAMETERS,
+from ..ai2thor.bridge import (
     BridgeError,
     PlanTracker,
     build_controller,
     resolve_config,
 )
-from ..sim.ai2thor.executor import PlanExecutor
-from ..sim.ai2thor.scene_graph import SceneGraphExtractor
+from ..ai2thor.executor import PlanExecutor
+from ..ai2thor.scene_graph import SceneGraphExtractor
+from ..config import BRIDGE_PARAMETERS
+from ..schemas import WireError, loads, validate
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, guarded, publish_json, run
 
 ACK_TIMEOUT = 2.0  # seconds to wait for the planner's progress echo before the next frame

@@ -59,7 +59,7 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from l3mp_ros.sim.ai2thor.scene_graph import point_in_polygon
+from l3mp_ros.geometry import point_in_polygon
 
 VISIBILITY_DISTANCE = 1.5
 POSE_RADIUS = 1.0

@@ -1,10 +1,13 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""AI2-THOR support: perception as scene graphs, plan execution, a controller double."""
+"""The robot-facing AI2-THOR adapter: perception as scene graphs, plan execution, the bridge.
 
-from l3mp_ros.sim.ai2thor.double import ControllerDouble, Event, default_scene, make_object_id
-from l3mp_ros.sim.ai2thor.executor import PlanExecutor, StepError, feedback, parse_step
-from l3mp_ros.sim.ai2thor.scene_graph import (
+The controller double (AI2-THOR's event metadata without Unity) is in
+:mod:`l3mp_ros.testing.ai2thor_double`; the paper's experiments in :mod:`l3mp_ros.bench.ai2thor`.
+"""
+
+from l3mp_ros.ai2thor.executor import PlanExecutor, StepError, feedback, parse_step
+from l3mp_ros.ai2thor.scene_graph import (
     SCHEMA,
     RoomIndex,
     SceneGraphError,
@@ -16,18 +19,14 @@ from l3mp_ros.sim.ai2thor.scene_graph import (
 
 __all__ = [
     'SCHEMA',
-    'ControllerDouble',
-    'Event',
     'PlanExecutor',
     'RoomIndex',
     'SceneGraphError',
     'SceneGraphExtractor',
     'StepError',
     'TypeMap',
-    'default_scene',
     'direct_parents',
     'feedback',
-    'make_object_id',
     'parse_literals',
     'parse_step',
 ]

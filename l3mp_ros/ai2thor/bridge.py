@@ -1,10 +1,9 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The AI2-THOR bridge without ROS: parameters, controller factory, plan tracking.
+"""The AI2-THOR bridge without ROS: controller factory, plan tracking (parameters: config).
 
 ``ai2thor_bridge_node`` (``l3mp_ros/nodes/``) is a thin wrapper around these:
 
-* :data:`BRIDGE_PARAMETERS`: the node's parameters (default, description).
 * :func:`build_controller`: ``controller: double`` → :class:`ControllerDouble` (the default
   two-room house, or a random state with ``double_seed >= 0``); ``controller: real`` →
   ``ai2thor.controller.Controller`` (imported lazily) on an iTHOR ``scene`` or a ProcTHOR
@@ -29,25 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from l3mp_ros import paths
-from l3mp_ros.sim.ai2thor.double import ControllerDouble
-
-BRIDGE_PARAMETERS: dict[str, tuple[Any, str]] = {
-    'controller': ('real', 'real (ai2thor.controller.Controller) or double (ControllerDouble)'),
-    'scene': ('', 'iTHOR scene name for the real controller, e.g. FloorPlan1'),
-    'house_json': ('', 'ProcTHOR house JSON file (real controller; rooms also name the rooms)'),
-    'platform': ('', 'ai2thor platform, e.g. CloudRendering (headless, needs a Vulkan GPU)'),
-    'double_seed': (-1, 'controller double: random initial state from this seed (-1: default)'),
-    'visibility_distance': (1.5, 'metres within which objects are visible / interactable'),
-    'grid_size': (0.25, 'navigation grid (m)'),
-    'types_config': ('config/ai2thor_types.yaml', 'objectType -> domain type YAML'),
-    'all_objects': (False, 'report every object, not just the visible ones (ground truth)'),
-    'initial_all_objects': (True, 'the first scene graph reports every object (a prior map)'),
-    'approach': (True, 'approach a target that is out of reach before acting on it'),
-    'scene_graph_topic': ('scene_graph', 'where scene graphs go (perception/scene_graph when '
-                          'perception_node runs)'),
-    'scene_graph_period': (2.0, 'seconds between scene graphs while idle (0: only after steps)'),
-    'step_delay': (0.0, 'seconds to wait after each executed step'),
-}
+from l3mp_ros.config import default
+from l3mp_ros.testing.ai2thor_double import ControllerDouble
 
 
 class BridgeError(RuntimeError):
@@ -81,11 +63,11 @@ def load_house(path: str) -> dict[str, Any]:
 
 def build_controller(params: Mapping[str, Any]) -> tuple[Any, dict[str, Any] | None]:
     """Return ``(controller, house)`` built from the bridge parameters."""
-    kind = str(params.get('controller') or 'real')
-    vis = float(params.get('visibility_distance', 1.5))
-    grid = float(params.get('grid_size', 0.25))
+    kind = str(params.get('controller') or default('controller'))
+    vis = float(params.get('visibility_distance', default('visibility_distance')))
+    grid = float(params.get('grid_size', default('grid_size')))
     if kind == 'double':
-        seed = int(params.get('double_seed', -1))
+        seed = int(params.get('double_seed', default('double_seed')))
         sim = ControllerDouble(visibility_distance=vis, grid_size=grid, visibility='distance',
                                seed=seed if seed >= 0 else None, randomize=seed >= 0)
         return sim, sim.house

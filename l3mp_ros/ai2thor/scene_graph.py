@@ -48,6 +48,7 @@ from typing import Any
 import yaml
 
 from l3mp_ros import schemas
+from l3mp_ros.geometry import point_in_polygon, segment_distance
 from l3mp_ros.world.kg import Fact
 
 SCHEMA = schemas.SCENE_GRAPH_SCHEMA
@@ -139,32 +140,6 @@ class TypeMap:
         return self.default_type
 
 
-def point_in_polygon(x: float, z: float, polygon: list[tuple[float, float]]) -> bool:
-    """Return True when (x, z) lies inside the polygon (even-odd rule, edges inside)."""
-    inside = False
-    n = len(polygon)
-    for i in range(n):
-        (x1, z1), (x2, z2) = polygon[i], polygon[(i + 1) % n]
-        if _on_segment(x, z, x1, z1, x2, z2):
-            return True
-        if (z1 > z) != (z2 > z):
-            cross = x1 + (z - z1) * (x2 - x1) / (z2 - z1)
-            if x < cross:
-                inside = not inside
-    return inside
-
-
-def _on_segment(x: float, z: float, x1: float, z1: float, x2: float, z2: float) -> bool:
-    return _segment_distance(x, z, x1, z1, x2, z2) < 1e-9
-
-
-def _segment_distance(x: float, z: float, x1: float, z1: float, x2: float, z2: float) -> float:
-    dx, dz = x2 - x1, z2 - z1
-    length2 = dx * dx + dz * dz
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x - x1) * dx + (z - z1) * dz) / length2))
-    return math.hypot(x - (x1 + t * dx), z - (z1 + t * dz))
-
-
 class RoomIndex:
     """Rooms with floor polygons; assigns (x, z) points to room entity names."""
 
@@ -210,7 +185,7 @@ class RoomIndex:
         best, best_d = None, math.inf
         for room in self.rooms:
             poly = room['polygon']
-            d = min(_segment_distance(*xz, *poly[i], *poly[(i + 1) % len(poly)])
+            d = min(segment_distance(*xz, *poly[i], *poly[(i + 1) % len(poly)])
                     for i in range(len(poly)))
             if d < best_d:
                 best, best_d = room['name'], d

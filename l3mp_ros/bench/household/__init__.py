@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The text household benchmark: seeded household and event-stream generator."""
 
-from l3mp_ros.sim.household.generator import (
+from l3mp_ros.bench.household.generator import (
     EntityInfo,
     GeneratorError,
     Household,

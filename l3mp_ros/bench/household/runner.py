@@ -42,11 +42,7 @@ from typing import Any
 
 from l3mp_ros.agent.task import TaskPlanner
 from l3mp_ros.agent.update import NLUpdater
-from l3mp_ros.llm.client import LLMError, LLMReply
-from l3mp_ros.planning.execute import execute_plan
-from l3mp_ros.planning.planner import Planner, PlanResult
-from l3mp_ros.retrieval import make_retriever
-from l3mp_ros.sim.household.generator import (
+from l3mp_ros.bench.household.generator import (
     CONSTRAINTS_PATH,
     DOMAIN_PATH,
     Household,
@@ -56,6 +52,10 @@ from l3mp_ros.sim.household.generator import (
     goal_holds,
     household_domain,
 )
+from l3mp_ros.llm.client import LLMError, LLMReply
+from l3mp_ros.planning.execute import execute_plan
+from l3mp_ros.planning.planner import Planner, PlanResult
+from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.world.kg import KnowledgeGraph, Update
 from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.store import Store

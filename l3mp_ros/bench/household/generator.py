@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from l3mp_ros.bench.household import templates as T
+from l3mp_ros.bench.household import vocab
 from l3mp_ros.paths import resolve
-from l3mp_ros.sim.household import templates as T
-from l3mp_ros.sim.household import vocab
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
