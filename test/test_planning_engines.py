@@ -13,6 +13,7 @@ from unified_planning.shortcuts import OneshotPlanner
 
 import l3mp_ros.planning as planning
 from l3mp_ros import paths
+from l3mp_ros.planning import lapkt_engine
 from l3mp_ros.planning.lapkt_engine import LAPKTPlanner
 
 DOMAIN = """
@@ -317,3 +318,15 @@ def test_expansion_counts_the_disjuncts_a_goal_compiles_into():
     # "every dry cloth in the basket": one (not dry or in basket) per cloth, multiplied
     assert size('(forall (?x - cloth) (imply (cloth_is_dry ?x) '
                 '(placed_at_laundrybasket ?x laundry_basket)))') == 2 ** cloths
+
+
+@pytest.mark.parametrize('search', sorted(lapkt_engine.SEARCHES))
+def test_lapkt_leaves_nothing_in_the_working_directory(search, tmp_path, monkeypatch):
+    """LAPKT writes execution.details where it runs: that must be the engine's temp dir."""
+    work = tmp_path / 'work'
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = planning.solve(parse(DOMAIN, SOLVABLE), 'lapkt', timeout=30,
+                            params={'search': search})
+    assert result.status == 'solved', result.log
+    assert list(work.iterdir()) == []

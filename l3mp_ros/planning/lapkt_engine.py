@@ -192,7 +192,9 @@ class LAPKTPlanner(PDDLPlanner):
                  plan_filename: str) -> list[str]:
         planner, _ = SEARCHES[self._search]
         log = os.path.join(os.path.dirname(plan_filename), 'lapkt.log')
-        cmd = [self._python, '-c', _DRIVER, planner, '-d', domain_filename,
+        # LAPKT writes execution.details into its working directory: make that the temp one
+        driver = f'import os\nos.chdir({os.path.dirname(plan_filename)!r})\n{_DRIVER}'
+        cmd = [self._python, '-c', driver, planner, '-d', domain_filename,
                '-p', problem_filename, '--plan_file', plan_filename, '--log_file', log]
         if self._search in ('siw-then-bfsf', 'siw'):
             cmd += ['--iw_bound', str(self._iw_bound or 2)]
