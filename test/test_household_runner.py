@@ -17,16 +17,12 @@ from typing import Any
 
 import pytest
 
+from l3mp_ros.bench.household.checkpoint import RunError
 from l3mp_ros.bench.household.generator import Step, generate_household, generate_stream
-from l3mp_ros.bench.household.runner import (
-    PAPER_VARIANTS,
-    VARIANTS,
-    OracleLLM,
-    RunConfig,
-    RunError,
-    Runner,
-    resolve_variant,
-)
+from l3mp_ros.bench.household.oracle import OracleLLM
+from l3mp_ros.bench.household.run_config import RunConfig
+from l3mp_ros.bench.household.runner import Runner
+from l3mp_ros.bench.household.variants import PAPER_VARIANTS, VARIANTS, resolve_variant
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Update  # noqa: F401 (used by the oracle helpers)

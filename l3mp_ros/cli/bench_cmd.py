@@ -74,7 +74,7 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
 
 
 def _variants(given: list[str] | None) -> list[str]:
-    from ..bench.household.runner import PAPER_VARIANTS, resolve_variant
+    from ..bench.household.variants import PAPER_VARIANTS, resolve_variant
 
     names: list[str] = []
     for item in given or ['RS_V']:
@@ -108,8 +108,11 @@ def cmd_household(args: argparse.Namespace) -> int:
     """Run the household benchmark for each variant; write the reports (0 when done)."""
     _check(args)
     variants = _variants(args.variant)
+    from ..bench.household.checkpoint import RunError
     from ..bench.household.report import write_reports
-    from ..bench.household.runner import RunConfig, RunError, Runner, variant_dirname
+    from ..bench.household.run_config import RunConfig
+    from ..bench.household.runner import Runner
+    from ..bench.household.variants import variant_dirname
 
     out = Path(args.out)
     if args.report_only:
@@ -126,7 +129,7 @@ def cmd_household(args: argparse.Namespace) -> int:
                                  cache_dir=args.cache, timeout=args.llm_timeout)
         model = cfg.model if not cfg.is_local else 'qwen2.5-coder-1.5b-instruct-q4_k_m (local)'
         if args.report_only:
-            from ..bench.household.runner import OracleLLM
+            from ..bench.household.oracle import OracleLLM
 
             llm = OracleLLM()  # never called: no step runs
         else:
