@@ -17,11 +17,8 @@ import time
 from pathlib import Path
 
 from l3mp_ros import compose
-from l3mp_ros.bench.household.generator import (
-    StreamGenerator,
-    generate_household,
-    household_domain,
-)
+from l3mp_ros.bench.household.generator import StreamGenerator
+from l3mp_ros.bench.household.household import generate_household, household_domain
 from l3mp_ros.config import Config
 from l3mp_ros.world.model import WorldModel
 

@@ -32,12 +32,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from l3mp_ros.bench.household.generator import (  # noqa: E402
-    generate_household,
-    generate_stream,
-    household_domain,
-    parse_goal,
-)
+from l3mp_ros.bench.household.generator import generate_stream  # noqa: E402
+from l3mp_ros.bench.household.goals import parse_goal  # noqa: E402
+from l3mp_ros.bench.household.household import generate_household, household_domain  # noqa: E402
 from l3mp_ros.llm.prompting import system_prompt, user_message  # noqa: E402
 from l3mp_ros.memory.episodic import EpisodicMemory  # noqa: E402
 from l3mp_ros.memory.experience import ExperienceMemory  # noqa: E402

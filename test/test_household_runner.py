@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
+from l3mp_ros.bench.household.base import Step
 from l3mp_ros.bench.household.checkpoint import RunError
-from l3mp_ros.bench.household.generator import Step, generate_household, generate_stream
+from l3mp_ros.bench.household.generator import generate_stream
+from l3mp_ros.bench.household.household import generate_household
 from l3mp_ros.bench.household.oracle import OracleLLM
 from l3mp_ros.bench.household.run_config import RunConfig
 from l3mp_ros.bench.household.runner import Runner

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from l3mp_ros.bench.household.generator import Step
+from l3mp_ros.bench.household.base import Step
 from l3mp_ros.llm.protocol import LLMError, LLMReply
 from l3mp_ros.world.kg import Update
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from l3mp_ros import compose
+from l3mp_ros.bench.household.base import Step
 from l3mp_ros.bench.household.checkpoint import (
     RunError,
     append_record,
@@ -43,14 +44,13 @@ from l3mp_ros.bench.household.checkpoint import (
     restore_generator,
     write_atomic,
 )
-from l3mp_ros.bench.household.generator import (
+from l3mp_ros.bench.household.generator import StreamGenerator
+from l3mp_ros.bench.household.goals import goal_holds
+from l3mp_ros.bench.household.household import (
     CONSTRAINTS_PATH,
     DOMAIN_PATH,
     Household,
-    Step,
-    StreamGenerator,
     generate_household,
-    goal_holds,
     household_domain,
 )
 from l3mp_ros.bench.household.oracle import CallLog, CountingLLM, OracleLLM
