@@ -37,7 +37,7 @@ from .world.domain import DomainSchema
 from .world.kg import KnowledgeGraph
 from .world.model import WorldModel
 from .world.replica import ReplicaWorldModel
-from .world.store import Store
+from .world.stores import create_store, is_url, open_store, store_exists
 
 if TYPE_CHECKING:
     from .agent.tasks import TaskManager
@@ -66,9 +66,11 @@ def load_domain(cfg: Config) -> Domain:
     return Domain(dpath, schema, cpath, Constraints.load(cpath))
 
 
-def store_path(cfg: Config) -> Path | None:
-    """Return the store path (None: an in-memory KG)."""
-    return Path(cfg.store).expanduser() if cfg.store else None
+def store_path(cfg: Config) -> str | Path | None:
+    """Return the store's location: a file path, a PostgreSQL URL, None (in-memory KG)."""
+    if not cfg.store:
+        return None
+    return cfg.store if is_url(cfg.store) else Path(cfg.store).expanduser()
 
 
 def _initial_kg(cfg: Config, domain: Domain) -> KnowledgeGraph:
@@ -78,22 +80,25 @@ def _initial_kg(cfg: Config, domain: Domain) -> KnowledgeGraph:
 
 
 def open_world(cfg: Config, domain: Domain | None = None, *, kg: KnowledgeGraph | None = None,
-               fresh: bool = False) -> WorldModel:
+               fresh: bool = False, writer: str | None = None) -> WorldModel:
     """Open the store as a writer (creating it from ``initial_state`` when missing).
 
     ``kg``: an in-memory world model of that KG instead (the store is not touched);
-    ``fresh``: replace any store at the path by one made from ``initial_state``.
+    ``fresh``: replace any store at the location by one made from ``initial_state``;
+    ``writer``: who writes (a robot's namespace), recorded in every event.
     """
     domain = domain or load_domain(cfg)
     spath = store_path(cfg)
     if kg is not None or spath is None:
         return WorldModel(domain.schema, domain.constraints,
                           kg=kg if kg is not None else _initial_kg(cfg, domain))
-    if fresh or not spath.exists():
-        Store.create(spath, _initial_kg(cfg, domain), domain_path=str(domain.path),
+    if fresh or not store_exists(spath):
+        create_store(spath, _initial_kg(cfg, domain), domain_path=str(domain.path),
                      constraints_path=str(domain.constraints_path)
-                     if domain.constraints_path else None, overwrite=fresh).close()
-    return WorldModel(domain.schema, domain.constraints, store=Store(spath))
+                     if domain.constraints_path else None, overwrite=fresh,
+                     writer=writer).close()
+    return WorldModel(domain.schema, domain.constraints,
+                      store=open_store(spath, writer=writer))
 
 
 def open_replica(cfg: Config, send: Callable[[dict], None]) -> ReplicaWorldModel:
@@ -143,6 +148,10 @@ def make_memory(cfg: Config, domain: DomainSchema, llm: ChatLLM, retriever: Retr
     spath = store_path(cfg)
     if spath is None or not (cfg.episodic_k > 0 or cfg.experience or cfg.answer_past):
         return None
+    if is_url(spath):
+        raise ValueError('lifelong memory (episodic_k, experience, answer_past) keeps its '
+                         'tables in a SQLite store; it is not available on a PostgreSQL '
+                         'store yet')
     from .memory.hooks import Memory, MemoryConfig
     return Memory(str(spath), MemoryConfig(episodic_k=cfg.episodic_k,
                                            experience=cfg.experience,
@@ -151,9 +160,10 @@ def make_memory(cfg: Config, domain: DomainSchema, llm: ChatLLM, retriever: Retr
 
 
 def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | None = None, *,
-                retriever: Retriever | None = None, lazy_llm: bool = True) -> Agent:
+                retriever: Retriever | None = None, lazy_llm: bool = True,
+                writer: str | None = None) -> Agent:
     """Return the agent around ``world`` (default: :func:`open_world`) with all its parts."""
-    world = world if world is not None else open_world(cfg)
+    world = world if world is not None else open_world(cfg, writer=writer)
     llm = llm if llm is not None else make_llm(cfg, lazy=lazy_llm)
     retriever = retriever if retriever is not None else make_retriever(cfg)
     planner = make_planner(cfg, world.domain)

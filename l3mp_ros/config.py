@@ -53,13 +53,15 @@ class Config:
                      WORLD, AGENT)
     constraints: str = _p('', 'state-constraint YAML; empty: <domain>.constraints.yaml if '
                           'present', WORLD, AGENT)
-    store: str = _p('~/.l3mp/household.db', 'SQLite KG store (world_model_node writes it; '
-                    'other writers such as "l3mp kg apply" may too: each commit is verified '
-                    'against it); empty: an in-memory KG', WORLD, AGENT)
+    store: str = _p('~/.l3mp/household.db', 'KG store: a SQLite file, or a postgresql:// URL '
+                    'that a fleet shares (world_model_node writes it; other writers such as '
+                    '"l3mp kg apply" may too: each commit is verified against it); empty: an '
+                    'in-memory KG', WORLD, AGENT)
     initial_state: str = _p('config/household_state.json', 'l3mp/kg/v1 JSON that creates the '
                             'store when it does not exist', WORLD)
     store_poll: float = _p(1.0, 'seconds between checks for updates other writers committed '
-                           'to the store (published on events); 0: never', WORLD)
+                           'to a SQLite store (published on events); 0: never. A PostgreSQL '
+                           'store pushes them', WORLD)
     kg_update_sources: list = _p(['nl', 'execution'], 'sources a kg_update request may name '
                                  '(language and planner nodes); others are rejected with an '
                                  'event, and a request is always verified', WORLD)

@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 from pathlib import Path
 
 from ..schemas import WireError, loads
@@ -13,6 +15,7 @@ from ..world.domain import DomainError
 from ..world.kg import KGError
 from ..world.model import WorldModel
 from ..world.store import StoreError
+from ..world.stores import is_url
 
 MAX_FILE_BYTES = 512_000_000  # a KG snapshot file; nesting is bounded as on the wire
 
@@ -48,12 +51,17 @@ def read_json(path: str) -> object:
         raise CLIError(f'malformed JSON in {path}: {exc}') from None
 
 
+def cli_writer() -> str:
+    """Return who writes from this command: ``cli@<host>:<pid>`` (recorded in events)."""
+    return f'cli@{socket.gethostname()}:{os.getpid()}'
+
+
 def open_world(store: str, domain: str | None = None,
                constraints: str | None = None) -> WorldModel:
-    """Open a store as a world model."""
-    if not Path(store).exists():
+    """Open a store (a SQLite file or a postgresql:// URL) as a world model."""
+    if not is_url(store) and not Path(store).exists():
         raise CLIError(f'no store at {store} (create one with "l3mp kg init")')
-    return WorldModel.open(store, domain, constraints)
+    return WorldModel.open(store, domain, constraints, writer=cli_writer())
 
 
 def print_answer(answer: object, as_json: bool) -> None:

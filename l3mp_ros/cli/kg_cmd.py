@@ -16,9 +16,10 @@ from ..schemas import WireError, loads
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import KGError, KnowledgeGraph, Update
-from ..world.store import Event, Store
+from ..world.store import Event
+from ..world.stores import create_store, open_store
 from ..world.verify import Verifier
-from .common import CLIError, dump, open_world, read_json
+from .common import CLIError, cli_writer, dump, open_world, read_json
 
 DEFAULT_DOMAIN = 'pddl/household.pddl'
 
@@ -32,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--domain', default=DEFAULT_DOMAIN, help='PDDL domain file')
     p.add_argument('--constraints', help='state-constraint YAML (default: beside the domain)')
     p.add_argument('--from', dest='state', required=True, help='KG snapshot JSON')
-    p.add_argument('--store', required=True, help='SQLite store to create')
+    p.add_argument('--store', required=True,
+                   help='store to create: a SQLite file or a postgresql:// URL')
     p.add_argument('--force', action='store_true', help='overwrite an existing store')
     p.add_argument('--no-verify', action='store_true', help='skip the state check')
     p.set_defaults(func=cmd_init)
@@ -103,7 +105,7 @@ def cmd_init(args: argparse.Namespace) -> int:
             for e in listed(errors):
                 print(f'  - {e}', file=sys.stderr)
             return 1
-    store = Store.create(args.store, kg, domain_path=str(dpath),
+    store = create_store(args.store, kg, writer=cli_writer(), domain_path=str(dpath),
                          constraints_path=str(cpath) if cpath else None, overwrite=args.force)
     store.close()
     print(f'created {args.store}: domain {domain.name}, {len(kg.entities)} entities, '
@@ -248,9 +250,7 @@ def format_event(e: Event) -> str:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """Print the event log."""
-    if not Path(args.store).exists():
-        raise CLIError(f'no store at {args.store}')
-    with Store(args.store) as store:
+    with open_store(args.store) as store:
         events = store.history()
     if args.limit is not None:
         events = events[-args.limit:] if args.limit > 0 else []

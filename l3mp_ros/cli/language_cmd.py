@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from .. import config
 from ..config import Config
 from ..llm.protocol import LLMError
-from ..world.store import Store
-from .common import CLIError, dump, print_answer
+from ..world.stores import is_url, open_store
+from .common import CLIError, cli_writer, dump, print_answer
 
 if TYPE_CHECKING:
     from ..agent import Agent
@@ -68,9 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def agent_config(args: argparse.Namespace) -> Config:
     """Return the configuration of a language verb: the store's domain, the options."""
-    if not Path(args.store).exists():
+    if not is_url(args.store) and not Path(args.store).exists():
         raise CLIError(f'no store at {args.store} (create one with "l3mp kg init")')
-    with Store(args.store) as store:
+    with open_store(args.store) as store:
         meta = store.meta
     url = args.llm if args.llm is not None else os.environ.get('L3MP_LLM_URL')
     return Config(
@@ -91,7 +91,7 @@ def build_agent(args: argparse.Namespace) -> Agent:
 
     cfg = agent_config(args)
     try:
-        return compose_agent(cfg, lazy_llm=False)
+        return compose_agent(cfg, lazy_llm=False, writer=cli_writer())
     except LLMError as exc:
         raise CLIError(f'cannot reach the LLM: {exc}') from None
 

@@ -11,7 +11,8 @@ answered on ``kg_query_result``. Services ``save_snapshot``, ``kg_stats`` and
 ``kg_snapshot`` (std_srvs/Trigger). ``perception_config``,
 ``max_scene_entities`` and the marker settings can be changed live. Updates other
 writers of the same store commit (``l3mp kg apply`` while the robot runs) are picked
-up every ``store_poll`` seconds, or before the next write, and published on ``events``.
+up every ``store_poll`` seconds (SQLite) or as soon as PostgreSQL notifies the commit, or
+before the next write, and published on ``events``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ class WorldModelNode(Node):
         super().__init__('world_model', **kwargs)
         self.params = declare(self, node_parameters(WORLD))
         self._owns_world = world is None
-        self.world = world if world is not None else open_world(Config.from_params(self.params))
+        self.world = world if world is not None else open_world(
+            Config.from_params(self.params), writer=self.get_fully_qualified_name())
         self.perceivable = load_perceivable(self.params['perception_config'])
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
         self.markers_pub = self.create_publisher(MarkerArray, 'kg/markers', LATCHED_QOS)
@@ -81,7 +83,13 @@ class WorldModelNode(Node):
         self._markers_timer = self.create_timer(
             1.0 / max(float(self.params['markers_rate']), 0.01), self._publish_markers)
         poll = float(self.params['store_poll'])
-        if poll > 0 and self.world.store is not None:  # other writers of the store
+        self._stop = threading.Event()
+        self._listener = None
+        listen = getattr(self.world.store, 'listen', None)
+        if callable(listen):  # PostgreSQL: every commit is pushed (LISTEN/NOTIFY)
+            self._listener = listen()
+            threading.Thread(target=self._follow, name='store_events', daemon=True).start()
+        elif poll > 0 and self.world.store is not None:  # SQLite: look every poll seconds
             self.create_timer(poll, self._refresh, callback_group=writes)
         live_parameters(self, self.params, self._setters())
         self.get_logger().info(
@@ -139,6 +147,16 @@ class WorldModelNode(Node):
             self._error(source, [str(exc)], topic)
             return None
         return data
+
+    def _follow(self) -> None:
+        """Catch up whenever another writer commits (or the listener had to reconnect)."""
+        while not self._stop.is_set():
+            try:
+                if self._listener.wait(1.0):
+                    self._refresh()
+            except Exception as exc:  # the thread must go on following
+                self.get_logger().error(f'store listener: {exc!r}')
+                self._stop.wait(1.0)
 
     def _refresh(self) -> None:
         try:
@@ -302,6 +320,9 @@ class WorldModelNode(Node):
         """Stop listening to the world model before the node goes."""
         if self._on_applied in self.world.listeners:
             self.world.listeners.remove(self._on_applied)
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.close()
         if self._owns_world:
             self.world.close()
         super().destroy_node()

@@ -81,9 +81,12 @@ class WorldModel:
 
     @classmethod
     def open(cls, store_path: str | Path, domain_path: str | Path | None = None,
-             constraints_path: str | Path | None = None) -> WorldModel:
-        """Open a store; the domain/constraints default to the paths recorded in it."""
-        store = Store(store_path)
+             constraints_path: str | Path | None = None,
+             writer: str | None = None) -> WorldModel:
+        """Open a store (file or URL); the domain/constraints default to those it records."""
+        from .stores import open_store
+
+        store = open_store(store_path, writer=writer)
         meta = store.meta
         dpath = domain_path or meta.get('domain_path')
         cpath = constraints_path or meta.get('constraints_path') or None

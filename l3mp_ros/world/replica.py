@@ -25,7 +25,7 @@ from .constraints import Constraints
 from .domain import DomainSchema
 from .kg import Update
 from .model import ApplyResult, WorldModel, follow
-from .store import Store
+from .stores import is_url, open_store
 
 KG_UPDATE_SCHEMA = schemas.KG_UPDATE_SCHEMA
 
@@ -95,8 +95,8 @@ class ReplicaWorldModel(WorldModel):
     def __init__(self, domain: DomainSchema, constraints: Constraints | None,
                  store_path: str | Path, send: Callable[[dict], None],
                  timeout: float = 30.0) -> None:
-        self.store_path = Path(store_path)
-        self._reader = Store(self.store_path)
+        self.store_path = store_path if is_url(store_path) else Path(store_path)
+        self._reader = open_store(self.store_path)
         last = self._reader.last_event_id()
         super().__init__(domain, constraints, kg=self._reader.load_kg())
         self.last_event_id = last

@@ -97,7 +97,8 @@ def _check_header(path: Path) -> None:
         raise StoreError(f'{path} is not an l3mp store ({what}); nothing was changed')
 
 
-def _args_key(fact: Fact) -> str:
+def args_key(fact: Fact) -> str:
+    """Return how a fact's arguments are stored (a JSON array)."""
     return json.dumps(fact.args)
 
 
@@ -108,8 +109,9 @@ class Store:
     """A KG store file; one connection, used by one thread at a time."""
 
     def __init__(self, path: str | Path, *, synchronous: str = 'FULL',
-                 busy_timeout: float = BUSY_TIMEOUT) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT, writer: str | None = None) -> None:
         self.path = Path(path)
+        self.writer = writer  # recorded in every event's info (a fleet's robot namespace)
         if not self.path.exists():
             raise StoreError(f'no store at {self.path} (create one with "l3mp kg init")')
         _check_header(self.path)  # before SQLite would turn an empty file into a database
@@ -202,7 +204,7 @@ class Store:
         conn.executemany('INSERT OR REPLACE INTO meta VALUES (?, ?)', meta.items())
         conn.executemany('INSERT INTO entities VALUES (?, ?)', sorted(kg.entities.items()))
         conn.executemany('INSERT INTO facts VALUES (?, ?)',
-                         [(f.predicate, _args_key(f)) for f in sorted(kg.facts)])
+                         [(f.predicate, args_key(f)) for f in sorted(kg.facts)])
         conn.execute('INSERT INTO events (time, source, status, info) VALUES (?, ?, ?, ?)',
                      (time.time(), source, 'init', json.dumps(
                          {'entities': len(kg.entities), 'facts': len(kg.facts)})))
@@ -311,6 +313,12 @@ class Store:
             with self.transaction():
                 yield
 
+    def _info(self, info: dict | None) -> str:
+        body = dict(info or {})
+        if self.writer:
+            body.setdefault('writer', self.writer)
+        return json.dumps(body)
+
     def commit(self, update: Update, *, source: str, utterance: str | None = None,
                new_entities: Mapping[str, str] | None = None, info: dict | None = None) -> int:
         """Apply a (verified) update durably in one transaction; return the event id."""
@@ -320,15 +328,15 @@ class Store:
             with self._writing():
                 conn.executemany('INSERT OR REPLACE INTO entities VALUES (?, ?)', ents)
                 conn.executemany('DELETE FROM facts WHERE predicate = ? AND args = ?',
-                                 [(f.predicate, _args_key(f)) for f in update.remove])
+                                 [(f.predicate, args_key(f)) for f in update.remove])
                 conn.executemany('INSERT OR IGNORE INTO facts VALUES (?, ?)',
-                                 [(f.predicate, _args_key(f)) for f in update.add])
+                                 [(f.predicate, args_key(f)) for f in update.add])
                 cur = conn.execute(
                     'INSERT INTO events (time, source, status, utterance, diff, new_entities, '
                     'info) VALUES (?, ?, ?, ?, ?, ?, ?)',
                     (time.time(), source, 'applied', utterance, json.dumps(update.to_json()),
                      json.dumps([{'name': n, 'type': t} for n, t in ents]),
-                     json.dumps(info or {})))
+                     self._info(info)))
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute('ROLLBACK')
@@ -346,7 +354,7 @@ class Store:
                     'VALUES (?, ?, ?, ?, ?, ?, ?)',
                     (time.time(), source, 'rejected', utterance,
                      json.dumps(update.to_json()) if update is not None else None,
-                     json.dumps(errors), json.dumps(info or {})))
+                     json.dumps(errors), self._info(info)))
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute('ROLLBACK')
