@@ -37,6 +37,7 @@ from .world.domain import DomainSchema
 from .world.kg import KnowledgeGraph
 from .world.model import WorldModel
 from .world.replica import ReplicaWorldModel
+from .world.store import StoreError
 from .world.stores import create_store, is_url, open_store, store_exists
 
 if TYPE_CHECKING:
@@ -93,10 +94,15 @@ def open_world(cfg: Config, domain: Domain | None = None, *, kg: KnowledgeGraph 
         return WorldModel(domain.schema, domain.constraints,
                           kg=kg if kg is not None else _initial_kg(cfg, domain))
     if fresh or not store_exists(spath):
-        create_store(spath, _initial_kg(cfg, domain), domain_path=str(domain.path),
-                     constraints_path=str(domain.constraints_path)
-                     if domain.constraints_path else None, overwrite=fresh,
-                     writer=writer).close()
+        try:
+            create_store(spath, _initial_kg(cfg, domain), domain_path=str(domain.path),
+                         constraints_path=str(domain.constraints_path)
+                         if domain.constraints_path else None, overwrite=fresh,
+                         writer=writer).close()
+        except StoreError:
+            if fresh or not store_exists(spath):
+                raise
+            # another robot of the fleet created it first: use that one
     return WorldModel(domain.schema, domain.constraints,
                       store=open_store(spath, writer=writer))
 

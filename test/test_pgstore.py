@@ -279,3 +279,36 @@ def test_the_cli_works_on_a_postgres_store(postgres, files):  # noqa: F811
     again = run('kg', 'init', '--domain', str(dpath), '--from', str(state), '--store', db)
     assert again.returncode == 2 and 'already' in again.stderr
     assert isinstance(PgStore(db).last_event_id(), int)
+
+
+def test_robots_starting_together_create_the_store_once(postgres, files):  # noqa: F811
+    from l3mp_ros.compose import open_world
+    from l3mp_ros.config import Config
+
+    dpath, cpath = files
+    state = Path(dpath).parent / 'state.json'
+    state.write_text(json.dumps(MINI_STATE))
+    db = postgres.create_database('t_' + uuid.uuid4().hex[:12])
+    cfg = Config(domain=str(dpath), constraints=str(cpath), store=db,
+                 initial_state=str(state))
+    barrier = threading.Barrier(4)
+    worlds, errors = [], []
+
+    def start(k: int) -> None:
+        barrier.wait()
+        try:
+            worlds.append(open_world(cfg, writer=f'/robot{k}'))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == [] and len(worlds) == 4
+    with open_store(db) as store:
+        assert [e.status for e in store.history()] == ['init']
+    assert len({w.store._store_id for w in worlds}) == 1
+    for w in worlds:
+        w.close()
