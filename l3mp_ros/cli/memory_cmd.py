@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..config import Config
 from ..world.store import Store
+from ..world.stores import is_url
 from .common import CLIError, dump, print_answer
 
 
@@ -48,6 +49,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _store_path(args: argparse.Namespace) -> str:
+    if is_url(args.store):
+        from ..world.pgstore import redact
+        raise CLIError('lifelong memory keeps its tables in a SQLite store; '
+                       f'{redact(args.store)} is a PostgreSQL store')
     if not Path(args.store).exists():
         raise CLIError(f'no store at {args.store} (create one with "l3mp kg init")')
     Store(args.store).close()  # a clear error when it is not a store
