@@ -144,11 +144,11 @@ def _claim(said: list[str], runs: list[tuple[int, int, str]], names: dict[str, l
     """Turn runs into mentions, longest first, each word read once."""
     idf = {w: math.log(1.0 + len(names) / c) for w, c in df.items()}
 
-    def order(run: tuple[int, int, str]) -> tuple[float, float]:
+    def order(run: tuple[int, int, str]) -> tuple[float, float, int, str]:
         i, j, n = run
         share = sum(idf.get(w, 0.0) for w in set(said[i:j])) / max(
             1e-9, sum(idf.get(w, 0.0) for w in set(names[n])))
-        return (-(j - i), -share)
+        return (-(j - i), -share, i, n)  # ties: reading order, then name (never hash order)
 
     claimed = [False] * len(said)
     mentions: list[Mention] = []
