@@ -17,6 +17,7 @@ from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.store import Store, StoreError
 
 from .conftest import MINI_CONSTRAINTS, MINI_DOMAIN, MINI_STATE
+from .store_checks import check_log
 
 ITEMS = ('red_pen', 'blue_pen', 'dune')
 LIGHT_OFF = Update.parse('REMOVE: (kitchen, lit, true) ADD: (kitchen, dark, true)')
@@ -154,25 +155,7 @@ def test_four_writers_keep_every_constraint_and_a_replayable_log(tmp_path):
     # each writer got some of its updates in (the test is not trivially all-rejected)
     assert all(sum(r['applied'] for r in rs) >= 5 for rs in results)
 
-    store = Store(spath)
-    applied = {e.id: e for e in store.history(status='applied')}
-    kg = store.load_kg()
-    store.close()
-    # every acknowledged update is in the log exactly once, with its diff; nothing else is
-    ids = [a['event_id'] for a in acked]
-    assert len(ids) == len(set(ids))
-    assert set(ids) == set(applied)
-    for a in acked:
-        assert applied[a['event_id']].update.to_json() == a['diff']
-    # the state keeps the domain's rules (each item in exactly one place) ...
-    world = WorldModel.open(spath)
-    assert world.verifier.check_state(kg) == []
-    world.close()
-    # ... and the log replays to it: every applied REMOVE removed a fact that was there
-    replay = KnowledgeGraph.from_json(MINI_STATE)
-    for eid in sorted(applied):
-        replay.apply(applied[eid].update)
-    assert replay.to_json()['facts'] == kg.to_json()['facts']
+    check_log(spath, acked, MINI_STATE)
     rc = subprocess.run(cli + ['kg', 'verify', '--store', str(spath)], env=env,
                         capture_output=True, text=True)
     assert rc.returncode == 0, rc.stdout + rc.stderr

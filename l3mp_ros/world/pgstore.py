@@ -36,7 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from .kg import Fact, KnowledgeGraph, Update
-from .store import BUSY_TIMEOUT, SCHEMA_VERSION, Event, Store, StoreError, args_key
+from .store import BUSY_TIMEOUT, SCHEMA_VERSION, Event, Store, StoreBase, StoreError, args_key
 
 CHANNEL = 'l3mp_events'
 LOCK_KEY = 0x6C336D70  # 'l3mp': the advisory lock every writer of a database takes
@@ -76,7 +76,7 @@ def _connect(url: str, **kwargs: Any) -> psycopg.Connection:
         raise StoreError(f'cannot connect to the store {redact(url)}: {msg}') from None
 
 
-class PgStore:
+class PgStore(StoreBase):
     """A KG store in a PostgreSQL database; one connection, one thread at a time."""
 
     def __init__(self, url: str, *, writer: str | None = None,
@@ -263,20 +263,8 @@ class PgStore:
         except psycopg.Error as exc:
             raise StoreError(f'cannot commit to {self.path}: {exc}') from None
 
-    @contextmanager
-    def _writing(self) -> Iterator[None]:
-        """Use the caller's transaction if one is open, else open one."""
-        if self._tx:
-            yield
-        else:
-            with self.transaction():
-                yield
-
-    def _info(self, info: dict | None) -> str:
-        body = dict(info or {})
-        if self.writer:
-            body.setdefault('writer', self.writer)
-        return json.dumps(body)
+    def _in_transaction(self) -> bool:
+        return self._tx
 
     def _event(self, status: str, source: str, utterance: str | None, diff: str | None,
                new_entities: str | None, errors: str | None, info: dict | None) -> int:
@@ -333,12 +321,6 @@ class PgStore:
             self._conn.close()
         except psycopg.Error:
             pass
-
-    def __enter__(self) -> PgStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class EventListener:

@@ -17,6 +17,7 @@ event ids are the commit order and replaying the log gives the state.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -25,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 from .kg import Fact, KnowledgeGraph, Update
 
@@ -105,7 +107,46 @@ def args_key(fact: Fact) -> str:
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's transaction
 
 
-class Store:
+class StoreBase:
+    """What both store backends share: writer provenance, nested writes, ``with`` use."""
+
+    writer: str | None = None
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """Hold the store's write lock (each backend implements it)."""
+        raise NotImplementedError
+
+    def _in_transaction(self) -> bool:
+        raise NotImplementedError
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Use the caller's transaction if one is open, else open one."""
+        if self._in_transaction():
+            yield
+        else:
+            with self.transaction():
+                yield
+
+    def _info(self, info: dict | None) -> str:
+        """Return an event's ``info`` as JSON, with the writer when one is set."""
+        body = dict(info or {})
+        if self.writer:
+            body.setdefault('writer', self.writer)
+        return json.dumps(body)
+
+    def close(self) -> None:
+        """Close the connection."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Store(StoreBase):
     """A KG store file; one connection, used by one thread at a time."""
 
     def __init__(self, path: str | Path, *, synchronous: str = 'FULL',
@@ -304,20 +345,8 @@ class Store:
                 conn.execute('ROLLBACK')
             raise StoreError(f'cannot commit to {self.path}: {exc}') from None
 
-    @contextmanager
-    def _writing(self) -> Iterator[None]:
-        """Use the caller's transaction if one is open, else open one."""
-        if self._conn.in_transaction:
-            yield
-        else:
-            with self.transaction():
-                yield
-
-    def _info(self, info: dict | None) -> str:
-        body = dict(info or {})
-        if self.writer:
-            body.setdefault('writer', self.writer)
-        return json.dumps(body)
+    def _in_transaction(self) -> bool:
+        return self._conn.in_transaction
 
     def commit(self, update: Update, *, source: str, utterance: str | None = None,
                new_entities: Mapping[str, str] | None = None, info: dict | None = None) -> int:
@@ -378,9 +407,3 @@ class Store:
             self._conn.close()
         except sqlite3.Error:
             pass
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
