@@ -41,7 +41,6 @@ from .store import BUSY_TIMEOUT, SCHEMA_VERSION, Event, Store, StoreBase, StoreE
 CHANNEL = 'l3mp_events'
 LOCK_KEY = 0x6C336D70  # 'l3mp': the advisory lock every writer of a database takes
 CONNECT_TIMEOUT = 10  # seconds to reach the server
-_COLUMNS = 'id, time, source, status, utterance, diff, new_entities, errors, info'
 _DDL = (
     'CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
     'CREATE TABLE entities (name TEXT PRIMARY KEY, type TEXT NOT NULL)',
@@ -203,15 +202,7 @@ class PgStore(StoreBase):
     def history(self, since_id: int = 0, limit: int | None = None,
                 status: str | None = None) -> list[Event]:
         """Return events with id > ``since_id`` in order (optionally only one status)."""
-        sql = f'SELECT {_COLUMNS} FROM events WHERE id > %s'
-        params: list = [since_id]
-        if status:
-            sql += ' AND status = %s'
-            params.append(status)
-        sql += ' ORDER BY id'
-        if limit is not None:
-            sql += ' LIMIT %s'
-            params.append(limit)
+        sql, params = self._history_query(since_id, limit, status, '%s')
         return [Store._event(row) for row in self._query(sql, params)]
 
     def last_event_id(self) -> int:

@@ -128,6 +128,22 @@ class StoreBase:
             with self.transaction():
                 yield
 
+    @staticmethod
+    def _history_query(since_id: int, limit: int | None, status: str | None,
+                       mark: str) -> tuple[str, list]:
+        """Return the events query (``mark``: the driver's parameter placeholder)."""
+        sql = (f'SELECT id, time, source, status, utterance, diff, new_entities, errors, info '
+               f'FROM events WHERE id > {mark}')
+        params: list = [since_id]
+        if status:
+            sql += f' AND status = {mark}'
+            params.append(status)
+        sql += ' ORDER BY id'
+        if limit is not None:
+            sql += f' LIMIT {mark}'
+            params.append(limit)
+        return sql, params
+
     def _info(self, info: dict | None) -> str:
         """Return an event's ``info`` as JSON, with the writer when one is set."""
         body = dict(info or {})
@@ -286,15 +302,7 @@ class Store(StoreBase):
     def history(self, since_id: int = 0, limit: int | None = None,
                 status: str | None = None) -> list[Event]:
         """Return events with id > ``since_id`` in order (optionally only one status)."""
-        sql = 'SELECT * FROM events WHERE id > ?'
-        params: list = [since_id]
-        if status:
-            sql += ' AND status = ?'
-            params.append(status)
-        sql += ' ORDER BY id'
-        if limit is not None:
-            sql += ' LIMIT ?'
-            params.append(limit)
+        sql, params = self._history_query(since_id, limit, status, '?')
         return [self._event(row) for row in self._conn.execute(sql, params)]
 
     def last_event_id(self) -> int:
