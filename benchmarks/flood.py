@@ -40,12 +40,12 @@ os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
 
 import rclpy  # noqa: E402
 from rclpy._rclpy_pybind11 import RCLError  # noqa: E402
-from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
 from l3mp_ros.nodes.common import COMMAND_QOS, PLAN_READER_QOS  # noqa: E402
+from l3mp_ros.nodes.executor import PoolExecutor  # noqa: E402
 
 # the sender keeps every message until delivered: only the receiving side is measured
 SEND_QOS = QoSProfile(depth=1, history=HistoryPolicy.KEEP_ALL,
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     child = subprocess.Popen(bringup, stdout=subprocess.DEVNULL, stderr=log, text=True)
     rclpy.init()
     sender = Sender()
-    executor = MultiThreadedExecutor(num_threads=2)
+    executor = PoolExecutor(num_threads=2)
     executor.add_node(sender)
     spin = threading.Thread(target=executor.spin, daemon=True)
     spin.start()

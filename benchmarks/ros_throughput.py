@@ -1,6 +1,6 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Throughput of the ROS nodes over real DDS (one process, MultiThreadedExecutor).
+"""Throughput of the ROS nodes over real DDS (one process, a multi-threaded executor).
 
 1. Scene graphs of ``--objects`` visible objects (default 200) through world_model_node:
    every frame moves every object to another table, so each frame is a real update
@@ -10,6 +10,10 @@
 2. End-to-end latency from a ``goal`` message to its ``plan`` (planner on the household KG).
 
     python benchmarks/ros_throughput.py [--frames 300] [--engine fast-downward] [--out DIR]
+        [--executor pool|rclpy]
+
+``--executor rclpy`` runs on rclpy's own MultiThreadedExecutor instead of the
+:class:`~l3mp_ros.nodes.executor.PoolExecutor` the nodes use (for comparison).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from std_msgs.msg import String  # noqa: E402
 from l3mp_ros.compose import build_agent  # noqa: E402
 from l3mp_ros.config import Config  # noqa: E402
 from l3mp_ros.nodes.common import COMMAND_QOS, LATCHED_QOS, STREAM_QOS  # noqa: E402
+from l3mp_ros.nodes.executor import PoolExecutor  # noqa: E402
 from l3mp_ros.nodes.planner_node import PlannerNode  # noqa: E402
 from l3mp_ros.nodes.world_model_node import WorldModelNode  # noqa: E402
 
@@ -94,13 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--goals', type=int, default=10)
     ap.add_argument('--engine', default='fast-downward')
     ap.add_argument('--out', help='directory for ros_throughput.json')
+    ap.add_argument('--executor', choices=('pool', 'rclpy'), default='pool')
     args = ap.parse_args(argv)
     tmp = tempfile.mkdtemp(prefix='l3mp_bench_')
     overrides = [Parameter('store', value=f'{tmp}/kg.db'), Parameter('retriever', value='full'),
                  Parameter('engine', value=args.engine), Parameter('markers_rate', value=2.0),
                  Parameter('apply_step_effects', value=False)]
     rclpy.init()
-    ex = MultiThreadedExecutor(num_threads=4)
+    ex = (PoolExecutor if args.executor == 'pool' else MultiThreadedExecutor)(num_threads=4)
     wm = WorldModelNode(parameter_overrides=overrides)
     agent = build_agent(Config(retriever='full', engine=args.engine, plan_timeout=30.0),
                         wm.world, llm=object())
@@ -152,12 +158,13 @@ def main(argv: list[str] | None = None) -> int:
         'frame_bytes': payload_bytes, 'applied': applied, 'rate_hz': round(rate, 1),
         'frame_latency_ms': {'median': round(statistics.median(lat), 1),
                              'p95': round(pct(lat, 0.95), 1), 'max': round(max(lat), 1)},
-        'engine': args.engine, 'goals': args.goals,
+        'engine': args.engine, 'goals': args.goals, 'executor': args.executor,
         'goal_to_plan_ms': {'median': round(statistics.median(plan_ms), 1),
                             'p95': round(pct(plan_ms, 0.95), 1), 'max': round(max(plan_ms), 1)},
         'cpus': os.cpu_count(), 'python': sys.version.split()[0],
     }
-    print(f'scene graphs: {args.frames} frames x {args.objects} objects ({payload_bytes} B): '
+    print(f'[{args.executor}] scene graphs: {args.frames} frames x {args.objects} objects '
+          f'({payload_bytes} B): '
           f'{rate:.1f} Hz sustained (goal >= 30 Hz), {applied} applied; latency median '
           f'{result["frame_latency_ms"]["median"]} ms, p95 {result["frame_latency_ms"]["p95"]}'
           ' ms')

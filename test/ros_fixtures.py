@@ -21,11 +21,11 @@ os.environ['ROS_DOMAIN_ID'] = str(10 + os.getpid() % 90)
 os.environ['ROS_AUTOMATIC_DISCOVERY_RANGE'] = 'LOCALHOST'
 
 import rclpy  # noqa: E402
-from rclpy.executors import MultiThreadedExecutor  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from std_msgs.msg import String  # noqa: E402
 
 from l3mp_ros.nodes.common import COMMAND_QOS, PLAN_READER_QOS  # noqa: E402
+from l3mp_ros.nodes.executor import PoolExecutor  # noqa: E402
 from l3mp_ros.schemas import WireError, loads  # noqa: E402
 
 
@@ -89,10 +89,10 @@ class Probe(Node):
 
 
 class Spinner:
-    """A MultiThreadedExecutor spinning in a background thread."""
+    """A PoolExecutor (multi-threaded) spinning in a background thread."""
 
     def __init__(self) -> None:
-        self.executor = MultiThreadedExecutor(num_threads=4)
+        self.executor = PoolExecutor(num_threads=4)
         self.nodes: list[Node] = []
         self._thread = threading.Thread(target=self._spin, daemon=True)
         self._thread.start()

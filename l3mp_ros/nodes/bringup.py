@@ -1,6 +1,6 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""l3mp_bringup: every node in one process (MultiThreadedExecutor).
+"""l3mp_bringup: every node in one process (a multi-threaded PoolExecutor).
 
 For machines without ``ros2 launch``. The world model node owns the :class:`WorldModel`;
 the language and planner nodes share one agent built around that same object, so there is
@@ -15,9 +15,10 @@ import argparse
 import sys
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import ExternalShutdownException
 
 from .. import paths
+from .executor import PoolExecutor
 from .language_node import LanguageNode
 from .perception_node import PerceptionNode
 from .planner_node import PlannerNode
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     nodes = []
     try:
         rclpy.init(args=['l3mp_bringup', '--ros-args', '--params-file', str(params), *ros])
-        executor = MultiThreadedExecutor(num_threads=4)
+        executor = PoolExecutor(num_threads=4)
         ns = {'namespace': args.namespace} if args.namespace else {}
         world = WorldModelNode(**ns)
         nodes.append(world)

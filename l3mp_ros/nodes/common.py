@@ -24,6 +24,7 @@ from ..agent.agent import Agent
 from ..config import PARAMETERS, Config, Setter, plan_changes
 from ..schemas import error_event
 from ..world.model import WorldModel
+from .executor import PoolExecutor
 
 # commands, requests and their answers: reliable and KEEP_ALL on both sides, so a burst
 # is never overwritten: when a reader falls behind, DDS flow control makes the writer wait
@@ -166,7 +167,7 @@ class Worker:
 
 def run(make: Callable[[], Node], args: list[str] | None = None,
         startup_errors: tuple[type[BaseException], ...] = (), name: str = '') -> int:
-    """Jazzy-style main: init, spin one node, destroy it, shut down.
+    """Jazzy-style main: init, spin one node (:class:`PoolExecutor`), destroy it, shut down.
 
     A node whose constructor raises one of ``startup_errors`` exits 2 with one line.
     """
@@ -177,9 +178,12 @@ def run(make: Callable[[], Node], args: list[str] | None = None,
         except startup_errors as exc:
             print(f'{name}: {exc}', file=sys.stderr)
             return 2
+        executor = PoolExecutor(num_threads=4)  # callback groups run side by side
         try:
-            rclpy.spin(node)
+            executor.add_node(node)
+            executor.spin()
         finally:
+            executor.shutdown(timeout_sec=2.0)
             node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass

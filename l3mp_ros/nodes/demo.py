@@ -20,12 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from std_msgs.msg import String
 
 from .. import paths, schemas
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS
+from .executor import PoolExecutor
 from .language_node import LanguageNode
 from .planner_node import PlannerNode
 from .world_model_node import WorldModelNode
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     executor = None
     try:
         rclpy.init(args=['l3mp_demo', *ros_args])
-        executor = MultiThreadedExecutor(num_threads=4)
+        executor = PoolExecutor(num_threads=4)
         world = WorldModelNode()
         language = LanguageNode(world=world.world)
         nodes += [world, language, PlannerNode(agent=language.agent), DemoClient()]

@@ -1,0 +1,99 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""PoolExecutor over real DDS: a burst is served without queueing any task twice."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from .ros_fixtures import ros_session
+
+pytestmark = pytest.mark.ros
+
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup  # noqa: E402
+from rclpy.executors import MultiThreadedExecutor  # noqa: E402
+from rclpy.node import Node  # noqa: E402
+from std_msgs.msg import String  # noqa: E402
+
+from l3mp_ros.nodes.common import COMMAND_QOS  # noqa: E402
+from l3mp_ros.nodes.executor import PoolExecutor  # noqa: E402
+
+BURST = 300
+
+
+@pytest.fixture(scope='module')
+def ros_context():
+    with ros_session():
+        yield
+
+
+class Counter(Node):
+    """Two subscriptions in two callback groups (like the world model's writes and reads)."""
+
+    def __init__(self) -> None:
+        super().__init__('pool_counter')
+        self.got = {'a': 0, 'b': 0}
+        self.lock = threading.Lock()
+        for topic in self.got:
+            self.create_subscription(String, f'pool_{topic}', self._count(topic), COMMAND_QOS,
+                                     callback_group=MutuallyExclusiveCallbackGroup())
+
+    def _count(self, topic: str):
+        def cb(msg: String) -> None:
+            time.sleep(0.001)  # some work, as a callback does
+            with self.lock:
+                self.got[topic] += 1
+        return cb
+
+
+def serve_burst(executor: MultiThreadedExecutor) -> Counter:
+    counter = Counter()
+    sender = Node('pool_sender')
+    pubs = {t: sender.create_publisher(String, f'pool_{t}', COMMAND_QOS) for t in counter.got}
+    executor.add_node(counter)
+    spin = threading.Thread(target=executor.spin, daemon=True)
+    spin.start()
+    try:
+        end = time.monotonic() + 10
+        while any(p.get_subscription_count() == 0 for p in pubs.values()):
+            assert time.monotonic() < end, 'the counter never subscribed'
+            time.sleep(0.05)
+        for i in range(BURST):
+            for pub in pubs.values():
+                pub.publish(String(data=str(i)))
+        end = time.monotonic() + 120  # a bound for a stuck executor, not a timing assertion
+        while min(counter.got.values()) < BURST and time.monotonic() < end:
+            time.sleep(0.05)
+    finally:
+        executor.shutdown(timeout_sec=2.0)
+        spin.join(5.0)
+        counter.destroy_node()
+        sender.destroy_node()
+    return counter
+
+
+def test_a_burst_is_served_and_no_task_is_queued_twice(ros_context):
+    executor = PoolExecutor(num_threads=4)
+    counter = serve_burst(executor)
+    assert counter.got == {'a': BURST, 'b': BURST}
+    # one task per message, plus the node's own (parameter services, guards): rclpy's
+    # MultiThreadedExecutor queues the same waiting task again on every spin (thousands)
+    assert executor.submitted <= 2 * BURST + 50, executor.submitted
+
+
+def test_a_callback_exception_surfaces_in_spin_as_in_rclpy(ros_context):
+    node = Node('pool_raiser')
+    node.create_timer(0.01, lambda: 1 / 0)
+    executor = PoolExecutor(num_threads=2)
+    executor.add_node(node)
+    try:
+        with pytest.raises(ZeroDivisionError):
+            end = time.monotonic() + 10
+            while time.monotonic() < end:
+                executor.spin_once(timeout_sec=0.1)
+    finally:
+        executor.shutdown(timeout_sec=2.0)
+        node.destroy_node()
