@@ -12,10 +12,14 @@ from l3mp_ros.cli import main
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.world.constraints import Constraints
+from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.store import Store
 
 from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE, client, household_world, upd
+from .conftest import MINI_CONSTRAINTS, MINI_DOMAIN, MINI_STATE
 
 REPORT = 'Jerry took the red pen from the living room table.'
 GOOD = {'facts': [['in_person_hand', 'red_pen', 'jerry']]}  # the old place is implied
@@ -469,3 +473,39 @@ def test_a_report_changing_more_than_max_report_facts_is_rejected(tmp_path):
     assert world.kg.to_json() == before
     agent = Agent(world, object(), FullRetriever(), Planner(world.domain), max_report_facts=3)
     assert agent.updater.max_changes == 3
+
+
+def test_a_flag_no_action_changes_is_a_state_a_report_may_change():
+    # people break and mend things no action of the robot breaks or mends: a one-argument
+    # predicate is offered as a change even when no action's effect names it
+    domain = DomainSchema.from_text(MINI_DOMAIN.replace(
+        '(lit ?r - room) (dark ?r - room)', '(lit ?r - room) (dark ?r - room) '
+        '(worn_out ?i - item)'))
+    world = WorldModel(domain, Constraints.from_dict(MINI_CONSTRAINTS),
+                       kg=KnowledgeGraph.from_json(MINI_STATE))
+    stated = {'facts': [['worn_out', 'red_pen', 'true']]}
+    with FakeOpenAI([{'content': stated}, {'content': {'answer': 'yes'}}], answers={}) as fake:
+        updater = NLUpdater(world, client(fake), LinkRetriever())
+        out = updater.run('The red pen is worn out now.')
+        schema = _updates(fake)[0]['response_format']['json_schema']['schema']
+    assert 'worn_out' in updater.changing() and 'room_has' not in updater.changing()
+    jsonschema.validate(stated, schema)
+    assert out.applied, out.errors
+    assert Fact('worn_out', ('red_pen',)) in world.kg
+
+
+def test_a_part_repeating_an_earlier_change_is_asked_again_without_it(tmp_path):
+    world = household_world(tmp_path)
+    move = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
+    tap = {'content': {'facts': [['faucet_on', 'kitchen_sink', 'true']]}}
+    with FakeOpenAI([move, move, tap]) as fake:  # part 2 repeats the move, then the tap
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Jerry went to the kitchen and opened the tap of the kitchen sink.')
+        again = _updates(fake)[2]['response_format']['json_schema']['schema']
+    with pytest.raises(jsonschema.ValidationError):  # the repeat cannot be written again
+        jsonschema.validate(move['content'], again)
+    jsonschema.validate(tap['content'], again)
+    assert out.applied, out.errors
+    assert Fact('faucet_on', ('kitchen_sink',)) in world.kg
+    assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
+    assert any('repeated an earlier part' in n for n in out.notes)

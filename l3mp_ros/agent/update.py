@@ -215,15 +215,20 @@ class NLUpdater:
     def changing(self) -> frozenset[str]:
         """Return the predicates a report may change.
 
-        Those some action changes, and those a functional or exclusive rule governs
-        (where a person or a thing is: people move things no action of the robot moves).
-        Relations nothing changes and no such rule keeps single (who owns what, which
-        door joins which room) are not offered when only changes can be written.
+        Those some action changes, those a functional or exclusive rule governs
+        (where a person or a thing is: people move things no action of the robot moves),
+        and every one-argument predicate: a flag of a thing is its state, and people
+        change states no action of the robot changes (a machine breaks down or is
+        repaired, an apple is sliced). Relations nothing changes and no such rule keeps
+        single (who owns what, which door joins which room) are not offered when only
+        changes can be written.
         """
+        domain = self.world.domain
         rules = {p for r in self.world.constraints.rules
                  if r.kind in ('functional', 'exclusive') for p in r.predicates}
-        return frozenset((self.world.domain.fluent_predicates() | rules)
-                         & set(self.world.domain.predicates))
+        flags = {n for n, pred in domain.predicates.items() if pred.arity == 1}
+        return frozenset((domain.fluent_predicates() | rules | flags)
+                         & set(domain.predicates))
 
     def grounding(self, kg: Any, retrieval: Retrieval,
                   about: Iterable[str] = ()) -> Grounding:
@@ -297,6 +302,18 @@ class NLUpdater:
             earlier |= named_in(kg, part)
             completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
                                                  part=scope)
+            if (several and kind == 'restated' and completion is not None and completions
+                    and self.verify and not STATIVE.search(part)
+                    and changed_before(kg, completion.asked)
+                    and own_content(kg, part, completions)):
+                # the part names something no earlier part changed, yet the answer repeats
+                # an earlier part's change: asked once more, those changes cannot be written
+                done = frozenset(f for c in completions for f in c.update.add | c.update.remove)
+                completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
+                                                     part=scope, exclude=done)
+                if completion is not None:
+                    completion.notes.append(f'the first answer for "{part}" repeated an '
+                                            "earlier part's change; asked again without it")
             if several and kind == 'no_change':
                 if STATIVE.search(part):
                     errors = []  # "X is still in the office": nothing to change, as said
@@ -434,15 +451,17 @@ class NLUpdater:
         return errors
 
     def _ask(self, messages: list[dict[str, str]], grounding: Grounding, kg: Any,
-             mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None
+             mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None,
+             exclude: frozenset[Fact] = frozenset()
              ) -> tuple[Completion | None, list[str], str]:
         """Ask for one answer, re-prompting with errors; return (completion, errors, kind).
 
         ``kind`` is ``ok``, ``no_change`` (empty answer), ``restated`` (everything stated
         already holds in ``kg``) or ``error``. With ``part``, stated facts must be about
-        what that part names (see :func:`part_scope`).
+        what that part names (see :func:`part_scope`). Facts in ``exclude`` cannot be
+        written.
         """
-        excluded: set[Fact] = set()  # items an earlier answer got wrong
+        excluded: set[Fact] = set(exclude)  # items an earlier answer got wrong
         completion: Completion | None = None
         errors: list[str] = []
         attempts = self.max_attempts if self.verify else 1
