@@ -99,6 +99,14 @@ def test_surfaces_are_the_words_as_written(workshop):
     assert got['shop_2'] == 'the shop'
 
 
+def test_a_name_inside_a_longer_mention_is_written_as_its_own_words(workshop):
+    # "the paint room door" names the door and the paint room; the read-back must say
+    # "the paint room is ...", never "the paint room door is ..." about the room
+    text = 'The paint room door is still open, but someone turned the light off in there.'
+    got = surfaces(resolve(workshop, text))
+    assert got == {'door_paint_room': 'the paint room door', 'paint_room': 'the paint room'}
+
+
 def test_a_compound_head_is_found_by_its_last_word(workshop):
     workshop.add_entity('cleo_storeroom', 'storeroom')
     workshop.add_entity('cleo_storeroom_lamp', 'lamp')

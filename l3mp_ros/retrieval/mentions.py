@@ -53,6 +53,9 @@ class Mention:
     text: str  # the normalised words
     candidates: list[str] = field(default_factory=list)
     surface: str = ''  # the words as written ("Theo's yeast plate")
+    # the words that name it when it is named inside a longer mention ("cold room" of
+    # "the cold room door"): its surface is those words, not the whole mention's
+    part: tuple[int, int] | None = None
 
     @property
     def resolved(self) -> str | None:
@@ -92,7 +95,8 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE) -> list[Mention]
     df: Counter[str] = Counter(w for ws in names.values() for w in set(ws))
     mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare), names, heads, df)
     for m in mentions:
-        m.surface = text[tokens[m.start][0]:tokens[m.end - 1][1]]
+        start, end = m.part or (m.start, m.end)
+        m.surface = text[tokens[start][0]:tokens[end - 1][1]]
     _narrow(kg, mentions, said, names, owner)
     return mentions
 
@@ -162,7 +166,8 @@ def _claim(said: list[str], runs: list[tuple[int, int, str]], names: dict[str, l
         mentions.append(Mention(i, j, ' '.join(said[i:j]), cands))
         if j - i > 1:  # "the cold room door" also names the cold room
             inside = set(said[i:j])
-            mentions.extend(Mention(i, j, ' '.join(said[i:j]), [n]) for n, ws in names.items()
+            mentions.extend(Mention(i, j, ' '.join(said[i:j]), [n], part=_within(said, i, j, ws))
+                            for n, ws in names.items()
                             if n not in cands and len(ws) > 1 and set(ws) <= inside)
         for k in range(i, j):
             claimed[k] = True
@@ -180,6 +185,12 @@ def _claim(said: list[str], runs: list[tuple[int, int, str]], names: dict[str, l
         pending = sorted(set(rest), key=order)
     mentions.sort(key=lambda m: m.start)
     return mentions
+
+
+def _within(said: list[str], i: int, j: int, name: list[str]) -> tuple[int, int] | None:
+    """Return the words of ``said[i:j]`` that spell ``name``, when they stand together."""
+    at = [k for k in range(i, j) if said[k] in set(name)]
+    return (at[0], at[-1] + 1) if at and at[-1] + 1 - at[0] == len(at) else None
 
 
 def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
