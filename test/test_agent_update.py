@@ -12,14 +12,10 @@ from l3mp_ros.cli import main
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
-from l3mp_ros.world.constraints import Constraints
-from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
-from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.store import Store
 
 from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE, client, household_world, upd
-from .conftest import MINI_CONSTRAINTS, MINI_DOMAIN, MINI_STATE
 
 REPORT = 'Jerry took the red pen from the living room table.'
 GOOD = {'facts': [['in_person_hand', 'red_pen', 'jerry']]}  # the old place is implied
@@ -473,25 +469,6 @@ def test_a_report_changing_more_than_max_report_facts_is_rejected(tmp_path):
     assert world.kg.to_json() == before
     agent = Agent(world, object(), FullRetriever(), Planner(world.domain), max_report_facts=3)
     assert agent.updater.max_changes == 3
-
-
-def test_a_flag_no_action_changes_is_a_state_a_report_may_change():
-    # people break and mend things no action of the robot breaks or mends: a one-argument
-    # predicate is offered as a change even when no action's effect names it
-    domain = DomainSchema.from_text(MINI_DOMAIN.replace(
-        '(lit ?r - room) (dark ?r - room)', '(lit ?r - room) (dark ?r - room) '
-        '(worn_out ?i - item)'))
-    world = WorldModel(domain, Constraints.from_dict(MINI_CONSTRAINTS),
-                       kg=KnowledgeGraph.from_json(MINI_STATE))
-    stated = {'facts': [['worn_out', 'red_pen', 'true']]}
-    with FakeOpenAI([{'content': stated}, {'content': {'answer': 'yes'}}], answers={}) as fake:
-        updater = NLUpdater(world, client(fake), LinkRetriever())
-        out = updater.run('The red pen is worn out now.')
-        schema = _updates(fake)[0]['response_format']['json_schema']['schema']
-    assert 'worn_out' in updater.changing() and 'room_has' not in updater.changing()
-    jsonschema.validate(stated, schema)
-    assert out.applied, out.errors
-    assert Fact('worn_out', ('red_pen',)) in world.kg
 
 
 def test_a_part_repeating_an_earlier_change_is_asked_again_without_it(tmp_path):

@@ -215,20 +215,15 @@ class NLUpdater:
     def changing(self) -> frozenset[str]:
         """Return the predicates a report may change.
 
-        Those some action changes, those a functional or exclusive rule governs
-        (where a person or a thing is: people move things no action of the robot moves),
-        and every one-argument predicate: a flag of a thing is its state, and people
-        change states no action of the robot changes (a machine breaks down or is
-        repaired, an apple is sliced). Relations nothing changes and no such rule keeps
-        single (who owns what, which door joins which room) are not offered when only
-        changes can be written.
+        Those some action changes, and those a functional or exclusive rule governs
+        (where a person or a thing is: people move things no action of the robot moves).
+        Relations nothing changes and no such rule keeps single (who owns what, which
+        door joins which room) are not offered when only changes can be written.
         """
-        domain = self.world.domain
         rules = {p for r in self.world.constraints.rules
                  if r.kind in ('functional', 'exclusive') for p in r.predicates}
-        flags = {n for n, pred in domain.predicates.items() if pred.arity == 1}
-        return frozenset((domain.fluent_predicates() | rules | flags)
-                         & set(domain.predicates))
+        return frozenset((self.world.domain.fluent_predicates() | rules)
+                         & set(self.world.domain.predicates))
 
     def grounding(self, kg: Any, retrieval: Retrieval,
                   about: Iterable[str] = ()) -> Grounding:
