@@ -3,6 +3,7 @@
 """The nodes over real DDS: scene graphs, reports, goals, tasks, re-planning, bad input."""
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -467,6 +468,32 @@ def test_bringup_runs_all_nodes_in_one_process(spinner, tmp_path):
         out, _ = proc.communicate(timeout=20)
         print(out)
     assert proc.returncode in (0, -15), out
+
+
+def test_a_node_that_cannot_start_says_why_in_one_line(tmp_path):
+    missing = tmp_path / 'none.yaml'
+    cmd = [sys.executable, '-m', 'l3mp_ros.nodes.world_model_node', '--ros-args',
+           '-p', f'store:={tmp_path / "kg.db"}', '-p', f'perception_config:={missing}']
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert 'Traceback' not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f'world_model_node: cannot read {missing}: No such file or directory')
+
+
+def test_a_node_started_elsewhere_finds_its_shipped_files(tmp_path):
+    # the default perception_config is relative (config/...): resolved against the share
+    # directory, not the working directory, like the domain
+    cmd = [sys.executable, '-m', 'l3mp_ros.nodes.world_model_node', '--ros-args',
+           '-p', f'store:={tmp_path / "kg.db"}']
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        line = proc.stderr.readline()
+        assert 'world model:' in line, line + proc.stderr.read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
 
 
 # -- a fleet: two namespaced world models share one PostgreSQL store (issue 14) ------

@@ -24,6 +24,8 @@ from ..agent.agent import Agent
 from ..config import PARAMETERS, Config, Setter, plan_changes
 from ..schemas import error_event
 from ..world.model import WorldModel
+from ..world.replica import ReplicaError
+from ..world.store import StoreError
 from .executor import PoolExecutor
 
 # commands, requests and their answers: reliable and KEEP_ALL on both sides, so a burst
@@ -165,12 +167,19 @@ class Worker:
         self._thread.join(timeout)
 
 
+# what a node's constructor raises for a setup it cannot start with (one line, exit 2)
+STARTUP_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, StoreError,
+                                                   ReplicaError)
+
+
 def run(make: Callable[[], Node], args: list[str] | None = None,
         startup_errors: tuple[type[BaseException], ...] = (), name: str = '') -> int:
     """Jazzy-style main: init, spin one node (:class:`PoolExecutor`), destroy it, shut down.
 
-    A node whose constructor raises one of ``startup_errors`` exits 2 with one line.
+    A node that cannot start (bad parameters, an unreadable file, a missing or refused
+    store: :data:`STARTUP_ERRORS`, plus ``startup_errors``) exits 2 with one line.
     """
+    startup_errors = (*startup_errors, *STARTUP_ERRORS)
     try:
         rclpy.init(args=args)
         try:

@@ -10,6 +10,7 @@ worker thread in arrival order, so the node keeps receiving while the LLM thinks
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from std_msgs.msg import String
@@ -114,10 +115,10 @@ class LanguageNode(AgentNode):
         self._say('Sorry, something went wrong.')
 
 
-def main(args: list[str] | None = None) -> None:
+def main(args: list[str] | None = None) -> int:
     """Run the language node."""
-    run(LanguageNode, args)
+    return run(LanguageNode, args, name='language_node')
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

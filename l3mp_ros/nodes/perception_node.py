@@ -13,6 +13,7 @@ Sources that already publish at a sane rate (the AI2-THOR bridge) publish on
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -78,10 +79,10 @@ class PerceptionNode(Node):
             publish_json(self.out, frame)
 
 
-def main(args: list[str] | None = None) -> None:
+def main(args: list[str] | None = None) -> int:
     """Run the perception node."""
-    run(PerceptionNode, args)
+    return run(PerceptionNode, args, name='perception_node')
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())

@@ -16,6 +16,7 @@ time-outs, attempts and the execute policy can be changed live (``ros2 param set
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from std_msgs.msg import String
@@ -215,10 +216,10 @@ class PlannerNode(AgentNode):
                                                   topic=label))
 
 
-def main(args: list[str] | None = None) -> None:
+def main(args: list[str] | None = None) -> int:
     """Run the planner node."""
-    run(PlannerNode, args)
+    return run(PlannerNode, args, name='planner_node')
 
 
 if __name__ == '__main__':
-    main()
+    sys.exit(main())
