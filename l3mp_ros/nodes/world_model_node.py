@@ -30,7 +30,6 @@ from std_msgs.msg import ColorRGBA, String
 from std_srvs.srv import Trigger
 from visualization_msgs.msg import Marker, MarkerArray
 
-from .. import paths
 from ..compose import open_world
 from ..config import WORLD, Config, checked, node_parameters
 from ..schemas import WireError, error_event, loads_object, validate
@@ -62,7 +61,7 @@ class WorldModelNode(Node):
         self._owns_world = world is None
         self.world = world if world is not None else open_world(
             Config.from_params(self.params), writer=self.get_fully_qualified_name())
-        self.perceivable = load_perceivable(paths.resolve(self.params['perception_config']))
+        self.perceivable = load_perceivable(self.params['perception_config'])
         self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
         self.markers_pub = self.create_publisher(MarkerArray, 'kg/markers', LATCHED_QOS)
         self.world.listeners.append(self._on_applied)
@@ -100,7 +99,7 @@ class WorldModelNode(Node):
 
     def _setters(self) -> dict[str, Any]:
         def perception(path: str) -> Any:
-            preds = load_perceivable(paths.resolve(path))  # ValueError: unreadable, malformed
+            preds = load_perceivable(path)  # ValueError: unreadable, malformed
             unknown = sorted(p for p in preds if p not in self.world.domain.predicates)
             if unknown:
                 raise ValueError(f'names predicates the domain lacks: {", ".join(unknown)}')

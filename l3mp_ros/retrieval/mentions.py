@@ -189,7 +189,8 @@ def _claim(said: list[str], runs: list[tuple[int, int, str]], names: dict[str, l
 
 def _within(said: list[str], i: int, j: int, name: list[str]) -> tuple[int, int] | None:
     """Return the words of ``said[i:j]`` that spell ``name``, when they stand together."""
-    at = [k for k in range(i, j) if said[k] in set(name)]
+    words = set(name)
+    at = [k for k in range(i, j) if said[k] in words]
     return (at[0], at[-1] + 1) if at and at[-1] + 1 - at[0] == len(at) else None
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from .. import schemas
+from .. import paths, schemas
 from .constraints import Constraints
 from .domain import DomainSchema
 from .kg import Fact, KGError, KnowledgeGraph, Update
@@ -49,11 +49,12 @@ class PerceptionError(ValueError):
 def load_perceivable(path: str | Path) -> set[str]:
     """Read ``perceivable_predicates`` from a YAML data file.
 
-    The shipped files are plain data; a file in the older ``/**: ros__parameters:`` shape
-    is still read.
+    A relative path is also looked for under the share directory, like the domain
+    (:func:`l3mp_ros.paths.resolve`). The shipped files are plain data; a file in the
+    older ``/**: ros__parameters:`` shape is still read.
     """
     try:
-        data = yaml.safe_load(Path(path).read_text())
+        data = yaml.safe_load(paths.resolve(path).read_text())
     except OSError as exc:
         raise ValueError(f'cannot read {path}: {exc.strerror}') from None
     except yaml.YAMLError as exc:

@@ -115,7 +115,7 @@ def _shared() -> tuple[DomainSchema, Constraints, set[str]]:
         _SHARED['domain'] = DomainSchema.load(paths.resolve(DOMAIN))
         _SHARED['constraints'] = Constraints.load(
             paths.resolve(DOMAIN).with_suffix('.constraints.yaml'))
-        _SHARED['perceivable'] = load_perceivable(paths.resolve(PERCEPTION))
+        _SHARED['perceivable'] = load_perceivable(PERCEPTION)
     return _SHARED['domain'], _SHARED['constraints'], _SHARED['perceivable']
 
 
