@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..retrieval.link import NUMBER_WORDS
+
 SUBJECT_PRONOUNS = frozenset(
     "he she they it it's we i someone somebody everyone everybody nobody".split())
 NOUN_STARTERS = frozenset("""
@@ -109,7 +111,8 @@ def unknown_names(text: str, lexicon: Iterable[str]) -> list[str]:
             if k == 0 or not tok[:1].isupper() or tok.isupper() and len(tok) <= 4:
                 continue
             word = _plain(tok)
-            if len(word) < 3 or word in NOT_NAMES or word in lex or _singular(word) in lex:
+            if len(word) < 3 or word in NOT_NAMES or word in lex or _singular(word) in lex \
+                    or NUMBER_WORDS.get(word) in lex:  # "Eighty": names keep it as 80
                 continue
             if tok not in out:
                 out.append(tok)

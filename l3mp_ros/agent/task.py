@@ -349,7 +349,7 @@ class TaskPlanner:
         types: frozenset[str] | None = None
         names: dict[str, str] = {}
         if self.resolve_mentions:
-            mentions = resolve(kg, text)
+            mentions = resolve(kg, text, steady=self.world.domain.static_predicates())
             names = surfaces(mentions)
             types = quantifiable(self.world.domain, text)
             about = list(dict.fromkeys([*candidates(mentions), *possessors(

@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..llm.prompting import ask_choice, ask_yes_no
 from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
-from ..retrieval.base import Retrieval, Retriever
+from ..retrieval.base import Retrieval, Retriever, facts_about
 from ..retrieval.link import name_words, named_fully, named_in, words
 from ..retrieval.mentions import candidates, resolve, surfaces
-from ..world.complete import Completion, complete
+from ..world.complete import Completion, changing_predicates, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
 from .clauses import (
@@ -177,6 +177,16 @@ def _said(text: str, part: str | None) -> str:
     return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
 
 
+@dataclass
+class ReportContext:
+    """What one report's answer may use: the grounding, and whom the report is about."""
+
+    grounding: Grounding
+    mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
+    written: dict[str, str]  # how the report wrote the entities it settled on
+    referents: list[str]  # mention resolution's candidates, in reading order
+
+
 class NLUpdater:
     """Run Algorithm 3 against a world model."""
 
@@ -213,16 +223,23 @@ class NLUpdater:
         return self._system
 
     def changing(self) -> frozenset[str]:
-        """Return the predicates a report may change.
+        """Return the predicates a report may change (:func:`changing_predicates`).
 
-        Those some action changes, and those a functional or exclusive rule governs
-        (where a person or a thing is: people move things no action of the robot moves).
-        Relations nothing changes and no such rule keeps single (who owns what, which
-        door joins which room) are not offered when only changes can be written.
+        Relations nothing changes and no rule keeps single (who owns what, which door
+        joins which room) are not offered when only changes can be written.
         """
-        rules = {p for r in self.world.constraints.rules
-                 if r.kind in ('functional', 'exclusive') for p in r.predicates}
-        return frozenset((self.world.domain.fluent_predicates() | rules)
+        return changing_predicates(self.world.domain, self.world.constraints)
+
+    def subject_predicates(self) -> frozenset[str]:
+        """Return the predicates whose facts change about their first argument.
+
+        Those some action changes, and those a functional or exclusive rule keys on the
+        first argument (where a person is); not ``room_has``, which a rule keys on the
+        furniture it places.
+        """
+        keyed = {p for r in self.world.constraints.rules
+                 if r.kind in ('functional', 'exclusive') and r.key == 0 for p in r.predicates}
+        return frozenset((self.world.domain.fluent_predicates() | keyed)
                          & set(self.world.domain.predicates))
 
     def grounding(self, kg: Any, retrieval: Retrieval,
@@ -231,18 +248,31 @@ class NLUpdater:
 
         ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
         referents`); the answer's facts must be about one of them. Without them, the
-        retriever's mentions.
+        retriever's mentions. The retrieved facts are completed with every changeable
+        fact about those entities: a retriever that missed where the remote lies would
+        otherwise make "Joshua picked up the remote" impossible to write right.
         """
         ranked = retrieval.info.get('ranked') or sorted(retrieval.entities)
         about = list(about)
         mentioned = about or retrieval.info.get('mentioned')
-        return Grounding.build(self.world.domain, kg, [*about, *ranked], retrieval.facts,
+        facts = set(retrieval.facts) | facts_about(kg, mentioned or (),
+                                                   self.subject_predicates())
+        return Grounding.build(self.world.domain, kg, [*about, *ranked], facts,
                                per_slot=self.per_slot, max_items=self.max_stated,
                                max_changes=self.max_changes,
                                subjects=frozenset(mentioned) if mentioned else None,
                                objects=frozenset(about) if about else None,
                                changes_only=bool(about) and self.changes_only,
                                changing=self.changing())
+
+    def context(self, kg: Any, text: str, retrieval: Retrieval) -> ReportContext:
+        """Return the context of one report: retrieval, mention resolution, grounding."""
+        mentions = (resolve(kg, text, steady=self.world.domain.static_predicates())
+                    if self.resolve_mentions else [])
+        about = candidates(mentions)
+        grounding = self.grounding(kg, retrieval, about)
+        mentioned = set(about or retrieval.info.get('mentioned') or ())
+        return ReportContext(grounding, mentioned, surfaces(mentions), about)
 
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
@@ -271,12 +301,9 @@ class NLUpdater:
         out.usage.prompt_tokens += retrieval.prompt_tokens
         out.usage.completion_tokens += retrieval.completion_tokens
         out.usage.calls += 1 if (retrieval.prompt_tokens or retrieval.llm_seconds) else 0
-        mentions = resolve(kg, text) if self.resolve_mentions else []
-        about = candidates(mentions)
-        written = surfaces(mentions)
-        grounding = self.grounding(kg, retrieval, about)
+        ctx = self.context(kg, text, retrieval)
+        grounding, mentioned, written = ctx.grounding, ctx.mentioned, ctx.written
         out.context_size = len(grounding.facts)
-        mentioned = set(about or retrieval.info.get('mentioned') or ())
         recalled = (self.memory.update_context(text, retrieval.facts)
                     if self.memory is not None else '')
         system = {'role': 'system', 'content': self.system()}

@@ -85,3 +85,14 @@ def context_facts(kg: KnowledgeGraph, seeds: Iterable[str], depth: int,
             seen.add(f)
             out.append(f)
     return out
+
+
+def facts_about(kg: KnowledgeGraph, names: Iterable[str],
+                predicates: Iterable[str] | None = None) -> set[Fact]:
+    """Return the facts whose first argument is one of ``names``.
+
+    ``predicates`` limits them (e.g. to those a change can touch); None: every predicate.
+    """
+    keep = None if predicates is None else frozenset(predicates)
+    return {f for n in names if kg.has_entity(n) for f in kg.facts_of(n)
+            if f.args and f.args[0] == n and (keep is None or f.predicate in keep)}

@@ -67,8 +67,12 @@ def words(text: str) -> list[str]:
 
 
 def name_words(name: str) -> list[str]:
-    """Split an entity name into words: ``freezer_minus80`` → freezer, minus, 80."""
-    return _NAME_SPLIT_RE.findall(name.lower())
+    """Split an entity name into words: ``freezer_minus80`` → freezer, minus, 80.
+
+    Number words are normalised as in :func:`words` (``book_nineteen_eighty_four`` →
+    book, nineteen, 80, 4), so a name and the utterance that says it agree.
+    """
+    return [NUMBER_WORDS.get(w, w) for w in _NAME_SPLIT_RE.findall(name.lower())]
 
 
 def _stem(w: str) -> str:

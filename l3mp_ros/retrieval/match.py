@@ -27,9 +27,11 @@ satisfied by ``item_on``/``furniture_in`` chains just as well as by ``item_in``)
 Candidates of query node ``q`` are the entities with
 ``S[q, c] >= best_q - (1 - cutoff) * |best_q|`` (``cutoff * best_q`` for a positive best;
 ``>=`` so the best entity always qualifies), the ``max_candidates`` most similar of them,
-plus (``guided``) any above-cutoff entity within ``edge_hops`` of the entity an already
-mapped query neighbour got — so the right red pen is found near Jerry's bedroom even when
-hundreds of red pens elsewhere fill the top of the list. The mapping is injective; a node
+plus (``guided``) any entity within ``edge_hops`` of the entity an already mapped query
+neighbour got whose similarity *plus the edge score that link earns* reaches the threshold
+— so the right red pen is found near Jerry's bedroom even when hundreds of red pens
+elsewhere fill the top of the list, and "the window" in "Rachel's bedroom" is that room's
+window even when another window's name is closer to the bare word. The mapping is injective; a node
 whose candidates are all taken stays unmapped (similarity 0). Query nodes are searched in
 the paper's order (best similarity first; ``order='constrained'``: fewest candidates first).
 
@@ -259,14 +261,15 @@ class _BranchAndBound:
         self.best_cols: dict[int, int] = {}
 
     def extras(self, q: int, entity: str) -> list[int]:
-        """Return the above-threshold columns of ``q`` that ``link`` may tie to ``entity``."""
+        """Return the columns of ``q`` near ``entity`` that reach the threshold with the link."""
         key = (q, entity)
         got = self.extra_cache.get(key)
         if got is None:
             got = []
             for x in self.links.within(entity):
                 c = self.columns.get(x) if self.columns is not None else None
-                if c is not None and self.S[q, c] >= self.cands.thr[q]:
+                if c is not None and (self.S[q, c] + self.w * self.links.link(x, entity)
+                                      >= self.cands.thr[q]):
                     got.append(c)
             self.extra_cache[key] = got
         return got

@@ -27,7 +27,9 @@ facts of the graph.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from l3mp_ros.world.kg import KnowledgeGraph
@@ -42,6 +44,11 @@ PRONOUNS = frozenset('he him she her they them'.split())  # may point back at an
 # acetone", "her protein sample"), so a verb like "set" does not name spatula_set
 DETERMINERS = frozenset('the a an his her its their my our your this that these those '
                         'some'.split())
+# "the TV in Julia's bedroom", "level 10 of the shelf": a mention after one of these (and
+# determiners) describes the mention before it
+PREPOSITIONS = frozenset('in on at from of for inside under near beside behind onto into '
+                         'off by'.split())
+ATTACHING = PREPOSITIONS | (DETERMINERS - {'that', 'this', 'these', 'those'}) | {'own'}
 
 
 @dataclass
@@ -83,28 +90,60 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
     return [(t.start(), t.end(), t.group()) for t in _WORD_RE.finditer(low)]
 
 
-def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE) -> list[Mention]:
-    """Return the mentions of ``text``, in reading order, each with its candidates."""
+def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
+            steady: Collection[str] | None = None) -> list[Mention]:
+    """Return the mentions of ``text``, in reading order, each with its candidates.
+
+    ``steady``: the predicates no change touches (see :func:`_narrow`); None: all.
+    """
     said = [_stem(w) for w in words(text)]
     if not said or not kg.entities:
         return []
     tokens = _tokens(text)  # the same tokenizer as words(): one token per word
     owner = [t[2].endswith(("'s", "s'")) for t in tokens]
+    proper = _proper(text, tokens)
     names = {n: [_stem(w) for w in name_words(n)] for n in kg.entities}
     heads = {n: _heads(kg, n, names) for n in names}
     df: Counter[str] = Counter(w for ws in names.values() for w in set(ws))
-    mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare), names, heads, df)
+    mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper), names,
+                      heads, df)
     for m in mentions:
         start, end = m.part or (m.start, m.end)
         m.surface = text[tokens[start][0]:tokens[end - 1][1]]
-    _narrow(kg, mentions, said, names, owner)
+        if m.surface.count('"') % 2:  # 'the book "The Odyssey': close the quote
+            m.surface += '"'
+
+    _narrow(kg, mentions, said, names, owner, steady)
     return mentions
+
+
+def _proper(text: str, tokens: list[tuple[int, int, str]]) -> list[bool]:
+    """Return, per token, whether it is written as a name.
+
+    Quoted, or capitalised inside a sentence ('Peter took "Candide"', 'the Odyssey').
+    """
+    quoted = [False] * len(tokens)
+    for q in re.finditer(r'"([^"]+)"|\u201c([^\u201d]+)\u201d', text):
+        for k, (a, b, _) in enumerate(tokens):
+            if q.start() < a and b < q.end():
+                quoted[k] = True
+    out = []
+    for k, (a, _, _) in enumerate(tokens):
+        before = text[:a].rstrip()
+        initial = not before or before[-1] in '.!?'
+        out.append(quoted[k] or (text[a].isupper() and not initial))
+    return out
 
 
 def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
           names: dict[str, list[str]], heads: dict[str, set[str]], df: Counter[str],
-          rare: int) -> list[tuple[int, int, str]]:
-    """Return every (start, end, entity) run of words that may name the entity."""
+          rare: int, proper: list[bool] | None = None) -> list[tuple[int, int, str]]:
+    """Return every (start, end, entity) run of words that may name the entity.
+
+    A word few names share names each of them alone after a determiner ("the acetone")
+    or when written as a name (``proper``: 'took "Candide"').
+    """
+    proper = proper or [False] * len(said)
     runs: list[tuple[int, int, str]] = []
     for n, ws in names.items():
         wset = set(ws)
@@ -125,7 +164,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                 continue
             if not alone or said[i] in heads[n] or (
                     df[said[i]] <= rare and not said[i].isdigit() and len(said[i]) > 2
-                    and i > 0 and said[i - 1] in DETERMINERS):
+                    and (proper[i] or i > 0 and said[i - 1] in DETERMINERS)):
                 runs.append((i, j, n))
             i = j
     for i, w in enumerate(said):  # "Andrew's room": a compound head ending in the word
@@ -195,13 +234,30 @@ def _within(said: list[str], i: int, j: int, name: list[str]) -> tuple[int, int]
 
 
 def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
-            names: dict[str, list[str]], owner: list[bool]) -> None:
+            names: dict[str, list[str]], owner: list[bool],
+            steady: Collection[str] | None = None) -> None:
     """Narrow ambiguous mentions: full names, the name's other words nearby, the graph.
+
+    A word nearby that belongs to another mention speaks for a candidate only through
+    that mention's entity: "the window" in "Nora was in Lucy's room" is Lucy's bedroom's
+    window (its name holds ``lucy_bedroom``), not the living room's (whose name merely
+    shares "room").
 
     The graph step is read nearest first: "the bench in the chem lab" is the bench of the
     lab just named, not of a room named two clauses later; and two mentions are taken to
-    mean different things ("from Theo's desk onto her own desk").
+    mean different things ("from Theo's desk onto her own desk"). Links through
+    ``steady`` predicates (those no change touches: which room a TV is in, which TV a
+    remote controls) are tried before the others, one fact first, then a chain of two
+    through a thing of a third kind ("the remote" in "Ruth went to George's room and picked
+    up the remote": George's bedroom has the TV the remote controls). A report changes
+    the other links ("switched the TV *to* the sports channel" says nothing about which
+    TV shows sports now), so they decide only when no steady link does.
     """
+    covering: dict[int, Mention] = {}
+    for o in mentions:
+        for k in range(o.start, o.end):
+            covering.setdefault(k, o)
+    heads = _attachments(mentions, said, owner)
     for m in mentions:
         if len(m.candidates) < 2:
             continue
@@ -209,17 +265,17 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         if full:  # "the student office", not the student office's door
             m.candidates = full
         own = set(said[m.start:m.end])  # the mention's own words tell nothing apart
-        if any(w in OWNERS for w in said[max(0, m.start - 2):m.start]):
-            near = set(said) - own  # "her lab coat": the owner is named somewhere else
+        owned = any(w in OWNERS for w in said[max(0, m.start - 2):m.start])
+        if owned:
+            near = [k for k in range(len(said))]  # "her lab coat": the owner is elsewhere
         else:  # "Lena's plate", "the bench in the equipment room"; not "Jerry switched"
-            near = {said[k] for k in range(max(0, m.start - NEAR), min(len(said), m.end + NEAR))
+            near = [k for k in range(max(0, m.start - NEAR), min(len(said), m.end + NEAR))
                     if owner[k] or said[k] not in names or len(names[said[k]]) > 1
-                    or k in (m.start - 1, m.end)} - own  # "Professor Okafor"
-        after = set(said[m.end:m.end + NEAR]) & near  # "the table in the living room"
-        extra = {n: (len(set(names[n]) & near), len(set(names[n]) & after))
-                 for n in m.candidates}
-        best = max(extra.values())
-        m.candidates = [n for n in m.candidates if extra[n] == best]
+                    or k in (m.start - 1, m.end)]
+        near = [k for k in near if said[k] not in own and not m.start <= k < m.end]
+        m.candidates = _by_words(m, near, said, names, covering,
+                                 heads, owned)
+    links = _Links(kg, steady)
     while True:  # the nearest mention that tells the candidates apart decides
         resolved = [o for o in mentions if o.resolved]
         for m in mentions:
@@ -229,16 +285,118 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
                 m.candidates = free
         pairs = sorted(((_gap(m, o), len(o.candidates), i, j) for i, m in enumerate(mentions)
                         if len(m.candidates) > 1 for j, o in enumerate(mentions)
-                        if o.start != m.start))
-        for _, _, i, j in pairs:
-            m, known = mentions[i], set(mentions[j].candidates)
-            joined = [n for n in m.candidates
-                      if any(known & set(f.args) for f in kg.facts_of(n))]
-            if joined and len(joined) < len(m.candidates):
-                m.candidates = joined
-                break
-        else:
+                        if o.start != m.start and _may_narrow(heads, m, o)))
+        if not any(_joined(links, mentions[i], mentions[j], stage)
+                   for stage in links.stages for _, _, i, j in pairs):
             return
+
+
+def _attachments(mentions: list[Mention], said: list[str],
+                 owner: list[bool]) -> dict[int, int]:
+    """Return ``{mention start: start of the mention it describes}``.
+
+    "the TV in Julia's bedroom": Julia's bedroom describes the TV (only prepositions and
+    determiners between them, at least one preposition); "Lucy's remote": an owner written
+    just before a mention describes it. "Laura, who was in Lucy's bedroom, put ..." has
+    words of another kind between: the bedroom describes no mention.
+    """
+    out: dict[int, int] = {}
+    ordered = sorted({m.start: m for m in mentions}.values(), key=lambda m: m.start)
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        between = said[a.end:b.start]
+        if between and set(between) <= ATTACHING and set(between) & PREPOSITIONS:
+            out[b.start] = a.start
+        elif not between and owner[a.end - 1]:
+            out[a.start] = b.start
+    return out
+
+
+def _may_narrow(heads: dict[int, int], m: Mention, o: Mention) -> bool:
+    """Return whether ``o`` may say which thing ``m`` is.
+
+    Not when ``o`` describes another mention ("on the shelf" after "the TV in Julia's
+    bedroom": that bedroom is where the TV is, not the shelf).
+    """
+    head = heads.get(o.start)
+    return head is None or head == m.start
+
+
+def _by_words(m: Mention, near: list[int], said: list[str], names: dict[str, list[str]],
+              covering: dict[int, Mention], heads: dict[int, int],
+              owned: bool = False) -> list[str]:
+    """Return the candidates of ``m`` whose names the nearby words speak for most.
+
+    A word of another mention counts only when that mention describes ``m`` ("the bench
+    in the equipment room") or ``m`` is owned by someone named elsewhere (``owned``: "his
+    apron"), and then as that mention's entity.
+    """
+    free: set[str] = set()
+    after: set[str] = set()
+    others: dict[int, Mention] = {}
+    for k in near:
+        o = covering.get(k)
+        if o is not None and o.start != m.start and o.resolved:
+            if owned or heads.get(o.start) == m.start:
+                others[o.start] = o
+            continue
+        free.add(said[k])
+        if m.end <= k < m.end + NEAR:
+            after.add(said[k])  # "the table in the living room"
+
+    def score(n: str) -> tuple[int, int]:
+        ws = set(names[n])
+        inside = sum(1 for o in others.values() if o.resolved != n
+                     and set(names[o.resolved or '']) <= ws)
+        return (len(ws & free) + inside, len(ws & after))
+
+    scores = {n: score(n) for n in m.candidates}
+    best = max(scores.values())
+    return [n for n in m.candidates if scores[n] == best]
+
+
+class _Links:
+    """Facts joining entities, split into steady links and the rest (memoised)."""
+
+    def __init__(self, kg: KnowledgeGraph, steady: Collection[str] | None) -> None:
+        self.kg = kg
+        self.steady = None if steady is None else frozenset(steady)
+        # (hops, steady only); without a steady set every predicate counts as steady
+        self.stages = ([(1, True), (2, True)] if self.steady is None
+                       else [(1, True), (1, False), (2, True)])
+        self._nbrs: dict[tuple[str, bool], frozenset[str]] = {}
+
+    def neighbours(self, name: str, steady_only: bool) -> frozenset[str]:
+        key = (name, steady_only)
+        got = self._nbrs.get(key)
+        if got is None:
+            got = frozenset(a for f in self.kg.facts_of(name)
+                            if not steady_only or self.steady is None
+                            or f.predicate in self.steady for a in f.args) - {name}
+            self._nbrs[key] = got
+        return got
+
+    def joins(self, name: str, known: set[str], hops: int, steady_only: bool) -> bool:
+        """Return whether ``name`` is linked to one of ``known`` in ``hops`` facts."""
+        near = self.neighbours(name, steady_only)
+        if near & known:
+            return True
+        if hops < 2:
+            return False
+        own = self.kg.type_of(name)
+        return any(self.neighbours(z, steady_only) & known for z in near
+                   if self.kg.type_of(z) != own
+                   and all(self.kg.type_of(z) != self.kg.type_of(k) for k in known))
+
+
+def _joined(links: _Links, m: Mention, o: Mention, stage: tuple[int, bool]) -> bool:
+    """Narrow ``m`` to its candidates linked to ``o``'s; return whether it narrowed."""
+    hops, steady_only = stage
+    known = set(o.candidates)
+    joined = [n for n in m.candidates if links.joins(n, known, hops, steady_only)]
+    if joined and len(joined) < len(m.candidates):
+        m.candidates = joined
+        return True
+    return False
 
 
 def _gap(a: Mention, b: Mention) -> int:

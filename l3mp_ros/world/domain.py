@@ -183,6 +183,10 @@ class DomainSchema:
         return cached
 
 
+    def static_predicates(self) -> frozenset[str]:
+        """Return predicates no action changes: which room a TV is in, who owns a phone."""
+        return frozenset(self.predicates) - self.fluent_predicates()
+
 _FEATURES = (
     (re.compile(r'\(\s*:durative-action\b'), 'durative actions (:durative-action)'),
     (re.compile(r'\(\s*:derived\b'), 'derived predicates (:derived)'),
