@@ -42,6 +42,9 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--changes', type=int, default=200)
     p.add_argument('--tasks', type=int, default=40)
     p.add_argument('--task-every', type=int, default=5, help='changes between tasks')
+    p.add_argument('--cover', action='store_true',
+                   help='draw every change kind and task kind once before the weights rule '
+                        '(short streams that still exercise everything)')
     p.add_argument('--oracle', action='store_true',
                    help='replace the LLM by the gold answers of the generator')
     p.add_argument('--llm', default=None,
@@ -138,13 +141,14 @@ def cmd_household(args: argparse.Namespace) -> int:
     records = {}
     written: list[Path] = []
     meta = {'seed': args.seed, 'changes': args.changes, 'tasks': args.tasks,
-            'task_every': args.task_every, 'oracle': args.oracle, 'model': model,
+            'task_every': args.task_every, 'cover': args.cover, 'oracle': args.oracle,
+            'model': model,
             'engine': args.engine, 'command': 'l3mp ' + ' '.join(sys.argv[1:])}
     try:
         for name in variants:
             config = RunConfig(variant=name, seed=args.seed, changes=args.changes,
                                tasks=args.tasks, task_every=args.task_every,
-                               oracle=args.oracle, engine=args.engine,
+                               cover=args.cover, oracle=args.oracle, engine=args.engine,
                                plan_timeout=args.plan_timeout, max_attempts=args.max_attempts,
                                speedup_sample=args.speedup_sample,
                                speedup_timeout=args.speedup_timeout, model=model)

@@ -120,7 +120,8 @@ class StreamBase:
     """The generator's state and its reads of the ground truth (drawing, lookups, moves)."""
 
     def __init__(self, household: Household, seed: int, task_every: int = 5,
-                 check: bool = True) -> None:
+                 check: bool = True, cover: bool = False) -> None:
+        """``cover``: draw each change kind and task kind once before the weights rule."""
         self.household = household
         self.info = household.info
         self.rng = random.Random(seed)
@@ -130,18 +131,24 @@ class StreamBase:
         self.index = 0
         self.changes_since_task = 0
         self.uses: dict[str, int] = {}
+        self.cover = cover
+        self.drawn: set[str] = set()  # kinds drawn so far (what ``cover`` still owes)
         self._by_type: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------------ drawing
     def _draw(self, truth: KnowledgeGraph, weights: dict[str, float],
               builders: dict[str, Callable[[KnowledgeGraph], Draft | None]]) -> Draft | None:
         kinds = sorted(weights)
-        while kinds:
-            kind = self.rng.choices(kinds, [weights[k] for k in kinds])[0]
-            draft = builders[kind](truth)
-            if draft is not None:
-                return draft
-            kinds.remove(kind)
+        owed = [k for k in kinds if k not in self.drawn] if self.cover else []
+        for pool in (owed, kinds):  # with ``cover``, kinds not drawn yet come first
+            pool = list(pool)
+            while pool:
+                kind = self.rng.choices(pool, [weights[k] for k in pool])[0]
+                draft = builders[kind](truth)
+                if draft is not None:
+                    self.drawn.add(kind)
+                    return draft
+                pool.remove(kind)
         return None
 
     def _pick(self, candidates: Iterable[str]) -> str:

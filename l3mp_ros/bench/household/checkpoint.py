@@ -48,7 +48,8 @@ def generator_state(gen: StreamGenerator) -> dict[str, Any]:
     """Return the generator's random state and counters (JSON-ready)."""
     version, internal, gauss = gen.rng.getstate()
     return {'rng': [version, list(internal), gauss], 'index': gen.index,
-            'changes_since_task': gen.changes_since_task, 'uses': dict(gen.uses)}
+            'changes_since_task': gen.changes_since_task, 'uses': dict(gen.uses),
+            'drawn': sorted(gen.drawn)}
 
 
 def restore_generator(gen: StreamGenerator, state: dict[str, Any]) -> None:
@@ -58,3 +59,4 @@ def restore_generator(gen: StreamGenerator, state: dict[str, Any]) -> None:
     gen.index = int(state['index'])
     gen.changes_since_task = int(state['changes_since_task'])
     gen.uses = {str(k): int(v) for k, v in state['uses'].items()}
+    gen.drawn = set(state.get('drawn') or ())

@@ -92,7 +92,7 @@ Solver = Callable[[KnowledgeGraph, Step], Update | None]
 
 def generate_stream(household: Household, seed: int, changes: int, tasks: int,
                     task_every: int = 5, apply_tasks: bool = True,
-                    solver: Solver | None = None) -> list[Step]:
+                    solver: Solver | None = None, cover: bool = False) -> list[Step]:
     """Generate a whole run: ``changes`` state changes with a task after every ``task_every``.
 
     Each change's diff is applied to a private copy of the household's truth before the next
@@ -101,7 +101,7 @@ def generate_stream(household: Household, seed: int, changes: int, tasks: int,
     default the task's reference ``outcome``; without ``apply_tasks`` tasks leave the truth
     unchanged. Tasks left over when the changes run out follow at the end.
     """
-    gen = StreamGenerator(household, seed, task_every)
+    gen = StreamGenerator(household, seed, task_every, cover=cover)
     truth = household.kg.copy()
     steps: list[Step] = []
     changes_left, tasks_left, since = changes, tasks, 0

@@ -19,6 +19,7 @@ class RunConfig:
     changes: int = 200
     tasks: int = 40
     task_every: int = 5
+    cover: bool = False  # draw every change and task kind once before the weights rule
     oracle: bool = False
     # read reports and tasks part by part, ground tasks in their mentions and read goals back
     # with yes/no questions (never for the oracle, which answers whole utterances' gold JSON)
@@ -34,4 +35,6 @@ class RunConfig:
         """Return the fields that must match for a run to be resumed."""
         data = asdict(self)
         data['variant'] = resolve_variant(self.variant).name
+        if not self.cover:
+            del data['cover']  # runs made before the option resume as they were
         return data

@@ -147,7 +147,8 @@ class Runner:
         began = time.perf_counter()
         self.dir.mkdir(parents=True, exist_ok=True)
         household = self._household_for()
-        self.gen = StreamGenerator(household, self.config.seed, self.config.task_every)
+        self.gen = StreamGenerator(household, self.config.seed, self.config.task_every,
+                                   cover=self.config.cover)
         if fresh:
             for p in (self.checkpoint_path, self.records_path):
                 p.unlink(missing_ok=True)
