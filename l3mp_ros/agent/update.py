@@ -36,7 +36,7 @@ from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever, facts_about
 from ..retrieval.link import name_words, named_fully, named_in, words
 from ..retrieval.mentions import candidates, resolve, surfaces
-from ..world.complete import Completion, changing_predicates, complete
+from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
 from .clauses import (
@@ -223,12 +223,17 @@ class NLUpdater:
         return self._system
 
     def changing(self) -> frozenset[str]:
-        """Return the predicates a report may change (:func:`changing_predicates`).
+        """Return the predicates a report may change.
 
-        Relations nothing changes and no rule keeps single (who owns what, which door
-        joins which room) are not offered when only changes can be written.
+        Those some action changes, and those a functional or exclusive rule governs
+        (where a person or a thing is: people move things no action of the robot moves).
+        Relations nothing changes and no such rule keeps single (who owns what, which
+        door joins which room) are not offered when only changes can be written.
         """
-        return changing_predicates(self.world.domain, self.world.constraints)
+        rules = {p for r in self.world.constraints.rules
+                 if r.kind in ('functional', 'exclusive') for p in r.predicates}
+        return frozenset((self.world.domain.fluent_predicates() | rules)
+                         & set(self.world.domain.predicates))
 
     def subject_predicates(self) -> frozenset[str]:
         """Return the predicates whose facts change about their first argument.

@@ -48,17 +48,6 @@ class Completion:
                 'notes': list(self.notes)}
 
 
-def changing_predicates(domain: DomainSchema, constraints: Constraints) -> frozenset[str]:
-    """Return the predicates a change in the world may touch.
-
-    Those some action changes, and those a functional or exclusive rule governs (where a
-    person or a thing is: people move things no action of the robot moves).
-    """
-    rules = {p for r in constraints.rules
-             if r.kind in ('functional', 'exclusive') for p in r.predicates}
-    return frozenset((domain.fluent_predicates() | rules) & set(domain.predicates))
-
-
 def _applies(rule: Rule, entity: str, types: Mapping[str, str], domain: DomainSchema) -> bool:
     if not rule.types:
         return True
