@@ -43,9 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from l3mp_ros.agent.update import NLUpdater  # noqa: E402
 from l3mp_ros.bench.household.generator import generate_stream  # noqa: E402
-from l3mp_ros.bench.household.household import (
-    generate_household,  # noqa: E402
-    household_domain,  # noqa: E402
+from l3mp_ros.bench.household.household import (  # noqa: E402
+    generate_household,
+    household_domain,
 )
 from l3mp_ros.bench.household.oracle import OracleLLM  # noqa: E402
 from l3mp_ros.bench.household.scale import generate as generate_annex  # noqa: E402

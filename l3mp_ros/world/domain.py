@@ -182,10 +182,10 @@ class DomainSchema:
                 for eff in getattr(act, 'effects', []))
         return cached
 
-
     def static_predicates(self) -> frozenset[str]:
         """Return predicates no action changes: which room a TV is in, who owns a phone."""
         return frozenset(self.predicates) - self.fluent_predicates()
+
 
 _FEATURES = (
     (re.compile(r'\(\s*:durative-action\b'), 'durative actions (:durative-action)'),
