@@ -184,7 +184,6 @@ class ReportContext:
     grounding: Grounding
     mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
     written: dict[str, str]  # how the report wrote the entities it settled on
-    referents: list[str]  # mention resolution's candidates, in reading order
 
 
 class NLUpdater:
@@ -277,7 +276,7 @@ class NLUpdater:
         about = candidates(mentions)
         grounding = self.grounding(kg, retrieval, about)
         mentioned = set(about or retrieval.info.get('mentioned') or ())
-        return ReportContext(grounding, mentioned, surfaces(mentions), about)
+        return ReportContext(grounding, mentioned, surfaces(mentions))
 
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
