@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Real planners through l3mp_ros.planning: LAPKT, Fast Downward and pyperplan."""
 
+import io
 import tempfile
 import time
 
@@ -330,3 +331,27 @@ def test_lapkt_leaves_nothing_in_the_working_directory(search, tmp_path, monkeyp
                             params={'search': search})
     assert result.status == 'solved', result.log
     assert list(work.iterdir()) == []
+
+
+def test_lapkt_deadline_holds_while_the_planner_prints_half_a_line(tmp_path, private_tmp):
+    """A grounder that prints part of a line and works on is killed at the deadline.
+
+    UP's runner read such output line by line and checked the clock between lines: a
+    whole-KG problem ran for 8 minutes past a 60 s limit.
+    """
+    fake = tmp_path / 'python'
+    fake.write_text("#!/bin/sh\nprintf 'grounding'\nsleep 30\n")
+    fake.chmod(0o755)
+    problem = parse(DOMAIN, SOLVABLE)
+    started = time.monotonic()
+    sink = io.StringIO()  # as planning.solve passes: UP then reads the output line by line
+    with LAPKTPlanner(python=str(fake)) as planner:
+        result = planner.solve(problem, timeout=1.0, output_stream=sink)
+    elapsed = time.monotonic() - started
+    assert result.status == PlanGenerationResultStatus.TIMEOUT
+    assert result.plan is None
+    assert elapsed < 6.0
+    assert 'grounding' in ''.join(m.message for m in result.log_messages)
+    assert sink.getvalue() == 'grounding'
+    time.sleep(0.2)
+    assert children() == []

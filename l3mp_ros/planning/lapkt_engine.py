@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import IO, Any
@@ -36,8 +37,11 @@ from unified_planning.engines import CompilationKind, Credits, LogLevel, LogMess
 from unified_planning.engines.pddl_planner import PDDLPlanner
 from unified_planning.engines.results import PlanGenerationResult, PlanGenerationResultStatus
 from unified_planning.exceptions import UPException
+from unified_planning.io import PDDLWriter
 from unified_planning.model import ProblemKind
 from unified_planning.plans import ActionInstance
+
+from l3mp_ros.planning.process import run_killable
 
 __all__ = ['LAPKTPlanner', 'SEARCHES', 'BFWS_VARIANTS', 'compile_away']
 
@@ -258,7 +262,7 @@ class LAPKTPlanner(PDDLPlanner):
         compiled = without_effectless_actions(compiled)
         if timeout is not None:  # compiling and writing count against the budget
             timeout = max(0.05, timeout - (time.monotonic() - started))
-        res = super()._solve(compiled, None, timeout, output_stream)
+        res = self._run_lapkt(compiled, timeout, output_stream)
         plan = res.plan if res.status in (PlanGenerationResultStatus.SOLVED_SATISFICING,
                                           PlanGenerationResultStatus.SOLVED_OPTIMALLY) else None
         for back in reversed(back_maps if plan is not None else []):
@@ -270,6 +274,46 @@ class LAPKTPlanner(PDDLPlanner):
                    'search': self._search}
         return PlanGenerationResult(res.status, plan, engine_name=self.name, metrics=metrics,
                                     log_messages=logs)
+
+    def _run_lapkt(
+        self, problem: up.model.Problem, timeout: float | None,
+        output_stream: IO[str] | tuple[IO[str], IO[str]] | None,
+    ) -> PlanGenerationResult:
+        """Write PDDL, run LAPKT's driver killed as a group at the deadline, read the plan.
+
+        UP's own runner reads the planner's output line by line and only checks the clock
+        between lines; a grounder that prints half a line and then works for minutes (a
+        whole-KG problem) outlived its deadline by many minutes. Here the deadline is a
+        ``communicate`` timeout followed by SIGKILL of the whole session.
+        """
+        writer = PDDLWriter(problem, self._needs_requirements, self._rewrite_bool_assignments)
+        with tempfile.TemporaryDirectory() as tmp:
+            domain, task = os.path.join(tmp, 'domain.pddl'), os.path.join(tmp, 'problem.pddl')
+            plan_file = os.path.join(tmp, 'plan.txt')
+            writer.write_domain(domain)
+            writer.write_problem(task)
+            started = time.monotonic()
+            timed_out, retval, out, err = run_killable(
+                self._get_cmd(domain, task, plan_file), tmp, timeout)
+            seconds = time.monotonic() - started
+            streams = (output_stream if isinstance(output_stream, tuple)
+                       else (output_stream, output_stream))
+            for stream, text in zip(streams, (out, err), strict=True):
+                if stream is not None and text:
+                    stream.write(text)
+            logs = [LogMessage(LogLevel.INFO, out), LogMessage(LogLevel.ERROR, err)]
+            plan = (self._plan_from_file(problem, plan_file, writer.get_item_named)
+                    if os.path.isfile(plan_file) else None)
+            if plan is None:
+                self._log_text = _read(os.path.join(tmp, 'lapkt.log'))
+        if timed_out:
+            logs.append(LogMessage(LogLevel.ERROR, f'LAPKT killed at its {timeout:.1f} s limit'))
+            status = PlanGenerationResultStatus.TIMEOUT
+            plan = None
+        else:
+            status = self._result_status(problem, plan, retval, logs)
+        return PlanGenerationResult(status, plan, engine_name=self.name, log_messages=logs,
+                                    metrics={'engine_internal_time': f'{seconds:.3f}'})
 
     def _warn(self, message: str) -> None:
         if self.error_on_failed_checks:
