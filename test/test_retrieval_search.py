@@ -104,12 +104,15 @@ def test_edges_disambiguate_with_given_similarities(right: str, wrong: str) -> N
                            {'jerry_bedroom': 0.92, 'kitchen': 0.5}])
     m = match(S, RED_PEN_QUERY, kg, names)
     assert m.assignment == {0: right, 1: 'jerry_bedroom'}
-    assert m.edge_links == [0.5]  # pen - table - room: a two-fact chain
+    assert m.edge_links == [0.9]  # pen - table - room: a two-fact chain (hop_decay)
     assert set(m.witnesses) == {Fact('item_on', (right, 'table')),
                                 Fact('furniture_in', ('table', 'jerry_bedroom'))}
-    assert m.score == pytest.approx(0.88 + 0.92 + 0.5 * 0.5)
-    # only direct facts count with edge_hops=1: the name decides
-    assert match(S, RED_PEN_QUERY, kg, names, edge_hops=1).assignment[0] == wrong
+    assert m.score == pytest.approx(0.88 + 0.92 + 0.5 * 0.9)
+    # only direct facts count with edge_hops=1: the right pen is out of reach; in the paper's
+    # order the name decides, room first the blue pen lying in the room directly wins
+    assert match(S, RED_PEN_QUERY, kg, names, edge_hops=1,
+                 order='similarity').assignment[0] == wrong
+    assert match(S, RED_PEN_QUERY, kg, names, edge_hops=1).assignment[0] == 'blue_pen'
     # without the edge the closer name wins too
     assert match(S, QueryGraph(RED_PEN_QUERY.nodes), kg, names).assignment[0] == wrong
 
@@ -119,7 +122,7 @@ def test_peer_chains_do_not_satisfy_edges() -> None:
     links = LinkOracle(kg, edge_hops=2)
     # red_pen_2 - kitchen - jerry_bedroom goes through a room: not "in Jerry's bedroom"
     assert links.link('red_pen_2', 'jerry_bedroom') == 0.0
-    assert links.link('red_pen', 'jerry_bedroom') == 0.5
+    assert links.link('red_pen', 'jerry_bedroom') == 0.9
     assert links.link('blue_pen', 'jerry_bedroom') == 1.0
     assert links.link('jerry_bedroom', 'blue_pen') == 1.0
     assert links.witness('red_pen_2', 'jerry_bedroom') == []
@@ -203,9 +206,11 @@ def test_guided_candidates_reach_beyond_the_cap() -> None:
         assert blind.assignment[0] == 'red_pen_0'
     guided = match(S, query, kg, names, max_candidates=5, order='constrained')
     assert guided.assignment == {0: 'red_pen_x', 1: 'jerry_bedroom'}
+    assert match(S, query, kg, names, max_candidates=5).assignment[0] == 'red_pen_x'
     # in the paper's order the pen node comes first, before the room is known
-    assert match(S, query, kg, names, max_candidates=5).assignment[0] == 'red_pen_0'
-    assert match(S, query, kg, names, max_candidates=40).assignment[0] == 'red_pen_x'
+    paper = {'order': 'similarity'}
+    assert match(S, query, kg, names, max_candidates=5, **paper).assignment[0] == 'red_pen_0'
+    assert match(S, query, kg, names, max_candidates=40, **paper).assignment[0] == 'red_pen_x'
 
 
 def test_branch_and_bound_prunes() -> None:
@@ -243,7 +248,7 @@ def _link(kg: KnowledgeGraph, a: str, b: str, hops: int) -> float:
                 continue
             if any(z in f.args for f in kg.facts_of(a)) and any(
                     z in f.args for f in kg.facts_of(b)):
-                return 0.5
+                return 0.9  # the default hop_decay
     return 0.0
 
 
@@ -405,6 +410,26 @@ def test_entity_index_syncs_incrementally() -> None:
     index.descriptions = {'mug': 'the chipped one'}
     enc.seen.clear()
     assert index.sync(kg)['updated'] == 1 and enc.seen == ['mug (glass): the chipped one']
+
+
+def test_entity_index_follows_each_graph_it_is_given() -> None:
+    """The O(1) unchanged check never mistakes one graph, or a copy, for another."""
+    enc = CountingEncoder()
+    a, b = pens_kg(), pens_kg()
+    b.remove_entity('blue_pen')
+    b.add_entity('stapler', 'tool')  # same size as a, other entities
+    index = EntityIndex(enc)
+    for kg in (a, b, a, b.copy(), a.copy()):
+        index.sync(kg)
+        assert sorted(index.names) == sorted(kg.entities)
+    c = a.copy()
+    c.add_entity('red_pen', 'marker')  # retyped in the copy only
+    index.sync(c)
+    assert index.text_of('red_pen') == 'red pen (marker)'
+    index.sync(a)
+    assert index.text_of('red_pen') == 'red pen (pen)'
+    enc.seen.clear()
+    assert index.sync(a) == {'added': 0, 'updated': 0, 'removed': 0} and enc.seen == []
 
 
 def test_real_embedder_caches_queries_and_embeds_only_new_entities(embedder) -> None:

@@ -16,12 +16,15 @@ are undirected links and the relation text is *not* compared (a query edge "in" 
 satisfied by ``item_on``/``furniture_in`` chains just as well as by ``item_in``):
 
 - ``1`` when one fact mentions both ``a`` and ``b`` (e.g. ``(red_pen, item_in, kitchen)``);
-- ``hop_decay`` (default 0.5) when two facts ``a - z - b`` link them through an entity
+- ``hop_decay`` (default 0.9) when two facts ``a - z - b`` link them through an entity
   ``z`` whose type differs from both ``a``'s and ``b``'s (``red_pen`` on ``table``,
   ``table`` in ``jerry_bedroom``); only with ``edge_hops >= 2``. The type rule keeps
   chains through *peers* out: a pen in the kitchen is not "in Jerry's bedroom" because
   the kitchen is connected to it (room - room), nor is a pen "on the table" because it
-  lies next to another pen;
+  lies next to another pen. A chain satisfies the query edge almost as well as a fact:
+  with 0.5 the edge bonus lost by a chain (0.25) outweighed the similarity gap between
+  colours, so "the silver pen in Ivan's hallway" became a grey pen lying there directly
+  instead of the silver one on the hallway's shelf;
 - ``0`` otherwise (or when a query node stayed unmapped).
 
 Candidates of query node ``q`` are the entities with
@@ -32,8 +35,15 @@ neighbour got whose similarity *plus the edge score that link earns* reaches the
 — so the right red pen is found near Jerry's bedroom even when hundreds of red pens
 elsewhere fill the top of the list, and "the window" in "Rachel's bedroom" is that room's
 window even when another window's name is closer to the bare word. The mapping is injective; a node
-whose candidates are all taken stays unmapped (similarity 0). Query nodes are searched in
-the paper's order (best similarity first; ``order='constrained'``: fewest candidates first).
+whose candidates are all taken (by earlier or later nodes) stays unmapped (similarity 0).
+
+Search order: ``order='constrained'`` (default) takes the node with the fewest candidates
+above the cutoff first, ``'similarity'`` the paper's order (best similarity first); either
+way each next node is one linked in the query to a node already placed, when there is one,
+so its guided candidates apply. With all candidates (the paper's uncapped search) the order
+changes only the speed; with the cap it decides what is found: in the paper's order "red
+pen" (hundreds of equal red pens) comes before "Jerry Smith's bedroom" (one), and the cap
+keeps an arbitrary 20 pens (50k entities: target found 70 % against 100 %).
 
 Branch-and-bound: before expanding a partial mapping with score ``cur``, its upper bound
 ``cur + sum(max(best_r, 0) for remaining nodes r) + edge_weight * (edges not yet decided)``
@@ -46,8 +56,8 @@ candidates and returns the same best mapping.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from collections.abc import Mapping as MappingABC
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,7 +70,7 @@ from l3mp_ros.world.kg import Fact, KnowledgeGraph
 class LinkOracle:
     """How well the KG links two entities (see the module docstring), memoised per KG state."""
 
-    def __init__(self, kg: KnowledgeGraph, edge_hops: int = 2, hop_decay: float = 0.5) -> None:
+    def __init__(self, kg: KnowledgeGraph, edge_hops: int = 2, hop_decay: float = 0.9) -> None:
         if edge_hops not in (0, 1, 2):
             raise ValueError(f'edge_hops must be 0, 1 or 2, got {edge_hops}')
         if not 0.0 <= hop_decay <= 1.0:
@@ -161,8 +171,8 @@ def candidate_threshold(best: float, cutoff: float) -> float:
 
 def match(S: np.ndarray, query: QueryGraph, kg: KnowledgeGraph, names: Sequence[str], *,
           cutoff: float = 0.9, max_candidates: int = 20, edge_weight: float = 0.5,
-          edge_hops: int = 2, hop_decay: float = 0.5, bound: bool = True,
-          order: str = 'similarity', guided: bool = True,
+          edge_hops: int = 2, hop_decay: float = 0.9, bound: bool = True,
+          order: str = 'constrained', guided: bool = True,
           columns: MappingABC[str, int] | None = None, max_expansions: int = 200_000,
           links: LinkOracle | None = None) -> Mapping:
     """Algorithm 2: the best-scoring injective mapping of ``query`` nodes onto ``names``.
@@ -220,6 +230,29 @@ class _Candidates:
             self.base.append(sorted(idx.tolist(), key=lambda c, r=row: (-r[c], c)))
 
 
+def _connected_order(n: int, edges: Sequence[tuple[int, str, int]],
+                     key: Callable[[int], tuple[Any, ...]]) -> list[int]:
+    """Return the query nodes by ``key``, each next one linked to an earlier one if any is.
+
+    A node placed next to a mapped neighbour gets that neighbour's guided candidates, so
+    a description shared by hundreds of entities ("red pen") is searched near the entity
+    its neighbour ("Jerry's bedroom") already holds instead of among an arbitrary
+    ``max_candidates`` of them.
+    """
+    nbrs: list[set[int]] = [set() for _ in range(n)]
+    for a, _, b in edges:
+        nbrs[a].add(b)
+        nbrs[b].add(a)
+    seq: list[int] = []
+    left = set(range(n))
+    while left:
+        near = [q for q in left if nbrs[q] & set(seq)]
+        q = min(near or left, key=key)
+        seq.append(q)
+        left.discard(q)
+    return seq
+
+
 class _BranchAndBound:
     """The depth-first search of :func:`match` over one query (state of one call)."""
 
@@ -233,9 +266,9 @@ class _BranchAndBound:
         best, passing = cands.best, cands.passing
         # node order (Algorithm 1, line 3) and, per position, the edges decided there
         if order == 'similarity':
-            self.seq = sorted(range(n), key=lambda q: (-best[q], q))
+            self.seq = _connected_order(n, query.edges, lambda q: (-best[q], q))
         else:
-            self.seq = sorted(range(n), key=lambda q: (passing[q], -best[q], q))
+            self.seq = _connected_order(n, query.edges, lambda q: (passing[q], -best[q], q))
         pos_of = {q: p for p, q in enumerate(self.seq)}
         self.decided: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (edge, other)
         for e, (a, _, b) in enumerate(query.edges):
@@ -254,6 +287,7 @@ class _BranchAndBound:
         self.assign: dict[int, str | None] = {}
         self.cols: dict[int, int] = {}
         self.used: set[str] = set()
+        self.left_out: dict[int, list[int]] = {}  # unmapped node → its candidates
         self.best_score = -np.inf
         self.expanded = self.leaves = self.pruned = 0
         self.truncated = False
@@ -294,6 +328,9 @@ class _BranchAndBound:
         """Extend the partial mapping at search position ``p`` (score so far ``cur``)."""
         if p == self.n:
             self.leaves += 1
+            if any(not self.used.issuperset(self.names[c] for c in cands)
+                   for cands in self.left_out.values()):
+                return  # a node left unmapped while one of its candidates stayed free
             if cur > self.best_score:
                 self.best_score = cur
                 self.best_assign = dict(self.assign)
@@ -308,12 +345,13 @@ class _BranchAndBound:
             return
         self.expanded += 1
         q = self.seq[p]
-        tried = False
-        for c in self.candidates(q):
+        cands = self.candidates(q)
+        free = 0
+        for c in cands:
             name = self.names[c]
             if name in self.used:
                 continue
-            tried = True
+            free += 1
             gain = float(self.S[q, c])
             if self.w:
                 for _, other in self.decided[p]:
@@ -328,10 +366,13 @@ class _BranchAndBound:
             del self.assign[q], self.cols[q]
             if self.truncated:
                 return
-        if not tried:  # every candidate taken (or none): leave q unmapped
+        # Leave q unmapped: allowed when every candidate ends up taken, by an earlier node
+        # or (whatever the search order) a later one; checked at the leaf.
+        if free <= self.n - p - 1:
             self.assign[q] = None
+            self.left_out[q] = cands
             self.dfs(p + 1, cur)
-            del self.assign[q]
+            del self.assign[q], self.left_out[q]
 
     def result(self, start: float) -> Mapping:
         """Return the best mapping found, its scores, link witnesses and search stats."""

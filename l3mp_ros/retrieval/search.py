@@ -36,8 +36,8 @@ class SearchRetriever:
 
     def __init__(self, embedder: TextEncoder | None = None, *, cutoff: float = 0.9,
                  depth: int = 1, max_facts: int | None = 200, edge_weight: float = 0.5,
-                 edge_hops: int = 2, hop_decay: float = 0.5, max_candidates: int = 20,
-                 order: str = 'similarity', guided: bool = True,
+                 edge_hops: int = 2, hop_decay: float = 0.9, max_candidates: int = 20,
+                 order: str = 'constrained', guided: bool = True,
                  max_expansions: int = 200_000, descriptions: dict[str, str] | None = None,
                  index: EntityIndex | None = None, prompt: str = 'query_graph.txt',
                  strict: bool = False) -> None:

@@ -9,6 +9,7 @@ and ``(a, p, b, c, ...)`` for higher arities (hyper-facts, kept as they are).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import defaultdict
@@ -194,12 +195,18 @@ def _split_false(remove: Iterable, add: Iterable) -> tuple[list[Fact], list[Fact
     return rem, add_out
 
 
+_REVISIONS = itertools.count(1)
+
+
 class KnowledgeGraph:
     """Typed entities and facts; a networkx MultiDiGraph mirrors binary facts."""
 
     def __init__(self, domain: str = '') -> None:
         self.domain = domain
         self._types: dict[str, str] = {}
+        #: a new number, unique across graphs, whenever an entity is added, retyped or
+        #: removed: equal revisions mean equal entity tables (cheap change detection)
+        self.entity_revision = 0
         self._facts: set[Fact] = set()
         self._by_entity: dict[str, set[Fact]] = defaultdict(set)
         self._by_pred: dict[str, set[Fact]] = defaultdict(set)
@@ -214,7 +221,9 @@ class KnowledgeGraph:
     def add_entity(self, name: str, type_: str) -> None:
         """Add (or retype) an entity."""
         name, type_ = name.lower(), type_.lower()
-        self._types[name] = type_
+        if self._types.get(name) != type_:
+            self._types[name] = type_
+            self.entity_revision = next(_REVISIONS)
         self.graph.add_node(name, type=type_)
 
     def remove_entity(self, name: str) -> set[Fact]:
@@ -222,7 +231,8 @@ class KnowledgeGraph:
         gone = set(self._by_entity.get(name, ()))
         for f in gone:
             self._discard(f)
-        self._types.pop(name, None)
+        if self._types.pop(name, None) is not None:
+            self.entity_revision = next(_REVISIONS)
         self._by_entity.pop(name, None)
         if self.graph.has_node(name):
             self.graph.remove_node(name)
