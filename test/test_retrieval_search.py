@@ -213,6 +213,34 @@ def test_guided_candidates_reach_beyond_the_cap() -> None:
     assert match(S, query, kg, names, max_candidates=40, **paper).assignment[0] == 'red_pen_x'
 
 
+def test_cut_nodes_wait_for_an_uncut_neighbour() -> None:
+    # "the glass on the fifth level of the shelf in Lucy's bedroom": the glass (one
+    # candidate) lies in the kitchen, linked in the query only to the level; 30 alike
+    # levels elsewhere outrank Lucy's level 5, so the cap (5) never holds it, unless the
+    # level is searched after the shelf of Lucy's bedroom is placed
+    ents = {f'wing_level_{k}': 'level' for k in range(30)}
+    ents.update({'lucy_level_5': 'level', 'lucy_shelf': 'shelf', 'lucy_bedroom': 'room',
+                 'kitchen': 'room', 'tall_glass': 'glass', 'wing_shelf': 'shelf'})
+    facts = [('level_of', f'wing_level_{k}', 'wing_shelf') for k in range(30)]
+    facts += [('level_of', 'lucy_level_5', 'lucy_shelf'),
+              ('in_room', 'lucy_shelf', 'lucy_bedroom'), ('in_room', 'tall_glass', 'kitchen')]
+    kg = make_kg(ents, facts)
+    names = sorted(kg.entities)
+    levels = {f'wing_level_{k}': 0.8 - k * 0.001 for k in range(30)}
+    levels['lucy_level_5'] = 0.75
+    S = sim_matrix(names, [{'tall_glass': 0.95}, levels, {'lucy_shelf': 0.8, 'wing_shelf': 0.79},
+                           {'lucy_bedroom': 0.94, 'kitchen': 0.3}])
+    query = QueryGraph(['tall glass', 'fifth shelf level', 'shelf', "Lucy's bedroom"],
+                       [(0, 'on', 1), (1, 'of', 2), (2, 'in', 3)])
+    m = match(S, query, kg, names, max_candidates=5)
+    assert m.assignment == {0: 'tall_glass', 1: 'lucy_level_5', 2: 'lucy_shelf',
+                            3: 'lucy_bedroom'}
+    assert m.stats['order'][-1] == 1  # the cut node last, after its uncut neighbours
+    # linked-first alone would place the level second, among 5 wing levels
+    assert match(S, query, kg, names, max_candidates=5,
+                 order='similarity').assignment[1].startswith('wing_level_')
+
+
 def test_branch_and_bound_prunes() -> None:
     rng = np.random.default_rng(3)
     ents = {f'e{k}': f't{k % 3}' for k in range(12)}

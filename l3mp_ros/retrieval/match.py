@@ -40,10 +40,15 @@ whose candidates are all taken (by earlier or later nodes) stays unmapped (simil
 Search order: ``order='constrained'`` (default) takes the node with the fewest candidates
 above the cutoff first, ``'similarity'`` the paper's order (best similarity first); either
 way each next node is one linked in the query to a node already placed, when there is one,
-so its guided candidates apply. With all candidates (the paper's uncapped search) the order
-changes only the speed; with the cap it decides what is found: in the paper's order "red
-pen" (hundreds of equal red pens) comes before "Jerry Smith's bedroom" (one), and the cap
-keeps an arbitrary 20 pens (50k entities: target found 70 % against 100 %).
+so its guided candidates apply. ``'constrained'`` also places every node whose candidates
+were cut by ``max_candidates`` after all uncut ones (a cut node linked to nothing placed
+yet waits rather than be tried among an arbitrary ``max_candidates``): "the fifth shelf
+level" (hundreds alike) linked only to "the tall glass" (lying elsewhere) is searched
+near the shelf of "Lucy's bedroom", not among 20 levels of other wings. With all
+candidates (the paper's uncapped search) the order changes only the speed; with the cap it
+decides what is found: in the paper's order "red pen" (hundreds of equal red pens) comes
+before "Jerry Smith's bedroom" (one), and the cap keeps an arbitrary 20 pens (50k entities:
+target found 70 % against 100 %).
 
 Branch-and-bound: before expanding a partial mapping with score ``cur``, its upper bound
 ``cur + sum(max(best_r, 0) for remaining nodes r) + edge_weight * (edges not yet decided)``
@@ -231,24 +236,31 @@ class _Candidates:
 
 
 def _connected_order(n: int, edges: Sequence[tuple[int, str, int]],
-                     key: Callable[[int], tuple[Any, ...]]) -> list[int]:
+                     key: Callable[[int], tuple[Any, ...]],
+                     capped: Callable[[int], bool] | None = None) -> list[int]:
     """Return the query nodes by ``key``, each next one linked to an earlier one if any is.
 
     A node placed next to a mapped neighbour gets that neighbour's guided candidates, so
     a description shared by hundreds of entities ("red pen") is searched near the entity
     its neighbour ("Jerry's bedroom") already holds instead of among an arbitrary
-    ``max_candidates`` of them.
+    ``max_candidates`` of them. With ``capped``, nodes it holds for come after all others
+    (linked ones first within each group): an uncut node loses nothing by waiting, a cut
+    one is only as good as the neighbour placed before it.
     """
     nbrs: list[set[int]] = [set() for _ in range(n)]
     for a, _, b in edges:
         nbrs[a].add(b)
         nbrs[b].add(a)
+    cut = {q for q in range(n) if capped is not None and capped(q)}
     seq: list[int] = []
+    placed: set[int] = set()
     left = set(range(n))
     while left:
-        near = [q for q in left if nbrs[q] & set(seq)]
-        q = min(near or left, key=key)
+        near = {q for q in left if nbrs[q] & placed}
+        pool = next(p for p in (near - cut, left - cut, near, left) if p)
+        q = min(pool, key=key)
         seq.append(q)
+        placed.add(q)
         left.discard(q)
     return seq
 
@@ -268,7 +280,8 @@ class _BranchAndBound:
         if order == 'similarity':
             self.seq = _connected_order(n, query.edges, lambda q: (-best[q], q))
         else:
-            self.seq = _connected_order(n, query.edges, lambda q: (passing[q], -best[q], q))
+            self.seq = _connected_order(n, query.edges, lambda q: (passing[q], -best[q], q),
+                                        lambda q: passing[q] > len(cands.base[q]))
         pos_of = {q: p for p, q in enumerate(self.seq)}
         self.decided: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (edge, other)
         for e, (a, _, b) in enumerate(query.edges):
