@@ -144,3 +144,20 @@ def test_resolution_does_not_depend_on_the_hash_seed():
                               env=env, timeout=120, check=True)
         outs.add(done.stdout)
     assert len(outs) == 1, outs
+
+
+def test_a_title_before_a_name_is_that_person():
+    # "Professor Okafor": the title is Okafor, not the other professor (Hale); two
+    # mentions side by side name one thing when one's entity is the other's candidate
+    kg = KnowledgeGraph('lab')
+    for name, type_ in [('hale', 'professor'), ('okafor', 'professor'), ('mia', 'student'),
+                        ('lab_101', 'room'), ('lab_102', 'room')]:
+        kg.add_entity(name, type_)
+    kg.add_fact(Fact('present_in', ('hale', 'lab_101')))
+    kg.add_fact(Fact('present_in', ('okafor', 'lab_102')))
+    for text in ('Professor Okafor walked down to lab 101.',
+                 'Mia met Professor Okafor in lab 101.'):
+        assert 'hale' not in referents(kg, text)
+        assert ('professor', ['okafor']) in said(kg, text)
+    # with no name beside it the title is read from the graph: the professor in lab 101
+    assert referents(kg, 'The professor left lab 101.') == ['hale', 'lab_101']

@@ -328,26 +328,31 @@ def _by_words(m: Mention, near: list[int], said: list[str], names: dict[str, lis
 
     A word of another mention counts only when that mention describes ``m`` ("the bench
     in the equipment room") or ``m`` is owned by someone named elsewhere (``owned``: "his
-    apron"), and then as that mention's entity.
+    apron"), and then as that mention's entity. A mention written right next to ``m``
+    whose entity is one of ``m``'s candidates names the same thing ("Professor Okafor":
+    the professor is Okafor, not the other professor).
     """
     free: set[str] = set()
     after: set[str] = set()
     others: dict[int, Mention] = {}
+    same: set[str] = set()
     for k in near:
         o = covering.get(k)
         if o is not None and o.start != m.start and o.resolved:
             if owned or heads.get(o.start) == m.start:
                 others[o.start] = o
+            if o.start == m.end or o.end == m.start:
+                same.add(o.resolved)
             continue
         free.add(said[k])
         if m.end <= k < m.end + NEAR:
             after.add(said[k])  # "the table in the living room"
 
-    def score(n: str) -> tuple[int, int]:
+    def score(n: str) -> tuple[bool, int, int]:
         ws = set(names[n])
         inside = sum(1 for o in others.values() if o.resolved != n
                      and set(names[o.resolved or '']) <= ws)
-        return (len(ws & free) + inside, len(ws & after))
+        return (n in same, len(ws & free) + inside, len(ws & after))
 
     scores = {n: score(n) for n in m.candidates}
     best = max(scores.values())
