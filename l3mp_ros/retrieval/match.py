@@ -220,6 +220,7 @@ class _Candidates:
         self.best = np.full(n, -np.inf)
         self.thr = np.full(n, np.inf)
         self.passing = np.zeros(n, dtype=np.int64)
+        self.cut = [False] * n  # more passed than max_candidates keeps
         self.base: list[list[int]] = []
         for q in range(n):
             row = S[q]
@@ -231,6 +232,7 @@ class _Candidates:
             idx = np.flatnonzero(row >= self.thr[q])
             self.passing[q] = idx.size
             if idx.size > max_candidates:
+                self.cut[q] = True
                 idx = idx[np.argpartition(-row[idx], max_candidates - 1)[:max_candidates]]
             self.base.append(sorted(idx.tolist(), key=lambda c, r=row: (-r[c], c)))
 
@@ -281,7 +283,7 @@ class _BranchAndBound:
             self.seq = _connected_order(n, query.edges, lambda q: (-best[q], q))
         else:
             self.seq = _connected_order(n, query.edges, lambda q: (passing[q], -best[q], q),
-                                        lambda q: passing[q] > len(cands.base[q]))
+                                        cands.cut.__getitem__)
         pos_of = {q: p for p, q in enumerate(self.seq)}
         self.decided: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (edge, other)
         for e, (a, _, b) in enumerate(query.edges):
