@@ -161,3 +161,12 @@ def test_a_title_before_a_name_is_that_person():
         assert ('professor', ['okafor']) in said(kg, text)
     # with no name beside it the title is read from the graph: the professor in lab 101
     assert referents(kg, 'The professor left lab 101.') == ['hale', 'lab_101']
+
+
+@pytest.mark.parametrize('said', ['the fifteenth level', 'level fifteen', 'the 15th level'])
+def test_ordinal_and_number_words_name_a_numbered_thing(said):
+    kg = KnowledgeGraph('t')
+    for n in (1, 5, 10, 11, 15):
+        kg.add_entity(f'shelf_level_{n}', 'shelf_level')
+    mentions = resolve(kg, f'Martin put the dress on {said} of the shelf.')
+    assert [m.candidates for m in mentions if m.candidates] == [['shelf_level_15']]

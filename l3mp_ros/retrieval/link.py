@@ -50,9 +50,15 @@ NUMBER_WORDS = {
     'zero': '0', 'one': '1', 'first': '1', 'two': '2', 'second': '2', 'three': '3',
     'third': '3', 'four': '4', 'fourth': '4', 'five': '5', 'fifth': '5', 'six': '6',
     'sixth': '6', 'seven': '7', 'seventh': '7', 'eight': '8', 'eighth': '8', 'nine': '9',
-    'ninth': '9', 'ten': '10', 'tenth': '10', 'twenty': '20', 'eighty': '80',
-    'hundred': '100',
+    'ninth': '9', 'ten': '10', 'tenth': '10', 'eleven': '11', 'eleventh': '11',
+    'twelve': '12', 'twelfth': '12', 'thirteen': '13', 'thirteenth': '13',
+    'fourteen': '14', 'fourteenth': '14', 'fifteen': '15', 'fifteenth': '15',
+    'sixteen': '16', 'sixteenth': '16', 'seventeen': '17', 'seventeenth': '17',
+    'eighteen': '18', 'eighteenth': '18', 'nineteen': '19', 'nineteenth': '19',
+    'twenty': '20', 'twentieth': '20', 'thirty': '30', 'thirtieth': '30', 'forty': '40',
+    'fortieth': '40', 'fifty': '50', 'fiftieth': '50', 'eighty': '80', 'hundred': '100',
 }
+_ORDINAL_RE = re.compile(r'(\d+)(?:st|nd|rd|th)')  # "15th" → 15
 _WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _NAME_SPLIT_RE = re.compile(r'[a-z]+|\d+')
 
@@ -62,7 +68,8 @@ def words(text: str) -> list[str]:
     out = []
     for raw in _WORD_RE.findall(text.lower().replace('’', "'")):
         w = raw.split("'")[0]
-        out.append(NUMBER_WORDS.get(w, w))
+        ordinal = _ORDINAL_RE.fullmatch(w)
+        out.append(ordinal.group(1) if ordinal else NUMBER_WORDS.get(w, w))
     return out
 
 
