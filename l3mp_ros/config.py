@@ -89,6 +89,11 @@ class Config:
     verify: bool = _p(True, 'verify NL updates before applying them', AGENT)
     confirm: bool = _p(True, 'a yes/no re-reading of every stated fact before applying (one '
                        'short LLM call per fact)', AGENT)
+    clarify: bool = _p(True, 'ask back (on say) which thing a report means when its words fit '
+                       'several and the change would hold for each, instead of guessing; the '
+                       'report waits for the answer', AGENT)
+    clarify_timeout: float = _p(300.0, 'seconds a report waits for the answer to its question; '
+                                'then it is logged as not applied', AGENT)
     # lifelong memory (needs a store)
     episodic_k: int = _p(0, 'past episodes in the update/task prompts (0: off)', AGENT)
     experience: bool = _p(False, 'strategies of solved tasks as worked examples (and store '

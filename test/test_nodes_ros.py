@@ -394,6 +394,39 @@ def test_language_node_reports_questions_and_queued_tasks(spinner, tmp_path):
         assert second['goal'] == '(window_open jerry_bedroom_window)'
 
 
+def test_language_node_asks_back_over_the_wire_and_takes_the_answer(spinner, tmp_path):
+    """A replica language node: the question is a clarify event the writer logs."""
+    guess = {'content': {'facts': [['in_person_hand', 'living_room_tv_remote', 'jerry']]}}
+    remotes = ['anna_bedroom_tv_remote', 'jerry_bedroom_tv_remote', 'living_room_tv_remote']
+    with FakeOpenAI([guess, guess]) as fake:
+        wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+        spinner.add(LanguageNode(parameter_overrides=params(
+            tmp_path, llm_url=fake.base_url, llm_model='fake', llm_timeout=10.0,
+            clarify_timeout=3.0)))
+        probe = spinner.add(Probe())
+        # a question nobody answers is logged as not applied after clarify_timeout
+        probe.publish('nl_update', 'Jerry picked up the TV remote.')
+        first = probe.wait_json('events', lambda e: e['status'] == 'clarify', timeout=40)
+        assert first['info']['clarify']['candidates'] == remotes
+        probe.wait(lambda: any(s.startswith('Which TV remote do you mean')
+                               for s in probe.got['say']))
+        gone = probe.wait_json('events', lambda e: e['info'].get('clarifies') == first['id'],
+                               timeout=20)
+        assert gone['status'] == 'rejected' and gone['info']['expired']
+        probe.wait(lambda: any('did not get an answer' in s for s in probe.got['say']))
+        # asked again, answered on voice_command: completed without another LLM call
+        probe.publish('nl_update', 'Jerry picked up the TV remote.')
+        asked = probe.wait_json('events', lambda e: e['status'] == 'clarify'
+                                and e['id'] > gone['id'], timeout=40)
+        calls = len(fake.requests)
+        probe.publish('voice_command', "The one in Jerry's bedroom.")
+        done = probe.wait_json('events', lambda e: e['status'] == 'applied', timeout=40)
+        assert done['info']['clarifies'] == asked['id'] and len(fake.requests) == calls
+        assert ('jerry_bedroom_tv_remote', 'in_person_hand', 'jerry') in {
+            f.triplet() for f in wm.world.kg.facts}
+        probe.wait(lambda: any(s.startswith('Noted.') for s in probe.got['say']))
+
+
 def _child(tmp_path, ns=''):
     args = ['--ros-args', '-p', f'store:={tmp_path / "kg.db"}', '-p', 'markers_rate:=1.0']
     if ns:

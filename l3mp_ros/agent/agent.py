@@ -29,7 +29,8 @@ class Agent:
     def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever, planner: Planner,
                  *, max_attempts: int = 3, verify: bool = True, confirm: bool = True,
                  memory: Memory | None = None, report_timeout: float | None = 300.0,
-                 max_report_facts: int = 8) -> None:
+                 max_report_facts: int = 8, clarify: bool = True,
+                 clarify_timeout: float = 300.0) -> None:
         self.world = world
         self.report_timeout = report_timeout
         self.llm = llm
@@ -40,7 +41,8 @@ class Agent:
             memory.attach(world)
         self.updater = NLUpdater(world, llm, retriever, max_attempts=max_attempts,
                                  max_changes=max_report_facts,
-                                 verify=verify, confirm=confirm, memory=memory)
+                                 verify=verify, confirm=confirm, memory=memory,
+                                 ask_back=clarify, clarify_timeout=clarify_timeout)
         self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
                                  memory=memory)
         self.router = Router(llm)
@@ -52,7 +54,10 @@ class Agent:
         return budget(self.report_timeout) if callable(budget) else contextlib.nullcontext()
 
     def update(self, text: str, source: str = 'nl') -> UpdateOutcome:
-        """Algorithm 3 on one report."""
+        """Algorithm 3 on one report, or the answer to the open question of an earlier one."""
+        answered = self.updater.answer(text, source=source)
+        if answered is not None:
+            return answered
         with self._budget():
             return self.updater.run(text, source=source)
 
@@ -77,7 +82,12 @@ class Agent:
             return self.answerer.answer(kg, text)
 
     def route(self, text: str, usage: Usage | None = None) -> str:
-        """Classify an utterance as ``report``, ``task`` or ``question``."""
+        """Classify an utterance as ``report``, ``task`` or ``question``.
+
+        An answer to the open question of an earlier report is a ``report`` (no LLM call).
+        """
+        if self.updater.answers(text):
+            return 'report'
         with self._budget():
             return self.router.classify(text, usage)
 

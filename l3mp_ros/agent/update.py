@@ -39,6 +39,7 @@ from ..retrieval.mentions import candidates, resolve, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
+from . import clarify
 from .clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
@@ -79,6 +80,9 @@ class UpdateOutcome:
     notes: list[str] = field(default_factory=list)
     provenance: dict[str, Any] = field(default_factory=dict)  # model, endpoint, reply hash
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: the report waits for the speaker to say which thing it means (:mod:`.clarify`)
+    question: str | None = None
+    clarify: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
@@ -89,6 +93,7 @@ class UpdateOutcome:
                 'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4),
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
+                'question': self.question, 'clarify': self.clarify,
                 'history': self.history}
 
 
@@ -184,6 +189,7 @@ class ReportContext:
     grounding: Grounding
     mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
     written: dict[str, str]  # how the report wrote the entities it settled on
+    mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
 
 
 class NLUpdater:
@@ -195,6 +201,7 @@ class NLUpdater:
                  per_slot: int = 30,
                  split_clauses: bool = True, confirm: bool = True,
                  resolve_mentions: bool = True, changes_only: bool = True,
+                 ask_back: bool = True, clarify_timeout: float = 300.0,
                  memory: Memory | None = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
@@ -213,6 +220,8 @@ class NLUpdater:
         self.confirm = confirm
         self.resolve_mentions = resolve_mentions
         self.changes_only = changes_only
+        self.ask_back = ask_back  # keep a report pending and ask when its referent is a guess
+        self.clarify_timeout = clarify_timeout
         self._system: str | None = None
 
     def system(self) -> str:
@@ -276,7 +285,7 @@ class NLUpdater:
         about = candidates(mentions)
         grounding = self.grounding(kg, retrieval, about)
         mentioned = set(about or retrieval.info.get('mentioned') or ())
-        return ReportContext(grounding, mentioned, surfaces(mentions))
+        return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
 
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
@@ -378,8 +387,82 @@ class NLUpdater:
             out.notes = [n for c in completions for n in c.notes] + list(grounding.notes)
             if several:
                 out.notes.append(f'report read in {len(parts)} parts: ' + ' | '.join(parts))
+            if self.ask_back and self.verify:
+                stated = [c.stated for c in completions]
+                doubt = clarify.doubt(kg, ctx.mentions, stated, self.world)
+                if doubt is not None:
+                    out.question = doubt.question()
+                    out.clarify = {**doubt.to_json(), 'text': text,
+                                   'stated': [u.to_json() for u in stated],
+                                   'expires': time.time() + self.clarify_timeout}
+                    errors = [f'the report does not say which {doubt.mention} it means; '
+                              f'asked: {out.question}']
         out.errors = errors
         return self._finish(out, began, source, text)
+
+    # -- asking back (:mod:`.clarify`) ------------------------------------------------
+    def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
+        """Log every question past its time as not applied; return their event ids."""
+        done = []
+        for qid, data in clarify.expired(self.world, now):
+            self.world.reject(
+                [f'no answer to "{data.get("question", "")}" in time: the report was not '
+                 'applied'], source=source, utterance=data.get('text'),
+                info={'clarifies': qid, 'expired': True})
+            done.append(qid)
+        return done
+
+    def pending(self) -> tuple[int, dict[str, Any]] | None:
+        """Return (event id, question) of the open question, if any."""
+        self.expire()
+        return clarify.open_question(self.world)
+
+    def answers(self, text: str) -> bool:
+        """Tell whether ``text`` answers the open question (no LLM call)."""
+        open_ = self.pending()
+        return open_ is not None and clarify.pick(
+            self.world.snapshot(), open_[1].get('options') or [], text) is not None
+
+    def answer(self, text: str, *, source: str = 'nl') -> UpdateOutcome | None:
+        """Complete the open question's report with ``text``; None if it does not answer.
+
+        The stated change is redone with the chosen thing, completed and verified on the
+        graph as it is now, then applied (or rejected) with ``info.clarifies``.
+        """
+        began = time.perf_counter()
+        open_ = self.pending()
+        if open_ is None:
+            return None
+        qid, data = open_
+        kg = self.world.snapshot()
+        chosen = clarify.pick(kg, data.get('options') or [], text)
+        if chosen is None:
+            return None
+        report = str(data.get('text') or '')
+        out = UpdateOutcome(text=report)
+        info: dict[str, Any] = {'clarifies': qid, 'answer': text}
+        utterance = f'{report} [{text.strip()}]'
+        if chosen == clarify.CANCEL:
+            out.errors = ['the speaker withdrew the report: nothing is applied']
+            res = self.world.reject(out.errors, source=source, utterance=utterance, info=info)
+        else:
+            stated = [Update.from_json(u) for u in data.get('stated') or []]
+            net, errors = clarify.substituted(kg, stated, str(data.get('chosen')), chosen,
+                                              self.world)
+            info['chosen'] = chosen
+            out.update = net
+            out.errors = [f'with {chosen} the report no longer fits the world model: '
+                          + '; '.join(errors)] if net is None else []
+            if net is None:
+                res = self.world.reject(out.errors, source=source, utterance=utterance,
+                                        info=info)
+            else:
+                res = self.world.apply(net, source=source, utterance=utterance,
+                                       verify=True, info=info)
+                out.errors = res.errors
+        out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
 
     def _choose(self, text: str, part: str | None, completion: Completion, kg: Any,
                 out: UpdateOutcome, written: dict[str, str] | None = None
@@ -561,7 +644,11 @@ class NLUpdater:
         if out.implied or out.notes:
             info['implied'] = [{'fact': list(f.triplet()), 'rule': r} for f, r in out.implied]
             info['notes'] = list(out.notes)
-        if out.errors or out.update is None:
+        if out.clarify is not None:
+            info['clarify'] = out.clarify
+            res = self.world.reject(out.errors, source=source, utterance=utterance or out.text,
+                                    update=out.update, info=info, status='clarify')
+        elif out.errors or out.update is None:
             res = self.world.reject(out.errors or ['no update produced'], source=source,
                                     utterance=utterance or out.text, update=out.update,
                                     info=info)

@@ -31,6 +31,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument('--no-confirm', action='store_true',
                    help='skip the yes/no re-reading of each stated fact (one short LLM call '
                         'per fact; keeps wrong updates out, also denies some right ones)')
+    p.add_argument('--no-clarify', action='store_true',
+                   help='guess instead of asking back which thing a report means')
+    p.add_argument('--clarify-timeout', type=float, default=config.default('clarify_timeout'),
+                   help=config.describe('clarify_timeout'))
     p.add_argument('--llm', default=None,
                    help='OpenAI-compatible base URL, or "local" for the embedded model '
                         '(default: $L3MP_LLM_URL, else local)')
@@ -80,7 +84,8 @@ def agent_config(args: argparse.Namespace) -> Config:
         llm_model=args.model or os.environ.get('L3MP_LLM_MODEL', config.default('llm_model')),
         llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE', ''),
         retriever=args.retriever, max_attempts=args.attempts, verify=not args.no_verify,
-        confirm=not args.no_confirm, engine=args.engine, plan_timeout=args.timeout,
+        confirm=not args.no_confirm, clarify=not args.no_clarify,
+        clarify_timeout=args.clarify_timeout, engine=args.engine, plan_timeout=args.timeout,
         llm_timeout=args.llm_timeout, report_timeout=args.report_timeout,
         episodic_k=args.episodic_k, experience=args.experience, answer_past=args.memory)
 
@@ -112,6 +117,10 @@ def _run(args: argparse.Namespace, kind: str) -> int:
             elif out.applied:
                 print(f'applied after {out.attempts} attempt(s) (event {out.event_id}):')
                 print(out.update.text())
+            elif out.question:
+                print(out.question)
+                print(f'not applied yet: the report waits for the answer (l3mp say --text ...; '
+                      f'event {out.event_id})', file=sys.stderr)
             else:
                 print(f'rejected after {out.attempts} attempt(s); the KG is unchanged:',
                       file=sys.stderr)

@@ -4,7 +4,10 @@
 
 ``voice_command`` is routed (report / task / question); ``nl_update`` is a report. Reports
 run Algorithm 3 (the verified update is applied by the single writer), questions are
-answered from the KG, tasks are handed to the planner node on ``task``. LLM calls run on a
+answered from the KG, tasks are handed to the planner node on ``task``. A report whose
+words fit several things is kept pending and its question said on ``say``; the next
+utterance that answers it (on either topic) completes it, and an unanswered one is logged
+as not applied after ``clarify_timeout`` seconds. LLM calls run on a
 worker thread in arrival order, so the node keeps receiving while the LLM thinks.
 """
 
@@ -32,6 +35,7 @@ from .common import (
 )
 
 MAX_UTTERANCE = 2000
+EXPIRY_PERIOD = 2.0  # seconds between checks for unanswered questions
 
 
 class LanguageNode(AgentNode):
@@ -51,6 +55,8 @@ class LanguageNode(AgentNode):
         live_parameters(self, self.params, agent_setters(self.agent))
         self.create_subscription(String, 'voice_command', self._on_voice, COMMAND_QOS)
         self.create_subscription(String, 'nl_update', self._on_report, COMMAND_QOS)
+        # a report waiting for an answer past clarify_timeout is logged as not applied
+        self.create_timer(EXPIRY_PERIOD, lambda: self.worker.submit('clarify', self._expire))
         self.get_logger().info('language node ready')
 
     @guarded('events')
@@ -104,9 +110,15 @@ class LanguageNode(AgentNode):
         out = self.agent.update(text, source='nl')
         if out.applied:
             self._say('Noted. ' + out.update.text().replace('\n', ' '))
+        elif out.question:
+            self._say(out.question)
         else:
             why = out.errors[0] if out.errors else 'no update produced'
             self._say(f'I could not update my knowledge: {why}')
+
+    def _expire(self) -> None:
+        for _ in self.agent.updater.expire():
+            self._say('I did not get an answer to my question, so I left that report out.')
 
     def _job_failed(self, label: str, exc: BaseException) -> None:
         self.get_logger().error(f'{label} failed: {exc!r}')

@@ -12,6 +12,7 @@ and changes nothing.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import threading
 import time
@@ -61,6 +62,9 @@ def follow(kg: KnowledgeGraph, update: Update | None,
             kg.add_fact(f)
 
 
+MEMORY_EVENTS = 2000  # events an in-memory world model keeps
+
+
 class WorldModel:
     """Owns the KG and (optionally) its store; serialises all writes with a lock."""
 
@@ -78,6 +82,8 @@ class WorldModel:
         self.kg = kg if kg is not None else KnowledgeGraph(domain.name)
         self._lock = threading.RLock()
         self.listeners: list[Callable[[Event | None, ApplyResult], None]] = []
+        # without a store, the newest events live here (pending questions need them)
+        self._log: collections.deque[Event] = collections.deque(maxlen=MEMORY_EVENTS)
 
     @classmethod
     def open(cls, store_path: str | Path, domain_path: str | Path | None = None,
@@ -122,6 +128,9 @@ class WorldModel:
                     else:
                         eid = self.store.commit(update, source=source, utterance=utterance,
                                                 new_entities=new_entities, info=info)
+                else:
+                    eid = self._remember('rejected' if errors else 'applied', source,
+                                         utterance, update, errors, info, new_entities)
             # committed (or there is no store): now the in-memory view follows
             self._seen = eid or self._seen
             if errors:
@@ -136,13 +145,19 @@ class WorldModel:
             return result
 
     def reject(self, errors: list[str], *, source: str, utterance: str | None = None,
-               update: Update | None = None, info: dict | None = None) -> ApplyResult:
-        """Record a failure that never produced a verifiable update (e.g. LLM garbage)."""
+               update: Update | None = None, info: dict | None = None,
+               status: str = 'rejected') -> ApplyResult:
+        """Record a failure that never produced a verifiable update (e.g. LLM garbage).
+
+        ``status`` ``clarify``: the update waits for the speaker to say which thing is
+        meant (``info['clarify']``, see :mod:`l3mp_ros.agent.clarify`).
+        """
         with self._lock:
             caught: list[Event] = []
             with self._writing(caught):
-                eid = self.store.reject(update, errors, source=source, utterance=utterance,
-                                        info=info) if self.store else None
+                eid = (self.store.reject(update, errors, source=source, utterance=utterance,
+                                         info=info, status=status) if self.store else
+                       self._remember(status, source, utterance, update, errors, info, {}))
             self._seen = eid or self._seen
             result = ApplyResult(False, update or Update(), list(errors), eid)
             self._notify_external(caught)
@@ -211,6 +226,27 @@ class WorldModel:
                              status='applied' if result.applied else 'rejected',
                              diff=result.update.to_json(), errors=result.errors,
                              new_entities=result.new_entities)
+
+    def _remember(self, status: str, source: str, utterance: str | None,
+                  update: Update | None, errors: list[str], info: dict | None,
+                  new_entities: Mapping[str, str]) -> int:
+        """Keep an event of a world model without a store; return its id."""
+        eid = (self._log[-1].id if self._log else 0) + 1
+        self._log.append(Event(eid, time.time(), source, status, utterance, update,
+                               dict(new_entities), list(errors), dict(info or {})))
+        return eid
+
+    def events(self, since_id: int = 0, status: str | None = None) -> list[Event]:
+        """Return the logged events with id > ``since_id`` (optionally one status)."""
+        if self.store is not None:
+            return self.store.history(since_id=since_id, status=status)
+        return [e for e in self._log if e.id > since_id and status in (None, e.status)]
+
+    def last_event(self) -> int:
+        """Return the id of the newest logged event (0 if none)."""
+        if self.store is not None:
+            return self.store.last_event_id()
+        return self._log[-1].id if self._log else 0
 
     def snapshot(self) -> KnowledgeGraph:
         """Return a copy of the KG taken under the lock."""

@@ -36,7 +36,16 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from .kg import Fact, KnowledgeGraph, Update
-from .store import BUSY_TIMEOUT, SCHEMA_VERSION, Event, Store, StoreBase, StoreError, args_key
+from .store import (
+    BUSY_TIMEOUT,
+    NOT_APPLIED,
+    SCHEMA_VERSION,
+    Event,
+    Store,
+    StoreBase,
+    StoreError,
+    args_key,
+)
 
 CHANNEL = 'l3mp_events'
 LOCK_KEY = 0x6C336D70  # 'l3mp': the advisory lock every writer of a database takes
@@ -286,10 +295,16 @@ class PgStore(StoreBase):
                                info)
 
     def reject(self, update: Update | None, errors: list[str], *, source: str,
-               utterance: str | None = None, info: dict | None = None) -> int:
-        """Log a rejected update (the state is not touched); return the event id."""
+               utterance: str | None = None, info: dict | None = None,
+               status: str = 'rejected') -> int:
+        """Log a rejected update (the state is not touched); return the event id.
+
+        ``status``: ``rejected``, or ``clarify`` (waiting for the speaker's answer).
+        """
+        if status not in NOT_APPLIED:
+            raise ValueError(f'status {status!r} is not one of {", ".join(NOT_APPLIED)}')
         with self._writing():
-            return self._event('rejected', source, utterance,
+            return self._event(status, source, utterance,
                                json.dumps(update.to_json()) if update is not None else None,
                                None, json.dumps(errors), info)
 

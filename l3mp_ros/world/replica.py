@@ -77,7 +77,8 @@ def apply_request(world: WorldModel, req: Mapping, *,
                             utterance=utterance, info=info)
     if req.get('errors') or update is None:
         return world.reject(list(req.get('errors') or ['no update produced']), source=source,
-                            utterance=utterance, update=update, info=info)
+                            utterance=utterance, update=update, info=info,
+                            status='clarify' if info.get('clarify') else 'rejected')
     changed = len(update.remove) + len(update.add)
     if max_facts is not None and changed > max_facts:
         return world.reject([f'the update changes {changed} facts; a kg_update may change at '
@@ -183,13 +184,28 @@ class ReplicaWorldModel(WorldModel):
             return ApplyResult(False, update, [str(exc)])
 
     def reject(self, errors: list[str], *, source: str, utterance: str | None = None,
-               update: Update | None = None, info: dict | None = None) -> ApplyResult:
-        """Have the writer log a failure (and publish it on ``events``)."""
+               update: Update | None = None, info: dict | None = None,
+               status: str = 'rejected') -> ApplyResult:
+        """Have the writer log a failure (and publish it on ``events``).
+
+        A ``clarify`` (``info['clarify']`` set) travels as a rejection carrying its
+        question: the writer logs it with status ``clarify``.
+        """
+        if status == 'clarify' and not (info or {}).get('clarify'):
+            raise ValueError('a clarify event needs info["clarify"]')
         try:
             return self._forward(kg_update_request(update, source=source, utterance=utterance,
                                                    info=info, errors=errors))
         except ReplicaError as exc:
             return ApplyResult(False, update or Update(), [*errors, str(exc)])
+
+    def events(self, since_id: int = 0, status: str | None = None) -> list:
+        """Return the writer's logged events with id > ``since_id`` (read from its store)."""
+        return self._reader.history(since_id=since_id, status=status)
+
+    def last_event(self) -> int:
+        """Return the id of the writer's newest logged event."""
+        return self._reader.last_event_id()
 
     def wait_for(self, event_id: int, timeout: float = 5.0) -> bool:
         """Block until the replica has followed the writer up to ``event_id``."""

@@ -55,6 +55,10 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
+#: statuses of a logged update that changed nothing
+NOT_APPLIED = ('rejected', 'clarify')
+
+
 class StoreError(RuntimeError):
     """The store file is missing, not a store, or cannot be written."""
 
@@ -66,7 +70,7 @@ class Event:
     id: int
     time: float
     source: str
-    status: str  # init | applied | rejected
+    status: str  # init | applied | rejected | clarify
     utterance: str | None = None
     update: Update | None = None
     new_entities: dict[str, str] = field(default_factory=dict)
@@ -381,15 +385,21 @@ class Store(StoreBase):
         return int(cur.lastrowid)
 
     def reject(self, update: Update | None, errors: list[str], *, source: str,
-               utterance: str | None = None, info: dict | None = None) -> int:
-        """Log a rejected update (the state is not touched); return the event id."""
+               utterance: str | None = None, info: dict | None = None,
+               status: str = 'rejected') -> int:
+        """Log a rejected update (the state is not touched); return the event id.
+
+        ``status``: ``rejected``, or ``clarify`` (waiting for the speaker's answer).
+        """
+        if status not in NOT_APPLIED:
+            raise ValueError(f'status {status!r} is not one of {", ".join(NOT_APPLIED)}')
         conn = self._conn
         try:
             with self._writing():
                 cur = conn.execute(
                     'INSERT INTO events (time, source, status, utterance, diff, errors, info) '
                     'VALUES (?, ?, ?, ?, ?, ?, ?)',
-                    (time.time(), source, 'rejected', utterance,
+                    (time.time(), source, status, utterance,
                      json.dumps(update.to_json()) if update is not None else None,
                      json.dumps(errors), self._info(info)))
         except sqlite3.Error as exc:
