@@ -4,10 +4,12 @@
 
 A set (``l3mp/nl_reports/v1`` JSON, e.g. ``benchmarks/data/office_reports.json``) names a
 domain, its constraints, an initial state and reports with gold diffs (both empty: the
-report must be rejected). Each report runs through the real pipeline on a fresh copy of
+report must be rejected; ``ambiguous``: asking back which thing is meant is right).
+Each report runs through the real pipeline on a fresh copy of
 the initial state. Verdicts: ``exact`` (applied diff = gold), ``wrong`` (applied but not
 the gold diff, reject cases included), ``unapplied`` (a change was due, none applied),
-``kept_out`` (a reject case rejected). Results go to ``<out>/reports.jsonl``; a rerun with
+``kept_out`` (a reject case rejected); a question asked back is not applied, and the
+summary counts them. Results go to ``<out>/reports.jsonl``; a rerun with
 the same ``--out`` resumes. Defaults to the embedded model::
 
     python benchmarks/nl_reports.py --out out/office_reports
@@ -32,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def verdict(gold: Update, applied: Update | None) -> str:
-    """Classify one outcome against its gold diff."""
+    """Classify one outcome against its gold diff (a question asked back is not applied)."""
     if applied is None:
         return 'kept_out' if gold.is_empty() else 'unapplied'
     return 'exact' if applied == gold else 'wrong'
@@ -52,9 +54,12 @@ def summary(rows: list[dict]) -> str:
         if rows else 0
     calls = statistics.mean(r.get('calls', 0) for r in rows) if rows else 0
     share = 100 * count['exact'] / max(1, len(due))
+    asked = [r for r in rows if r.get('question')]
     return (f"reports exact {count['exact']}/{len(due)} ({share:.0f} %); "
             f"wrong applied {count['wrong']}/{len(rows)}; unapplied {count['unapplied']}; "
             f"rejects kept out {count['kept_out']}/{len(rows) - len(due)}; "
+            f"asked back {len(asked)} ({sum(bool(r.get('ambiguous')) for r in asked)} on "
+            f"{sum(bool(r.get('ambiguous')) for r in rows)} marked ambiguous); "
             f"p50 {statistics.median(secs):.1f} s, p95 {p95(secs):.1f} s per report; "
             f"{tokens:.0f} tokens per report, p50 {fresh:.0f} prompt tokens evaluated, "
             f"{calls:.1f} calls")
@@ -70,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--no-verify', action='store_true')
     ap.add_argument('--no-confirm', action='store_true', help='no yes/no re-reading')
     ap.add_argument('--attempts', type=int, default=3)
+    ap.add_argument('--no-clarify', action='store_true', help='guess instead of asking back')
     ap.add_argument('--cache', default=None, help='directory of cached LLM replies')
     ap.add_argument('--out', type=Path, default=Path('out/nl_reports'))
     args = ap.parse_args(argv)
@@ -78,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                  store='', llm_url=args.llm or '', llm_model=args.model,
                  llm_cache=args.cache or '', retriever=args.retriever,
                  max_attempts=args.attempts, verify=not args.no_verify,
-                 confirm=not args.no_confirm)
+                 confirm=not args.no_confirm, clarify=not args.no_clarify)
     domain = compose.load_domain(cfg)
     state = json.loads((ROOT / spec['state']).read_text())
     log = RunLog(args.out, 'reports')
@@ -100,9 +106,11 @@ def main(argv: list[str] | None = None) -> int:
                'completion_tokens': out.usage.completion_tokens,
                'prompt_cached': out.usage.prompt_cached, 'calls': out.usage.calls,
                'applied': out.update.to_json() if out.applied and out.update else None,
-               'gold': gold.to_json(), 'errors': out.errors[:3]}
+               'gold': gold.to_json(), 'errors': out.errors[:3],
+               'question': out.question, 'ambiguous': bool(rep.get('ambiguous'))}
         log.add(row)
-        print(f"{i:3d} {row['verdict']:9s} {row['seconds']:6.1f}s {rep['text'][:70]}",
+        asked = ' (asked back)' if out.question else ''
+        print(f"{i:3d} {row['verdict']:9s} {row['seconds']:6.1f}s {rep['text'][:70]}{asked}",
               flush=True)
     log.finish(summary(log.rows))
     return 0

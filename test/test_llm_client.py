@@ -346,3 +346,18 @@ def test_a_local_client_finds_the_embedded_server_again_after_it_exited(monkeypa
         assert client.base_url == dead
         reply = client.chat(MESSAGES)
     assert reply.text == 'hello again' and client.base_url == server.base_url
+
+
+def test_speculative_mode_is_checked_before_anything_starts(monkeypatch):
+    from l3mp_ros.llm import local_server as ls
+
+    monkeypatch.setenv(ls.SPECULATIVE_ENV, 'ngram-simple')
+    assert ls.speculative_mode() == 'ngram-simple'
+    monkeypatch.setenv(ls.SPECULATIVE_ENV, 'telepathy')
+    with pytest.raises(ls.LocalModelError, match='expected one of none, ngram-simple'):
+        ls.speculative_mode()
+    monkeypatch.delenv(ls.SPECULATIVE_ENV)
+    assert ls.speculative_mode() == 'none'
+    with pytest.raises(ls.LocalModelError, match='speculative decoding'):
+        ls.LocalServer(speculative='telepathy')
+

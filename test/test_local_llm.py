@@ -86,3 +86,15 @@ def test_local_model_answers_json_update():
     added = {tuple(t) for t in reply.data['add']}
     print('expected fact added:', ('red_pen', 'on', 'kitchen_table') in added)
     assert reply.prompt_tokens > 0 and reply.completion_tokens > 0
+
+
+@needs_llm
+def test_ngram_speculative_server_gives_the_same_greedy_answer():
+    from l3mp_ros.llm.local_server import LocalServer
+
+    replies = []
+    for mode in ('none', 'ngram-simple'):
+        with LocalServer(speculative=mode) as server:
+            client = LLMClient(LLMConfig(base_url=server.base_url, max_tokens=120))
+            replies.append(client.chat(MESSAGES, schema=SCHEMA).text)
+    assert replies[0] == replies[1] and json.loads(replies[0])['add']

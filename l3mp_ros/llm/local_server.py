@@ -53,6 +53,10 @@ _READY_PREFIX = 'L3MP_LOCAL_SERVER_READY '
 KEEP_ALIVE_ENV = 'L3MP_LOCAL_KEEP_ALIVE'
 DEFAULT_KEEP_ALIVE = 300.0
 STATE_FILE = 'server.json'
+SPECULATIVE_ENV = 'L3MP_LOCAL_SPECULATIVE'
+#: llama.cpp's draft-free speculative decoding modes (drafts from n-grams of the context)
+SPECULATIVE = ('none', 'ngram-simple', 'ngram-map-k', 'ngram-mod', 'ngram-cache')
+DEFAULT_SPECULATIVE = 'none'
 
 
 class LocalModelError(LLMError):
@@ -178,7 +182,12 @@ class LocalServer:
                  threads: int = 2, ctx_size: int = 16384, port: int = 0,
                  startup_timeout: float = 180.0,
                  cache_dir: str | os.PathLike[str] | None = None,
-                 log_path: str | os.PathLike[str] | None = None, idle: float = 0.0) -> None:
+                 log_path: str | os.PathLike[str] | None = None, idle: float = 0.0,
+                 speculative: str = DEFAULT_SPECULATIVE) -> None:
+        if speculative not in SPECULATIVE:
+            raise LocalModelError(f'speculative decoding {speculative!r}: expected one of '
+                                  f'{", ".join(SPECULATIVE)}')
+        self.speculative = speculative
         self.model_path = Path(model_path) if model_path is not None else None
         self.idle = idle  # > 0: detached, exits after this many seconds without requests
         self.threads = threads
@@ -226,7 +235,7 @@ class LocalServer:
         command = [sys.executable, '-m', 'l3mp_ros.llm.local_server', '--child',
                    '--model', str(self.model_path), '--threads', str(self.threads),
                    '--ctx-size', str(self.ctx_size), '--port', str(self.port),
-                   '--idle', str(self.idle)]
+                   '--idle', str(self.idle), '--speculative', self.speculative]
         self._log = self.log_path.open('a')
         began = time.monotonic()
         # Owned: stdin stays a pipe and the child exits when it closes (caller gone or
@@ -346,6 +355,15 @@ def keep_alive_seconds() -> float:
     return max(0.0, value)
 
 
+def speculative_mode() -> str:
+    """Return ``L3MP_LOCAL_SPECULATIVE`` (one of :data:`SPECULATIVE`; default none)."""
+    raw = os.environ.get(SPECULATIVE_ENV, '').strip() or DEFAULT_SPECULATIVE
+    if raw not in SPECULATIVE:
+        raise LocalModelError(f'{SPECULATIVE_ENV}={raw!r}: expected one of '
+                              f'{", ".join(SPECULATIVE)}')
+    return raw
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -366,6 +384,7 @@ class ResidentServer:
     threads: int
     ctx_size: int
     log: str | None = None
+    speculative: str = DEFAULT_SPECULATIVE
 
     @property
     def base_url(self) -> str:
@@ -398,38 +417,42 @@ def _read_state(path: Path) -> ResidentServer | None:
     try:
         data = json.loads(path.read_text())
         return ResidentServer(str(data['address']), int(data['pid']), str(data['model']),
-                              int(data['threads']), int(data['ctx_size']), data.get('log'))
+                              int(data['threads']), int(data['ctx_size']), data.get('log'),
+                              str(data.get('speculative', DEFAULT_SPECULATIVE)))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
 def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
                     ctx_size: int = 16384, idle: float | None = None,
-                    cache_dir: str | os.PathLike[str] | None = None) -> ResidentServer:
+                    cache_dir: str | os.PathLike[str] | None = None,
+                    speculative: str | None = None) -> ResidentServer:
     """Return the resident server for this model, starting it if none answers.
 
     An exclusive ``flock`` on ``server.lock`` makes concurrent callers start one server;
     a server with other settings (model, threads, context) is replaced.
     """
     idle = keep_alive_seconds() if idle is None else idle
+    speculative = speculative_mode() if speculative is None else speculative
     folder = _state_dir(cache_dir)
     model = str(Path(model_path) if model_path is not None else ensure_model(cache_dir))
     with open(folder / 'server.lock', 'a+') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         state = _read_state(folder / STATE_FILE)
         if state is not None and state.running:
-            if (state.model, state.threads, state.ctx_size) == (model, threads, ctx_size):
+            if (state.model, state.threads, state.ctx_size, state.speculative) == (
+                    model, threads, ctx_size, speculative):
                 return state
             state.stop()
         log = folder / 'server.log'
         if log.is_file() and log.stat().st_size > 20_000_000:
             log.unlink()
         server = LocalServer(model, threads=threads, ctx_size=ctx_size, idle=idle,
-                             cache_dir=cache_dir,
-                             log_path=log).start()
+                             cache_dir=cache_dir, log_path=log,
+                             speculative=speculative).start()
         assert server._proc is not None and server._address is not None
         state = ResidentServer(server._address, server._proc.pid, model, threads, ctx_size,
-                               str(server.log_path))
+                               str(server.log_path), speculative)
         tmp = folder / (STATE_FILE + '.tmp')
         tmp.write_text(json.dumps(dataclasses.asdict(state)))
         os.replace(tmp, folder / STATE_FILE)
@@ -448,6 +471,7 @@ def shared_server(**kwargs: Any) -> Any:
             if idle > 0:
                 _shared = resident_server(idle=idle, **kwargs)
             else:
+                kwargs.setdefault('speculative', speculative_mode())
                 server = LocalServer(**kwargs).start()
                 atexit.register(server.stop)
                 _shared = server
@@ -479,7 +503,7 @@ def _idle_wait(address: str, idle: float, poll: float = 2.0) -> None:
 
 
 def _serve_child(model: str, threads: int, ctx_size: int, port: int,
-                 idle: float = 0.0) -> int:
+                 idle: float = 0.0, speculative: str = DEFAULT_SPECULATIVE) -> int:
     """Run inside the child: start xllamacpp's server, report its address, then wait.
 
     Owned (``idle`` 0): until stdin reaches EOF. Resident: until idle for ``idle`` s.
@@ -495,6 +519,9 @@ def _serve_child(model: str, threads: int, ctx_size: int, port: int,
     params.cpuparams_batch.n_threads = threads
     params.hostnames = ['127.0.0.1']
     params.port = port
+    if speculative != 'none':  # drafts from n-grams already in the context: no second model
+        kind = 'COMMON_SPECULATIVE_TYPE_' + speculative.upper().replace('-', '_')
+        params.speculative.types = [getattr(xllamacpp.common_speculative_type, kind)]
     server = xllamacpp.Server(params)
     address = str(server.listening_address)
     print(_READY_PREFIX + address, flush=True)
@@ -521,12 +548,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--port', type=int, default=0)
     parser.add_argument('--cache-dir', default=None)
     parser.add_argument('--idle', type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument('--speculative', choices=SPECULATIVE, default=DEFAULT_SPECULATIVE,
+                        help='speculative decoding from n-grams of the context')
     args = parser.parse_args(argv)
     if args.child:
-        return _serve_child(args.model, args.threads, args.ctx_size, args.port, args.idle)
+        return _serve_child(args.model, args.threads, args.ctx_size, args.port, args.idle,
+                            args.speculative)
     try:
         with LocalServer(args.model, threads=args.threads, ctx_size=args.ctx_size,
-                         port=args.port, cache_dir=args.cache_dir) as server:
+                         port=args.port, cache_dir=args.cache_dir,
+                         speculative=args.speculative) as server:
             print(json.dumps({'base_url': server.base_url, 'log': str(server.log_path),
                               'startup_s': round(server.startup_s or 0.0, 2)}), flush=True)
             while server.running:
