@@ -12,7 +12,7 @@ from l3mp_ros.cli import main
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
-from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.store import Store
 
 from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE, client, household_world, upd
@@ -486,3 +486,27 @@ def test_a_part_repeating_an_earlier_change_is_asked_again_without_it(tmp_path):
     assert Fact('faucet_on', ('kitchen_sink',)) in world.kg
     assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
     assert any('repeated an earlier part' in n for n in out.notes)
+
+
+def test_a_subject_that_went_somewhere_must_be_moved_not_left_out(tmp_path):
+    """'Jerry went to the kitchen and ...' answered without Jerry's move is asked again."""
+    world = household_world(tmp_path)
+    report = 'Jerry went to the kitchen and switched off the light.'
+    light = {'content': {'facts': [['light_on', 'kitchen_light', 'false']]}}
+    moved = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
+    with FakeOpenAI([light, moved, light]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
+        again = fake.requests[1]['messages'][-1]['content']
+    assert 'the report says jerry went to somewhere: state where jerry is now' in again
+    assert out.applied and out.update == Update.of(
+        [Fact('person_in_room', ('jerry', 'living_room')),
+         Fact('light_on', ('kitchen_light',))],
+        [Fact('person_in_room', ('jerry', 'kitchen'))])
+    # a model that never says where he went: nothing applied, not half of the report
+    (tmp_path / 'b').mkdir()
+    world = household_world(tmp_path / 'b')
+    before = world.kg.to_json()
+    with FakeOpenAI([light, light, light]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
+    assert not out.applied and 'state where jerry is now' in out.errors[0]
+    assert world.kg.to_json() == before

@@ -35,6 +35,16 @@ _BOUNDARY = re.compile(r'\s*(;|,\s*and then|,\s*then|\band then\b|,\s*and\b|\ban
 _LEADING = re.compile(r'^((?:after|before|once|having)\s+\w+ing\b[^,;]*|having\s+\w+[^,;]*),\s+',
                       re.IGNORECASE)
 SUBORDINATORS = frozenset('after before once having while when as since'.split())
+# a verb of going with a place word after it: the one named before it is somewhere else now
+# ("Bob came into the mailroom", "Mia just headed over to", "Sven went back"); "moved the
+# tablet" or "left her door open" are no such verbs (an object follows)
+_GOING = re.compile(
+    r'\b(?:came|comes|come|coming|went|goes|go|going|walked|walks|walking|stepped|steps|'
+    r'headed|heads|heading|ran|runs|running|returned|returns|hurried|rushed|strolled|'
+    r'wandered|popped|moved|moves|drove|arrived|arrives|got|gets)\s+(?:just\s+|now\s+)?'
+    r'(?:back\s+|over\s+|off\s+|out\s+|down\s+|up\s+|away\s+|straight\s+)*'
+    r'(?:in|into|to|towards?|inside|outside|out|over|across|through|from|down|up|back|'
+    r'home|off|away)\b', re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
 NOT_NAMES = frozenset("""
 monday tuesday wednesday thursday friday saturday sunday january february march april may
@@ -121,3 +131,13 @@ def unknown_names(text: str, lexicon: Iterable[str]) -> list[str]:
 
 def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith('s') else word
+
+
+def goes_somewhere(text: str) -> str | None:
+    """Return the words of a verb of going in ``text`` ("came into"), else None.
+
+    Only the shape of English: a verb of moving oneself followed by a place word, so the
+    one named before it is somewhere else now.
+    """
+    found = _GOING.search(text)
+    return found.group(0) if found else None

@@ -44,6 +44,7 @@ from .clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
     SUBORDINATORS,
+    goes_somewhere,
     split_report,
     unknown_names,
 )
@@ -177,6 +178,25 @@ def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
     return PartScope(part, named_in(kg, part) | heads | back, own)
 
 
+@dataclass(frozen=True)
+class Going:
+    """A report (part) telling that its subject went somewhere: where it is must change."""
+
+    subject: str
+    words: str  # the verb of going as written: "came into"
+    places: frozenset[str]  # the predicates that say where the subject is
+
+    def missing(self, stated: Update) -> bool:
+        """Tell whether ``stated`` says nothing of where the subject is now."""
+        return not any(f.args and f.args[0] == self.subject and f.predicate in self.places
+                       for f in stated.add)
+
+    def error(self) -> str:
+        """Return the sentence that asks for the missing change."""
+        return (f'the report says {self.subject} {self.words} somewhere: state where '
+                f'{self.subject} is now')
+
+
 def _said(text: str, part: str | None) -> str:
     """Return the head of a read-back question: the report, and the part asked about."""
     return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
@@ -254,6 +274,32 @@ class NLUpdater:
                  if r.kind in ('functional', 'exclusive') and r.key == 0 for p in r.predicates}
         return frozenset((self.world.domain.fluent_predicates() | keyed)
                          & set(self.world.domain.predicates))
+
+    def going(self, kg: Any, text: str) -> Going | None:
+        """Return the subject of ``text`` when it tells that this subject went somewhere.
+
+        The subject is the report's first mention (within its first three words, before a
+        verb of going, one candidate); it counts when a functional rule keyed on it keeps
+        where it is (a person, a thing, the robot), so the answer must move it.
+        """
+        verb = goes_somewhere(text)
+        if verb is None:
+            return None
+        at = len(words(text[:text.lower().find(verb.lower())]))
+        first = next((m for m in resolve(kg, text, steady=self.world.domain.static_predicates())
+                      if m.candidates), None)
+        if first is None or first.start > 2 or first.end > at or first.resolved is None:
+            return None
+        subject, domain = first.resolved, self.world.domain
+        kind = kg.entities.get(subject)
+        places = frozenset(
+            p for r in self.world.constraints.rules
+            if r.kind == 'functional' and r.key == 0 and kind is not None
+            and (not r.types or domain.is_subtype(kind, tuple(r.types)))
+            for p in r.predicates if p in domain.predicates
+            and len(domain.predicates[p].params) == 2
+            and domain.is_subtype(kind, domain.predicates[p].params[0][1]))
+        return Going(subject, verb, places) if places else None
 
     def grounding(self, kg: Any, retrieval: Retrieval,
                   about: Iterable[str] = ()) -> Grounding:
@@ -334,9 +380,10 @@ class NLUpdater:
                 whole=text if several else None)}]
             scope = (part_scope(kg, part, mentioned, earlier) if several and self.verify
                      else None)
+            going = self.going(kg, part if several else text) if self.verify else None
             earlier |= named_in(kg, part)
             completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
-                                                 part=scope)
+                                                 part=scope, going=going)
             if (several and kind == 'restated' and completion is not None and completions
                     and self.verify and not STATIVE.search(part)
                     and changed_before(kg, completion.asked)
@@ -345,7 +392,7 @@ class NLUpdater:
                 # an earlier part's change: asked once more, those changes cannot be written
                 done = frozenset(f for c in completions for f in c.update.add | c.update.remove)
                 completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
-                                                     part=scope, exclude=done)
+                                                     part=scope, exclude=done, going=going)
                 if completion is not None:
                     completion.notes.append(f'the first answer for "{part}" repeated an '
                                             "earlier part's change; asked again without it")
@@ -561,7 +608,7 @@ class NLUpdater:
 
     def _ask(self, messages: list[dict[str, str]], grounding: Grounding, kg: Any,
              mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None,
-             exclude: frozenset[Fact] = frozenset()
+             exclude: frozenset[Fact] = frozenset(), going: Going | None = None
              ) -> tuple[Completion | None, list[str], str]:
         """Ask for one answer, re-prompting with errors; return (completion, errors, kind).
 
@@ -625,6 +672,10 @@ class NLUpdater:
                                       'names; answer only what this part says'
                                       for f in sorted(off)]
                     excluded |= off
+                    if not errors and going is not None and going.missing(completion.stated):
+                        # "Bob came into the mailroom" answered with the mailroom door only:
+                        # a partial update would be applied as if it were the whole
+                        errors = [going.error()]
                     if not errors and self.verify:
                         errors = self.world.verifier.check(kg, completion.update)
             out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
