@@ -2,9 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """Shared fixtures: a tiny domain of our own (not household) and its state."""
 
+import os
 from pathlib import Path
 
 import pytest
+
+# CLI calls made inside the test process load the embedding model in-process, as before;
+# test_embed_server.py exercises the resident server on its own cache directory
+os.environ.setdefault('L3MP_EMBED_KEEP_ALIVE', '0')
 
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema

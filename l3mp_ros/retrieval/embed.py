@@ -111,17 +111,60 @@ class Embedder:
             self._cache.clear()
 
 
-_EMBEDDER: Embedder | None = None
+_EMBEDDER: Embedder | ResidentEmbedder | None = None
 _EMBEDDER_LOCK = threading.Lock()
+_RESIDENT = False
 
 
-def get_embedder() -> Embedder:
-    """Return the process-wide :class:`Embedder`, loading the model on first use."""
+def use_resident(on: bool = True) -> None:
+    """Have :func:`get_embedder` use the resident server (short-lived processes: the CLI).
+
+    Without a keep-alive (``L3MP_EMBED_KEEP_ALIVE=0``) the model loads in-process as before.
+    """
+    global _RESIDENT
+    _RESIDENT = on
+
+
+class ResidentEmbedder:
+    """The resident server's embeddings (:mod:`.embed_server`), the own model if it fails."""
+
+    def __init__(self) -> None:
+        self._remote: Any = None
+        self._local: Embedder | None = None
+        self.dim = 0
+
+    def encode(self, texts: Sequence[str], *, cache: bool = True) -> np.ndarray:
+        """Embed ``texts`` as :meth:`Embedder.encode` does."""
+        from . import embed_server
+
+        for _ in range(2 if self._local is None else 0):
+            try:
+                if self._remote is None:
+                    self._remote = embed_server.resident()
+                vecs = self._remote.encode(texts)
+                self.dim = self._remote.dim
+                return vecs
+            except OSError:  # gone (idle exit) or cannot start: a new one, then our own
+                self._remote = None
+        if self._local is None:
+            self._local = Embedder()
+        self.dim = self._local.dim
+        return self._local.encode(texts, cache=cache)
+
+
+def get_embedder() -> Embedder | ResidentEmbedder:
+    """Return the process-wide encoder, loading the model on first use.
+
+    After :func:`use_resident` (and with ``L3MP_EMBED_KEEP_ALIVE`` > 0) it is the resident
+    server's client, which loads nothing in this process.
+    """
     global _EMBEDDER
     if _EMBEDDER is None:
         with _EMBEDDER_LOCK:
             if _EMBEDDER is None:
-                _EMBEDDER = Embedder()
+                from .embed_server import keep_alive
+                _EMBEDDER = (ResidentEmbedder() if _RESIDENT and keep_alive() > 0
+                             else Embedder())
     return _EMBEDDER
 
 
@@ -181,7 +224,7 @@ class EntityIndex:
 
     def _encode(self, texts: list[str], *, cache: bool) -> np.ndarray:
         enc = self.embedder
-        if isinstance(enc, Embedder):
+        if isinstance(enc, Embedder | ResidentEmbedder):
             return enc.encode(texts, cache=cache)
         return np.asarray(enc.encode(texts), dtype=np.float32)
 
