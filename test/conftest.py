@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-# CLI calls made inside the test process load the embedding model in-process, as before;
-# test_embed_server.py exercises the resident server on its own cache directory
-os.environ.setdefault('L3MP_EMBED_KEEP_ALIVE', '0')
-
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import KnowledgeGraph
 from l3mp_ros.world.verify import Verifier
+
+# CLI calls made inside the test process load the embedding model in-process, as before;
+# test_embed_server.py exercises the resident server on its own cache directory
+os.environ.setdefault('L3MP_EMBED_KEEP_ALIVE', '0')
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from l3mp_ros.retrieval import embed, embed_server
-from l3mp_ros.retrieval.embed import Embedder, ResidentEmbedder, get_embedder, use_resident
+from l3mp_ros.retrieval.embed import Embedder, get_embedder
+from l3mp_ros.retrieval.embed_server import ResidentEmbedder, use_resident
 
 TEXTS = ['red pen (pen)', 'kitchen table (table)', 'Jerry took the red pen']
 
@@ -20,6 +21,7 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setenv('L3MP_CACHE_DIR', str(tmp_path))
     monkeypatch.setenv(embed_server.KEEP_ALIVE_ENV, '60')
     monkeypatch.setattr(embed, '_EMBEDDER', None)
+    monkeypatch.setattr(embed, '_FACTORY', None)  # in-process CLI tests may have set it
     yield tmp_path
     state = tmp_path / embed_server.STATE_FILE
     if state.exists():  # stop the resident child this test started
@@ -52,6 +54,7 @@ def test_get_embedder_uses_the_server_only_when_asked(cache, monkeypatch):
         assert enc.encode(TEXTS).shape == (3, 384) and enc._local is None
         monkeypatch.setattr(embed, '_EMBEDDER', None)
         monkeypatch.setenv(embed_server.KEEP_ALIVE_ENV, '0')
+        use_resident()
         assert isinstance(get_embedder(), Embedder)  # keep-alive 0: no server
     finally:
         use_resident(False)

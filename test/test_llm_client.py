@@ -360,4 +360,3 @@ def test_speculative_mode_is_checked_before_anything_starts(monkeypatch):
     assert ls.speculative_mode() == 'none'
     with pytest.raises(ls.LocalModelError, match='speculative decoding'):
         ls.LocalServer(speculative='telepathy')
-

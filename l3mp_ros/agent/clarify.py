@@ -177,10 +177,9 @@ def describe(kg: KnowledgeGraph, names: Sequence[str], world: Any) -> list[Optio
             own.append(facts[0])
         else:
             if len({f.args[1] for f in own}) == len(names):
-                return [Option(n, 'the one that ' + phrase(f.predicate, plain=True,
-                                                            domain=world.domain)
-                               + ' ' + f.args[1].replace('_', ' '))
-                        for n, f in zip(names, own, strict=True)]
+                verbs = [phrase(f.predicate, plain=True, domain=world.domain) for f in own]
+                return [Option(n, f'the one that {v} {f.args[1].replace("_", " ")}')
+                        for n, v, f in zip(names, verbs, own, strict=True)]
     return [Option(n) for n in names]
 
 

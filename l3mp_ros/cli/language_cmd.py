@@ -93,7 +93,7 @@ def agent_config(args: argparse.Namespace) -> Config:
 def build_agent(args: argparse.Namespace) -> Agent:
     """Build an agent on the store (the domain recorded in it)."""
     from ..compose import build_agent as compose_agent  # the pipelines load on demand
-    from ..retrieval.embed import use_resident
+    from ..retrieval.embed_server import use_resident
 
     use_resident()  # one short call: the resident embedding server saves the model load
     cfg = agent_config(args)

@@ -111,60 +111,30 @@ class Embedder:
             self._cache.clear()
 
 
-_EMBEDDER: Embedder | ResidentEmbedder | None = None
+_EMBEDDER: TextEncoder | None = None
 _EMBEDDER_LOCK = threading.Lock()
-_RESIDENT = False
+#: builds the process-wide encoder instead of :class:`Embedder` (set by
+#: :func:`l3mp_ros.retrieval.embed_server.use_resident`); None: the model in-process
+_FACTORY: Callable[[], TextEncoder] | None = None
 
 
-def use_resident(on: bool = True) -> None:
-    """Have :func:`get_embedder` use the resident server (short-lived processes: the CLI).
-
-    Without a keep-alive (``L3MP_EMBED_KEEP_ALIVE=0``) the model loads in-process as before.
-    """
-    global _RESIDENT
-    _RESIDENT = on
+def set_factory(factory: Callable[[], TextEncoder] | None) -> None:
+    """Have :func:`get_embedder` build its encoder with ``factory`` (None: the model here)."""
+    global _FACTORY
+    _FACTORY = factory
 
 
-class ResidentEmbedder:
-    """The resident server's embeddings (:mod:`.embed_server`), the own model if it fails."""
-
-    def __init__(self) -> None:
-        self._remote: Any = None
-        self._local: Embedder | None = None
-        self.dim = 0
-
-    def encode(self, texts: Sequence[str], *, cache: bool = True) -> np.ndarray:
-        """Embed ``texts`` as :meth:`Embedder.encode` does."""
-        from . import embed_server
-
-        for _ in range(2 if self._local is None else 0):
-            try:
-                if self._remote is None:
-                    self._remote = embed_server.resident()
-                vecs = self._remote.encode(texts)
-                self.dim = self._remote.dim
-                return vecs
-            except OSError:  # gone (idle exit) or cannot start: a new one, then our own
-                self._remote = None
-        if self._local is None:
-            self._local = Embedder()
-        self.dim = self._local.dim
-        return self._local.encode(texts, cache=cache)
-
-
-def get_embedder() -> Embedder | ResidentEmbedder:
+def get_embedder() -> TextEncoder:
     """Return the process-wide encoder, loading the model on first use.
 
-    After :func:`use_resident` (and with ``L3MP_EMBED_KEEP_ALIVE`` > 0) it is the resident
+    After :func:`~l3mp_ros.retrieval.embed_server.use_resident` it is the resident
     server's client, which loads nothing in this process.
     """
     global _EMBEDDER
     if _EMBEDDER is None:
         with _EMBEDDER_LOCK:
             if _EMBEDDER is None:
-                from .embed_server import keep_alive
-                _EMBEDDER = (ResidentEmbedder() if _RESIDENT and keep_alive() > 0
-                             else Embedder())
+                _EMBEDDER = _FACTORY() if _FACTORY is not None else Embedder()
     return _EMBEDDER
 
 
@@ -224,8 +194,8 @@ class EntityIndex:
 
     def _encode(self, texts: list[str], *, cache: bool) -> np.ndarray:
         enc = self.embedder
-        if isinstance(enc, Embedder | ResidentEmbedder):
-            return enc.encode(texts, cache=cache)
+        if isinstance(enc, Embedder) or getattr(enc, 'takes_cache', False):
+            return enc.encode(texts, cache=cache)  # type: ignore[call-arg]
         return np.asarray(enc.encode(texts), dtype=np.float32)
 
     # -- contents ----------------------------------------------------------------

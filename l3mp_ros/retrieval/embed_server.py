@@ -11,8 +11,8 @@ in the cache directory (``embed_server.json``, created under an ``flock``), answ
 embedded once per server lifetime). It exits after ``L3MP_EMBED_KEEP_ALIVE`` seconds
 without a request (default 300; ``0``: no server, every process loads its own model).
 
-:class:`RemoteEmbedder` is the client; :func:`~l3mp_ros.retrieval.embed.get_embedder`
-returns one when a process asked for it (:func:`~l3mp_ros.retrieval.embed.use_resident`):
+:class:`RemoteEmbedder` is the client; after :func:`use_resident` the process-wide encoder
+(:func:`~l3mp_ros.retrieval.embed.get_embedder`) is a :class:`ResidentEmbedder` using it:
 long-running nodes keep their own model. Any failure to reach or start the server falls
 back to loading the model in-process, so retrieval never fails because of it.
 """
@@ -40,6 +40,9 @@ from typing import Any
 
 import numpy as np
 
+from . import embed
+from .embed import Embedder
+
 KEEP_ALIVE_ENV = 'L3MP_EMBED_KEEP_ALIVE'
 DEFAULT_KEEP_ALIVE = 300.0
 STATE_FILE = 'embed_server.json'
@@ -61,6 +64,41 @@ def _cache_dir() -> Path:
     path = Path(os.environ.get('L3MP_CACHE_DIR', '~/.cache/l3mp_ros')).expanduser()
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def use_resident(on: bool = True) -> None:
+    """Make the process-wide encoder the resident server's (short-lived processes: the CLI).
+
+    Without a keep-alive (``L3MP_EMBED_KEEP_ALIVE=0``) the model loads in-process as before.
+    """
+    embed.set_factory(ResidentEmbedder if on and keep_alive() > 0 else None)
+
+
+class ResidentEmbedder:
+    """The resident server's embeddings, the model in this process if it fails."""
+
+    takes_cache = True  # encode(texts, cache=...) like Embedder
+
+    def __init__(self) -> None:
+        self._remote: RemoteEmbedder | None = None
+        self._local: Embedder | None = None
+        self.dim = 0
+
+    def encode(self, texts: Sequence[str], *, cache: bool = True) -> np.ndarray:
+        """Embed ``texts`` as :meth:`Embedder.encode` does."""
+        for _ in range(2 if self._local is None else 0):
+            try:
+                if self._remote is None:
+                    self._remote = resident()
+                vecs = self._remote.encode(texts)
+                self.dim = self._remote.dim
+                return vecs
+            except OSError:  # gone (idle exit) or cannot start: a new one, then our own
+                self._remote = None
+        if self._local is None:
+            self._local = Embedder()
+        self.dim = self._local.dim
+        return self._local.encode(texts, cache=cache)
 
 
 class RemoteEmbedder:
@@ -211,8 +249,6 @@ class _Server(ThreadingHTTPServer):
 
 def serve(idle: float) -> int:
     """Load the model, print the address, serve until idle for ``idle`` seconds."""
-    from .embed import Embedder
-
     server = _Server(Embedder())
     host, port = server.server_address[:2]
     print(f'{_READY}http://{host}:{port}', flush=True)
