@@ -331,7 +331,8 @@ class NLUpdater:
         about = candidates(mentions)
         grounding = self.grounding(kg, retrieval, about)
         mentioned = set(about or retrieval.info.get('mentioned') or ())
-        return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
+        written = surfaces(mentions, open_too=self.ask_back and self.verify)
+        return ReportContext(grounding, mentioned, written, mentions)
 
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
