@@ -331,8 +331,7 @@ class NLUpdater:
         about = candidates(mentions)
         grounding = self.grounding(kg, retrieval, about)
         mentioned = set(about or retrieval.info.get('mentioned') or ())
-        written = surfaces(mentions, open_too=self.ask_back and self.verify)
-        return ReportContext(grounding, mentioned, written, mentions)
+        return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
 
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:

@@ -409,22 +409,16 @@ def _gap(a: Mention, b: Mention) -> int:
     return max(0, max(a.start, b.start) - min(a.end, b.end))
 
 
-def surfaces(mentions: list[Mention], *, open_too: bool = False) -> dict[str, str]:
-    """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa".
-
-    ``open_too``: also each candidate of a mention that stays open ("the blanket" for
-    blanket_1 and blanket_2), so a read-back question judges what happened to the thing as
-    the speaker named it; which one is meant is asked separately.
-    """
+def surfaces(mentions: list[Mention]) -> dict[str, str]:
+    """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa"."""
     out: dict[str, str] = {}
     for m in mentions:
-        names = m.candidates if open_too and len(m.candidates) > 1 else [m.resolved]
-        for n in names:
-            if not n or not m.surface or n in out:
-                continue
-            proper = '_' not in n and m.surface[:1].isupper()  # a name: "Rosa"
-            owned = "'" in m.surface  # "Theo's yeast plate"
-            out[n] = m.surface if proper or owned else f'the {m.surface}'
+        n = m.resolved
+        if not n or not m.surface or n in out:
+            continue
+        proper = '_' not in n and m.surface[:1].isupper()  # a name: "Rosa"
+        owned = "'" in m.surface  # "Theo's yeast plate"
+        out[n] = m.surface if proper or owned else f'the {m.surface}'
     return out
 
 
