@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 
+from l3mp_ros.llm.local_server import pid_alive
 from l3mp_ros.retrieval import embed, embed_server
 from l3mp_ros.retrieval.embed import Embedder, get_embedder
 from l3mp_ros.retrieval.embed_server import ResidentEmbedder, use_resident
@@ -75,12 +76,12 @@ def test_the_server_exits_when_idle(cache):
     pid = json.loads((cache / embed_server.STATE_FILE).read_text())['pid']
     client.encode(['x'])
     deadline = time.monotonic() + 30
-    while embed_server._alive(pid) and time.monotonic() < deadline:
+    while pid_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.2)
         try:
             os.waitpid(pid, os.WNOHANG)  # reap it if it is our child
         except ChildProcessError:
             pass
-    assert not embed_server._alive(pid)
+    assert not pid_alive(pid)
     with pytest.raises(OSError):
         client.encode(['x'])

@@ -364,7 +364,8 @@ def speculative_mode() -> str:
     return raw
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Tell whether a process with this id exists (ours or another user's)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -394,7 +395,7 @@ class ResidentServer:
     @property
     def running(self) -> bool:
         """Tell whether the server process is alive and answers."""
-        return _pid_alive(self.pid) and _health_ok(self.address)
+        return pid_alive(self.pid) and _health_ok(self.address)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the resident server now (it otherwise exits when idle)."""
@@ -403,7 +404,7 @@ class ResidentServer:
         except ProcessLookupError:
             return
         deadline = time.monotonic() + timeout
-        while _pid_alive(self.pid) and time.monotonic() < deadline:
+        while pid_alive(self.pid) and time.monotonic() < deadline:
             time.sleep(0.1)
 
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from ..llm.local_server import pid_alive
 from . import embed
 from .embed import Embedder
 
@@ -126,16 +127,6 @@ class RemoteEmbedder:
         return np.concatenate(out) if out else np.zeros((0, self.dim), dtype=np.float32)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _healthy(address: str) -> bool:
     try:
         with urllib.request.urlopen(address + '/health', timeout=2.0) as resp:
@@ -152,7 +143,7 @@ def resident(idle: float | None = None, startup_timeout: float = 120.0) -> Remot
         fcntl.flock(lock, fcntl.LOCK_EX)
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
             state = json.loads((folder / STATE_FILE).read_text())
-            if _alive(int(state['pid'])) and _healthy(state['address']):
+            if pid_alive(int(state['pid'])) and _healthy(state['address']):
                 return RemoteEmbedder(state['address'])
         log = open(folder / 'embed_server.log', 'a')  # noqa: SIM115 - the child keeps it
         env = dict(os.environ, OMP_WAIT_POLICY='passive')
