@@ -217,25 +217,31 @@ def pick(kg: KnowledgeGraph, options: Sequence[dict[str, str]], text: str) -> st
 
 
 # -- the pending question, kept in the event log ------------------------------------------
+def unanswered(world: Any) -> list[tuple[int, dict[str, Any]]]:
+    """Return (event id, clarify info) of the questions not yet closed, oldest first.
+
+    One query for ``clarify`` events among the newest :data:`SCAN_EVENTS` (nearly always
+    none); only when some exist are the events after the oldest read for their answers.
+    """
+    asked = world.events(since_id=max(0, world.last_event() - SCAN_EVENTS), status='clarify')
+    if not asked:
+        return []
+    closed = {e.info.get('clarifies') for e in world.events(since_id=asked[0].id)}
+    return [(e.id, e.info.get('clarify') or {}) for e in asked if e.id not in closed]
+
+
+def _due(data: dict[str, Any], now: float) -> bool:
+    return float(data.get('expires', 0)) <= now
+
+
 def open_question(world: Any, now: float | None = None) -> tuple[int, dict[str, Any]] | None:
     """Return (event id, clarify info) of the newest unanswered, unexpired question."""
     now = time.time() if now is None else now
-    events = world.events(since_id=max(0, world.last_event() - SCAN_EVENTS))
-    closed = {e.info.get('clarifies') for e in events if e.info.get('clarifies')}
-    for e in reversed(events):
-        if e.status == 'clarify' and e.id not in closed:
-            data = e.info.get('clarify') or {}
-            if float(data.get('expires', 0)) > now:
-                return e.id, data
-            return None
-    return None
+    questions = unanswered(world)
+    return questions[-1] if questions and not _due(questions[-1][1], now) else None
 
 
 def expired(world: Any, now: float | None = None) -> list[tuple[int, dict[str, Any]]]:
     """Return the questions past their time and not yet closed (oldest first)."""
     now = time.time() if now is None else now
-    events = world.events(since_id=max(0, world.last_event() - SCAN_EVENTS))
-    closed = {e.info.get('clarifies') for e in events if e.info.get('clarifies')}
-    return [(e.id, e.info.get('clarify') or {}) for e in events
-            if e.status == 'clarify' and e.id not in closed
-            and float((e.info.get('clarify') or {}).get('expires', 0)) <= now]
+    return [(qid, data) for qid, data in unanswered(world) if _due(data, now)]
