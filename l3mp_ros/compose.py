@@ -162,7 +162,8 @@ def make_memory(cfg: Config, domain: DomainSchema, llm: ChatLLM, retriever: Retr
     return Memory(str(spath), MemoryConfig(episodic_k=cfg.episodic_k,
                                            experience=cfg.experience,
                                            answer_past=cfg.answer_past),
-                  llm=llm, retriever=retriever, is_subtype=domain.is_subtype)
+                  llm=llm, retriever=retriever, is_subtype=domain.is_subtype,
+                  domain=domain)
 
 
 def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | None = None, *,
@@ -214,6 +215,9 @@ def agent_setters(agent: Agent, tasks: TaskManager | None = None) -> dict[str, S
         out['execute'] = checked(lambda v: v in EXECUTE_POLICIES,
                                  'one of ' + ', '.join(EXECUTE_POLICIES), set_execute)
         out['max_replans'] = checked(lambda v: v >= 0, 'zero or more', set_replans)
+        out['execution_timeout'] = checked(
+            lambda v: v >= 0, 'zero (wait for ever) or more seconds',
+            lambda v: setattr(tasks, 'execution_timeout', float(v)))
         out['apply_step_effects'] = checked(lambda v: isinstance(v, bool), 'true or false',
                                             lambda v: None)  # read per step
     return out

@@ -53,6 +53,9 @@ class Config:
                      WORLD, AGENT)
     constraints: str = _p('', 'state-constraint YAML; empty: <domain>.constraints.yaml if '
                           'present', WORLD, AGENT)
+    autostart: bool = _p(True, 'configure and activate the node at start-up (false: wait for '
+                         'a lifecycle manager)', WORLD, LANGUAGE, PLANNER, PERCEPTION,
+                         BRIDGE)
     store: str = _p('~/.l3mp/household.db', 'KG store: a SQLite file, or a postgresql:// URL '
                     'that a fleet shares (world_model_node writes it; other writers such as '
                     '"l3mp kg apply" may too: each commit is verified against it); empty: an '
@@ -105,8 +108,12 @@ class Config:
     plan_timeout: float = _p(30.0, 'seconds per planner call', AGENT)
     max_replans: int = _p(5, 're-plans of one task before it is declared failed', PLANNER)
     execute: str = _p('feedback', 'feedback: a plan stays active until execution_feedback '
-                      'ends it; none: no executor, a published plan is done and the next task '
-                      'starts', PLANNER, choices=EXECUTE_POLICIES)
+                      'ends it; none: no executor, a published plan ends planned and the next '
+                      'task starts', PLANNER, choices=EXECUTE_POLICIES)
+    execution_timeout: float = _p(120.0, 'execute feedback: seconds a step may go without '
+                                  'execution_feedback before the task fails '
+                                  '(execution_timeout) and the next starts; 0: wait for ever',
+                                  PLANNER)
     apply_step_effects: bool = _p(True, "apply a succeeded step's effects to the KG (no "
                                   'perception)', PLANNER)
     replica_timeout: float = _p(30.0, 'seconds to wait for the world model (store, update '

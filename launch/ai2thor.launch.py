@@ -24,14 +24,19 @@ def generate_launch_description() -> LaunchDescription:
     share = get_package_share_directory('l3mp_ros')
     namespace = LaunchConfiguration('namespace')
     params_file = LaunchConfiguration('params_file')
+    autostart = LaunchConfiguration('autostart')
     actions = [
         DeclareLaunchArgument('namespace', default_value='',
                               description='robot namespace (topics become /<ns>/...)'),
         DeclareLaunchArgument('params_file',
                               default_value=os.path.join(share, 'config', 'ai2thor.yaml'),
                               description='ROS parameter YAML for every node'),
+        DeclareLaunchArgument('autostart', default_value='true',
+                              description='configure and activate the (lifecycle) nodes at '
+                                          'start-up; false: leave them to a lifecycle manager'),
     ]
     for executable in NODES:
         actions.append(Node(package='l3mp_ros', executable=executable, namespace=namespace,
-                            parameters=[params_file], output='screen', emulate_tty=True))
+                            parameters=[params_file, {'autostart': autostart}],
+                            output='screen', emulate_tty=True))
     return LaunchDescription(actions)

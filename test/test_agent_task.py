@@ -196,7 +196,7 @@ def test_answer_cites_from_the_linked_entities_facts(tmp_path):
              'facts': [['red_pen', 'placed_at_table', 'living_room_table']]}
     with FakeOpenAI([{'content': reply}]) as fake:
         qa = QuestionAnswerer(client(fake), LinkRetriever(), domain=world.domain.name)
-        ans = qa.answer(world.kg, 'Where is the red pen?')
+        ans = qa.answer(world.kg, 'Is the red pen on a table?')  # not a "where" form
         req = fake.requests[0]
     system, user = req['messages'][0]['content'], req['messages'][1]['content']
     assert 'household robot' not in system and f'"{world.domain.name}" world' in system
@@ -216,14 +216,30 @@ def test_answer_naming_what_its_facts_do_not_say_is_replaced_by_the_facts(tmp_pa
     reply = {'answer': 'Joshua holds the red pen; jerry holds the red pen.',
              'facts': [list(held.triplet())]}
     with FakeOpenAI([{'content': reply}]) as fake:
-        ans = QuestionAnswerer(client(fake), FullRetriever()).answer(
-            world.kg, 'Where is the red pen?')
-    assert ans.text == 'red pen in person hand jerry.' and ans.facts == [held]
+        ans = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain).answer(
+            world.kg, 'Does somebody hold the red pen?')
+    assert ans.text == "The red pen is in Jerry's hand." and ans.facts == [held]
     fine = {'answer': 'Jerry holds the red pen.', 'facts': [list(held.triplet())]}
     with FakeOpenAI([{'content': fine}]) as fake:
         ans = QuestionAnswerer(client(fake), FullRetriever()).answer(
-            world.kg, 'Where is the red pen?')
+            world.kg, 'Does somebody hold the red pen?')
     assert ans.text == 'Jerry holds the red pen.'
+
+
+def test_where_and_who_has_are_answered_in_sentences_without_the_llm(tmp_path):
+    world = household_world(tmp_path)
+    held = Fact('in_person_hand', ('red_pen', 'jerry'))
+    world.apply(Update.of([Fact('placed_at_table', ('red_pen', 'living_room_table'))], [held]),
+                source='test')
+    with FakeOpenAI([]) as fake:  # no reply scripted: any LLM call would fail the answer
+        qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain)
+        ans = qa.answer(world.kg, 'Where is the red pen?')
+        assert ans.text == "The red pen is in Jerry's hand." and ans.facts == [held]
+        assert qa.answer(world.kg, 'who has the red pen').text == ans.text
+        anna = qa.answer(world.kg, 'Where is Anna?')
+        assert anna.text == "Anna is in Anna's bedroom."
+        assert anna.facts == [Fact('person_in_room', ('anna', 'anna_bedroom'))]
+        assert fake.requests == []
 
 
 def test_goal_keeps_only_changes_unless_the_task_says_keep(tmp_path):

@@ -22,7 +22,7 @@ def test_choices_agree_with_the_components_that_use_them():
 def test_every_setting_has_a_description_and_a_node_or_a_reason():
     for name, (_, description) in {**PARAMETERS, **BRIDGE_PARAMETERS}.items():
         assert len(description) > 10, name
-    assert not set(PARAMETERS) & set(BRIDGE_PARAMETERS)
+    assert set(PARAMETERS) & set(BRIDGE_PARAMETERS) == {'autostart'}  # every node's
     assert set(PARAMETERS) | set(BRIDGE_PARAMETERS) == {
         f for f in Config.__dataclass_fields__}
 
@@ -49,10 +49,12 @@ def test_ints_are_accepted_for_floats_and_unknown_names_refused():
 
 
 def test_node_groups():
-    assert config.node_parameters(config.PERCEPTION) == ('max_scene_entities', 'max_rate')
+    assert config.node_parameters(config.PERCEPTION) == ('autostart', 'max_scene_entities',
+                                                         'max_rate')
     planner = config.node_parameters(config.PLANNER)
     language = config.node_parameters(config.LANGUAGE)
-    assert set(planner) - set(language) == {'max_replans', 'execute', 'apply_step_effects'}
+    assert set(planner) - set(language) == {'max_replans', 'execute', 'execution_timeout',
+                                            'apply_step_effects'}
     assert {'episodic_k', 'experience', 'answer_past', 'confirm', 'llm_cache'} <= set(language)
     assert 'initial_state' in config.node_parameters(config.WORLD)
     assert 'initial_state' not in language

@@ -92,9 +92,10 @@ def test_launch_files_set_no_parameter_beside_the_params_file():
     for path in LAUNCH:
         tree = ast.parse(path.read_text())
         for call in calls(tree, 'Node'):
-            assert ast.unparse(kw(call, 'parameters')) == '[params_file]', path.name
+            assert ast.unparse(kw(call, 'parameters')) == \
+                "[params_file, {'autostart': autostart}]", path.name
         args = {c.args[0].value for c in calls(tree, 'DeclareLaunchArgument')}
-        assert args == {'namespace', 'params_file'}, path.name
+        assert args == {'namespace', 'params_file', 'autostart'}, path.name
 
 
 def test_ai2thor_params_file_is_complete_and_consistent():

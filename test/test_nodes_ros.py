@@ -186,13 +186,13 @@ def test_kg_query_snapshot_service_and_live_world_parameters(spinner, tmp_path):
     only_lights = tmp_path / 'lights.yaml'
     only_lights.write_text('perceivable_predicates: [light_on]\n')
     assert _set(probe, 'world_model', perception_config=str(only_lights))[0].successful
-    assert wm.perceivable == {'light_on'}
+    assert wm.inputs.perceivable == {'light_on'}
     (tmp_path / 'typo.yaml').write_text('perceivable_predicates: [light_onn]\n')
     typo = _set(probe, 'world_model', perception_config=str(tmp_path / 'typo.yaml'))[0]
     assert not typo.successful and 'light_onn' in typo.reason
     refused = _set(probe, 'world_model', domain='pddl/ai2thor.pddl')[0]
     assert not refused.successful and 'restart' in refused.reason
-    assert wm.perceivable == {'light_on'}
+    assert wm.inputs.perceivable == {'light_on'}
 
 
 def test_deeply_nested_messages_on_every_input_take_no_node_down(spinner, tmp_path):

@@ -4,7 +4,7 @@
 
 import pytest
 
-from l3mp_ros.agent.tasks import TaskManager
+from l3mp_ros.agent.tasks import FINISHED, TaskManager
 from l3mp_ros.compose import build_agent, open_world
 from l3mp_ros.config import Config
 from l3mp_ros.schemas import validate
@@ -203,18 +203,15 @@ def test_marker_layout_groups_by_room(setup):
     assert all(len(x) == 3 for x in lines)
 
 
-def test_execute_none_publishes_plans_as_done_and_never_blocks(setup):
+def test_execute_none_publishes_plans_as_planned_and_never_blocks(setup):
     _, world, agent = setup
     manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
                           world.snapshot, execute='none')
-    on = '(and (light_on laundry_room_light) (not (light_on bathroom_light)))'
-    off = '(and (not (light_on laundry_room_light)) (light_on bathroom_light))'
-    if F('laundry_room_light', 'light_on') in world.snapshot():
-        on, off = off, on
+    on, off = toggles(world)[:2]
     first = manager.submit(agent.plan_goal(on, task_id='a'))
     second = manager.submit(agent.plan_goal(off, task_id='b'))
     statuses = [(m['task_id'], m['status']) for m in first + second]
-    assert statuses == [('a', 'done'), ('b', 'done')]
+    assert statuses == [('a', 'planned'), ('b', 'planned')]  # nothing executed them
     assert first[0]['steps'] and 'no executor' in first[0]['reason']
     assert manager.active is None and not manager.queue
     with pytest.raises(ValueError, match='execute must be one of'):
@@ -232,3 +229,65 @@ def test_kg_update_schema_names_what_is_wrong():
                        ({**ok, 'verify': 'yes'}, 'verify')):
         errors = validate('kg_update', bad)
         assert errors and where in errors[0]
+
+
+def toggles(world):
+    """Goals that each need steps and stay so while nothing executes: flip one light."""
+    kg = world.snapshot()
+    lights = sorted(n for n, t in kg.entities.items() if t == 'light')
+    return [f'(not (light_on {n}))' if F(n, 'light_on') in kg else f'(light_on {n})'
+            for n in lights]
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_silent_execution_times_out_and_the_queue_drains(setup):
+    _, world, agent = setup
+    clock = FakeClock()
+    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                          world.snapshot, execution_timeout=30.0, clock=clock)
+    ids = [f't{i}' for i in range(5)]
+    out = []
+    # a burst of 5 goals, no executor attached
+    for tid, goal in zip(ids, toggles(world)[:5], strict=True):
+        out += manager.submit(agent.plan_goal(goal, task_id=tid))
+    assert [m['status'] for m in out] == ['solved'] + ['queued'] * 4
+    clock.now += 29.0
+    assert manager.check_timeout() == [] and not manager.overdue()
+    assert manager.status()['active']['waiting_s'] == 29.0
+    # feedback on the active task restarts its step clock
+    manager.on_feedback({'task_id': 't0', 'step': 0, 'status': 'started'})
+    clock.now += 29.0
+    assert manager.check_timeout() == []
+    finals: dict[str, str] = {}
+    for _ in range(10):
+        clock.now += 31.0
+        for body in manager.check_timeout():
+            if body['status'] in FINISHED:
+                finals[body['task_id']] = body['status']
+                assert body['reason'] == 'execution_timeout'
+                assert 'no execution feedback' in body['errors'][0]
+    assert finals == dict.fromkeys(ids, 'failed')  # every task reached a final status
+    assert manager.active is None and not manager.queue
+    assert [t['status'] for t in manager.status()['recent']] == ['failed'] * 5
+
+
+def test_no_timeout_under_execute_none_or_zero(setup):
+    _, world, agent = setup
+    clock = FakeClock()
+    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                          world.snapshot, clock=clock)  # execution_timeout 0: wait for ever
+    goal = '(not (light_on laundry_room_light))'
+    if F('laundry_room_light', 'light_on') not in world.snapshot():
+        goal = '(light_on laundry_room_light)'
+    assert manager.submit(agent.plan_goal(goal, task_id='w'))[0]['status'] == 'solved'
+    clock.now += 1e6
+    assert manager.check_timeout() == [] and manager.active.task_id == 'w'

@@ -46,7 +46,8 @@ class Agent:
         self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
                                  memory=memory)
         self.router = Router(llm)
-        self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name)
+        self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name,
+                                         schema=world.domain)
 
     def _budget(self) -> contextlib.AbstractContextManager[None]:
         """Bound the LLM calls of one request by ``report_timeout`` (if the client can)."""

@@ -12,8 +12,10 @@ from typing import Any
 from ..llm.prompting import format_facts, prompt_text
 from ..llm.protocol import Answer, ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
-from ..retrieval.link import named_fully
+from ..retrieval.link import name_words, named_fully
+from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
+from ..world.phrasing import Phrasing
 
 KINDS = ('report', 'task', 'question')
 ROUTE_SCHEMA = {'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': list(KINDS)}},
@@ -25,6 +27,9 @@ _TASK_START = re.compile(
     r'^(please|could you|can you|would you|bring|put|place|give|hand|take|turn|switch|open|'
     r'close|wash|clean|fill|empty|answer|do|get|fetch|move|start|stop|organi[sz]e|make|go)\b',
     re.I)
+# "where is X?", "who has X?": answered from X's facts, in sentences, without the LLM
+_WHERE = re.compile(r'^\s*(?:where\s+(?:is|are)|who\s+(?:has|holds|is\s+holding))\s+(.+?)'
+                    r'\s*\??\s*$', re.I)
 
 
 def heuristic_kind(text: str) -> str | None:
@@ -63,11 +68,6 @@ class Router:
         return kind
 
 
-def fact_words(fact: Fact) -> str:
-    """Return a fact in words: ``red pen in person hand jerry``."""
-    return ' '.join(x.replace('_', ' ') for x in fact.triplet() if x != 'true')
-
-
 def unsupported_names(kg: KnowledgeGraph, text: str, cited: Iterable[Fact],
                       context: Iterable[Fact]) -> set[str]:
     """Return context entities the answer names in full that no cited fact mentions."""
@@ -85,13 +85,51 @@ def answer_schema(facts: Iterable[Fact], max_cited: int = 6) -> dict[str, Any]:
             'required': ['answer', 'facts'], 'additionalProperties': False}
 
 
-class QuestionAnswerer:
-    """Answer questions from retrieved facts, citing only facts that are in the KG."""
+def named_entity(kg: KnowledgeGraph, phrase: str) -> str | None:
+    """Return the one entity ``phrase`` names in full (most words wins), or None."""
+    named = named_fully(kg.entities, phrase)
+    if not named:
+        return None
+    best = max(len(name_words(n)) for n in named)
+    top = [n for n in named if len(name_words(n)) == best]
+    return top[0] if len(top) == 1 else None
 
-    def __init__(self, llm: ChatLLM, retriever: Retriever, domain: str | None = None) -> None:
+
+def where_facts(kg: KnowledgeGraph, entity: str,
+                schema: DomainSchema | None) -> list[Fact]:
+    """Return what relates ``entity`` to others: its binary facts, changeable ones first."""
+    facts = sorted(f for f in kg.facts_of(entity) if len(f.args) == 2 and f.args[0] == entity)
+    if schema is not None:
+        fluent = [f for f in facts if f.predicate in schema.fluent_predicates()]
+        facts = fluent or facts
+    return facts
+
+
+class QuestionAnswerer:
+    """Answer questions from retrieved facts, citing only facts that are in the KG.
+
+    "Where is X?" and "who has X?" about one entity are answered from its facts in
+    sentences (:class:`~l3mp_ros.world.phrasing.Phrasing`, no LLM); other questions by the
+    LLM over retrieved facts. An LLM sentence that names what its cited facts do not say is
+    replaced by the cited facts in sentences.
+    """
+
+    def __init__(self, llm: ChatLLM, retriever: Retriever, domain: str | None = None,
+                 schema: DomainSchema | None = None) -> None:
         self.llm = llm
         self.retriever = retriever
         self.domain = domain
+        self.schema = schema
+
+    def direct(self, kg: KnowledgeGraph, question: str) -> Answer | None:
+        """Answer "where is X?" / "who has X?" from X's facts; None for other questions."""
+        m = _WHERE.match(question)
+        entity = named_entity(kg, m.group(1)) if m else None
+        facts = where_facts(kg, entity, self.schema) if entity else []
+        if not facts:
+            return None
+        return Answer(question=question, text=Phrasing(self.schema, kg).sentences(facts),
+                      facts=facts)
 
     def domain_name(self) -> str:
         """Return the name the prompt gives the world (the domain's, when known)."""
@@ -100,6 +138,10 @@ class QuestionAnswerer:
     def answer(self, kg: KnowledgeGraph, question: str) -> Answer:
         """Return the answer; LLM failures become an answer that says so."""
         began = time.perf_counter()
+        direct = self.direct(kg, question)
+        if direct is not None:
+            direct.seconds = time.perf_counter() - began
+            return direct
         out = Answer(question=question, text='')
         try:
             retrieval = self.retriever.retrieve(kg, question, self.llm)
@@ -128,7 +170,7 @@ class QuestionAnswerer:
         unsupported = unsupported_names(kg, out.text, out.facts, retrieval.facts)
         if unsupported:
             # the sentence names something its cited facts do not: say the facts instead
-            out.text = ('; '.join(fact_words(f) for f in out.facts) + '.' if out.facts
+            out.text = (Phrasing(self.schema, kg).sentences(out.facts) if out.facts
                         else 'I do not know.')
         out.seconds = time.perf_counter() - began
         return out

@@ -11,13 +11,18 @@ has changed since). The active task is re-planned
   merely confirms the plan's progress does not cause churn);
 * when execution feedback reports that a step failed.
 
-Feedback that the last step succeeded marks the task ``done``. Every change produces a
+Feedback that the last step succeeded marks the task ``done``. With no executor
+(``execute: none``) a published plan ends ``planned``: nothing was done. Under
+``feedback``, an active task that hears nothing for ``execution_timeout`` seconds (per
+step: any feedback on it restarts the clock) ends ``failed`` with reason
+``execution_timeout``, and the next task starts. Every change produces a
 ``plan/v1`` body (``revision`` counts re-plans, ``next_step`` is the step to execute,
 ``progress`` the steps done of all) for the caller to publish.
 
 Lifecycle of a task (``status``): ``queued`` (received, waiting to be planned, or planned
 and waiting behind the active task) → ``planning`` → ``solved`` (active, no step done yet)
-→ ``executing`` (step k of n succeeded) → ``done``; or ``failed`` / ``cancelled`` / the
+→ ``executing`` (step k of n succeeded) → ``done``; or ``planned`` (no executor),
+``failed`` (incl. ``execution_timeout``) / ``cancelled`` / the
 planner's own failure (``unsolvable``, ``timeout``, ``invalid_goal``, ...). :meth:`cancel`
 takes a task in any unfinished state. Methods may be called from any thread (a lock
 serialises them).
@@ -26,6 +31,7 @@ serialises them).
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,10 +46,11 @@ from ..world.kg import KnowledgeGraph, Update
 SOLVED = 'solved'
 EXECUTING = 'executing'
 OK_STATUSES = ('solved', 'already_satisfied')
-FINISHED = ('done', 'failed', 'cancelled')
+FINISHED = ('done', 'planned', 'failed', 'cancelled')
+EXECUTION_TIMEOUT = 'execution_timeout'
 RECENT = 100  # finished tasks remembered for status queries
 # feedback: the active plan waits for execution_feedback; none: no executor is attached,
-# a published plan is done and the next queued task starts.
+# a published plan ends ``planned`` (not done) and the next queued task starts.
 EXECUTE_POLICIES = ('feedback', 'none')
 PlanGoal = Callable[[str, str, 'str | None'], Any]  # (goal, task_id, text) -> TaskOutcome
 
@@ -61,12 +68,16 @@ class ActiveTask:
     revision: int = 0
     replans: int = 0
     status: str = 'queued'
+    heard: float = 0.0  # monotonic time of activation or of the last feedback on it
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, now: float | None = None) -> dict[str, Any]:
         """Return the task's status in a few fields (for a status query)."""
-        return {'task_id': self.task_id, 'status': self.status, 'utterance': self.text,
-                'goal': self.goal, 'revision': self.revision,
-                'progress': {'done': self.next_step, 'total': len(self.steps)}}
+        out = {'task_id': self.task_id, 'status': self.status, 'utterance': self.text,
+               'goal': self.goal, 'revision': self.revision,
+               'progress': {'done': self.next_step, 'total': len(self.steps)}}
+        if now is not None:
+            out['waiting_s'] = round(now - self.heard, 3)
+        return out
 
 
 def _objects(steps: list[str]) -> set[str]:
@@ -94,11 +105,14 @@ class TaskManager:
     def __init__(self, domain: DomainSchema, plan_goal: PlanGoal,
                  snapshot: Callable[[], KnowledgeGraph], *, max_replans: int = 5,
                  self_sources: tuple[str, ...] = ('execution',),
-                 execute: str = 'feedback') -> None:
+                 execute: str = 'feedback', execution_timeout: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if execute not in EXECUTE_POLICIES:
             raise ValueError(f'execute must be one of {", ".join(EXECUTE_POLICIES)}, '
                              f'got {execute!r}')
         self.execute = execute
+        self.execution_timeout = execution_timeout  # seconds per step; 0: wait for ever
+        self.clock = clock
         self.domain = domain
         self.plan_goal = plan_goal
         self.snapshot = snapshot
@@ -110,6 +124,18 @@ class TaskManager:
         self.recent: OrderedDict[str, ActiveTask] = OrderedDict()  # finished, newest last
         self.dropped: set[str] = set()  # cancelled while waiting or planning
         self._lock = threading.RLock()
+
+    @classmethod
+    def for_agent(cls, agent: Any, params: dict[str, Any]) -> TaskManager:
+        """Return the task manager of an agent's planner.
+
+        ``max_replans``, ``execute`` and ``execution_timeout`` come from ``params``.
+        """
+        return cls(agent.world.domain,
+                   lambda goal, tid, text: agent.plan_goal(goal, task_id=tid, text=text),
+                   agent.world.snapshot, max_replans=int(params['max_replans']),
+                   execute=str(params['execute']),
+                   execution_timeout=float(params['execution_timeout']))
 
     # -- messages -------------------------------------------------------------
     @staticmethod
@@ -194,12 +220,13 @@ class TaskManager:
             self._finish(task, 'failed' if replan else task.status)
             out.append(self._body(task, reason + ': no plan'))
             return out + self._next()
-        if self.execute == 'none':  # nothing executes plans: published = done
-            self._finish(task, 'done')
+        if self.execute == 'none':  # nothing executes plans: planned, not done
+            self._finish(task, 'planned')
             out.append(self._body(task, f'{reason}; plan published, no executor '
                                         '(execute: none)'))
             return out + self._next()
         task.status = SOLVED
+        task.heard = self.clock()
         self.active = task
         out.append(self._body(task, reason))
         return out
@@ -261,7 +288,10 @@ class TaskManager:
     def status(self) -> dict[str, Any]:
         """Return every known task's status: active, queued (planned), pending, recent."""
         with self._lock:
-            return {'active': self.active.summary() if self.active else None,
+            active = self.active.summary(self.clock()) if self.active else None
+            if active is not None:
+                active['execution_timeout_s'] = self.execution_timeout or None
+            return {'active': active,
                     'queued': [t.summary() for t in self.queue],
                     'pending': [t.summary() for t in self.pending.values()],
                     'recent': [t.summary() for t in reversed(self.recent.values())]}
@@ -321,6 +351,7 @@ class TaskManager:
             status = fb.get('status')
             if step < 0 or step >= len(task.steps):
                 return []
+            task.heard = self.clock()  # the executor is alive: the step clock restarts
             if status == 'failed':
                 why = fb.get('message') or 'no reason given'
                 return self._replan(task, f'step {step + 1} {task.steps[step]} failed: {why}')
@@ -334,6 +365,35 @@ class TaskManager:
                 return [self._body(task, 'the last step succeeded')] + self._next()
             task.status = EXECUTING
             return [self._body(task, f'step {step + 1} of {len(task.steps)} succeeded')]
+
+    def overdue(self) -> bool:
+        """Return True when the active task has waited past ``execution_timeout``."""
+        task = self.active
+        return (task is not None and self.execute == 'feedback' and self.execution_timeout > 0
+                and self.clock() - task.heard > self.execution_timeout)
+
+    def check_timeout(self) -> list[dict[str, Any]]:
+        """End an overdue active task as ``failed`` (``execution_timeout``); start the next."""
+        with self._lock:
+            if not self.overdue():
+                return []
+            task = self.active
+            waited = self.clock() - task.heard
+            self._finish(task, 'failed')
+            body = self._body(task, EXECUTION_TIMEOUT)
+            body['errors'] = [f'no execution feedback for {waited:.1f} s on step '
+                              f'{task.next_step + 1} of {len(task.steps)} (execution_timeout '
+                              f'{self.execution_timeout:g} s)']
+            return [body] + self._next()
+
+    def apply_step(self, world: Any, step: str) -> None:
+        """Apply a succeeded step's effects to ``world`` when they apply to its KG.
+
+        They may not: perception got there first, or the step did something else.
+        """
+        update = self.step_effects(world.snapshot(), step)
+        if update is not None and not update.is_empty():
+            world.apply(update, source='execution', utterance=step)
 
     def step_effects(self, kg: KnowledgeGraph, step: str) -> Update | None:
         """Return the KG change of one step, or None when it does not apply to ``kg``."""

@@ -50,7 +50,7 @@ class Memory:
 
     def __init__(self, store_path: str, config: MemoryConfig, *, embedder: Any = None,
                  llm: ChatLLM | None = None, retriever: Retriever | None = None,
-                 is_subtype: Any = None) -> None:
+                 is_subtype: Any = None, domain: Any = None) -> None:
         self.config = config
         self.is_subtype = is_subtype
         self.episodic = EpisodicMemory(store_path, embedder=embedder, alpha=config.alpha,
@@ -61,7 +61,7 @@ class Memory:
                                             k=config.experience_k, theta=config.theta,
                                             threshold=config.index_threshold)
                            if config.experience else None)
-        self.answerer = PastAnswerer(self.episodic, llm, retriever)
+        self.answerer = PastAnswerer(self.episodic, llm, retriever, domain=domain)
 
     def attach(self, world: Any) -> None:
         """Sync episodes after every applied update of a world model."""

@@ -19,7 +19,9 @@ from typing import Any
 
 from ..llm.prompting import format_facts, prompt_text
 from ..llm.protocol import Answer, LLMError, llm_failure
+from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
+from ..world.phrasing import Phrasing
 from .episodic import Episode, EpisodicMemory
 
 _PAST_WORDS = re.compile(
@@ -93,12 +95,6 @@ def where_facts(episode: Episode, entity: str, *, removed: bool) -> list[Fact]:
     return [f for f in facts if len(f.args) >= 2 and f.args[0] == entity]
 
 
-def say_fact(fact: Fact) -> str:
-    """Return a fact in words: ``placed at table living room table``."""
-    objs = ' '.join(a.replace('_', ' ') for a in fact.args[1:])
-    return f'{fact.predicate.replace("_", " ")} {objs}'
-
-
 def stamp(t: float) -> str:
     """Return a local time stamp."""
     return time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(t))
@@ -121,8 +117,10 @@ class PastAnswerer:
 
     def __init__(self, memory: EpisodicMemory, llm: Any = None, retriever: Any = None, *,
                  k: int = 8, person_types: Iterable[str] = ('person',),
-                 item_types: Iterable[str] | None = None) -> None:
+                 item_types: Iterable[str] | None = None,
+                 domain: DomainSchema | None = None) -> None:
         self.memory = memory
+        self.domain = domain  # for sentences from its predicate names
         self.llm = llm
         self.retriever = retriever
         self.k = k
@@ -166,6 +164,12 @@ class PastAnswerer:
                 return f.args[1]
         return None
 
+    def _said(self, kg: KnowledgeGraph, facts: list[Fact]) -> str:
+        """Return past facts as one clause: "the red pen was on the table and ..."."""
+        phrasing = Phrasing(self.domain, kg)
+        text = ' and '.join(phrasing.sentence(f, past=True).rstrip('.') for f in facts)
+        return text[:1].lower() + text[1:] if text.startswith('The ') else text
+
     def deterministic(self, kg: KnowledgeGraph, question: str) -> PastAnswer | None:
         """Answer "where was X before ...", "who moved X", "when did I last see X" or None."""
         self.memory.sync()
@@ -190,8 +194,8 @@ class PastAnswerer:
             ep = moves[0]
             was = where_facts(ep, entity, removed=True)
             out.facts, out.episodes = was, [ep.id]
-            out.text = (f'Before that (event {ep.id}, {stamp(ep.time)}), the {said} was '
-                        + ' and '.join(say_fact(f) for f in was) + '.')
+            out.text = (f'Before that (event {ep.id}, {stamp(ep.time)}), '
+                        + self._said(kg, was) + '.')
             return out
         if _WHO_MOVED.match(question):
             moves = self._moves(entity)
@@ -217,9 +221,9 @@ class PastAnswerer:
             ep = seen[0]
             now = where_facts(ep, entity, removed=False)
             out.episodes, out.facts = [ep.id], now
-            out.text = (f'At {stamp(ep.time)} (event {ep.id}, {ep.source})'
-                        + (f', the {said} was ' + ' and '.join(say_fact(f) for f in now)
-                           if now else f', the {said} was involved: {ep.describe()}') + '.')
+            out.text = (f'At {stamp(ep.time)} (event {ep.id}, {ep.source}), '
+                        + (self._said(kg, now) if now
+                           else f'the {said} was involved: {ep.describe()}') + '.')
             return out
         return None
 

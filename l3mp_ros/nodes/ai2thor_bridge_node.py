@@ -14,7 +14,9 @@ the re-plan sees it. A new plan (a re-plan: new
 ``revision``) preempts the running one between steps; ``done``/``failed``/``cancelled``
 stops it. A first scene graph goes out once the world model listens (every object with
 ``initial_all_objects``), then one every ``scene_graph_period`` seconds while idle.
-Parameters: :data:`~l3mp_ros.config.BRIDGE_PARAMETERS`.
+Parameters: :data:`~l3mp_ros.config.BRIDGE_PARAMETERS`. A managed node (:mod:`.managed`):
+configure starts the controller (a failure, e.g. no AI2-THOR build, leaves the node
+unconfigured), activate takes plans and publishes frames, cleanup stops the controller.
 """
 
 from __future__ import annotations
@@ -24,8 +26,6 @@ import threading
 import time
 from typing import Any
 
-from rcl_interfaces.msg import ParameterDescriptor
-from rclpy.node import Node
 from std_msgs.msg import String
 
 from .. import schemas
@@ -37,24 +37,27 @@ from ..ai2thor.bridge import (
 )
 from ..ai2thor.executor import PlanExecutor
 from ..ai2thor.scene_graph import SceneGraphExtractor
-from ..config import BRIDGE_PARAMETERS
+from ..config import BRIDGE, node_parameters
 from ..schemas import WireError, loads, validate
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, guarded, publish_json, run
+from .managed import ManagedNode
 
 ACK_TIMEOUT = 2.0  # seconds to wait for the planner's progress echo before the next frame
 FRAME_SETTLE = 0.2  # seconds between a failed step's frame and its feedback
 
 
-class Ai2ThorBridgeNode(Node):
+class Ai2ThorBridgeNode(ManagedNode):
     """Executes plans in AI2-THOR and reports what the robot sees."""
 
     def __init__(self, controller: Any = None, house: dict | None = None,
                  **kwargs: Any) -> None:
-        super().__init__('ai2thor_bridge', **kwargs)
-        self.params: dict[str, Any] = {}
-        for name, (default, description) in BRIDGE_PARAMETERS.items():
-            self.declare_parameter(name, default, ParameterDescriptor(description=description))
-            self.params[name] = self.get_parameter(name).value
+        super().__init__('ai2thor_bridge', node_parameters(BRIDGE), **kwargs)
+        self._given = (controller, house)
+        self.start()
+
+    def configure(self) -> None:
+        """Start (or take) the controller, the executor thread and the publishers."""
+        controller, house = self._given
         if controller is None:
             controller, house = build_controller(self.params)
         elif house is None:
@@ -66,19 +69,22 @@ class Ai2ThorBridgeNode(Node):
                                       all_objects=bool(self.params['all_objects']),
                                       approach=bool(self.params['approach']))
         self.tracker = PlanTracker()
-        self.sg_pub = self.create_publisher(String, str(self.params['scene_graph_topic']),
-                                            STREAM_QOS)
-        self.fb_pub = self.create_publisher(String, 'execution_feedback', COMMAND_QOS)
-        self.create_subscription(String, 'plan', self._on_plan, PLAN_READER_QOS)
+        self.sg_pub = self.publisher(str(self.params['scene_graph_topic']), STREAM_QOS)
+        self.fb_pub = self.publisher('execution_feedback', COMMAND_QOS)
         self._initial_sent = False
         self._last_frame = 0.0
         self._stop = threading.Event()
-        self.create_timer(0.25, self._tick)
         self._thread = threading.Thread(target=self._run, name='ai2thor_bridge', daemon=True)
         self._thread.start()
         self.get_logger().info(
             f'AI2-THOR bridge: {type(controller).__name__}, '
             f'{len(controller.last_event.metadata.get("objects") or [])} objects')
+
+    def activate(self) -> None:
+        """Take plans; publish the first frame once the world model listens."""
+        self._initial_sent = False
+        self.subscribe('plan', self._on_plan, PLAN_READER_QOS)
+        self.timer(0.25, self._tick)
 
     # -- scene graphs ---------------------------------------------------------------
     def publish_scene_graph(self, all_objects: bool | None = None) -> None:
@@ -165,7 +171,7 @@ class Ai2ThorBridgeNode(Node):
             if delay > 0:
                 self._stop.wait(delay)
 
-    def destroy_node(self) -> None:
+    def release(self) -> None:
         """Stop the worker, then the controller."""
         self._stop.set()
         self.tracker.wake()
@@ -176,7 +182,6 @@ class Ai2ThorBridgeNode(Node):
                 stop()
             except Exception as exc:
                 self.get_logger().warning(f'cannot stop the controller: {exc!r}')
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

@@ -4,7 +4,9 @@
 
 For machines without ``ros2 launch``. The world model node owns the :class:`WorldModel`;
 the language and planner nodes share one agent built around that same object, so there is
-one writer and no replica.
+one writer and no replica. The nodes are managed (lifecycle) nodes: with ``autostart``
+(default) each is configured and activated in that order; with ``-p autostart:=false``
+they wait for a lifecycle manager, which must configure ``world_model`` first.
 ``--params-file`` (default ``config/l3mp.yaml``) and ``--namespace``; anything after
 ``--ros-args`` goes to rclpy (e.g. ``--ros-args -p engine:=fast-downward``).
 """
@@ -54,9 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         ns = {'namespace': args.namespace} if args.namespace else {}
         world = WorldModelNode(**ns)
         nodes.append(world)
-        language = LanguageNode(world=world.world, **ns)
+        # one writer: the language and planner nodes share the world model node's KG and
+        # one agent (resolved when they configure, after the world model did)
+        language = LanguageNode(world=lambda: world.world, **ns)
         nodes.append(language)
-        nodes.append(PlannerNode(agent=language.agent, **ns))
+        nodes.append(PlannerNode(agent=lambda: language.agent, **ns))
         if not args.no_perception_node:
             nodes.append(PerceptionNode(**ns))
         for node in nodes:

@@ -20,10 +20,8 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from ..agent.agent import Agent
-from ..config import PARAMETERS, Config, Setter, plan_changes
+from ..config import BRIDGE_PARAMETERS, PARAMETERS, Setter, plan_changes
 from ..schemas import error_event
-from ..world.model import WorldModel
 from ..world.replica import ReplicaError
 from ..world.store import StoreError
 from .executor import PoolExecutor
@@ -56,17 +54,19 @@ def declare(node: Node, names: Iterable[str]) -> dict[str, Any]:
     """Declare parameters (default and description from PARAMETERS); return their values."""
     values: dict[str, Any] = {}
     for name in names:
-        default, description = PARAMETERS[name]
+        table = PARAMETERS if name in PARAMETERS else BRIDGE_PARAMETERS
+        default, description = table[name]
         node.declare_parameter(name, default, ParameterDescriptor(description=description))
         values[name] = node.get_parameter(name).value
     return values
 
 
-def live_parameters(node: Node, params: dict[str, Any], setters: dict[str, Setter]) -> None:
+def live_parameters(node: Node, params: dict[str, Any],
+                    setters: dict[str, Setter]) -> Callable[[list[Any]], SetParametersResult]:
     """Apply parameter changes that can take effect live; refuse the others with a reason.
 
     A request is all or nothing: one refused parameter refuses the request. ``params`` is
-    kept equal to the values in effect.
+    kept equal to the values in effect. Returns the callback (to remove it again).
     """
     def on_set(changed: list[Any]) -> SetParametersResult:
         request = {p.name: p.value for p in changed}
@@ -83,12 +83,7 @@ def live_parameters(node: Node, params: dict[str, Any], setters: dict[str, Sette
         return SetParametersResult(successful=True)
 
     node.add_on_set_parameters_callback(on_set)
-
-
-def restart_timer(node: Node, timer: Any, hz: float, callback: Callable[[], None]) -> Any:
-    """Replace ``timer`` by one firing ``hz`` times a second; return the new timer."""
-    node.destroy_timer(timer)
-    return node.create_timer(1.0 / hz, callback)
+    return on_set
 
 
 def publish_json(pub: Any, body: dict) -> None:
@@ -119,6 +114,15 @@ def guarded(topic: str) -> Callable[[Callable[[Any, Any], None]],
                     pass
         return callback
     return wrap
+
+
+def trigger_answer(response: Any, fn: Callable[[], tuple[bool, str]]) -> Any:
+    """Fill a std_srvs/Trigger response from ``fn()``; an exception is a failed answer."""
+    try:
+        response.success, response.message = fn()
+    except Exception as exc:
+        response.success, response.message = False, str(exc)
+    return response
 
 
 def publish_when_matched(pub: Any, body: dict, timeout: float = 10.0) -> None:
@@ -177,7 +181,9 @@ def run(make: Callable[[], Node], args: list[str] | None = None,
     """Jazzy-style main: init, spin one node (:class:`PoolExecutor`), destroy it, shut down.
 
     A node that cannot start (bad parameters, an unreadable file, a missing or refused
-    store: :data:`STARTUP_ERRORS`, plus ``startup_errors``) exits 2 with one line.
+    store: :data:`STARTUP_ERRORS`, plus ``startup_errors``; or a managed node whose
+    autostart configure failed) exits 2 with one line. A managed node without autostart
+    waits, unconfigured, for a lifecycle manager.
     """
     startup_errors = (*startup_errors, *STARTUP_ERRORS)
     try:
@@ -186,6 +192,10 @@ def run(make: Callable[[], Node], args: list[str] | None = None,
             node = make()
         except startup_errors as exc:
             print(f'{name}: {exc}', file=sys.stderr)
+            return 2
+        if getattr(node, 'failure', None) and getattr(node, 'params', {}).get('autostart'):
+            print(f'{name}: {node.failure}', file=sys.stderr)
+            node.destroy_node()
             return 2
         executor = PoolExecutor(num_threads=4)  # callback groups run side by side
         try:
@@ -199,40 +209,3 @@ def run(make: Callable[[], Node], args: list[str] | None = None,
     finally:
         rclpy.try_shutdown()
     return 0
-
-
-class AgentNode(Node):
-    """Base of the nodes that run agent pipelines on a worker thread.
-
-    The agent is the one given, one built on ``world`` (same process as the writer), or
-    one on a read-only replica of the store that forwards writes on ``kg_update``.
-    Subclasses set ``say_pub`` and ``worker``.
-    """
-
-    say_pub: Any
-    worker: Worker
-
-    def attach_agent(self, params: dict[str, Any], agent: Agent | None,
-                     world: WorldModel | None) -> Agent:
-        """Return the agent to use; sets ``self.replica`` (None unless following a store)."""
-        from ..compose import build_agent, open_replica
-        cfg = Config.from_params(params)
-        self.replica = None
-        if agent is None:
-            if world is None:  # another process owns the KG: follow it, forward writes
-                update_pub = self.create_publisher(String, 'kg_update', COMMAND_QOS)
-                self.replica = world = open_replica(
-                    cfg, lambda body: publish_when_matched(
-                        update_pub, body, float(params['replica_timeout'])))
-            agent = build_agent(cfg, world)
-        return agent
-
-    def _say(self, text: str) -> None:
-        self.say_pub.publish(String(data=text))
-
-    def destroy_node(self) -> None:
-        """Finish queued work, then go."""
-        self.worker.stop()
-        if self.replica is not None:
-            self.replica.close()
-        super().destroy_node()

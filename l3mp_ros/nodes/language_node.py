@@ -8,7 +8,9 @@ answered from the KG, tasks are handed to the planner node on ``task``. A report
 words fit several things is kept pending and its question said on ``say``; the next
 utterance that answers it (on either topic) completes it, and an unanswered one is logged
 as not applied after ``clarify_timeout`` seconds. LLM calls run on a
-worker thread in arrival order, so the node keeps receiving while the LLM thinks.
+worker thread in arrival order, so the node keeps receiving while the LLM thinks. A
+managed node (:mod:`.managed`): configure builds the agent (and loads the model handle),
+activate opens the topics.
 """
 
 from __future__ import annotations
@@ -18,21 +20,11 @@ from typing import Any
 
 from std_msgs.msg import String
 
-from ..agent.agent import Agent
 from ..compose import agent_setters
 from ..config import LANGUAGE, node_parameters
 from ..schemas import error_event, loads
-from ..world.model import WorldModel
-from .common import (
-    COMMAND_QOS,
-    AgentNode,
-    Worker,
-    declare,
-    guarded,
-    live_parameters,
-    publish_json,
-    run,
-)
+from .common import COMMAND_QOS, guarded, publish_json, run
+from .managed import AgentNode, Given
 
 MAX_UTTERANCE = 2000
 EXPIRY_PERIOD = 2.0  # seconds between checks for unanswered questions
@@ -41,23 +33,27 @@ EXPIRY_PERIOD = 2.0  # seconds between checks for unanswered questions
 class LanguageNode(AgentNode):
     """Reports, questions and routing through an :class:`~l3mp_ros.agent.Agent`."""
 
-    def __init__(self, agent: Agent | None = None, world: WorldModel | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__('language', **kwargs)
-        self.params = declare(self, node_parameters(LANGUAGE))
-        self.say_pub = self.create_publisher(String, 'say', COMMAND_QOS)
-        self.task_pub = self.create_publisher(String, 'task', COMMAND_QOS)
-        self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
-        self.agent = self.attach_agent(self.params, agent, world)
+    def __init__(self, agent: Given = None, world: Given = None, **kwargs: Any) -> None:
+        super().__init__('language', node_parameters(LANGUAGE), agent, world, **kwargs)
+        self.start()
+
+    def configure(self) -> None:
+        """Build the agent; open ``say``, ``events`` and ``task``."""
+        super().configure()
+        self.task_pub = self.publisher('task', COMMAND_QOS)
+
+    def setters(self) -> dict[str, Any]:
+        """Return the settings that change live: retriever, attempts, time-outs, checks."""
+        return agent_setters(self.agent)
+
+    def activate(self) -> None:
+        """Open the utterance topics and the question-expiry clock."""
         if self.replica is not None:
-            self.create_subscription(String, 'events', self._on_event, COMMAND_QOS)
-        self.worker = Worker('language', self._job_failed)
-        live_parameters(self, self.params, agent_setters(self.agent))
-        self.create_subscription(String, 'voice_command', self._on_voice, COMMAND_QOS)
-        self.create_subscription(String, 'nl_update', self._on_report, COMMAND_QOS)
+            self.subscribe('events', self._on_event, COMMAND_QOS)
+        self.subscribe('voice_command', self._on_voice, COMMAND_QOS)
+        self.subscribe('nl_update', self._on_report, COMMAND_QOS)
         # a report waiting for an answer past clarify_timeout is logged as not applied
-        self.create_timer(EXPIRY_PERIOD, lambda: self.worker.submit('clarify', self._expire))
-        self.get_logger().info('language node ready')
+        self.timer(EXPIRY_PERIOD, lambda: self.worker.submit('clarify', self._expire))
 
     @guarded('events')
     def _on_event(self, msg: String) -> None:

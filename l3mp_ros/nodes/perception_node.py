@@ -6,7 +6,8 @@ A camera pipeline may publish ``perception/scene_graph`` at frame rate. This nod
 each frame against the ``scene_graph/v1`` schema (bad frames become ``error`` events),
 keeps only the newest frame, forwards at most ``max_rate`` Hz and skips frames that say
 nothing new (re-sending an unchanged view once a second). The world model does the rest.
-``max_rate`` and ``max_scene_entities`` can be changed live.
+``max_rate`` and ``max_scene_entities`` can be changed live. A managed node
+(:mod:`.managed`).
 Sources that already publish at a sane rate (the AI2-THOR bridge) publish on
 ``scene_graph`` directly.
 """
@@ -17,44 +18,47 @@ import sys
 import time
 from typing import Any
 
-from rclpy.node import Node
 from std_msgs.msg import String
 
 from ..config import PERCEPTION, checked, node_parameters
 from ..schemas import WireError, error_event, loads, validate
 from ..world.perceive import FrameGate
-from .common import (
-    COMMAND_QOS,
-    STREAM_QOS,
-    declare,
-    live_parameters,
-    publish_json,
-    restart_timer,
-    run,
-)
+from .common import COMMAND_QOS, STREAM_QOS, publish_json, run
+from .managed import ManagedNode
 
 
-class PerceptionNode(Node):
+class PerceptionNode(ManagedNode):
     """Validate, throttle and de-duplicate scene graphs."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__('perception', **kwargs)
-        params = declare(self, node_parameters(PERCEPTION))
-        self.limit = int(params['max_scene_entities'])
-        rate = max(float(params['max_rate']), 0.1)
-        self.gate = FrameGate(rate)
-        self.out = self.create_publisher(String, 'scene_graph', STREAM_QOS)
-        self.events_pub = self.create_publisher(String, 'events', COMMAND_QOS)
-        self.create_subscription(String, 'perception/scene_graph', self._on_frame, STREAM_QOS)
-        self.timer = self.create_timer(1.0 / rate, self._flush)
-        live_parameters(self, params, {
-            'max_rate': checked(lambda v: v >= 0.1, 'at least 0.1 Hz', self._set_rate),
-            'max_scene_entities': checked(lambda v: v > 0, 'a positive count',
-                                          lambda v: setattr(self, 'limit', int(v)))})
+        super().__init__('perception', node_parameters(PERCEPTION), **kwargs)
+        self.start()
+
+    def configure(self) -> None:
+        """Read the limits; open the publishers."""
+        self.limit = int(self.params['max_scene_entities'])
+        self.rate = max(float(self.params['max_rate']), 0.1)
+        self.gate = FrameGate(self.rate)
+        self.out = self.publisher('scene_graph', STREAM_QOS)
+        self.events_pub = self.publisher('events', COMMAND_QOS)
+
+    def activate(self) -> None:
+        """Take frames; forward the newest at most ``max_rate`` times a second."""
+        self.subscribe('perception/scene_graph', self._on_frame, STREAM_QOS)
+        self.flush_timer = self.timer(1.0 / self.rate, self._flush)
+
+    def setters(self) -> dict[str, Any]:
+        """``max_rate`` and ``max_scene_entities`` change live."""
+        return {'max_rate': checked(lambda v: v >= 0.1, 'at least 0.1 Hz', self._set_rate),
+                'max_scene_entities': checked(lambda v: v > 0, 'a positive count',
+                                              lambda v: setattr(self, 'limit', int(v)))}
 
     def _set_rate(self, value: float) -> None:
+        self.rate = value
         self.gate.period = 1.0 / value
-        self.timer = restart_timer(self, self.timer, value, self._flush)
+        if self.state == 'active':
+            self.destroy_timer(self.flush_timer)
+            self.flush_timer = self.timer(1.0 / value, self._flush)
 
     def _on_frame(self, msg: String) -> None:
         try:

@@ -1,0 +1,156 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Facts said as sentences, from the domain's own predicate and type names (no LLM).
+
+A predicate name is read as words; the words that only repeat an argument's type are
+dropped, and what remains is the relation: ``(person_in_room jerry kitchen)`` → "Jerry is
+in the kitchen", ``(in_person_hand red_pen jerry)`` (the type word in the middle) → "The
+red pen is in Jerry's hand", ``(room_has kitchen fridge)`` → "The kitchen has the fridge",
+``(light_on hall_light)`` → "The hall light is on". Entity names become words; entities of
+a type whose members are all one-word names that no type or predicate uses (people,
+usually) are said as names ("Jerry"), the others with "the". Nothing here is specific to a
+domain: any typed PDDL domain gets its sentences this way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .domain import DomainSchema
+from .kg import Fact, KnowledgeGraph
+
+PREPOSITIONS = frozenset((
+    'in', 'on', 'at', 'inside', 'under', 'near', 'next', 'beside', 'by', 'with', 'into',
+    'onto', 'behind', 'above', 'below', 'from', 'to', 'of', 'over', 'off', 'out', 'within',
+    'outside', 'around', 'between', 'for', 'part', 'connected', 'attached', 'assigned'))
+_VERB_3RD = re.compile(r'^(has|contains|holds|owns|controls|needs|wants|likes|uses|'
+                       r'supports|covers|opens|serves|feeds|powers|follows|leads|sees|'
+                       r'knows|\w+[^s]s)$')
+
+
+def words(name: str) -> list[str]:
+    """Return the words of a name: ``placed_at_table`` → placed, at, table."""
+    return [w for w in re.split(r'[_\-\s]+', name.lower()) if w]
+
+
+class Phrasing:
+    """Sentences for the facts of one domain (and the names of one KG)."""
+
+    def __init__(self, domain: DomainSchema | None, kg: KnowledgeGraph) -> None:
+        self.domain = domain
+        self.kg = kg
+        self.proper = self._name_types(kg)
+
+    def _name_types(self, kg: KnowledgeGraph) -> frozenset[str]:
+        """Return the types of names (people, usually).
+
+        Their members, and those of their supertypes, are all one-word names that no type
+        or predicate uses: not "apples" of a food type whose other members are
+        "canned_beans".
+        """
+        used = set()
+        for t in (self.domain.types if self.domain else set(kg.entities.values())):
+            used.update(words(t))
+        for p in (self.domain.predicates if self.domain else ()):
+            used.update(words(p))
+        members: dict[str, list[str]] = {}
+        for name, t in kg.entities.items():
+            for a in (self.domain.ancestors(t) if self.domain else (t,)):
+                if a != 'object':
+                    members.setdefault(a, []).append(name)
+
+        def names_only(t: str) -> bool:
+            group = [n for a in (self.domain.ancestors(t) if self.domain else (t,))
+                     if a != 'object' for n in members.get(a, ())]
+            return len(group) >= 2 and all(len(words(n)) == 1 and n.isalpha()
+                                           and n not in used for n in group)
+        return frozenset(t for t in set(kg.entities.values()) if names_only(t))
+
+    # -- entities ---------------------------------------------------------------------
+    def entity(self, name: str) -> str:
+        """Return how an entity is said: "Jerry", "the living room table"."""
+        ws = words(name) or [name]
+        if self.kg.entities.get(name) in self.proper:
+            return ws[0].capitalize()
+        owner = ws[0] if len(ws) > 1 else None
+        if owner is not None and self.kg.entities.get(owner) in self.proper:
+            # anna_bedroom_tv → "Anna's bedroom tv"
+            mark = "'" if owner.endswith('s') else "'s"
+            return f'{owner.capitalize()}{mark} {" ".join(ws[1:])}'
+        return ' '.join(ws) if ws[0] == 'the' else f'the {" ".join(ws)}'
+
+    def _possessive(self, name: str) -> str:
+        return self.entity(name) + self._apostrophe(name).rstrip()
+
+    # -- predicates ---------------------------------------------------------------------
+    def _type_words(self, fact: Fact, index: int) -> set[str]:
+        """Return the words of the types (and supertypes) of argument ``index``.
+
+        Both the types the predicate accepts there and the argument's own count.
+        """
+        types = [self.kg.entities.get(fact.args[index], '')]
+        p = self.domain.predicates.get(fact.predicate) if self.domain else None
+        if p is not None and index < p.arity:
+            types += p.params[index][1]
+        out: set[str] = set()
+        for t in filter(None, types):
+            for a in (self.domain.ancestors(t) if self.domain else (t,)):
+                if a != 'object':
+                    out.update(words(a))
+        return out
+
+    def relation(self, fact: Fact, *, past: bool = False) -> str:
+        """Return the fact without its subject: "is in the kitchen", "has the fridge"."""
+        be = 'was' if past else 'is'
+        toks = words(fact.predicate)
+        args = fact.args
+        first = self._type_words(fact, 0)
+        while len(toks) > 1 and toks[0] in first:  # person_in_room: drop "person"
+            toks = toks[1:]
+        if len(args) == 1:
+            if 'is' in toks[:-1]:
+                toks = toks[len(toks) - toks[::-1].index('is'):]
+            elif len(toks) > 1 and _VERB_3RD.match(toks[0]) and toks[0] not in PREPOSITIONS:
+                head = 'had' if past and toks[0] == 'has' else toks[0]
+                return ' '.join([head, *toks[1:]])  # has_charger: "has charger"
+            elif len(toks) > 1 and toks[0] not in PREPOSITIONS:
+                # faucet_on(sink): the relation is about a part: "'s faucet is on"
+                return f"{self._apostrophe(fact.args[0])}{' '.join(toks[:-1])} {be} {toks[-1]}"
+            return f'{be} ' + ' '.join(toks)
+        if len(args) == 2:
+            second = self._type_words(fact, 1)
+            obj = self.entity(args[1])
+            while len(toks) > 1 and toks[-1] in second:  # placed_at_table: drop "table"
+                toks = toks[:-1]
+            inner = [i for i, w in enumerate(toks) if w in second and 0 < i < len(toks) - 1]
+            if inner:  # in_person_hand: "in Jerry's hand"
+                i = inner[0]
+                tail = [w for w in toks[i + 1:] if w not in second]
+                phrase = ' '.join([*toks[:i], self._possessive(args[1]), *tail])
+            else:
+                phrase = ' '.join([*toks, obj])
+            head, _, rest = phrase.partition(' ')
+            if head in ('is', 'are', 'was', 'were'):
+                return f'{be} {rest}'
+            if head not in PREPOSITIONS and _VERB_3RD.match(head):  # "has the fridge"
+                return f'had {rest}' if past and head == 'has' else phrase
+            return f'{be} {phrase}'
+        rest = ', '.join(self.entity(a) for a in args[1:])
+        return f'{be} {" ".join(toks)}: {rest}'
+
+    def _apostrophe(self, name: str) -> str:
+        return "'s " if not self.entity(name).endswith('s') else "' "
+
+    def sentence(self, fact: Fact, *, past: bool = False) -> str:
+        """Return the fact as one sentence: "Jerry is in the kitchen."."""
+        if not fact.args:
+            return f'{" ".join(words(fact.predicate)).capitalize()}.'
+        subject = self.entity(fact.args[0])
+        relation = self.relation(fact, past=past)
+        text = subject + relation if relation.startswith("'") else f'{subject} {relation}'
+        return text[0].upper() + text[1:] + '.'
+
+    def sentences(self, facts: Iterable[Fact], *, past: bool = False) -> str:
+        """Return facts as sentences, one after another."""
+        return ' '.join(self.sentence(f, past=past) for f in facts)
