@@ -42,19 +42,29 @@ from l3mp_ros.memory.index import VectorIndex  # noqa: E402
 from l3mp_ros.memory.qa import PastAnswerer  # noqa: E402
 from l3mp_ros.world.model import WorldModel  # noqa: E402
 from l3mp_ros.world.store import Store  # noqa: E402
+from l3mp_ros.world.stores import create_store  # noqa: E402
 
 
-def bench_qa(seed: int, changes: int, tmp: Path) -> dict:
+def bench_qa(seed: int, changes: int, tmp: Path, backend: str = 'sqlite') -> dict:
     h = generate_household(seed)
     steps = generate_stream(h, seed, changes, 0)
     domain, constraints, _ = household_domain()
-    store = Store.create(tmp / f'qa{seed}.db', h.kg, synchronous='OFF')
+    server = None
+    if backend == 'postgresql':  # a real server on loopback; memory reads its event log
+        from l3mp_ros.testing.postgres import LocalPostgres
+        server = LocalPostgres().start()
+        location = server.create_database(f'qa{seed}')
+        store = create_store(location, h.kg)
+        mem_path = tmp / f'qa{seed}-memory.db'
+    else:
+        store = Store.create(tmp / f'qa{seed}.db', h.kg, synchronous='OFF')
+        location = mem_path = store.path
     world = WorldModel(domain, constraints, store=store)
     began = time.perf_counter()
     for s in steps:
         world.apply(s.diff, source='nl', utterance=s.text, verify=False)
     apply_s = time.perf_counter() - began
-    mem = EpisodicMemory(store.path, embedder=False)
+    mem = EpisodicMemory(mem_path, events=str(location), embedder=False)
     began = time.perf_counter()
     mem.sync()
     sync_s = time.perf_counter() - began
@@ -66,7 +76,7 @@ def bench_qa(seed: int, changes: int, tmp: Path) -> dict:
         was = sorted(f for f in s.diff.remove if f.args and f.args[0] == item
                      and len(f.args) >= 2)
         gold[(item, s.actor)] = was  # the latest time P took X wins
-    qa = PastAnswerer(mem)
+    qa = PastAnswerer(mem, domain=domain)
     ok, lat = 0, []
     for (item, actor), was in sorted(gold.items()):
         q = (f'Where was {h.info[item].display} before {h.info[actor].display} took it?')
@@ -76,7 +86,9 @@ def bench_qa(seed: int, changes: int, tmp: Path) -> dict:
         ok += sorted(ans.facts) == was
     mem.close()
     world.close()
-    return {'changes': changes, 'episodes': len(steps), 'questions': len(gold),
+    if server is not None:
+        server.stop()
+    return {'backend': backend, 'changes': changes, 'episodes': len(steps), 'questions': len(gold),
             'accuracy': ok / max(len(gold), 1), 'apply_s': round(apply_s, 2),
             'sync_s': round(sync_s, 3),
             'answer_ms_p50': round(1000 * float(np.median(lat)), 2) if lat else None}
@@ -206,13 +218,15 @@ def main() -> None:
     ap.add_argument('--ann-n', type=int, default=20000)
     ap.add_argument('--ann-queries', type=int, default=500)
     ap.add_argument('--only', nargs='*', default=['qa', 'experience', 'ann'])
+    ap.add_argument('--backend', choices=('sqlite', 'postgresql'), default='sqlite',
+                    help='store of the qa stream (postgresql: a local server is started)')
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     report: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         if 'qa' in args.only:
-            report['qa'] = bench_qa(args.seed, args.changes, Path(tmp))
+            report['qa'] = bench_qa(args.seed, args.changes, Path(tmp), args.backend)
             print(json.dumps(report['qa']))
         if 'experience' in args.only:
             res = bench_experience(args.seed, args.tasks, args.p_cold, Path(tmp))

@@ -154,16 +154,15 @@ def make_memory(cfg: Config, domain: DomainSchema, llm: ChatLLM, retriever: Retr
     spath = store_path(cfg)
     if spath is None or not (cfg.episodic_k > 0 or cfg.experience or cfg.answer_past):
         return None
-    if is_url(spath):
-        raise ValueError('lifelong memory (episodic_k, experience, answer_past) keeps its '
-                         'tables in a SQLite store; it is not available on a PostgreSQL '
-                         'store yet')
+    from .memory.episodic import memory_file
     from .memory.hooks import Memory, MemoryConfig
-    return Memory(str(spath), MemoryConfig(episodic_k=cfg.episodic_k,
-                                           experience=cfg.experience,
-                                           answer_past=cfg.answer_past),
-                  llm=llm, retriever=retriever, is_subtype=domain.is_subtype,
-                  domain=domain)
+    # episodes are read from the store's event log (any store); memory's own tables live in
+    # the SQLite store file, or a local file for a PostgreSQL store
+    config = MemoryConfig(episodic_k=cfg.episodic_k, experience=cfg.experience,
+                          answer_past=cfg.answer_past)
+    return Memory(str(memory_file(spath, cfg.memory_file)), config, llm=llm,
+                  retriever=retriever, is_subtype=domain.is_subtype, domain=domain,
+                  events=str(spath))
 
 
 def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | None = None, *,

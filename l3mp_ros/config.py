@@ -102,6 +102,9 @@ class Config:
     experience: bool = _p(False, 'strategies of solved tasks as worked examples (and store '
                           'new ones)', AGENT)
     answer_past: bool = _p(False, 'answer past-tense questions from episodic memory', AGENT)
+    memory_file: str = _p('', "SQLite file of lifelong memory's own tables; '': the store file "
+                          '(SQLite) or ~/.l3mp/memory/<digest of the URL>.db (PostgreSQL)',
+                          AGENT)
     # planning (Algorithm 4)
     engine: str = _p('lapkt', 'planner engine: lapkt, fast-downward or pyperplan', AGENT,
                      choices=ENGINES)

@@ -4,18 +4,22 @@
 
 import json
 import math
+import uuid
 
 import pytest
 
-from l3mp_ros.memory.episodic import EpisodicMemory, arigraph_relevance
+from l3mp_ros.cli import main
+from l3mp_ros.memory.episodic import EpisodicMemory, arigraph_relevance, memory_file
 from l3mp_ros.memory.hooks import Memory, MemoryConfig
 from l3mp_ros.memory.qa import PastAnswerer, is_past_question, mentioned_entities
 from l3mp_ros.testing import FakeOpenAI
-from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.store import Store
+from l3mp_ros.world.stores import create_store
 
-from .agent_fixtures import CONSTRAINTS, DOMAIN, client, household_world
+from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE, client, household_world
+from .pg_fixtures import postgres  # noqa: F401 (the session's PostgreSQL server)
 
 F = Fact.parse_pddl
 
@@ -199,3 +203,47 @@ def test_episodes_in_update_prompt(tmp_path):
     assert len(memory.episodic) == 4  # the listener synced the new episode
     memory.close()
     world.close()
+
+
+@pytest.fixture(params=['sqlite', 'postgresql'])
+def any_store(request, tmp_path):
+    """A household store of either backend: (location, world model writing it)."""
+    if request.param == 'sqlite':
+        world = household_world(tmp_path)
+        yield str(world.store.path), world
+    else:
+        server = request.getfixturevalue('postgres')
+        url = server.create_database('mem_' + uuid.uuid4().hex[:12])
+        kg = KnowledgeGraph.from_json(json.loads(STATE.read_text()))
+        create_store(url, kg, domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS)).close()
+        world = WorldModel.open(url)
+        yield url, world
+    world.close()
+
+
+def test_memory_reads_any_store_through_its_event_log(any_store, tmp_path, capsys,
+                                                      monkeypatch):
+    """Episodes and "where was X / who moved it" on PostgreSQL as on SQLite."""
+    location, world = any_store
+    monkeypatch.setenv('HOME', str(tmp_path))  # a PostgreSQL store's memory file goes here
+    eids = _story(world)
+    path = memory_file(location)
+    assert (path == world.store.path) == (not location.startswith('postgresql'))
+    mem = EpisodicMemory(path, events=location, embedder=False)
+    assert mem.sync() == 3 and len(mem) == 3 and mem.sync() == 0
+    assert [e.id for e in mem.history('red_pen')] == eids[::-1]
+    qa = PastAnswerer(mem, domain=world.domain)
+    out = qa.answer(world.kg, 'Where was the red pen before Anna took it?')
+    assert out.facts == [F('(placed_at_table red_pen jerry_bedroom_table)')]
+    assert "the red pen was placed at Jerry's bedroom table" in out.text
+    out = qa.answer(world.kg, 'Who moved the red pen?')
+    assert out.text.startswith('Anna did') and out.episodes == [eids[2]]
+    mem.close()
+    # the CLI, on either store; new events are picked up on the next sync
+    _move(world, None, F('(in_person_hand red_pen anna)'),
+          F('(placed_at_table red_pen living_room_table)'), 'Anna put the pen back.')
+    assert main(['memory', 'sync', '--store', location, '--json']) == 0
+    assert json.loads(capsys.readouterr().out) == {'new_episodes': 1, 'episodes': 4}
+    assert main(['memory', 'ask', '--store', location, '--llm', '',
+                 '--text', 'Who moved the red pen?']) == 0
+    assert 'Anna did' in capsys.readouterr().out

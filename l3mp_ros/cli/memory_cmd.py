@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 from ..config import Config
-from ..world.store import Store
-from ..world.stores import is_url
+from ..memory.episodic import memory_file
+from ..world.stores import is_url, open_store
 from .common import CLIError, dump, print_answer
 
 
@@ -49,14 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _store_path(args: argparse.Namespace) -> str:
-    if is_url(args.store):
-        from ..world.pgstore import redact
-        raise CLIError('lifelong memory keeps its tables in a SQLite store; '
-                       f'{redact(args.store)} is a PostgreSQL store')
-    if not Path(args.store).exists():
+    """Return the memory file of the store (checking that the store opens)."""
+    if not is_url(args.store) and not Path(args.store).exists():
         raise CLIError(f'no store at {args.store} (create one with "l3mp kg init")')
-    Store(args.store).close()  # a clear error when it is not a store
-    return args.store
+    open_store(args.store).close()  # a clear error when it is not a store
+    return str(memory_file(args.store))
 
 
 def cmd_memory(args: argparse.Namespace) -> int:
@@ -67,7 +64,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
 
     path = _store_path(args)
     if args.verb == 'strategies':
-        exp = ExperienceMemory(path)
+        exp = ExperienceMemory(path)  # strategies: in the memory file
         try:
             items = [s.to_json() for s in exp.all()]
         finally:
@@ -80,7 +77,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
         return 0
     embed = (args.verb == 'search' or (args.verb == 'sync' and args.embed)
              or (args.verb == 'ask' and bool(args.llm or os.environ.get('L3MP_LLM_URL'))))
-    mem = EpisodicMemory(path, embedder=None if embed else False)
+    mem = EpisodicMemory(path, events=args.store, embedder=None if embed else False)
     try:
         made = mem.sync(embed=embed)
         if args.verb == 'sync':
@@ -111,7 +108,7 @@ def cmd_memory(args: argparse.Namespace) -> int:
 def _ask(args: argparse.Namespace, mem: object) -> int:
     from ..memory.qa import PastAnswerer
 
-    with Store(args.store) as store:
+    with open_store(args.store) as store:
         kg = store.load_kg()
     url = args.llm if args.llm is not None else os.environ.get('L3MP_LLM_URL')
     llm = None

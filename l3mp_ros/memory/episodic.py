@@ -19,6 +19,7 @@ outside the ``recent`` window (the newest episodes, already in the prompt's cont
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -123,25 +124,57 @@ class ScoredEpisode:
                 'rel': round(self.rel, 4), 'sim': round(self.sim, 4), 'n': self.n}
 
 
+SYNC_BATCH = 1000  # events read from the store per transaction
+
+
 def connect(path: str | Path) -> sqlite3.Connection:
-    """Open a second connection to a store file (WAL; waits for the world model's writes)."""
+    """Open the memory file (a SQLite store file, or a PostgreSQL store's local memory file)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=30.0,
                            check_same_thread=False)
     conn.execute('PRAGMA journal_mode=WAL')
     return conn
 
 
+def memory_file(location: str | Path, configured: str = '') -> Path:
+    """Return the SQLite file that holds lifelong memory's own tables for a store.
+
+    ``configured`` when set; else the store file itself (SQLite), or, for a PostgreSQL
+    store (whose event log memory reads through the store interface),
+    ``~/.l3mp/memory/<digest of the URL without its password>.db`` on this machine.
+    """
+    if configured:
+        return Path(configured).expanduser()
+    loc = str(location)
+    if not loc.startswith(('postgresql://', 'postgres://')):
+        return Path(loc).expanduser()
+    from ..world.pgstore import redact
+    digest = hashlib.sha256(redact(loc).encode()).hexdigest()[:16]
+    return Path('~/.l3mp/memory').expanduser() / f'{digest}.db'
+
+
 class EpisodicMemory:
     """Episodes derived from a store's events, with episodic search and fact history.
+
+    ``path``: the SQLite file of the episode tables (:func:`memory_file`); ``events``: the
+    store whose log the episodes come from (a store object with ``history(since_id,
+    limit)``, or a location: a SQLite file or a postgresql:// URL, opened on first use),
+    default the SQLite store at ``path``.
 
     ``embedder``: a text encoder (``encode(texts) -> unit rows``), a zero-argument factory,
     ``None`` for the shared all-MiniLM-L6-v2 (:func:`~l3mp_ros.retrieval.embed.get_embedder`,
     loaded on first use) or ``False`` to search by the AriGraph score alone.
     """
 
-    def __init__(self, path: str | Path, *, embedder: Any = None, alpha: float = 0.5,
-                 recent: int = 5, threshold: int | None = DEFAULT_THRESHOLD) -> None:
+    def __init__(self, path: str | Path, *, events: Any = None, embedder: Any = None,
+                 alpha: float = 0.5, recent: int = 5,
+                 threshold: int | None = DEFAULT_THRESHOLD) -> None:
         self.path = Path(path)
+        # the event log is read through the store interface (``history``): SQLite and
+        # PostgreSQL alike; by default the SQLite store at ``path``
+        self._events = None if isinstance(events, (str, Path)) else events
+        self._location = events if isinstance(events, (str, Path)) else self.path
+        self._own_events = self._events is None
         self.alpha = alpha
         self.recent = recent
         self.threshold = threshold
@@ -217,33 +250,37 @@ class EpisodicMemory:
         high-water mark commit together, so a crash never leaves half an episode.
         """
         since = self.synced_event()
-        rows = self.conn.execute(
-            'SELECT id, time, source, status, utterance, diff, new_entities FROM events '
-            'WHERE id > ? ORDER BY id', (since,)).fetchall()
-        if not rows:
-            return 0
         made = 0
-        self.conn.execute('BEGIN IMMEDIATE')
-        try:
-            for eid, t, source, status, utt, diff, new_ents in rows:
-                if status != 'applied' or not diff:
-                    continue
-                data = json.loads(diff)
-                removed = {Fact.from_triplet(x) for x in data.get('remove') or []}
-                added = {Fact.from_triplet(x) for x in data.get('add') or []}
-                self._insert(eid, t, source, utt, added, removed,
-                             [e['name'] for e in json.loads(new_ents or '[]')])
-                made += 1
-            self.conn.execute('INSERT OR REPLACE INTO memory_meta VALUES (?, ?)',
-                              (SYNC_KEY, str(rows[-1][0])))
-            self.conn.execute('COMMIT')
-        except (sqlite3.Error, ValueError):
-            if self.conn.in_transaction:
-                self.conn.execute('ROLLBACK')
-            raise
+        while True:
+            events = self.event_log().history(since_id=since, limit=SYNC_BATCH)
+            if not events:
+                break
+            self.conn.execute('BEGIN IMMEDIATE')
+            try:
+                for e in events:
+                    if e.status != 'applied' or e.update is None or e.update.is_empty():
+                        continue
+                    self._insert(e.id, e.time, e.source, e.utterance, set(e.update.add),
+                                 set(e.update.remove), list(e.new_entities))
+                    made += 1
+                self.conn.execute('INSERT OR REPLACE INTO memory_meta VALUES (?, ?)',
+                                  (SYNC_KEY, str(events[-1].id)))
+                self.conn.execute('COMMIT')
+            except (sqlite3.Error, ValueError):
+                if self.conn.in_transaction:
+                    self.conn.execute('ROLLBACK')
+                raise
+            since = events[-1].id
         if embed:
             self.embed_pending()
         return made
+
+    def event_log(self) -> Any:
+        """Return the store whose events become episodes (opened on first use)."""
+        if self._events is None:  # its own connection: never inside a writer's transaction
+            from ..world.stores import open_store
+            self._events = open_store(self._location)
+        return self._events
 
     def _insert(self, eid: int, t: float, source: str, utterance: str | None,
                 added: set[Fact], removed: set[Fact], new_entities: Iterable[str]) -> None:
@@ -393,11 +430,14 @@ class EpisodicMemory:
             self._index.save()
 
     def close(self) -> None:
-        """Save the index and close the connection."""
+        """Save the index and close the connection (and the store it opened)."""
         try:
             self.save()
         finally:
             self.conn.close()
+            if self._own_events and self._events is not None:
+                self._events.close()
+                self._events = None
 
 
 SyncHook = Callable[..., None]

@@ -50,10 +50,11 @@ class Memory:
 
     def __init__(self, store_path: str, config: MemoryConfig, *, embedder: Any = None,
                  llm: ChatLLM | None = None, retriever: Retriever | None = None,
-                 is_subtype: Any = None, domain: Any = None) -> None:
+                 is_subtype: Any = None, domain: Any = None, events: Any = None) -> None:
         self.config = config
         self.is_subtype = is_subtype
-        self.episodic = EpisodicMemory(store_path, embedder=embedder, alpha=config.alpha,
+        self.episodic = EpisodicMemory(store_path, events=events, embedder=embedder,
+                                       alpha=config.alpha,
                                        recent=config.recent_window,
                                        threshold=config.index_threshold)
         self.episodic.sync()

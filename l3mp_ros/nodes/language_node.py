@@ -23,6 +23,7 @@ from std_msgs.msg import String
 from ..compose import agent_setters
 from ..config import LANGUAGE, node_parameters
 from ..schemas import error_event, loads
+from ..world.phrasing import Phrasing
 from .common import COMMAND_QOS, guarded, publish_json, run
 from .managed import AgentNode, Given
 
@@ -105,7 +106,8 @@ class LanguageNode(AgentNode):
     def _report(self, text: str) -> None:
         out = self.agent.update(text, source='nl')
         if out.applied:
-            self._say('Noted. ' + out.update.text().replace('\n', ' '))
+            world = self.agent.world
+            self._say('Noted. ' + Phrasing(world.domain, world.snapshot()).change(out.update))
         elif out.question:
             self._say(out.question)
         else:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable
 
 from .domain import DomainSchema
-from .kg import Fact, KnowledgeGraph
+from .kg import Fact, KnowledgeGraph, Update
 
 PREPOSITIONS = frozenset((
     'in', 'on', 'at', 'inside', 'under', 'near', 'next', 'beside', 'by', 'with', 'into',
@@ -27,6 +27,10 @@ PREPOSITIONS = frozenset((
 _VERB_3RD = re.compile(r'^(has|contains|holds|owns|controls|needs|wants|likes|uses|'
                        r'supports|covers|opens|serves|feeds|powers|follows|leads|sees|'
                        r'knows|\w+[^s]s)$')
+
+
+def _lower_article(text: str) -> str:
+    return 'the ' + text[4:] if text.startswith('The ') else text
 
 
 def words(name: str) -> list[str]:
@@ -154,3 +158,10 @@ class Phrasing:
     def sentences(self, facts: Iterable[Fact], *, past: bool = False) -> str:
         """Return facts as sentences, one after another."""
         return ' '.join(self.sentence(f, past=past) for f in facts)
+
+    def change(self, update: Update) -> str:
+        """Return an applied update in words: what holds now, then what no longer does."""
+        now = self.sentences(sorted(update.add))
+        gone = '; '.join(_lower_article(self.sentence(f).rstrip('.'))
+                         for f in sorted(update.remove))
+        return ' '.join(p for p in (now, f'No longer: {gone}.' if gone else '') if p)

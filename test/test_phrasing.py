@@ -1,0 +1,67 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Facts said as sentences from predicate and type names, on two unrelated domains."""
+
+import pytest
+
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros.world.phrasing import Phrasing
+
+from .agent_fixtures import household_world
+
+F = Fact.parse_pddl
+
+# a domain of its own (not shipped): the rules must come from the names, not a list
+GARAGE = """(define (domain garage)
+  (:requirements :strips :typing)
+  (:types mechanic car part bay - object)
+  (:predicates (mechanic_at_bay ?m - mechanic ?b - bay) (car_in_bay ?c - car ?b - bay)
+               (part_fitted_to ?p - part ?c - car) (engine_running ?c - car)
+               (car_is_washed ?c - car) (bay_holds ?b - bay ?p - part)
+               (in_mechanic_toolbox ?p - part ?m - mechanic))
+  (:action noop :parameters (?c - car) :precondition (engine_running ?c)
+   :effect (engine_running ?c)))"""
+
+
+@pytest.fixture(scope='module')
+def garage():
+    domain = DomainSchema.from_text(GARAGE)
+    kg = KnowledgeGraph('garage')
+    for name, t in (('maria', 'mechanic'), ('tom', 'mechanic'), ('red_van', 'car'),
+                    ('blue_car', 'car'), ('spark_plug', 'part'), ('bay_2', 'bay'),
+                    ('maria_bay', 'bay')):
+        kg.add_entity(name, t)
+    return Phrasing(domain, kg)
+
+
+@pytest.mark.parametrize('fact, said', [
+    ('(mechanic_at_bay maria bay_2)', 'Maria is at the bay 2.'),
+    ('(car_in_bay red_van maria_bay)', "The red van is in Maria's bay."),
+    ('(part_fitted_to spark_plug blue_car)', 'The spark plug is fitted to the blue car.'),
+    ('(engine_running red_van)', "The red van's engine is running."),
+    ('(car_is_washed red_van)', 'The red van is washed.'),
+    ('(bay_holds bay_2 spark_plug)', 'The bay 2 holds the spark plug.'),
+    ('(in_mechanic_toolbox spark_plug tom)', "The spark plug is in Tom's toolbox."),
+])
+def test_sentences_come_from_the_names_of_any_domain(garage, fact, said):
+    assert garage.sentence(F(fact)) == said
+
+
+def test_household_sentences_past_tense_and_changes(tmp_path):
+    world = household_world(tmp_path)
+    say = Phrasing(world.domain, world.kg)
+    assert say.proper == frozenset({'person'})  # food names ("apples") are not names
+    assert say.sentence(F('(in_person_hand red_pen jerry)')) == "The red pen is in Jerry's hand."
+    assert say.sentence(F('(person_in_room anna anna_bedroom)')) == "Anna is in Anna's bedroom."
+    assert say.sentence(F('(room_has kitchen kitchen_fridge)')) == \
+        'The kitchen has the kitchen fridge.'
+    assert say.sentence(F('(faucet_on bathroom_sink)')) == "The bathroom sink's faucet is on."
+    assert say.sentence(F('(light_on bathroom_light)'), past=True) == \
+        'The bathroom light was on.'
+    assert say.sentence(F('(glass_has_liquid juice_glass orange_juice)'), past=True) == \
+        'The juice glass had the orange juice.'
+    change = Update.of([F('(light_on bathroom_light)'), F('(person_in_room anna anna_bedroom)')],
+                       [F('(person_in_room anna bathroom)')])
+    assert say.change(change) == ('Anna is in the bathroom. No longer: the bathroom light is '
+                                  "on; Anna is in Anna's bedroom.")
