@@ -10,7 +10,7 @@ import pytest
 from l3mp_ros.schemas import NAMES, parse, validate
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
-from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.perceive import (
     FrameGate,
@@ -162,3 +162,32 @@ def test_frame_gate_throttles_and_deduplicates():
     assert gate.take(0.4) is None and gate.unchanged == 1  # same view
     gate.offer(b)
     assert gate.take(1.5) is b  # re-sent after refresh
+
+
+def test_an_observation_that_contradicts_a_report_names_it(tmp_path):
+    """What the robot sees wins through the verified path; the event names the report."""
+    from l3mp_ros.world.inputs import WorldInputs
+
+    from .agent_fixtures import household_world
+
+    world = household_world(tmp_path)
+    said = world.apply(Update.of([Fact('placed_at_table', ('red_pen', 'living_room_table'))],
+                                 [Fact('in_person_hand', ('red_pen', 'jerry'))]),
+                       source='nl', utterance='Jerry took the red pen.')
+    assert world.origin(Fact('in_person_hand', ('red_pen', 'jerry'))) == (said.event_id, 'nl')
+    inputs = WorldInputs(world, {'perception_config': 'config/household_perception.yaml',
+                                 'max_scene_entities': 100})
+    seen = {'schema': 'l3mp/scene_graph/v1', 'entities': [], 'observed': ['red_pen'],
+            'facts': [['red_pen', 'placed_at_table', 'anna_bedroom_table']]}
+    assert inputs.scene_graph(json.dumps(seen)) == []
+    event = world.events(since_id=said.event_id)[-1]
+    assert event.status == 'applied' and event.source == 'perception'
+    assert event.info['overrides'] == [said.event_id]
+    assert Fact('placed_at_table', ('red_pen', 'anna_bedroom_table')) in world.kg
+    # an observation that only confirms or concerns other facts overrides nothing
+    assert inputs.scene_graph(json.dumps(seen)) == []  # nothing changes: no event
+    lamp = {'schema': 'l3mp/scene_graph/v1', 'entities': [], 'observed': ['kitchen_light'],
+            'facts': []}
+    inputs.scene_graph(json.dumps(lamp))
+    assert 'overrides' not in world.events(since_id=event.id)[-1].info
+    world.close()

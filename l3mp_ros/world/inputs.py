@@ -21,6 +21,7 @@ from .model import ApplyResult, WorldModel
 from .perceive import PerceptionError, load_perceivable, scene_graph_update
 
 MAX_MESSAGE_BYTES = 4_000_000
+LANGUAGE_SOURCES = ('nl',)  # what people said (an observation may override it)
 
 
 class WorldInputs:
@@ -84,6 +85,9 @@ class WorldInputs:
             return []  # nothing changed: no event
         source = str(data.get('source') or 'perception')
         info = {'stamp': data.get('stamp'), 'observed': len(data.get('observed') or [])}
+        overridden = self.world.overrides(update, LANGUAGE_SOURCES)
+        if overridden:  # the reports whose facts what the robot sees now contradicts
+            info['overrides'] = overridden
         self._current.meta = {'source': source, 'info': info}
         try:
             self.world.apply(update, source=source, new_entities=new, info=info)

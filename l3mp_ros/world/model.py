@@ -16,14 +16,14 @@ import collections
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import schemas
 from .constraints import Constraints
 from .domain import DomainSchema
-from .kg import KnowledgeGraph, Update
+from .kg import Fact, KnowledgeGraph, Update
 from .store import Event, Store, StoreError
 from .verify import Verifier
 
@@ -84,6 +84,9 @@ class WorldModel:
         self.listeners: list[Callable[[Event | None, ApplyResult], None]] = []
         # without a store, the newest events live here (pending questions need them)
         self._log: collections.deque[Event] = collections.deque(maxlen=MEMORY_EVENTS)
+        # which event (id, source) added each fact this model saw being added; facts
+        # loaded at start-up have no known origin
+        self._origin: dict[Fact, tuple[int, str]] = {}
 
     @classmethod
     def open(cls, store_path: str | Path, domain_path: str | Path | None = None,
@@ -139,6 +142,7 @@ class WorldModel:
                 for name, t in new_entities.items():
                     self.kg.add_entity(name, t)
                 self.kg.apply(update)
+                self._track(update, eid, source)
                 result = ApplyResult(True, update, [], eid, dict(new_entities))
             self._notify_external(caught)
             self._notify(eid, result)
@@ -200,8 +204,31 @@ class WorldModel:
                                  f'(event {ev.id}): reopen it')
             if ev.status == 'applied':
                 follow(self.kg, ev.update, ev.new_entities)
+                if ev.update is not None:
+                    self._track(ev.update, ev.id, ev.source)
                 caught.append(ev)
             self._seen = ev.id
+
+    def _track(self, update: Update, eid: int | None, source: str) -> None:
+        for fact in update.remove:
+            self._origin.pop(fact, None)
+        if eid is not None:
+            for fact in update.add:
+                self._origin[fact] = (eid, source)
+
+    def origin(self, fact: Fact) -> tuple[int, str] | None:
+        """Return (event id, source) of the update that added ``fact``, when seen here."""
+        return self._origin.get(fact)
+
+    def overrides(self, update: Update, sources: Iterable[str]) -> list[int]:
+        """Return the events from ``sources`` whose added facts ``update`` removes.
+
+        What an observation contradicts: ``overrides(update, ('nl',))`` names the reports
+        whose facts the scene graph removes.
+        """
+        keep = set(sources)
+        return sorted({o[0] for f in update.remove
+                       if (o := self._origin.get(f)) is not None and o[1] in keep})
 
     def _notify_external(self, caught: list[Event]) -> None:
         for ev in caught:
