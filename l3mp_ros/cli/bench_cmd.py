@@ -21,10 +21,11 @@ ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``bench`` command with its sub-verbs; return the ``bench`` parser."""
     from . import bench_ai2thor
-    p = sub.add_parser('bench', help='run benchmarks (household, ai2thor)')
+    p = sub.add_parser('bench', help='run benchmarks (household, lifelong, ai2thor)')
     verbs = p.add_subparsers(dest='bench', required=True, metavar='BENCHMARK')
     p.set_defaults(bench_verbs=verbs)
     add_household(verbs)
+    add_lifelong(verbs)
     bench_ai2thor.register(verbs)
     return p
 
@@ -74,6 +75,79 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--no-progress', action='store_true', help='no progress bar')
     p.add_argument('--out', required=True, help='output directory (runs, reports, plots)')
     p.set_defaults(func=cmd_household)
+
+
+def add_lifelong(verbs: argparse._SubParsersAction) -> None:
+    """Add ``bench lifelong`` (a long stream in which the robot also looks)."""
+    p = verbs.add_parser('lifelong', help='a long household stream with observations',
+                         description='Replay N household steps (reports, tasks) and let the '
+                         'robot observe the rooms it is in and passes through; measure the '
+                         'KG against the truth over time. Resumable.')
+    p.add_argument('--steps', type=int, default=10000)
+    p.add_argument('--seed', type=int, default=0)
+    p.add_argument('--task-every', type=int, default=5, help='changes between tasks')
+    p.add_argument('--oracle', action='store_true', help='gold language (no LLM)')
+    p.add_argument('--noise', type=float, default=0.0,
+                   help='share of reports the oracle misreads (with --oracle)')
+    p.add_argument('--no-observe', action='store_true', help='the robot never looks')
+    p.add_argument('--measure-every', type=int, default=100)
+    p.add_argument('--llm', default=None, help='OpenAI-compatible URL or "local"')
+    p.add_argument('--model', default=None)
+    p.add_argument('--cache', default=None, help='directory of cached LLM replies')
+    p.add_argument('--engine', choices=ENGINES, default='lapkt')
+    p.add_argument('--plan-timeout', type=float, default=60.0)
+    p.add_argument('--variant', default='RS_V', help='agent variant (default RS_V)')
+    p.add_argument('--fresh', action='store_true', help='start over in --out')
+    p.add_argument('--no-progress', action='store_true', help='no progress bar')
+    p.add_argument('--out', required=True, help='run directory (records, reports, plot)')
+    p.set_defaults(func=cmd_lifelong)
+
+
+def cmd_lifelong(args: argparse.Namespace) -> int:
+    """Run (or resume) the lifelong benchmark; write report.json/md and the plot."""
+    if args.steps < 1 or args.task_every < 1 or args.measure_every < 1:
+        raise CLIError('--steps, --task-every and --measure-every must be >= 1')
+    if not 0.0 <= args.noise <= 1.0:
+        raise CLIError('--noise is a share between 0 and 1')
+    if args.noise and not args.oracle:
+        raise CLIError('--noise needs --oracle (it misreads the gold answers)')
+    from ..bench.household.checkpoint import RunError
+    from ..bench.lifelong import LifelongConfig, LifelongRun, summarise, write_report
+
+    llm: object = None
+    model = 'oracle' + (f' (noise {args.noise:g})' if args.noise else '')
+    if not args.oracle:
+        from ..llm.client import LLMClient, LLMConfig
+        cfg = LLMConfig.from_env(base_url=args.llm, model=args.model, cache_dir=args.cache)
+        llm, model = LLMClient(cfg), cfg.model
+    tasks = args.steps // (args.task_every + 1)
+    config = LifelongConfig(variant=args.variant, seed=args.seed, changes=args.steps - tasks,
+                            tasks=tasks, task_every=args.task_every, oracle=args.oracle,
+                            engine=args.engine, plan_timeout=args.plan_timeout,
+                            speedup_sample=0, model=model, noise=args.noise,
+                            observe=not args.no_observe, measure_every=args.measure_every)
+    out = Path(args.out)
+    run = LifelongRun(config, out, llm)
+    try:
+        try:
+            run.open(fresh=args.fresh)
+            _run_with_progress(run, 'lifelong', quiet=args.no_progress)
+        except RunError as exc:
+            raise CLIError(str(exc)) from None
+        summary = summarise(run.records, config, run.errors())
+    finally:
+        run.close()
+        close = getattr(llm, 'close', None)
+        if callable(close):
+            close()
+    summary['wall_seconds'] = run.prior_seconds + run.setup_seconds
+    for path in write_report(summary, out, 'l3mp ' + ' '.join(sys.argv[1:])):
+        print(path)
+    print(f'lifelong: {summary["exact_steps"]}/{summary["steps"]} steps exact, final '
+          f'precision {_pct(summary["final_precision"])}, recall '
+          f'{_pct(summary["final_recall"])}, repaired {_pct(summary["repaired_share"])}',
+          file=sys.stderr)
+    return 0
 
 
 def _variants(given: list[str] | None) -> list[str]:
