@@ -215,6 +215,7 @@ def _table(names: Iterable[str]) -> dict[str, tuple[Any, str]]:
 PARAMETERS: dict[str, tuple[Any, str]] = _table(
     node_parameters(WORLD, LANGUAGE, PLANNER, PERCEPTION))
 BRIDGE_PARAMETERS: dict[str, tuple[Any, str]] = _table(node_parameters(BRIDGE))
+NODE_PARAMETERS: dict[str, tuple[Any, str]] = {**PARAMETERS, **BRIDGE_PARAMETERS}  # any node
 
 
 # -- changing settings while a node runs ---------------------------------------------

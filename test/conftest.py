@@ -111,3 +111,20 @@ def mini_files(tmp_path, mini_domain) -> dict:
     s = tmp_path / 'mini_state.json'
     s.write_text(json.dumps(MINI_STATE))
     return {'domain': d, 'constraints': c, 'state': s, 'store': tmp_path / 'kg.db'}
+
+
+# -- ROS (the modules that use these import test.ros_fixtures first: it isolates the domain)
+@pytest.fixture(scope='module')
+def ros_context():
+    """rclpy initialised for one test module."""
+    from .ros_fixtures import ros_session
+    with ros_session():
+        yield
+
+
+@pytest.fixture
+def spinner(ros_context):
+    """A spinning executor for one test; its nodes are destroyed afterwards."""
+    from .ros_fixtures import spinning
+    with spinning() as sp:
+        yield sp

@@ -13,7 +13,7 @@ import pytest
 
 from l3mp_ros.testing import FakeOpenAI
 
-from .ros_fixtures import Probe, ros_session, spinning
+from .ros_fixtures import Probe
 
 pytestmark = pytest.mark.ros
 
@@ -30,18 +30,6 @@ from l3mp_ros.nodes.world_model_node import WorldModelNode  # noqa: E402
 from l3mp_ros.planning.execute import parse_step  # noqa: E402
 
 TASK = 'Wash all the dirty dishes.'
-
-
-@pytest.fixture(scope='module')
-def ros_context():
-    with ros_session():
-        yield
-
-
-@pytest.fixture
-def spinner(ros_context):
-    with spinning() as sp:
-        yield sp
 
 
 def params(tmp_path, **extra):

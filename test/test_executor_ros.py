@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from .ros_fixtures import ros_session
+from . import ros_fixtures  # noqa: F401 (first: it isolates the ROS domain)
 
 pytestmark = pytest.mark.ros
 
@@ -22,12 +22,6 @@ from l3mp_ros.nodes.common import COMMAND_QOS  # noqa: E402
 from l3mp_ros.nodes.executor import PoolExecutor  # noqa: E402
 
 BURST = 300
-
-
-@pytest.fixture(scope='module')
-def ros_context():
-    with ros_session():
-        yield
 
 
 class Counter(Node):

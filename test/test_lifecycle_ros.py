@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from .ros_fixtures import Probe, ros_session, spinning
+from .ros_fixtures import Probe
 
 pytestmark = pytest.mark.ros  # after ros_fixtures: it isolates the ROS domain first
 
@@ -28,18 +28,6 @@ from l3mp_ros.world.phrasing import Phrasing  # noqa: E402
 SG = 'l3mp/scene_graph/v1'
 CONFIGURE, CLEANUP = Transition.TRANSITION_CONFIGURE, Transition.TRANSITION_CLEANUP
 ACTIVATE, DEACTIVATE = Transition.TRANSITION_ACTIVATE, Transition.TRANSITION_DEACTIVATE
-
-
-@pytest.fixture(scope='module')
-def ros_context():
-    with ros_session():
-        yield
-
-
-@pytest.fixture
-def spinner(ros_context):
-    with spinning() as sp:
-        yield sp
 
 
 def params(tmp_path, **extra):

@@ -14,7 +14,7 @@ import pytest
 from l3mp_ros.testing import FakeOpenAI
 
 from .pg_fixtures import postgres  # noqa: F401 (the session's PostgreSQL server)
-from .ros_fixtures import Probe, ros_session, spinning
+from .ros_fixtures import Probe
 
 pytestmark = pytest.mark.ros
 
@@ -32,18 +32,6 @@ from l3mp_ros.world.model import WorldModel  # noqa: E402
 from l3mp_ros.world.replica import kg_update_request  # noqa: E402
 
 SG = 'l3mp/scene_graph/v1'
-
-
-@pytest.fixture(scope='module')
-def ros_context():
-    with ros_session():
-        yield
-
-
-@pytest.fixture
-def spinner(ros_context):
-    with spinning() as sp:
-        yield sp
 
 
 def params(tmp_path, **extra):

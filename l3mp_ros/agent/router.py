@@ -95,8 +95,8 @@ def named_entity(kg: KnowledgeGraph, phrase: str) -> str | None:
     return top[0] if len(top) == 1 else None
 
 
-def where_facts(kg: KnowledgeGraph, entity: str,
-                schema: DomainSchema | None) -> list[Fact]:
+def relation_facts(kg: KnowledgeGraph, entity: str,
+                   schema: DomainSchema | None) -> list[Fact]:
     """Return what relates ``entity`` to others: its binary facts, changeable ones first."""
     facts = sorted(f for f in kg.facts_of(entity) if len(f.args) == 2 and f.args[0] == entity)
     if schema is not None:
@@ -125,7 +125,7 @@ class QuestionAnswerer:
         """Answer "where is X?" / "who has X?" from X's facts; None for other questions."""
         m = _WHERE.match(question)
         entity = named_entity(kg, m.group(1)) if m else None
-        facts = where_facts(kg, entity, self.schema) if entity else []
+        facts = relation_facts(kg, entity, self.schema) if entity else []
         if not facts:
             return None
         return Answer(question=question, text=Phrasing(self.schema, kg).sentences(facts),

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..world.kg import Fact
+from ..world.stores import is_url
 from .index import DEFAULT_THRESHOLD, VectorIndex, VectorTable, open_index, resolve_embedder
 
 _DDL = """
@@ -145,11 +146,10 @@ def memory_file(location: str | Path, configured: str = '') -> Path:
     """
     if configured:
         return Path(configured).expanduser()
-    loc = str(location)
-    if not loc.startswith(('postgresql://', 'postgres://')):
-        return Path(loc).expanduser()
+    if not is_url(location):
+        return Path(location).expanduser()
     from ..world.pgstore import redact
-    digest = hashlib.sha256(redact(loc).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(redact(str(location)).encode()).hexdigest()[:16]
     return Path('~/.l3mp/memory').expanduser() / f'{digest}.db'
 
 

@@ -30,7 +30,6 @@ from std_msgs.msg import String
 
 from .. import schemas
 from ..ai2thor.bridge import (
-    BridgeError,
     PlanTracker,
     build_controller,
     resolve_config,
@@ -186,8 +185,7 @@ class Ai2ThorBridgeNode(ManagedNode):
 
 def main(args: list[str] | None = None) -> int:
     """Run the bridge; a bridge that cannot start exits 2 with one line."""
-    return run(Ai2ThorBridgeNode, args, startup_errors=(BridgeError,),
-               name='ai2thor_bridge_node')
+    return run(Ai2ThorBridgeNode, args, name='ai2thor_bridge_node')
 
 
 if __name__ == '__main__':

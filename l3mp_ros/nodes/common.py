@@ -20,7 +20,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
-from ..config import BRIDGE_PARAMETERS, PARAMETERS, Setter, plan_changes
+from ..config import NODE_PARAMETERS, Setter, plan_changes
 from ..schemas import error_event
 from ..world.replica import ReplicaError
 from ..world.store import StoreError
@@ -51,11 +51,10 @@ PLAN_READER_QOS = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
 
 
 def declare(node: Node, names: Iterable[str]) -> dict[str, Any]:
-    """Declare parameters (default and description from PARAMETERS); return their values."""
+    """Declare parameters (default and description from the config); return their values."""
     values: dict[str, Any] = {}
     for name in names:
-        table = PARAMETERS if name in PARAMETERS else BRIDGE_PARAMETERS
-        default, description = table[name]
+        default, description = NODE_PARAMETERS[name]
         node.declare_parameter(name, default, ParameterDescriptor(description=description))
         values[name] = node.get_parameter(name).value
     return values
@@ -176,24 +175,22 @@ STARTUP_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, StoreErr
                                                    ReplicaError)
 
 
-def run(make: Callable[[], Node], args: list[str] | None = None,
-        startup_errors: tuple[type[BaseException], ...] = (), name: str = '') -> int:
+def run(make: Callable[[], Node], args: list[str] | None = None, name: str = '') -> int:
     """Jazzy-style main: init, spin one node (:class:`PoolExecutor`), destroy it, shut down.
 
     A node that cannot start (bad parameters, an unreadable file, a missing or refused
-    store: :data:`STARTUP_ERRORS`, plus ``startup_errors``; or a managed node whose
-    autostart configure failed) exits 2 with one line. A managed node without autostart
-    waits, unconfigured, for a lifecycle manager.
+    store: :data:`STARTUP_ERRORS` from a constructor; or a managed node whose autostart
+    configure failed) exits 2 with one line. A managed node without autostart waits,
+    unconfigured, for a lifecycle manager.
     """
-    startup_errors = (*startup_errors, *STARTUP_ERRORS)
     try:
         rclpy.init(args=args)
         try:
             node = make()
-        except startup_errors as exc:
+        except STARTUP_ERRORS as exc:
             print(f'{name}: {exc}', file=sys.stderr)
             return 2
-        if getattr(node, 'failure', None) and getattr(node, 'params', {}).get('autostart'):
+        if getattr(node, 'failure', None) and node.params.get('autostart'):
             print(f'{name}: {node.failure}', file=sys.stderr)
             node.destroy_node()
             return 2

@@ -33,6 +33,11 @@ def _lower_article(text: str) -> str:
     return 'the ' + text[4:] if text.startswith('The ') else text
 
 
+def possessive(said: str) -> str:
+    """Return the possessive of a phrase: "Jerry's", "James'"."""
+    return said + ("'" if said.endswith('s') else "'s")
+
+
 def words(name: str) -> list[str]:
     """Return the words of a name: ``placed_at_table`` → placed, at, table."""
     return [w for w in re.split(r'[_\-\s]+', name.lower()) if w]
@@ -58,18 +63,21 @@ class Phrasing:
             used.update(words(t))
         for p in (self.domain.predicates if self.domain else ()):
             used.update(words(p))
+        # the members of a type's top ancestor (below object) include every subtype's
         members: dict[str, list[str]] = {}
         for name, t in kg.entities.items():
-            for a in (self.domain.ancestors(t) if self.domain else (t,)):
-                if a != 'object':
-                    members.setdefault(a, []).append(name)
+            members.setdefault(self._lineage(t)[-1], []).append(name)
 
         def names_only(t: str) -> bool:
-            group = [n for a in (self.domain.ancestors(t) if self.domain else (t,))
-                     if a != 'object' for n in members.get(a, ())]
+            group = members[self._lineage(t)[-1]]
             return len(group) >= 2 and all(len(words(n)) == 1 and n.isalpha()
                                            and n not in used for n in group)
         return frozenset(t for t in set(kg.entities.values()) if names_only(t))
+
+    def _lineage(self, t: str) -> tuple[str, ...]:
+        """Return ``t`` and its supertypes below ``object`` (just ``t`` without a domain)."""
+        chain = self.domain.ancestors(t) if self.domain else (t,)
+        return tuple(a for a in chain if a != 'object') or (t,)
 
     # -- entities ---------------------------------------------------------------------
     def entity(self, name: str) -> str:
@@ -80,12 +88,8 @@ class Phrasing:
         owner = ws[0] if len(ws) > 1 else None
         if owner is not None and self.kg.entities.get(owner) in self.proper:
             # anna_bedroom_tv → "Anna's bedroom tv"
-            mark = "'" if owner.endswith('s') else "'s"
-            return f'{owner.capitalize()}{mark} {" ".join(ws[1:])}'
+            return f'{possessive(owner.capitalize())} {" ".join(ws[1:])}'
         return ' '.join(ws) if ws[0] == 'the' else f'the {" ".join(ws)}'
-
-    def _possessive(self, name: str) -> str:
-        return self.entity(name) + self._apostrophe(name).rstrip()
 
     # -- predicates ---------------------------------------------------------------------
     def _type_words(self, fact: Fact, index: int) -> set[str]:
@@ -97,12 +101,7 @@ class Phrasing:
         p = self.domain.predicates.get(fact.predicate) if self.domain else None
         if p is not None and index < p.arity:
             types += p.params[index][1]
-        out: set[str] = set()
-        for t in filter(None, types):
-            for a in (self.domain.ancestors(t) if self.domain else (t,)):
-                if a != 'object':
-                    out.update(words(a))
-        return out
+        return {w for t in filter(None, types) for a in self._lineage(t) for w in words(a)}
 
     def relation(self, fact: Fact, *, past: bool = False) -> str:
         """Return the fact without its subject: "is in the kitchen", "has the fridge"."""
@@ -120,20 +119,20 @@ class Phrasing:
                 return ' '.join([head, *toks[1:]])  # has_charger: "has charger"
             elif len(toks) > 1 and toks[0] not in PREPOSITIONS:
                 # faucet_on(sink): the relation is about a part: "'s faucet is on"
-                return f"{self._apostrophe(fact.args[0])}{' '.join(toks[:-1])} {be} {toks[-1]}"
+                said = self.entity(fact.args[0])
+                return f"{possessive(said)[len(said):]} {' '.join(toks[:-1])} {be} {toks[-1]}"
             return f'{be} ' + ' '.join(toks)
         if len(args) == 2:
             second = self._type_words(fact, 1)
-            obj = self.entity(args[1])
             while len(toks) > 1 and toks[-1] in second:  # placed_at_table: drop "table"
                 toks = toks[:-1]
             inner = [i for i, w in enumerate(toks) if w in second and 0 < i < len(toks) - 1]
             if inner:  # in_person_hand: "in Jerry's hand"
                 i = inner[0]
                 tail = [w for w in toks[i + 1:] if w not in second]
-                phrase = ' '.join([*toks[:i], self._possessive(args[1]), *tail])
+                phrase = ' '.join([*toks[:i], possessive(self.entity(args[1])), *tail])
             else:
-                phrase = ' '.join([*toks, obj])
+                phrase = ' '.join([*toks, self.entity(args[1])])
             head, _, rest = phrase.partition(' ')
             if head in ('is', 'are', 'was', 'were'):
                 return f'{be} {rest}'
@@ -142,9 +141,6 @@ class Phrasing:
             return f'{be} {phrase}'
         rest = ', '.join(self.entity(a) for a in args[1:])
         return f'{be} {" ".join(toks)}: {rest}'
-
-    def _apostrophe(self, name: str) -> str:
-        return "'s " if not self.entity(name).endswith('s') else "' "
 
     def sentence(self, fact: Fact, *, past: bool = False) -> str:
         """Return the fact as one sentence: "Jerry is in the kitchen."."""
