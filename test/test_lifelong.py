@@ -54,6 +54,14 @@ def test_noisy_language_is_repaired_by_what_the_robot_sees(tmp_path):
         events = {e.id: e for e in store.history()}
     over = [e for e in events.values() if e.source == 'perception' and e.info.get('overrides')]
     assert over and all(events[i].source == 'nl' for e in over for i in e.info['overrides'])
+    # and episodic memory marks each of those reports as contradicted (96 steps, measured at 80)
+    from l3mp_ros.memory.episodic import EpisodicMemory
+    mem = EpisodicMemory(run.store_path, embedder=False)
+    mem.sync()
+    marked = mem.contradicted()
+    mem.close()
+    assert set(marked) == {i for e in over for i in e.info['overrides']}
+    assert 0 < summary['reports_marked_contradicted'] <= len(marked)
     # the same seed misreads the same reports
     again, _, _ = _run(tmp_path, 'noisy2', changes=80, tasks=16, task_every=5,
                        measure_every=40, noise=0.3)

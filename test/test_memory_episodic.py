@@ -247,3 +247,53 @@ def test_memory_reads_any_store_through_its_event_log(any_store, tmp_path, capsy
     assert main(['memory', 'ask', '--store', location, '--llm', '',
                  '--text', 'Who moved the red pen?']) == 0
     assert 'Anna did' in capsys.readouterr().out
+
+
+def test_contradicted_reports_are_marked(any_store, tmp_path, capsys, monkeypatch):
+    """A report an observation later overrides is marked, said, and shown (any store)."""
+    from l3mp_ros.world.inputs import LANGUAGE_SOURCES
+    location, world = any_store
+    monkeypatch.setenv('HOME', str(tmp_path))
+    eids = _story(world)  # the last report: Anna took the red pen
+    path = memory_file(location)
+    mem = EpisodicMemory(path, events=location, embedder=False)
+    assert mem.sync() == 3 and mem.contradicted() == {}
+    # the robot sees the pen back on the table in Jerry's bedroom
+    seen = Update.of([F('(in_person_hand red_pen anna)')],
+                     [F('(placed_at_table red_pen jerry_bedroom_table)')])
+    overridden = world.overrides(seen, LANGUAGE_SOURCES)
+    assert overridden == [eids[2]]
+    res = world.apply(seen, source='scene_graph', info={'overrides': overridden})
+    assert res.applied, res.errors
+    assert mem.sync() == 1 and mem.contradicted() == {eids[2]: [res.event_id]}
+    ep = mem.episodes([eids[2]])[0]
+    assert ep.contradicted_by == [res.event_id]
+    assert ep.to_json()['contradicted_by'] == [res.event_id]
+    assert f'contradicted by what was seen in event {res.event_id}' in ep.describe()
+    assert mem.episodes([eids[1]])[0].contradicted_by == []
+    qa = PastAnswerer(mem, domain=world.domain)
+    out = qa.answer(world.kg, 'Where was the red pen before Anna took it?')
+    assert out.episodes == [eids[2]]
+    assert f'What I saw later (event {res.event_id}) contradicts that report.' in out.text
+    out = qa.answer(world.kg, 'Where was the red pen before Jerry took it?')
+    assert out.episodes == [eids[0]] and 'contradicts' not in out.text
+    mem.close()
+    # a memory file made before the contradiction table learns the marks once, on sync
+    old = tmp_path / 'old_memory.db'
+    mem = EpisodicMemory(old, events=location, embedder=False)
+    mem.conn.execute('DROP TABLE episode_contradictions')
+    mem.conn.execute("DELETE FROM memory_meta WHERE key = 'episodic_contradictions_from'")
+    mem.close()
+    mem = EpisodicMemory(old, events=location, embedder=False)
+    assert mem.sync() == 4 and mem.contradicted() == {eids[2]: [res.event_id]}
+    mem.close()
+    assert main(['memory', 'episodes', '--store', location, '--entity', 'red_pen']) == 0
+    assert f'contradicted by what was seen in event {res.event_id}' in capsys.readouterr().out
+    # a rejected observation marks nothing
+    bad = world.apply(Update.of([], [F('(in_person_hand red_pen nobody)')]),
+                      source='scene_graph', info={'overrides': [eids[0]]})
+    assert not bad.applied
+    mem = EpisodicMemory(path, events=location, embedder=False)
+    mem.sync()
+    assert mem.contradicted() == {eids[2]: [res.event_id]}
+    mem.close()

@@ -223,6 +223,7 @@ class LifelongRun(Runner):
             self.memory.history(name, limit=10)
             lat.append(time.perf_counter() - began)
         out['episodic_query_ms_p50'] = 1000 * statistics.median(lat) if lat else None
+        out['reports_marked_contradicted'] = len(self.memory.contradicted())
         return out
 
 
@@ -294,6 +295,7 @@ def summarise(records: list[dict[str, Any]], config: LifelongConfig,
         'tasks_succeeded': sum(1 for r in records if r['kind'] == 'task' and r.get('success')),
         'observations_overriding_reports': sum(
             1 for r in records if r.get('observation', {}).get('overrides')),
+        'reports_marked_contradicted': final.get('reports_marked_contradicted'),
         'curves': measures, 'latency': latency,
         'final_errors': {k: v[:20] for k, v in final_errors.items()},
     }
@@ -317,7 +319,10 @@ def write_report(summary: dict[str, Any], out: Path, command: str) -> list[Path]
              f'({s["misread_with_perceivable_errors"]} with perceivable errors) | '
              f'{s["tasks_succeeded"]}/{s["tasks"]} |', '',
              f'Wrong facts at the end: {json.dumps(s["final_wrong"])}. Misread reports with '
-             f'errors on facts perception never sees: {s["never_repaired_unseen"]}.', '',
+             f'errors on facts perception never sees: {s["never_repaired_unseen"]}. '
+             f'Reports that observations overrode: {s["observations_overriding_reports"]} '
+             f'observation(s); reports marked contradicted in episodic memory at the last '
+             f'measure: {s.get("reports_marked_contradicted")}.', '',
              '| step | precision seen | recall seen | precision unseen | recall unseen | '
              'store MB | RSS MB | episodic query ms |', '|---' * 8 + '|']
     for m in s['curves']:

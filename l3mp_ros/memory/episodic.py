@@ -49,8 +49,13 @@ CREATE INDEX IF NOT EXISTS episode_facts_by_fact ON episode_facts (predicate, ar
 CREATE TABLE IF NOT EXISTS episode_entities (
     entity TEXT NOT NULL, episode INTEGER NOT NULL, PRIMARY KEY (entity, episode)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS episode_contradictions (
+    episode INTEGER NOT NULL, by_event INTEGER NOT NULL, PRIMARY KEY (episode, by_event)
+) WITHOUT ROWID;
 """
 SYNC_KEY = 'episodic_synced_event'
+# memory files older than the contradiction table are re-read once for ``info.overrides``
+CONTRADICTIONS_KEY = 'episodic_contradictions_from'
 SPACE = 'episodes'
 
 
@@ -79,6 +84,8 @@ class Episode:
     utterance: str | None = None
     added: list[Fact] = field(default_factory=list)
     removed: list[Fact] = field(default_factory=list)
+    #: events (observations) that later contradicted what this episode wrote
+    contradicted_by: list[int] = field(default_factory=list)
 
     @property
     def facts(self) -> set[Fact]:
@@ -99,14 +106,23 @@ class Episode:
         rem = ', '.join(f.text() for f in sorted(self.removed))
         add = ', '.join(f.text() for f in sorted(self.added))
         said = f' "{self.utterance.strip()}"' if self.utterance else ''
-        return f'[event {self.id}, {self.source}]{said} REMOVE: {rem} ADD: {add}'
+        line = f'[event {self.id}, {self.source}]{said} REMOVE: {rem} ADD: {add}'
+        return line + self.contradiction_note()
+
+    def contradiction_note(self) -> str:
+        """Return `` (contradicted by what was seen in event N)`` or ''."""
+        if not self.contradicted_by:
+            return ''
+        ids = ', '.join(str(i) for i in self.contradicted_by)
+        return f' (contradicted by what was seen in event {ids})'
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {'id': self.id, 'time': self.time, 'source': self.source,
                 'utterance': self.utterance,
                 'removed': [list(f.triplet()) for f in sorted(self.removed)],
-                'added': [list(f.triplet()) for f in sorted(self.added)]}
+                'added': [list(f.triplet()) for f in sorted(self.added)],
+                'contradicted_by': list(self.contradicted_by)}
 
 
 @dataclass
@@ -250,6 +266,7 @@ class EpisodicMemory:
         high-water mark commit together, so a crash never leaves half an episode.
         """
         since = self.synced_event()
+        self._backfill_contradictions(since)
         made = 0
         while True:
             events = self.event_log().history(since_id=since, limit=SYNC_BATCH)
@@ -258,6 +275,7 @@ class EpisodicMemory:
             self.conn.execute('BEGIN IMMEDIATE')
             try:
                 for e in events:
+                    self._mark_contradictions(e)
                     if e.status != 'applied' or e.update is None or e.update.is_empty():
                         continue
                     self._insert(e.id, e.time, e.source, e.utterance, set(e.update.add),
@@ -274,6 +292,49 @@ class EpisodicMemory:
         if embed:
             self.embed_pending()
         return made
+
+    def _mark_contradictions(self, event: Any) -> None:
+        """Record the reports an observation event names in ``info.overrides``."""
+        if event.status != 'applied':
+            return
+        overrides = (event.info or {}).get('overrides') or []
+        self.conn.executemany(
+            'INSERT OR IGNORE INTO episode_contradictions VALUES (?, ?)',
+            [(int(o), int(event.id)) for o in overrides
+             if isinstance(o, int) and not isinstance(o, bool)])
+
+    def _backfill_contradictions(self, synced: int) -> None:
+        """Once per memory file: read ``info.overrides`` of events synced before the table."""
+        row = self.conn.execute('SELECT value FROM memory_meta WHERE key = ?',
+                                (CONTRADICTIONS_KEY,)).fetchone()
+        if row is not None:
+            return
+        since = 0
+        self.conn.execute('BEGIN IMMEDIATE')
+        try:
+            while since < synced:
+                events = self.event_log().history(since_id=since, limit=SYNC_BATCH)
+                if not events:
+                    break
+                for e in events:
+                    if e.id <= synced:
+                        self._mark_contradictions(e)
+                since = events[-1].id
+            self.conn.execute('INSERT OR REPLACE INTO memory_meta VALUES (?, ?)',
+                              (CONTRADICTIONS_KEY, str(synced)))
+            self.conn.execute('COMMIT')
+        except (sqlite3.Error, ValueError):
+            if self.conn.in_transaction:
+                self.conn.execute('ROLLBACK')
+            raise
+
+    def contradicted(self) -> dict[int, list[int]]:
+        """Return ``{episode: [events that contradicted it]}``."""
+        out: dict[int, list[int]] = {}
+        for eid, by in self.conn.execute(
+                'SELECT episode, by_event FROM episode_contradictions ORDER BY episode, by_event'):
+            out.setdefault(int(eid), []).append(int(by))
+        return out
 
     def event_log(self) -> Any:
         """Return the store whose events become episodes (opened on first use)."""
@@ -322,6 +383,11 @@ class EpisodicMemory:
                     f'WHERE episode IN ({marks})', chunk):
                 fact = Fact(pred, tuple(json.loads(args)))
                 (out[eid].added if op == 'add' else out[eid].removed).append(fact)
+            for eid, by in self.conn.execute(
+                    'SELECT episode, by_event FROM episode_contradictions '
+                    f'WHERE episode IN ({marks}) ORDER BY by_event', chunk):
+                if eid in out:
+                    out[eid].contradicted_by.append(int(by))
         for ep in out.values():
             ep.added.sort()
             ep.removed.sort()

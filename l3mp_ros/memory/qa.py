@@ -95,6 +95,14 @@ def where_facts(episode: Episode, entity: str, *, removed: bool) -> list[Fact]:
     return [f for f in facts if len(f.args) >= 2 and f.args[0] == entity]
 
 
+def _doubt(ep: Episode) -> str:
+    """Return a sentence saying that later observations contradicted the episode, or ''."""
+    if not ep.contradicted_by:
+        return ''
+    ids = ', '.join(str(i) for i in ep.contradicted_by)
+    return f' What I saw later (event {ids}) contradicts that report.'
+
+
 def stamp(t: float) -> str:
     """Return a local time stamp."""
     return time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(t))
@@ -195,7 +203,7 @@ class PastAnswerer:
             was = where_facts(ep, entity, removed=True)
             out.facts, out.episodes = was, [ep.id]
             out.text = (f'Before that (event {ep.id}, {stamp(ep.time)}), '
-                        + self._said(kg, was) + '.')
+                        + self._said(kg, was) + '.' + _doubt(ep))
             return out
         if _WHO_MOVED.match(question):
             moves = self._moves(entity)
@@ -211,6 +219,7 @@ class PastAnswerer:
                         + (f': "{ep.utterance}"' if ep.utterance else '') + ').')
             if who is None:
                 out.text = f'I do not know who; it was recorded by {ep.source} (event {ep.id}).'
+            out.text += _doubt(ep)
             return out
         if _LAST_SEEN.match(question):
             history = self.memory.history(entity)
