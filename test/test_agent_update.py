@@ -332,9 +332,11 @@ def test_cli_update_confirms_unless_told_not_to(tmp_path):
     Store.create(path, KnowledgeGraph.from_json(json.loads(STATE.read_text())),
                  domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS)).close()
     args = ['update', '--store', str(path), '--text', REPORT, '--model', 'fake']
-    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'no'}}], answers={}) as fake:
+    no_change = {'content': {'facts': []}}
+    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'no'}}, no_change],
+                    answers={}) as fake:
         assert main([*args, '--llm', fake.base_url]) == 1  # denied: rejected, KG unchanged
-        assert len(fake.requests) == 2
+        assert len(fake.requests) == 3  # asked once more without the denied fact
     with FakeOpenAI([{'content': GOOD}], answers={}) as fake:
         assert main([*args, '--llm', fake.base_url, '--no-confirm']) == 0
         assert len(fake.requests) == 1
@@ -510,3 +512,49 @@ def test_a_subject_that_went_somewhere_must_be_moved_not_left_out(tmp_path):
         out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
     assert not out.applied and 'state where jerry is now' in out.errors[0]
     assert world.kg.to_json() == before
+
+
+EXTRA = ['person_in_room', 'jerry', 'jerry_bedroom']  # a change the report never says
+
+
+def _loose(world, fake):
+    """An updater whose answer schema lets the model write EXTRA (no mention resolution)."""
+    return NLUpdater(world, client(fake), LinkRetriever(), resolve_mentions=False)
+
+
+def test_a_denied_fact_is_asked_again_without_it(tmp_path):
+    """The read-back denies one of two stated facts: re-asked with it barred, then applied."""
+    world = household_world(tmp_path)
+    yes, no = {'content': {'answer': 'yes'}}, {'content': {'answer': 'no'}}
+    script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, yes, no, {'content': GOOD}]
+    with FakeOpenAI(script, answers={}) as fake:
+        out = _loose(world, fake).run(REPORT)
+        updates = _updates(fake)
+        assert len(fake.requests) == 4  # the red pen's read-back is not asked twice
+    assert out.applied, out.errors
+    assert out.update == Update.of([OLD], [Fact('in_person_hand', ('red_pen', 'jerry'))])
+    assert Fact('person_in_room', ('jerry', 'living_room')) in world.kg  # not moved
+    note = 'asked again without (jerry, person_in_room, jerry_bedroom)'
+    assert any(note in n for n in out.notes)
+    # the second answer could not even state the denied fact
+    first, again = (r['response_format']['json_schema']['schema'] for r in updates)
+    jsonschema.validate({'facts': [EXTRA]}, first)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({'facts': [EXTRA]}, again)
+    jsonschema.validate(GOOD, again)
+    assert updates[1]['messages'] == updates[0]['messages']  # the same prompt, fresh
+
+
+def test_a_second_answer_denied_again_writes_nothing(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    yes, no = {'content': {'answer': 'yes'}}, {'content': {'answer': 'no'}}
+    elsewhere = ['person_in_room', 'jerry', 'anna_bedroom']  # also unsaid: denied again
+    bad_again = {'content': {'facts': [*GOOD['facts'], elsewhere]}}
+    script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, yes, no, bad_again, no]
+    with FakeOpenAI(script, answers={}) as fake:
+        out = _loose(world, fake).run(REPORT)
+        assert len(fake.requests) == 5 and len(_updates(fake)) == 2  # asked again once only
+    assert not out.applied and world.kg.to_json() == before
+    assert 'does not read "jerry is now in jerry bedroom"' in ' '.join(out.errors)
+    assert {'confirm': 'jerry is now in anna bedroom', 'reply': '{"answer": "no"}'} in out.history

@@ -409,9 +409,24 @@ class NLUpdater:
                 continue  # the part repeats what holds ("still") or an earlier part did
             if not errors and completion is not None and self.confirm and self.verify:
                 asked = part if several else None
-                completion, errors = self._choose(text, asked, completion, work, out, written)
-                if not errors:
-                    errors = self._confirm(text, asked, completion, out, written)
+                read: dict[str, bool] = {}  # read-back answers, by statement
+                completion, errors, denied = self._read_back(text, asked, completion, work,
+                                                             out, written, read)
+                if denied:
+                    # the answer added a fact the report does not say ("repaired" → also
+                    # "the room is no longer lit"): asked once more with those facts
+                    # barred; the new answer must pass the same read-back
+                    again, again_errors, _ = self._ask(
+                        ask, grounding, work, mentioned, out, part=scope,
+                        exclude=frozenset(denied), going=going)
+                    if again is not None and not again_errors:
+                        again, again_errors, _ = self._read_back(text, asked, again, work,
+                                                                 out, written, read)
+                    if again is not None and not again_errors:
+                        completion, errors = again, []
+                        completion.notes.extend(
+                            f'asked again without {f.text()}: the report does not say it'
+                            for f in sorted(denied))
             if errors or completion is None:
                 break
             completions.append(completion)
@@ -578,9 +593,27 @@ class NLUpdater:
                 g in done.remove if g in stated.remove else g in done.add)}
         return [f for f in group if f not in implied]
 
+    def _read_back(self, text: str, part: str | None, completion: Completion, kg: Any,
+                   out: UpdateOutcome, written: dict[str, str] | None,
+                   read: dict[str, bool]) -> tuple[Completion, list[str], set[Fact]]:
+        """Check an answer against the report: choice, then yes/no per fact.
+
+        Return (completion, errors, denied): ``denied`` are the stated facts the yes/no
+        reading rejected (empty when the choice failed, the LLM failed or all were read).
+        """
+        completion, errors = self._choose(text, part, completion, kg, out, written)
+        if errors:
+            return completion, errors, set()
+        errors, denied = self._confirm(text, part, completion, out, written, read)
+        return completion, errors, denied
+
     def _confirm(self, text: str, part: str | None, completion: Completion,
-                 out: UpdateOutcome, written: dict[str, str] | None = None) -> list[str]:
-        """Ask, fact by fact, whether the report says what the answer stated; return errors.
+                 out: UpdateOutcome, written: dict[str, str] | None = None,
+                 read: dict[str, bool] | None = None) -> tuple[list[str], set[Fact]]:
+        """Ask, fact by fact, whether the report says what the answer stated.
+
+        Return (errors, denied facts); ``read`` keeps answers by statement, so a second
+        answer is not asked again about a statement already read.
 
         A second, independent yes/no reading: a small model that wrote a plausible but
         unsaid fact ("almost empty" → no longer sealed) usually denies it when asked.
@@ -589,22 +622,27 @@ class NLUpdater:
         by mention resolution; the model judges only what happened to it.
         """
         errors: list[str] = []
+        denied: set[Fact] = set()
+        read = {} if read is None else read
         said = _said(text, part)
         stated = completion.stated
         for fact in sorted(stated.add | stated.remove):
             claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
                         names=written)
-            try:
-                yes, reply = ask_yes_no(self.llm, 'confirm',
-                                        f'{said}Statement: {claim}\nAnswer:')
-            except LLMError as exc:
-                return [llm_failure(exc, 'confirmation')]
-            out.usage.add(reply)
-            out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200]})
-            if not yes:
+            if claim not in read:
+                try:
+                    yes, reply = ask_yes_no(self.llm, 'confirm',
+                                            f'{said}Statement: {claim}\nAnswer:')
+                except LLMError as exc:
+                    return [llm_failure(exc, 'confirmation')], set()
+                out.usage.add(reply)
+                out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200]})
+                read[claim] = yes
+            if not read[claim]:
+                denied.add(fact)
                 errors.append(f'asked again, the model does not read "{claim}" in the report; '
                               'nothing is applied')
-        return errors
+        return errors, denied
 
     def _ask(self, messages: list[dict[str, str]], grounding: Grounding, kg: Any,
              mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None,
