@@ -3,6 +3,7 @@
 """Algorithm 3 end to end: real openai client → loopback scripted server → verifier → store."""
 
 import json
+import math
 
 import jsonschema
 import pytest
@@ -557,4 +558,38 @@ def test_a_second_answer_denied_again_writes_nothing(tmp_path):
         assert len(fake.requests) == 5 and len(_updates(fake)) == 2  # asked again once only
     assert not out.applied and world.kg.to_json() == before
     assert 'does not read "jerry is now in jerry bedroom"' in ' '.join(out.errors)
-    assert {'confirm': 'jerry is now in anna bedroom', 'reply': '{"answer": "no"}'} in out.history
+    assert any(h.get('confirm') == 'jerry is now in anna bedroom'
+               and h['reply'] == '{"answer": "no"}' for h in out.history)
+
+
+def _yes(p_yes):
+    """A read-back "yes" whose answering token had probability ``p_yes`` (rest: "no")."""
+    top = [['yes', math.log(p_yes)], ['no', math.log(1 - p_yes)], ['Yes', -9.0]]
+    return {'content': {'answer': 'yes'},
+            'logprobs': [['{"', [['{"', -0.1]]], ['answer', [['answer', 0.0]]],
+                         ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]], ['yes', top],
+                         ['"}', [['"}', 0.0]]]]}
+
+
+def test_a_hesitant_yes_is_a_no(tmp_path):
+    """The read-back's own odds: a yes below ``confirm_min_yes`` denies the fact."""
+    world = household_world(tmp_path)
+    script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, _yes(0.97), _yes(0.6),
+              {'content': GOOD}]
+    with FakeOpenAI(script, answers={}) as fake:
+        updater = _loose(world, fake)
+        updater.confirm_min_yes = 0.75
+        out = updater.run(REPORT)
+        confirms = [r for r in fake.requests
+                    if r['response_format']['json_schema']['name'] == 'confirm']
+    assert all(r['logprobs'] is True and r['top_logprobs'] == 5 for r in confirms)
+    read = [h for h in out.history if 'confirm' in h]
+    assert [round(h['p_yes'], 2) for h in read] == [0.97, 0.6]
+    assert read[1]['fact'] == ['jerry', 'person_in_room', 'jerry_bedroom']
+    assert out.applied and Fact('person_in_room', ('jerry', 'living_room')) in world.kg
+    assert Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
+    # the same answers with no bar: the hesitant yes is taken, and Jerry is moved
+    world2 = household_world(tmp_path / 'b')
+    with FakeOpenAI(script[:3], answers={}) as fake:
+        out = _loose(world2, fake).run(REPORT)
+    assert out.applied and Fact('person_in_room', ('jerry', 'jerry_bedroom')) in world2.kg

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import math
 import socket
 import time
 
@@ -360,3 +361,29 @@ def test_speculative_mode_is_checked_before_anything_starts(monkeypatch):
     assert ls.speculative_mode() == 'none'
     with pytest.raises(ls.LocalModelError, match='speculative decoding'):
         ls.LocalServer(speculative='telepathy')
+
+
+def test_token_logprobs_are_asked_returned_and_cached(tmp_path):
+    """``logprobs=N`` asks the endpoint; the answer's P(yes) survives the reply cache."""
+    from l3mp_ros.llm.prompting import YES_NO_SCHEMA, yes_probability
+    top = [['yes', -0.5], ['no', -0.95], ['Yes', -6.2]]
+    spec = {'content': '{"answer": "yes"}',
+            'logprobs': [['{"', [['{"', -1.4]]], ['answer', [['answer', 0.0]]],
+                         ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]], ['yes', top],
+                         ['"}', [['"}', 0.0]]]]}
+    cache = tmp_path / 'llm-cache'
+    with FakeOpenAI([spec, spec]) as server:
+        client = make_client(server, cache_dir=str(cache))
+        plain = client.chat(MESSAGES, schema=YES_NO_SCHEMA)  # not asked: none sent
+        first = client.chat(MESSAGES, schema=YES_NO_SCHEMA, logprobs=3)
+        again = make_client(server, cache_dir=str(cache)).chat(
+            MESSAGES, schema=YES_NO_SCHEMA, logprobs=3)
+        assert 'logprobs' not in server.requests[0]
+        assert server.requests[1]['logprobs'] is True and server.requests[1]['top_logprobs'] == 3
+        assert len(server.requests) == 2  # the third came from the cache
+    assert plain.top_logprobs is None and yes_probability(plain) is None
+    assert first.top_logprobs[4][0] == 'yes'
+    expected = (math.exp(-0.5) + math.exp(-6.2)) / (
+        math.exp(-0.5) + math.exp(-6.2) + math.exp(-0.95))
+    assert yes_probability(first) == pytest.approx(expected)
+    assert again.cached and yes_probability(again) == pytest.approx(expected)

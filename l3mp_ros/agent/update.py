@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..llm.prompting import ask_choice, ask_yes_no
+from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
 from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever, facts_about
 from ..retrieval.link import name_words, named_fully, named_in, words
@@ -212,6 +212,11 @@ class ReportContext:
     mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
 
 
+#: the least P(yes) / (P(yes) + P(no)) of a read-back "yes" (when the endpoint returns
+#: token probabilities); see docs/decisions.md for its calibration
+CONFIRM_MIN_YES = 0.0
+
+
 class NLUpdater:
     """Run Algorithm 3 against a world model."""
 
@@ -222,6 +227,7 @@ class NLUpdater:
                  split_clauses: bool = True, confirm: bool = True,
                  resolve_mentions: bool = True, changes_only: bool = True,
                  ask_back: bool = True, clarify_timeout: float = 300.0,
+                 confirm_min_yes: float = CONFIRM_MIN_YES,
                  memory: Memory | None = None) -> None:
         self.world = world
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
@@ -238,6 +244,7 @@ class NLUpdater:
         self.per_slot = per_slot
         self.split_clauses = split_clauses
         self.confirm = confirm
+        self.confirm_min_yes = confirm_min_yes  # least P(yes) a read-back "yes" needs
         self.resolve_mentions = resolve_mentions
         self.changes_only = changes_only
         self.ask_back = ask_back  # keep a report pending and ask when its referent is a guess
@@ -636,8 +643,12 @@ class NLUpdater:
                 except LLMError as exc:
                     return [llm_failure(exc, 'confirmation')], set()
                 out.usage.add(reply)
-                out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200]})
-                read[claim] = yes
+                p_yes = yes_probability(reply)
+                out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
+                                    'fact': list(fact.triplet()),
+                                    'removed': fact in stated.remove, 'p_yes': p_yes})
+                # a hesitant yes is no: the model's own odds must clear the calibrated bar
+                read[claim] = yes and (p_yes is None or p_yes >= self.confirm_min_yes)
             if not read[claim]:
                 denied.add(fact)
                 errors.append(f'asked again, the model does not read "{claim}" in the report; '

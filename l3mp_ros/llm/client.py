@@ -43,10 +43,10 @@ _MAX_BACKOFF_S = 30.0
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
-              max_tokens: int) -> str:
+              max_tokens: int, **extra: Any) -> str:
     """sha256 over the request parts that determine a reply."""
     blob = json.dumps({'v': CACHE_VERSION, 'model': model, 'messages': messages,
-                       'schema': schema, 'max_tokens': max_tokens},
+                       'schema': schema, 'max_tokens': max_tokens, **extra},
                       sort_keys=True, ensure_ascii=False, separators=(',', ':'))
     return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -102,23 +102,30 @@ class LLMClient:
         self.close()
 
     # -- public ------------------------------------------------------------------------
+    #: ``chat(..., logprobs=N)`` is understood (endpoints that return none give ``None``)
+    supports_logprobs = True
+
     def chat(self, messages: list[dict[str, Any]], *, schema: dict[str, Any] | None = None,
-             schema_name: str = 'reply', max_tokens: int | None = None) -> LLMReply:
+             schema_name: str = 'reply', max_tokens: int | None = None,
+             logprobs: int = 0) -> LLMReply:
         """Send ``messages`` and return the reply; raise :class:`LLMError` on failure.
 
         With ``schema``, ask for JSON-schema output (``response_format``) when the
         endpoint supports it; ``reply.data`` is the tolerant JSON parse of the text
-        either way (``None`` when unparseable: the caller decides what to do).
+        either way (``None`` when unparseable: the caller decides what to do). With
+        ``logprobs`` N > 0, ask for the N most likely tokens at each step
+        (``reply.top_logprobs``).
         """
         limit = self.config.max_tokens if max_tokens is None else max_tokens
         key = None
         if self._cache_dir is not None:
-            key = cache_key(self.config.model, messages, schema, limit)
+            key = cache_key(self.config.model, messages, schema, limit,
+                            **({'logprobs': logprobs} if logprobs else {}))
             hit = self._cache_read(key)
             if hit is not None:
                 self._count(hit)
                 return hit
-        reply = self._call(messages, schema, schema_name, limit)
+        reply = self._call(messages, schema, schema_name, limit, logprobs)
         if key is not None:
             self._cache_write(key, reply, messages, schema, limit)
         self._count(reply)
@@ -130,7 +137,7 @@ class LLMClient:
             self.usage.add(reply)
 
     def _request(self, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
-                 schema_name: str, limit: int) -> dict[str, Any]:
+                 schema_name: str, limit: int, logprobs: int = 0) -> dict[str, Any]:
         request: dict[str, Any] = {
             'model': self.config.model,
             'messages': messages,
@@ -138,6 +145,9 @@ class LLMClient:
             'seed': self.config.seed,
             'max_tokens': limit,
         }
+        if logprobs > 0:
+            request['logprobs'] = True
+            request['top_logprobs'] = int(logprobs)
         if schema is not None and self.response_format_supported:
             request['response_format'] = {
                 'type': 'json_schema',
@@ -170,10 +180,10 @@ class LLMClient:
         return end, why
 
     def _call(self, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
-              schema_name: str, limit: int) -> LLMReply:
+              schema_name: str, limit: int, logprobs: int = 0) -> LLMReply:
         began = time.monotonic()
         end, why = self._deadline(began)
-        request = self._request(messages, schema, schema_name, limit)
+        request = self._request(messages, schema, schema_name, limit, logprobs)
         fell_back = relocated = False
         attempts = 0
         retries_left = max(0, self.config.max_retries)
@@ -248,6 +258,7 @@ class LLMClient:
             attempts=attempts,
             finish_reason=getattr(choice, 'finish_reason', None),
             prompt_cached=_cached_tokens(usage),
+            top_logprobs=_top_logprobs(choice),
         )
 
     def _cache_read(self, key: str) -> LLMReply | None:
@@ -260,7 +271,8 @@ class LLMClient:
                             prompt_tokens=int(record['prompt_tokens']),
                             completion_tokens=int(record['completion_tokens']),
                             latency_s=float(record.get('latency_s', 0.0)), cached=True,
-                            attempts=0, finish_reason=record.get('finish_reason'))
+                            attempts=0, finish_reason=record.get('finish_reason'),
+                            top_logprobs=_stored_logprobs(record.get('top_logprobs')))
         except (OSError, ValueError, KeyError, TypeError):
             return None  # missing or unreadable entry: a miss
 
@@ -272,6 +284,7 @@ class LLMClient:
             'text': reply.text, 'prompt_tokens': reply.prompt_tokens,
             'completion_tokens': reply.completion_tokens, 'latency_s': reply.latency_s,
             'finish_reason': reply.finish_reason, 'created': time.time(),
+            'top_logprobs': reply.top_logprobs,
             'request': {'messages': messages, 'schema': schema, 'max_tokens': limit},
         }
         try:
@@ -282,6 +295,26 @@ class LLMClient:
             os.replace(tmp, self._cache_dir / f'{key}.json')
         except OSError:
             pass  # a cache that cannot be written only costs a repeated call
+
+
+def _top_logprobs(choice: Any) -> list[tuple[str, list[tuple[str, float]]]] | None:
+    """Return ``choice.logprobs.content`` as (token, [(candidate, logprob)]) or None."""
+    content = getattr(getattr(choice, 'logprobs', None), 'content', None)
+    if not content:
+        return None
+    out = []
+    for step in content:
+        top = getattr(step, 'top_logprobs', None) or []
+        out.append((str(step.token), [(str(t.token), float(t.logprob)) for t in top]
+                    or [(str(step.token), float(step.logprob))]))
+    return out
+
+
+def _stored_logprobs(value: Any) -> list[tuple[str, list[tuple[str, float]]]] | None:
+    """Return cached ``top_logprobs`` (JSON lists) as tuples, or None."""
+    if not value:
+        return None
+    return [(str(tok), [(str(c), float(lp)) for c, lp in top]) for tok, top in value]
 
 
 def _cached_tokens(usage: Any) -> int:
@@ -330,6 +363,8 @@ class LazyLLM:
             if self._client is None:
                 self._client = self._factory()
             return self._client
+
+    supports_logprobs = True
 
     def chat(self, *args: Any, **kwargs: Any) -> Any:
         """Forward to the real client's ``chat``."""

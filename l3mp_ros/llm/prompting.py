@@ -9,6 +9,7 @@ two short constrained questions the pipelines ask.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -89,6 +90,31 @@ def ask_yes_no(llm: ChatLLM, prompt: str, question: str) -> tuple[bool, Any]:
     """
     messages = [{'role': 'system', 'content': prompt_text(prompt)},
                 {'role': 'user', 'content': question}]
-    reply = llm.chat(messages, schema=YES_NO_SCHEMA, schema_name=prompt, max_tokens=8)
+    extra = {'logprobs': YES_NO_TOP} if getattr(llm, 'supports_logprobs', False) else {}
+    reply = llm.chat(messages, schema=YES_NO_SCHEMA, schema_name=prompt, max_tokens=8,
+                     **extra)
     data = reply.data if isinstance(reply.data, dict) else {}
     return str(data.get('answer', reply.text or '')).strip().lower().startswith('yes'), reply
+
+
+YES_NO_TOP = 5  # candidates asked for at each token of a yes/no answer
+
+
+def yes_probability(reply: Any) -> float | None:
+    """Return the model's P(yes) / (P(yes) + P(no)) at the token that answers, or None.
+
+    Read from ``reply.top_logprobs`` (an endpoint that returns none gives None): at the
+    first generated token that is "yes" or "no", the candidates that spell either word
+    (any case, leading space) are summed. A grammar-constrained answer is always one of
+    the two; this says how sure the model was.
+    """
+    steps = getattr(reply, 'top_logprobs', None) or []
+    for token, top in steps:
+        if token.strip().lower() not in ('yes', 'no'):
+            continue
+        yes = sum(math.exp(lp) for c, lp in top if c.strip().lower() == 'yes')
+        no = sum(math.exp(lp) for c, lp in top if c.strip().lower() == 'no')
+        if yes + no <= 0:
+            return None
+        return yes / (yes + no)
+    return None

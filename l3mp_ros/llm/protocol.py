@@ -98,6 +98,8 @@ class LLMReply:
     attempts: int  # HTTP attempts made (0 for a cache hit)
     finish_reason: str | None = None  # 'length' means max_tokens cut the reply
     prompt_cached: int = 0  # prompt tokens the server reused from its prompt cache
+    #: per generated token, (token, [(candidate, logprob), ...]) when asked (``logprobs``)
+    top_logprobs: list[tuple[str, list[tuple[str, float]]]] | None = None
 
 
 @dataclass

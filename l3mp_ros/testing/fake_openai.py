@@ -11,7 +11,9 @@ and ``GET /v1/models``. Each chat request takes the next item of the *script*:
   ``content`` or ``error``), ``delay`` (seconds to wait before answering, to provoke
   client timeouts), ``prompt_tokens``, ``completion_tokens``, ``finish_reason``,
   ``cached_tokens`` (sent as ``usage.prompt_tokens_details.cached_tokens``, as llama.cpp's
-  server and OpenAI report prompt-cache hits);
+  server and OpenAI report prompt-cache hits), ``logprobs`` (a list of ``[token,
+  [[candidate, logprob], ...]]`` sent as ``choices[0].logprobs.content`` when the request
+  asks for ``logprobs``);
 - a callable ``(request_json) -> str | dict``, returning one of the above.
 
 When the script is exhausted, the ``responder`` callable (if any) answers every further
@@ -265,6 +267,12 @@ class FakeOpenAI:
         }
         if spec.get('cached_tokens') is not None:
             body['usage']['prompt_tokens_details'] = {'cached_tokens': int(spec['cached_tokens'])}
+        if spec.get('logprobs') and request.get('logprobs'):
+            body['choices'][0]['logprobs'] = {'content': [
+                {'token': tok, 'logprob': float(top[0][1]), 'bytes': None,
+                 'top_logprobs': [{'token': c, 'logprob': float(lp), 'bytes': None}
+                                  for c, lp in top]}
+                for tok, top in spec['logprobs']]}
         return 200, body, delay
 
 

@@ -95,13 +95,19 @@ class CountingLLM:
         log, self.log = self.log, CallLog()
         return log
 
+    @property
+    def supports_logprobs(self) -> bool:
+        """Tell whether the wrapped client takes ``logprobs``."""
+        return bool(getattr(self.inner, 'supports_logprobs', False))
+
     def chat(self, messages: list[dict[str, Any]], *, schema: dict[str, Any] | None = None,
-             schema_name: str = 'reply', max_tokens: int | None = None) -> Any:
+             schema_name: str = 'reply', max_tokens: int | None = None,
+             **kwargs: Any) -> Any:
         """Forward to the wrapped client, counting tokens, retries and wall time."""
         began = time.perf_counter()
         try:
             reply = self.inner.chat(messages, schema=schema, schema_name=schema_name,
-                                    max_tokens=max_tokens)
+                                    max_tokens=max_tokens, **kwargs)
         except LLMError as exc:
             self.log.errors += 1
             if getattr(exc, 'kind', None) in FATAL_LLM_ERRORS:
