@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
                'prompt_cached': out.usage.prompt_cached, 'calls': out.usage.calls,
                'applied': out.update.to_json() if out.applied and out.update else None,
                'gold': gold.to_json(), 'errors': out.errors[:3],
-               'question': out.question, 'ambiguous': bool(rep.get('ambiguous'))}
+               'question': out.question, 'ambiguous': bool(rep.get('ambiguous')),
+               'history': out.history}
         log.add(row)
         asked = ' (asked back)' if out.question else ''
         print(f"{i:3d} {row['verdict']:9s} {row['seconds']:6.1f}s {rep['text'][:70]}{asked}",
