@@ -3,6 +3,7 @@
 """Shared fixtures: a tiny domain of our own (not household) and its state."""
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from l3mp_ros.world.verify import Verifier
 # CLI calls made inside the test process load the embedding model in-process, as before;
 # test_embed_server.py exercises the resident server on its own cache directory
 os.environ.setdefault('L3MP_EMBED_KEEP_ALIVE', '0')
+# parsed-domain summaries go to a directory of this test session, not the user's cache
+os.environ.setdefault('L3MP_DOMAIN_CACHE', tempfile.mkdtemp(prefix='l3mp-domains-'))
 
 ROOT = Path(__file__).resolve().parent.parent
 

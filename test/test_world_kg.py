@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Knowledge graph, fact forms, the paper's update text and the domain schema."""
 
+import json
+import os
+
 import pytest
 
 from l3mp_ros.world.domain import DomainError, DomainSchema
@@ -142,3 +145,72 @@ def test_snapshot_accepts_a_json_true_and_refuses_a_false_fact():
             KnowledgeGraph.from_json({'entities': ents, 'facts': [bad]})
     with pytest.raises(KGError, match='list of strings'):
         KnowledgeGraph.from_json({'entities': ents, 'facts': [['rover', 'hand_free', 1]]})
+
+
+def test_domain_summary_cache_gives_the_same_schema_without_parsing(tmp_path, monkeypatch):
+    """A second process reads the kept summary; the UP problem is parsed only when used."""
+    from l3mp_ros.world import domain as domain_module
+
+    from .conftest import MINI_DOMAIN
+    monkeypatch.setenv(domain_module.CACHE_ENV, str(tmp_path / 'cache'))
+    path = tmp_path / 'mini.pddl'
+    path.write_text(MINI_DOMAIN)
+    fresh = DomainSchema.load(path)  # parsed: the summary is written
+    assert fresh._up_problem is not None
+    assert len(list((tmp_path / 'cache').glob('*.json'))) == 1
+    domain_module._CACHE.clear()  # as a new process would start
+    parsed = []
+    real = domain_module._parse
+    monkeypatch.setattr(domain_module, '_parse', lambda *a: parsed.append(1) or real(*a))
+    cached = DomainSchema.load(path)
+    assert cached is not fresh and cached._up_problem is None and parsed == []
+    assert cached.summary() == fresh.summary()
+    assert cached.predicates == fresh.predicates and cached.actions == fresh.actions
+    assert cached.fluent_predicates() == fresh.fluent_predicates()
+    assert cached.static_predicates() == {'room_has', 'between'}
+    assert cached.predicates['in_hand'].params[1][1] == ('person', 'robot')
+    assert cached.up_problem.name == fresh.up_problem.name and parsed == [1]  # on first use
+    assert {a.name for a in cached.up_problem.actions} == set(fresh.actions)
+    # another text is another entry; a damaged entry is parsed again; "off" keeps nothing
+    domain_module._CACHE.clear()
+    path.write_text(MINI_DOMAIN + '\n; edited\n')
+    DomainSchema.load(path)
+    files = sorted((tmp_path / 'cache').glob('*.json'))
+    assert len(files) == 2 and parsed == [1, 1]
+    for f in files:
+        f.write_text('{"version": 1, "name": ')
+    domain_module._CACHE.clear()
+    assert DomainSchema.load(path).summary() == cached.summary() and parsed == [1, 1, 1]
+    monkeypatch.setenv(domain_module.CACHE_ENV, 'off')
+    domain_module._CACHE.clear()
+    DomainSchema.load(path)
+    assert parsed == [1, 1, 1, 1]
+
+
+def test_an_update_process_never_loads_the_planning_engines(tmp_path):
+    """``l3mp update`` with a kept domain summary does not import UP's engines (SciPy)."""
+    import subprocess
+    import sys
+
+    from l3mp_ros.testing import FakeOpenAI
+    from l3mp_ros.world.store import Store
+
+    from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE
+    path = tmp_path / 'kg.db'
+    Store.create(path, KnowledgeGraph.from_json(json.loads(STATE.read_text())),
+                 domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS)).close()
+    env = {**os.environ, 'L3MP_DOMAIN_CACHE': str(tmp_path / 'cache'),
+           'L3MP_EMBED_KEEP_ALIVE': '0'}
+    probe = ('import sys; from l3mp_ros.cli import main; rc = main(sys.argv[1:]); '
+             'print("ENGINES" if "unified_planning.engines" in sys.modules else "LEAN"); '
+             'sys.exit(rc)')
+    reply = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
+    with FakeOpenAI([reply, reply]) as fake:
+        runs = [subprocess.run(
+            [sys.executable, '-c', probe, 'update', '--store', str(path), '--text',
+             'Jerry took the red pen from the living room table.', '--llm', fake.base_url,
+             '--model', 'fake', '--retriever', 'link'], capture_output=True, text=True,
+            env=env, timeout=300) for _ in range(2)]
+    assert runs[0].returncode == 0, runs[0].stderr[-500:]
+    assert runs[0].stdout.strip().endswith('ENGINES')  # the first run parsed the domain
+    assert runs[1].stdout.strip().endswith('LEAN'), runs[1].stdout[-300:]

@@ -31,12 +31,12 @@ from unified_planning.exceptions import UPException
 from unified_planning.io import PDDLReader, PDDLWriter
 from unified_planning.plans import ActionInstance, SequentialPlan
 
+from l3mp_ros.config import ENGINES
 from l3mp_ros.planning import lapkt_engine
 from l3mp_ros.planning.process import run_killable
 
 __all__ = ['ENGINES', 'EngineResult', 'register_engines', 'solve', 'validate', 'plan_strings']
 
-ENGINES: tuple[str, ...] = ('lapkt', 'fast-downward', 'pyperplan')
 # conditions whose compilation for LAPKT can blow up (DNF of disjunctions and quantifiers)
 _EXPANDING = frozenset({'DISJUNCTIVE_CONDITIONS', 'EXISTENTIAL_CONDITIONS',
                         'UNIVERSAL_CONDITIONS'})
@@ -377,3 +377,6 @@ def _solve_in_child(
         plan = PDDLReader(problem.environment).parse_plan_string(
             problem, '\n'.join(reply['plan']), writer.get_item_named)
     return status, plan, log, {}
+
+
+register_engines()  # importing this module makes the engines available by name

@@ -32,7 +32,7 @@ from unified_planning.model import Problem
 from unified_planning.plans import ActionInstance, SequentialPlan
 
 from l3mp_ros import schemas
-from l3mp_ros.planning import engines
+from l3mp_ros.config import ENGINES
 from l3mp_ros.planning.execute import StepError, parse_step
 from l3mp_ros.planning.problem import (
     Goal,
@@ -115,14 +115,14 @@ def plan_on(problem: Problem, steps: list[str]) -> SequentialPlan:
 
 
 class Planner:
-    """Plan goals on a KG with one of ``engines.ENGINES``, validating on the whole KG."""
+    """Plan goals on a KG with one of ``ENGINES``, validating on the whole KG."""
 
     def __init__(self, domain: DomainSchema, engine: str = 'lapkt', timeout: float = 30.0,
                  engine_params: dict[str, Any] | None = None,
                  include_types: set[str] | None = None, auto_depth: int = 2) -> None:
-        if engine not in engines.ENGINES:
+        if engine not in ENGINES:
             raise ValueError(f'unknown engine {engine!r}; choose one of '
-                             f'{", ".join(engines.ENGINES)}')
+                             f'{", ".join(ENGINES)}')
         self.domain = domain
         self.engine = engine
         self.timeout = float(timeout)
@@ -220,6 +220,7 @@ class Planner:
             attempt['objects'] = len(problem.all_objects)
             attempt['init'] = sum(1 for v in problem.explicit_initial_values.values()
                                   if v.is_true())
+            from l3mp_ros.planning import engines  # the engines load on the first plan
             res = engines.solve(problem, engine, max(left - attempt['build'], 0.05),
                                 self.engine_params)
             attempt['plan'] = res.seconds

@@ -4,19 +4,32 @@
 
 Exposes the type hierarchy, the predicates with their argument types (``either``
 kept as a tuple of accepted types) and the actions of any typed STRIPS domain.
+
+What a report's update needs (types, predicates, actions, constants, which predicates
+actions change) is kept on disk per domain text (``~/.cache/l3mp/domains``), so a
+process that only updates the KG never builds unified-planning's environment (whose
+engine factory imports SciPy: about 1.5 s of every ``l3mp update``); the UP problem is
+parsed on first use of :attr:`DomainSchema.up_problem` (planning, plan execution).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from unified_planning.io import PDDLReader
 from unified_planning.model import Problem
 
 ROOT_TYPE = 'object'
 _CACHE: dict[tuple[str, str], DomainSchema] = {}
+SUMMARY_VERSION = 1
+CACHE_ENV = 'L3MP_DOMAIN_CACHE'  # a directory, or "off"
 
 
 class DomainError(ValueError):
@@ -55,33 +68,42 @@ class ActionSchema:
 class DomainSchema:
     """A typed PDDL domain: types, predicates, actions and the UP problem holding it."""
 
-    def __init__(self, up_problem: Problem, path: Path | None = None,
-                 text: str | None = None) -> None:
-        self.up_problem = up_problem
+    def __init__(self, up_problem: Problem | None, path: Path | None = None,
+                 text: str | None = None, *, summary: dict[str, Any] | None = None) -> None:
+        self._up_problem = up_problem
         self.path = path
         self.text = text
-        self.name = (up_problem.name or '').lower()
-        self.types: dict[str, str | None] = {ROOT_TYPE: None}
-        either = _predicate_either(text or '')
-        for ut in up_problem.user_types:
-            name = ut.name.lower()
-            father = ut.father.name.lower() if ut.father is not None else ROOT_TYPE
-            self.types[name] = father if name != ROOT_TYPE else None
-        self.predicates: dict[str, Predicate] = {}
-        for fl in up_problem.fluents:
-            if not fl.type.is_bool_type():
-                continue
-            alts = either.get(fl.name.lower(), {})
-            params = tuple((p.name, alts.get(i, (p.type.name.lower(),)))
-                           for i, p in enumerate(fl.signature))
-            self.predicates[fl.name.lower()] = Predicate(fl.name.lower(), params)
-        self.actions: dict[str, ActionSchema] = {}
-        for act in up_problem.actions:
-            params = tuple((p.name, (p.type.name.lower(),)) for p in act.parameters)
-            self.actions[act.name.lower()] = ActionSchema(act.name.lower(), params)
-        self.constants: dict[str, str] = {
-            o.name.lower(): o.type.name.lower() for o in up_problem.all_objects}
+        if summary is None:
+            if up_problem is None:
+                raise DomainError('a domain schema needs a UP problem or a summary')
+            summary = _summarise(up_problem, text or '')
+        self.name: str = summary['name']
+        self.types: dict[str, str | None] = dict(summary['types'])
+        self.predicates: dict[str, Predicate] = {
+            n: Predicate(n, tuple((pn, tuple(tt)) for pn, tt in params))
+            for n, params in summary['predicates'].items()}
+        self.actions: dict[str, ActionSchema] = {
+            n: ActionSchema(n, tuple((pn, tuple(tt)) for pn, tt in params))
+            for n, params in summary['actions'].items()}
+        self.constants: dict[str, str] = dict(summary['constants'])
+        self._fluent = frozenset(summary['fluent'])
         self._ancestors: dict[str, tuple[str, ...]] = {t: self._chain(t) for t in self.types}
+
+    @property
+    def up_problem(self) -> Problem:
+        """Return the unified-planning problem of the domain (parsed on first use)."""
+        if self._up_problem is None:
+            self._up_problem = _parse(self.text or '', self.path)
+        return self._up_problem
+
+    def summary(self) -> dict[str, Any]:
+        """Return the JSON-ready schema: what everything but planning needs."""
+        return {'name': self.name, 'types': self.types,
+                'predicates': {n: [[pn, list(tt)] for pn, tt in p.params]
+                               for n, p in self.predicates.items()},
+                'actions': {n: [[pn, list(tt)] for pn, tt in a.params]
+                            for n, a in self.actions.items()},
+                'constants': self.constants, 'fluent': sorted(self._fluent)}
 
     # -- loading -------------------------------------------------------------
     @classmethod
@@ -99,8 +121,23 @@ class DomainSchema:
         key = (str(path.resolve()), text)
         cached = _CACHE.get(key)
         if cached is None:
-            cached = _CACHE[key] = cls.from_text(text, path)
+            cached = _CACHE[key] = cls._from_disk_cache(text, path) or cls.from_text(
+                text, path)
         return cached
+
+    @classmethod
+    def _from_disk_cache(cls, text: str, path: Path) -> DomainSchema | None:
+        """Return the schema from its cached summary, or None (then it is parsed)."""
+        file = _summary_file(text)
+        if file is None or unsupported_features(text):
+            return None
+        try:
+            summary = json.loads(file.read_text())
+            if summary.get('version') != SUMMARY_VERSION:
+                return None
+            return cls(None, path, text, summary=summary)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
 
     @classmethod
     def from_text(cls, text: str, path: Path | None = None) -> DomainSchema:
@@ -110,25 +147,9 @@ class DomainSchema:
         is replaced by the nearest common supertype of ``a`` and ``b`` before
         parsing, and the alternatives are kept for type checks of predicates.
         """
-        where = f' {path}' if path else ''
-        unsupported = unsupported_features(text)
-        if unsupported:
-            raise DomainError(f'PDDL domain{where} uses {"; ".join(unsupported)}: not '
-                              'supported (l3mp_ros plans STRIPS/ADL domains with types; no '
-                              'installed engine plans on these)')
-        try:
-            if _EITHER_RE.search(text):
-                flat = _EITHER_RE.sub('object', text)
-                hierarchy = _hierarchy(PDDLReader().parse_problem_string(flat))
-                text_up = _EITHER_RE.sub(lambda m: _common_ancestor(
-                    m.group(1).lower().split(), hierarchy), text)
-            else:
-                text_up = text
-            problem = PDDLReader().parse_problem_string(text_up)
-        except Exception as exc:  # UP raises several exception kinds on bad PDDL
-            msg = ' '.join(str(exc).split())[:300] or type(exc).__name__
-            raise DomainError(f'malformed PDDL domain{where}: {msg}') from None
-        return cls(problem, path, text)
+        schema = cls(_parse(text, path), path, text)
+        _write_summary(text, schema.summary())
+        return schema
 
     # -- types ---------------------------------------------------------------
     def _chain(self, t: str) -> tuple[str, ...]:
@@ -174,17 +195,90 @@ class DomainSchema:
         return self.is_subtype(entity_type, self.predicates[pred].params[index][1])
 
     def fluent_predicates(self) -> frozenset[str]:
-        """Return predicates that some action changes (the rest are static); computed once."""
-        cached = self.__dict__.get('_fluent')
-        if cached is None:
-            cached = self._fluent = frozenset(
-                eff.fluent.fluent().name.lower() for act in self.up_problem.actions
-                for eff in getattr(act, 'effects', []))
-        return cached
+        """Return predicates that some action changes (the rest are static)."""
+        return self._fluent
 
     def static_predicates(self) -> frozenset[str]:
         """Return predicates no action changes: which room a TV is in, who owns a phone."""
         return frozenset(self.predicates) - self.fluent_predicates()
+
+
+def _parse(text: str, path: Path | None) -> Problem:
+    """Parse domain text with UP; raise :class:`DomainError` with a one-line reason.
+
+    unified-planning 1.3's PDDLReader has no ``either``: each ``(either a b)`` is
+    replaced by the nearest common supertype of ``a`` and ``b`` before parsing.
+    """
+    where = f' {path}' if path else ''
+    unsupported = unsupported_features(text)
+    if unsupported:
+        raise DomainError(f'PDDL domain{where} uses {"; ".join(unsupported)}: not '
+                          'supported (l3mp_ros plans STRIPS/ADL domains with types; no '
+                          'installed engine plans on these)')
+    try:
+        if _EITHER_RE.search(text):
+            flat = _EITHER_RE.sub('object', text)
+            hierarchy = _hierarchy(PDDLReader().parse_problem_string(flat))
+            text_up = _EITHER_RE.sub(lambda m: _common_ancestor(
+                m.group(1).lower().split(), hierarchy), text)
+        else:
+            text_up = text
+        return PDDLReader().parse_problem_string(text_up)
+    except Exception as exc:  # UP raises several exception kinds on bad PDDL
+        msg = ' '.join(str(exc).split())[:300] or type(exc).__name__
+        raise DomainError(f'malformed PDDL domain{where}: {msg}') from None
+
+
+def _summarise(up_problem: Problem, text: str) -> dict[str, Any]:
+    """Return the JSON-ready schema of a parsed domain (see :meth:`DomainSchema.summary`)."""
+    types: dict[str, str | None] = {ROOT_TYPE: None}
+    for ut in up_problem.user_types:
+        name = ut.name.lower()
+        father = ut.father.name.lower() if ut.father is not None else ROOT_TYPE
+        types[name] = father if name != ROOT_TYPE else None
+    either = _predicate_either(text)
+    predicates = {}
+    for fl in up_problem.fluents:
+        if not fl.type.is_bool_type():
+            continue
+        alts = either.get(fl.name.lower(), {})
+        predicates[fl.name.lower()] = [[p.name, list(alts.get(i, (p.type.name.lower(),)))]
+                                       for i, p in enumerate(fl.signature)]
+    actions = {act.name.lower(): [[p.name, [p.type.name.lower()]] for p in act.parameters]
+               for act in up_problem.actions}
+    fluent = sorted({eff.fluent.fluent().name.lower() for act in up_problem.actions
+                     for eff in getattr(act, 'effects', [])})
+    return {'name': (up_problem.name or '').lower(), 'types': types,
+            'predicates': predicates, 'actions': actions,
+            'constants': {o.name.lower(): o.type.name.lower()
+                          for o in up_problem.all_objects},
+            'fluent': fluent}
+
+
+def _summary_file(text: str) -> Path | None:
+    """Return where the summary of this domain text is kept, or None (cache off)."""
+    where = os.environ.get(CACHE_ENV, '').strip()
+    if where.lower() == 'off':
+        return None
+    base = Path(where).expanduser() if where else Path(
+        os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'l3mp' / 'domains'
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return base / f'{digest}.v{SUMMARY_VERSION}.json'
+
+
+def _write_summary(text: str, summary: dict[str, Any]) -> None:
+    """Keep a parsed domain's summary (atomically; a cache that cannot be written is skipped)."""
+    file = _summary_file(text)
+    if file is None:
+        return
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=file.parent, suffix='.tmp')
+        with os.fdopen(fd, 'w') as handle:
+            json.dump({'version': SUMMARY_VERSION, **summary}, handle)
+        os.replace(tmp, file)
+    except OSError:
+        pass
 
 
 _FEATURES = (
