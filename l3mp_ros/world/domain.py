@@ -6,7 +6,7 @@ Exposes the type hierarchy, the predicates with their argument types (``either``
 kept as a tuple of accepted types) and the actions of any typed STRIPS domain.
 
 What a report's update needs (types, predicates, actions, constants, which predicates
-actions change) is kept on disk per domain text (``~/.cache/l3mp/domains``), so a
+actions change) is kept on disk per domain text (``~/.cache/l3mp_ros/domains``), so a
 process that only updates the KG never builds unified-planning's environment (whose
 engine factory imports SciPy: about 1.5 s of every ``l3mp update``); the UP problem is
 parsed on first use of :attr:`DomainSchema.up_problem` (planning, plan execution).
@@ -261,7 +261,7 @@ def _summary_file(text: str) -> Path | None:
     if where.lower() == 'off':
         return None
     base = Path(where).expanduser() if where else Path(
-        os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'l3mp' / 'domains'
+        os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache') / 'l3mp_ros' / 'domains'
     digest = hashlib.sha256(text.encode()).hexdigest()
     return base / f'{digest}.v{SUMMARY_VERSION}.json'
 
