@@ -87,7 +87,9 @@ def test_cli_writes_reports_and_refuses_bad_options(tmp_path, capsys):
                  '--seed', '3', '--no-progress', '--out', str(out)]) == 0
     report = json.loads((out / 'report.json').read_text())
     assert report['steps'] == 12 and report['exact_steps'] == 12
-    assert {'final_precision', 'final_recall', 'repaired_share', 'curves'} <= set(report)
+    assert {'final_precision', 'final_recall', 'repaired_share', 'curves',
+            'tasks_at_plan_timeout'} <= set(report)
+    assert report['step_seconds_total'] > 0
     assert (out / 'report.md').exists() and (out / 'lifelong.png').exists()
     assert main(['bench', 'lifelong', '--noise', '0.2', '--out', str(out)]) == 2
     assert '--noise needs --oracle' in capsys.readouterr().err

@@ -291,6 +291,10 @@ def summarise(records: list[dict[str, Any]], config: LifelongConfig,
         'never_repaired_unseen': sum(1 for r in records if r.get('misread') and (
             r.get('introduced', {}).get('extra_unseen')
             or r.get('introduced', {}).get('missing_unseen'))),
+        'step_seconds_total': sum(r['timing'].get('step_seconds') or 0.0 for r in records),
+        'tasks_at_plan_timeout': sum(
+            1 for r in records if r['kind'] == 'task' and not r.get('success')
+            and (r['timing'].get('planner_seconds') or 0.0) >= 0.99 * config.plan_timeout),
         'tasks': sum(1 for r in records if r['kind'] == 'task'),
         'tasks_succeeded': sum(1 for r in records if r['kind'] == 'task' and r.get('success')),
         'observations_overriding_reports': sum(
@@ -318,6 +322,8 @@ def write_report(summary: dict[str, Any], out: Path, command: str) -> list[Path]
              f'{s["misread_reports"]} | {pct(s["repaired_share"])} '
              f'({s["misread_with_perceivable_errors"]} with perceivable errors) | '
              f'{s["tasks_succeeded"]}/{s["tasks"]} |', '',
+             f'Step time in all: {s["step_seconds_total"] / 3600:.2f} h. Tasks that failed at '
+             f'the planner\'s time limit: {s["tasks_at_plan_timeout"]}.', '',
              f'Wrong facts at the end: {json.dumps(s["final_wrong"])}. Misread reports with '
              f'errors on facts perception never sees: {s["never_repaired_unseen"]}. '
              f'Reports that observations overrode: {s["observations_overriding_reports"]} '
