@@ -8,7 +8,8 @@ import jsonschema
 import pytest
 
 from l3mp_ros.agent.examples import goal_examples, render, update_examples
-from l3mp_ros.agent.grounding import Grounding
+from l3mp_ros.agent.goal_grounding import GoalGrounding
+from l3mp_ros.agent.update_grounding import UpdateGrounding
 from l3mp_ros.world.complete import complete
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
@@ -26,11 +27,11 @@ def household():
             KnowledgeGraph.from_json(json.loads(STATE.read_text())))
 
 
-def _context(domain, kg, **kw):
+def _context(domain, kg, kind=None, **kw):
     names = ['red_pen', 'jerry', 'anna', 'living_room_table', 'jerry_bedroom_table',
              'kitchen_light', 'living_room']
     facts = [f for f in kg.facts if set(f.args) <= set(names)]
-    return Grounding.build(domain, kg, names, facts, **kw)
+    return (kind or UpdateGrounding).build(domain, kg, names, facts, **kw)
 
 
 def _branch(schema, predicate):
@@ -127,8 +128,8 @@ def test_read_update_rejects_out_of_context_items(household):
                                                'living_room_table']],
                                    'add': [['red_pen', 'in_person_hand', 'jerry']]})
     assert not errors and Fact('in_person_hand', ('red_pen', 'jerry')) in paper.add
-    _, errors = Grounding.build(domain, kg, ['red_pen', 'jerry', 'anna'], [],
-                                max_changes=1).read_update(
+    _, errors = UpdateGrounding.build(domain, kg, ['red_pen', 'jerry', 'anna'], [],
+                                      max_changes=1).read_update(
         {'facts': [['in_person_hand', 'red_pen', 'jerry'],
                    ['in_person_hand', 'red_pen', 'anna']]})
     assert any('at most 1' in e for e in errors)
@@ -167,7 +168,7 @@ def test_complete_adds_only_rule_forced_removals(household):
 
 def test_goal_schema_and_reading(household):
     domain, _, kg = household
-    g = _context(domain, kg)
+    g = _context(domain, kg, GoalGrounding)
     schema = g.goal_schema()
     goal = {'goal': [['in_person_hand', 'red_pen', 'anna'],
                      {'not': ['light_on', 'kitchen_light']},
@@ -201,7 +202,7 @@ def test_goal_schema_and_reading(household):
 
 def test_goal_schema_names_only_what_the_task_refers_to(household):
     domain, _, kg = household
-    g = _context(domain, kg, constants=frozenset({'red_pen', 'anna'}),
+    g = _context(domain, kg, GoalGrounding, constants=frozenset({'red_pen', 'anna'}),
                  quantified=frozenset({'light'}))
     schema = g.goal_schema()
     jsonschema.validate({'goal': [['in_person_hand', 'red_pen', 'anna']]}, schema)
@@ -237,7 +238,7 @@ def test_examples_come_from_the_loaded_domain(stem):
                                 / f'{other}.pddl')
     assert not (words & (set(foreign.predicates) - set(domain.predicates)))
     for ex in update_examples(domain, constraints):  # each answer fits its own context
-        g = Grounding.build(domain, _example_kg(domain, ex), list(ex.entities),
+        g = UpdateGrounding.build(domain, _example_kg(domain, ex), list(ex.entities),
                             [Fact(f[0], tuple(f[1:])) for f in ex.facts])
         jsonschema.validate(ex.answer, g.update_schema())
         assert not g.read_update(ex.answer)[1]

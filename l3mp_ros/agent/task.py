@@ -39,7 +39,8 @@ from ..world.kg import Fact, KnowledgeGraph
 from ..world.model import WorldModel
 from .clauses import split_report
 from .examples import system_for
-from .grounding import Grounding, grounded_message
+from .goal_grounding import GoalGrounding
+from .grounding import grounded_message
 from .wording import say
 
 if TYPE_CHECKING:
@@ -354,7 +355,7 @@ class TaskPlanner:
             types = quantifiable(self.world.domain, text)
             about = list(dict.fromkeys([*candidates(mentions), *possessors(
                 kg, text, kinds=types != frozenset())]))
-        grounding = Grounding.build(self.world.domain, kg, [*about, *ranked], retrieval.facts,
+        grounding = GoalGrounding.build(self.world.domain, kg, [*about, *ranked], retrieval.facts,
                                     per_slot=self.per_slot,
                                     constants=frozenset(about) if about else None,
                                     quantified=types)
@@ -434,14 +435,14 @@ class TaskPlanner:
             self.memory.task_done(text, out.goal, out.status, kg)
         return self._done(out, began)
 
-    def _request(self, kg: KnowledgeGraph, grounding: Grounding, recalled: str, text: str,
+    def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:
         """Return the goal request for ``text`` (a part of ``whole``, if given)."""
         return [{'role': 'system', 'content': self.system()},
                 {'role': 'user', 'content': recalled + grounded_message(
                     kg, grounding.entities, grounding.facts, 'Task', text, whole=whole)}]
 
-    def _by_parts(self, parts: list[str], text: str, kg: KnowledgeGraph, grounding: Grounding,
+    def _by_parts(self, parts: list[str], text: str, kg: KnowledgeGraph, grounding: GoalGrounding,
                   recalled: str, schema: dict[str, Any], out: TaskOutcome) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.
 

@@ -49,7 +49,8 @@ from .clauses import (
     unknown_names,
 )
 from .examples import system_for
-from .grounding import Grounding, grounded_message
+from .grounding import grounded_message
+from .update_grounding import UpdateGrounding
 from .wording import say
 
 if TYPE_CHECKING:
@@ -206,7 +207,7 @@ def _said(text: str, part: str | None) -> str:
 class ReportContext:
     """What one report's answer may use: the grounding, and whom the report is about."""
 
-    grounding: Grounding
+    grounding: UpdateGrounding
     mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
     written: dict[str, str]  # how the report wrote the entities it settled on
     mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
@@ -309,7 +310,7 @@ class NLUpdater:
         return Going(subject, verb, places) if places else None
 
     def grounding(self, kg: Any, retrieval: Retrieval,
-                  about: Iterable[str] = ()) -> Grounding:
+                  about: Iterable[str] = ()) -> UpdateGrounding:
         """Return the entities and facts this report's answer may use.
 
         ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
@@ -323,7 +324,7 @@ class NLUpdater:
         mentioned = about or retrieval.info.get('mentioned')
         facts = set(retrieval.facts) | facts_about(kg, mentioned or (),
                                                    self.subject_predicates())
-        return Grounding.build(self.world.domain, kg, [*about, *ranked], facts,
+        return UpdateGrounding.build(self.world.domain, kg, [*about, *ranked], facts,
                                per_slot=self.per_slot, max_items=self.max_stated,
                                max_changes=self.max_changes,
                                subjects=frozenset(mentioned) if mentioned else None,
@@ -655,7 +656,7 @@ class NLUpdater:
                               'nothing is applied')
         return errors, denied
 
-    def _ask(self, messages: list[dict[str, str]], grounding: Grounding, kg: Any,
+    def _ask(self, messages: list[dict[str, str]], grounding: UpdateGrounding, kg: Any,
              mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None,
              exclude: frozenset[Fact] = frozenset(), going: Going | None = None
              ) -> tuple[Completion | None, list[str], str]:
