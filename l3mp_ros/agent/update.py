@@ -25,43 +25,44 @@ provenance, or reject and record why. Nothing unverified is applied (with
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
 from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever, facts_about
-from ..retrieval.link import name_words, named_fully, named_in, words
+from ..retrieval.link import named_in
 from ..retrieval.mentions import candidates, resolve, surfaces
 from ..world.complete import Completion, complete
-from ..world.kg import Fact, Update
+from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from . import clarify
-from .clauses import (
-    NOUN_STARTERS,
-    SUBJECT_PRONOUNS,
-    SUBORDINATORS,
-    goes_somewhere,
-    split_report,
-    unknown_names,
-)
 from .examples import system_for
 from .grounding import grounded_message
+from .request import Request
+from .update_checks import (
+    CONFIRM_MIN_YES,
+    STATIVE,
+    Going,
+    PartScope,
+    ReadBack,
+    changed_before,
+    going,
+    irrelevant,
+    own_content,
+    part_scope,
+    relevance_errors,
+    unknown_names_error,
+)
 from .update_grounding import UpdateGrounding
-from .wording import say
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory
 
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
-# words by which a part points back at what earlier parts named: "opened it", "in there"
-POINTING_BACK = frozenset({'it', 'its', 'them', 'they', 'their', 'there'})
-# a part that may say nothing new: "X is still in the office", "as always"
-STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
+
 
 
 @dataclass
@@ -99,109 +100,6 @@ class UpdateOutcome:
                 'history': self.history}
 
 
-def changed_before(kg: Any, stated: Update) -> bool:
-    """Return whether a restating part repeats what an earlier part changed in ``kg``."""
-    return any(f not in kg for f in stated.add) or any(f in kg for f in stated.remove)
-
-
-def own_content(kg: Any, part: str, done: Iterable[Completion]) -> set[str]:
-    """Return the entities ``part`` names in full that no earlier part's change touched.
-
-    A part that only repeats an earlier change ("... and has stopped", "... and turned
-    off the light") names nothing new; "... and opened the tap of the kitchen sink" does,
-    so a restatement cannot stand for it.
-    """
-    touched = {a for c in done for f in c.update.remove | c.update.add for a in f.args}
-    return named_fully(kg.entities, part) - touched
-
-
-def irrelevant(update: Update, mentioned: set[str]) -> set[Fact]:
-    """Return the stated facts whose subject the report does not mention.
-
-    The subject is a fact's first argument: the thing that moved, the person who went
-    somewhere, the lamp switched on. None when nothing was linked.
-    """
-    if not mentioned:
-        return set()
-    return {f for f in update.remove | update.add if f.args and f.args[0] not in mentioned}
-
-
-def relevance_errors(facts: set[Fact]) -> list[str]:
-    """Return a sentence for each fact about something the report does not mention."""
-    return [f'{f.text()} is about {f.args[0]}, which the report does not mention; '
-            'change only what the report talks about' for f in sorted(facts)]
-
-
-@dataclass
-class PartScope:
-    """What one part of a report can be about.
-
-    A part with its own subject ("Sven went to the lab") must state facts about something
-    it names; a part whose subject is elsewhere ("went to the lab", "hung them up") must
-    state facts with at least one argument it names; a part naming nothing ("it works
-    now") is not checked.
-    """
-
-    text: str
-    named: set[str]
-    own_subject: bool
-
-    def outside(self, update: Update) -> set[Fact]:
-        """Return the facts this part cannot be the source of."""
-        if not self.named:
-            return set()
-        facts = update.remove | update.add
-        if self.own_subject:
-            return {f for f in facts if f.args and f.args[0] not in self.named}
-        return {f for f in facts if not self.named & set(f.args)}
-
-
-def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
-               earlier: Iterable[str] = ()) -> PartScope:
-    """Return the scope of one part of a report.
-
-    Besides what the part names by its words, a report mention whose head noun the part
-    uses counts ("Victor switched the light off" after "going to Martin's bedroom": the
-    report's linking resolved "the light" to martin_bedroom_light), and, when the part
-    points back with "it", "them" or "there", what the earlier parts named or changed
-    (``earlier``: "... and opened it on the bench" is about the bottle taken before).
-    """
-    first = part.split()[0] if part.split() else ''
-    low = first.lower().split("'")[0]
-    own = bool(first) and (first[:1].isupper() or low in NOUN_STARTERS) \
-        and low not in SUBJECT_PRONOUNS and low not in SUBORDINATORS
-    present = set(words(part))
-    heads = {m for m in mentioned if kg.has_entity(m) and (
-        (name_words(m) or [''])[-1] in present
-        or (name_words(kg.entities[m]) or [''])[-1] in present)}
-    tokens = {t.lower() for t in re.findall(r'[A-Za-z]+', part)}
-    back = set(earlier) if tokens & POINTING_BACK else set()
-    return PartScope(part, named_in(kg, part) | heads | back, own)
-
-
-@dataclass(frozen=True)
-class Going:
-    """A report (part) telling that its subject went somewhere: where it is must change."""
-
-    subject: str
-    words: str  # the verb of going as written: "came into"
-    places: frozenset[str]  # the predicates that say where the subject is
-
-    def missing(self, stated: Update) -> bool:
-        """Tell whether ``stated`` says nothing of where the subject is now."""
-        return not any(f.args and f.args[0] == self.subject and f.predicate in self.places
-                       for f in stated.add)
-
-    def error(self) -> str:
-        """Return the sentence that asks for the missing change."""
-        return (f'the report says {self.subject} {self.words} somewhere: state where '
-                f'{self.subject} is now')
-
-
-def _said(text: str, part: str | None) -> str:
-    """Return the head of a read-back question: the report, and the part asked about."""
-    return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
-
 
 @dataclass
 class ReportContext:
@@ -213,9 +111,47 @@ class ReportContext:
     mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
 
 
-#: the least P(yes) / (P(yes) + P(no)) of a read-back "yes" (when the endpoint returns
-#: token probabilities); see docs/decisions.md for its calibration
-CONFIRM_MIN_YES = 0.0
+
+@dataclass
+class Reading:
+    """One report read part by part: the state Algorithm 3's loop carries."""
+
+    req: Request
+    ctx: ReportContext
+    system: dict[str, str]  # the static system message
+    recalled: str  # what episodic memory recalls for the report ('' without memory)
+    parts: list[str]
+    work: KnowledgeGraph  # the graph after the parts accepted so far
+    done: list[Completion] = field(default_factory=list)
+    earlier: set[str] = field(default_factory=set)  # what earlier parts named or changed
+    restated: bool = False  # a part repeated what holds
+    last: Completion | None = None  # the answer of the part that stopped the loop
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def several(self) -> bool:
+        """Tell whether the report was cut into parts."""
+        return len(self.parts) > 1
+
+    def accept(self, completion: Completion) -> None:
+        """Compose one part's change onto the ones before it."""
+        self.done.append(completion)
+        self.earlier |= {a for f in completion.update.remove | completion.update.add
+                         for a in f.args}
+        self.work = self.work.copy()
+        self.work.apply(completion.update)
+
+
+@dataclass
+class Answer:
+    """One part's answer, and how it was asked (to ask once more)."""
+
+    completion: Completion | None
+    errors: list[str]
+    kind: str  # ok, no_change, restated or error (see NLUpdater._ask)
+    ask: list[dict[str, str]]
+    scope: PartScope | None
+    going: Going | None
 
 
 class NLUpdater:
@@ -283,31 +219,6 @@ class NLUpdater:
         return frozenset((self.world.domain.fluent_predicates() | keyed)
                          & set(self.world.domain.predicates))
 
-    def going(self, kg: Any, text: str) -> Going | None:
-        """Return the subject of ``text`` when it tells that this subject went somewhere.
-
-        The subject is the report's first mention (within its first three words, before a
-        verb of going, one candidate); it counts when a functional rule keyed on it keeps
-        where it is (a person, a thing, the robot), so the answer must move it.
-        """
-        verb = goes_somewhere(text)
-        if verb is None:
-            return None
-        at = len(words(text[:text.lower().find(verb.lower())]))
-        first = next((m for m in resolve(kg, text, steady=self.world.domain.static_predicates())
-                      if m.candidates), None)
-        if first is None or first.start > 2 or first.end > at or first.resolved is None:
-            return None
-        subject, domain = first.resolved, self.world.domain
-        kind = kg.entities.get(subject)
-        places = frozenset(
-            p for r in self.world.constraints.rules
-            if r.kind == 'functional' and r.key == 0 and kind is not None
-            and (not r.types or domain.is_subtype(kind, tuple(r.types)))
-            for p in r.predicates if p in domain.predicates
-            and len(domain.predicates[p].params) == 2
-            and domain.is_subtype(kind, domain.predicates[p].params[0][1]))
-        return Going(subject, verb, places) if places else None
 
     def grounding(self, kg: Any, retrieval: Retrieval,
                   about: Iterable[str] = ()) -> UpdateGrounding:
@@ -341,134 +252,153 @@ class NLUpdater:
         mentioned = set(about or retrieval.info.get('mentioned') or ())
         return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
 
+    # -- Algorithm 3 -------------------------------------------------------------------
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
-        """Update the KG from one report; never raises for LLM or input errors."""
+        """Update the KG from one report (Algorithm 3); never raises for LLM or input errors."""
         began = time.perf_counter()
         out = UpdateOutcome(text=text)
-        text = (text or '').strip()
-        if not text:
-            out.errors = ['empty report']
-            return self._finish(out, began, source, None)
-        kg = self.world.snapshot()
-        lexicon = {w for n in kg.entities for w in name_words(n)}
-        unknown = unknown_names(text, lexicon) if self.verify else []
-        if unknown:  # refused before any retrieval or LLM work
-            out.errors = [f'the report names {", ".join(map(repr, unknown))}, which no entity '
-                          'of the world model carries (a new entity is added with kg apply, '
-                          'not from a report)']
-            return self._finish(out, began, source, text)
-        try:
-            if retrieval is None:
-                retrieval = self.retriever.retrieve(kg, text, self.llm)
-        except LLMError as exc:
-            out.errors = [llm_failure(exc, 'retrieval')]
-            return self._finish(out, began, source, None)
-        out.retrieval_seconds = retrieval.seconds
-        out.usage.prompt_tokens += retrieval.prompt_tokens
-        out.usage.completion_tokens += retrieval.completion_tokens
-        out.usage.calls += 1 if (retrieval.prompt_tokens or retrieval.llm_seconds) else 0
-        ctx = self.context(kg, text, retrieval)
-        grounding, mentioned, written = ctx.grounding, ctx.mentioned, ctx.written
-        out.context_size = len(grounding.facts)
-        recalled = (self.memory.update_context(text, retrieval.facts)
+        req = Request.start(self.world, text)
+        if req is None:
+            return self._refuse(out, began, source, None, 'empty report')
+        if self.verify and (why := unknown_names_error(req)):  # before any LLM work
+            return self._refuse(out, began, source, req.text, why)
+        why = req.retrieve(self.retriever, self.llm, retrieval, out.usage, count_call=True)
+        if why is not None:
+            return self._refuse(out, began, source, None, why)
+        r = self._reading(req, out)  # mentions → grounding → memory → parts
+        for part in r.parts:  # one answer per part, composed in order
+            answer = self._answer(r, part, out)  # propose, verify, re-prompt (bounded)
+            if self._changes_nothing(r, part, answer):  # "still ...", or a repeat
+                continue
+            if not answer.errors and self.confirm and self.verify:
+                self._read_back(r, part, answer, out)  # choice, yes/no, asked once more
+            r.last, r.errors = answer.completion, answer.errors
+            if r.errors or r.last is None:
+                break  # a partial update would be wrong: nothing is applied
+            r.accept(r.last)
+        self._compose(r, out)  # the parts' net change, or why there is none
+        if not out.errors and self.ask_back and self.verify:
+            self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
+        return self._finish(out, began, source, req.text)  # apply with provenance, or reject
+
+    def _reading(self, req: Request, out: UpdateOutcome) -> Reading:
+        """Return the state of reading ``req``: its context, memory and parts."""
+        out.retrieval_seconds = req.retrieval.seconds
+        ctx = self.context(req.kg, req.text, req.retrieval)
+        out.context_size = len(ctx.grounding.facts)
+        recalled = (self.memory.update_context(req.text, req.retrieval.facts)
                     if self.memory is not None else '')
-        system = {'role': 'system', 'content': self.system()}
-        parts = split_report(text, lexicon) if self.split_clauses else [text]
-        work = kg
-        completions: list[Completion] = []
-        errors: list[str] = []
-        completion: Completion | None = None
-        restated = False
-        several = len(parts) > 1
-        earlier: set[str] = set()  # what the parts before this one named or changed
-        for part in parts:
-            ask = [system, {'role': 'user', 'content': recalled + grounded_message(
-                kg, grounding.entities, grounding.facts, 'Report', part if several else text,
-                whole=text if several else None)}]
-            scope = (part_scope(kg, part, mentioned, earlier) if several and self.verify
-                     else None)
-            going = self.going(kg, part if several else text) if self.verify else None
-            earlier |= named_in(kg, part)
-            completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
-                                                 part=scope, going=going)
-            if (several and kind == 'restated' and completion is not None and completions
-                    and self.verify and not STATIVE.search(part)
-                    and changed_before(kg, completion.asked)
-                    and own_content(kg, part, completions)):
-                # the part names something no earlier part changed, yet the answer repeats
-                # an earlier part's change: asked once more, those changes cannot be written
-                done = frozenset(f for c in completions for f in c.update.add | c.update.remove)
-                completion, errors, kind = self._ask(ask, grounding, work, mentioned, out,
-                                                     part=scope, exclude=done, going=going)
-                if completion is not None:
-                    completion.notes.append(f'the first answer for "{part}" repeated an '
-                                            "earlier part's change; asked again without it")
-            if several and kind == 'no_change':
-                if STATIVE.search(part):
-                    errors = []  # "X is still in the office": nothing to change, as said
-                    continue
-                errors = [f'no change found for the part "{part}" of the report; '
-                          'nothing is applied (a partial update would be wrong)']
-            elif several and kind == 'restated' and completion is not None and (
-                    STATIVE.search(part) or (changed_before(kg, completion.asked)
-                                             and not own_content(kg, part, completions))):
-                restated, errors = True, []
-                continue  # the part repeats what holds ("still") or an earlier part did
-            if not errors and completion is not None and self.confirm and self.verify:
-                asked = part if several else None
-                read: dict[str, bool] = {}  # read-back answers, by statement
-                completion, errors, denied = self._read_back(text, asked, completion, work,
-                                                             out, written, read)
-                if denied:
-                    # the answer added a fact the report does not say ("repaired" → also
-                    # "the room is no longer lit"): asked once more with those facts
-                    # barred; the new answer must pass the same read-back
-                    again, again_errors, _ = self._ask(
-                        ask, grounding, work, mentioned, out, part=scope,
-                        exclude=frozenset(denied), going=going)
-                    if again is not None and not again_errors:
-                        again, again_errors, _ = self._read_back(text, asked, again, work,
-                                                                 out, written, read)
-                    if again is not None and not again_errors:
-                        completion, errors = again, []
-                        completion.notes.extend(
-                            f'asked again without {f.text()}: the report does not say it'
-                            for f in sorted(denied))
-            if errors or completion is None:
-                break
-            completions.append(completion)
-            earlier |= {a for f in completion.update.remove | completion.update.add
-                        for a in f.args}
-            work = work.copy()
-            work.apply(completion.update)
-        if errors:
-            if completion is not None:
-                out.update = completion.update
-                out.implied = list(completion.implied)
-                out.notes = list(completion.notes) + list(grounding.notes)
-        elif not completions:
-            errors = [RESTATED if restated else NO_CHANGE]
-        else:
-            net = kg.diff_to(work)
-            out.update = net
-            out.implied = [(f, r) for c in completions for f, r in c.implied
-                           if f in net.remove]
-            out.notes = [n for c in completions for n in c.notes] + list(grounding.notes)
-            if several:
-                out.notes.append(f'report read in {len(parts)} parts: ' + ' | '.join(parts))
-            if self.ask_back and self.verify:
-                stated = [c.stated for c in completions]
-                doubt = clarify.doubt(kg, ctx.mentions, stated, self.world)
-                if doubt is not None:
-                    out.question = doubt.question()
-                    out.clarify = {**doubt.to_json(), 'text': text,
-                                   'stated': [u.to_json() for u in stated],
-                                   'expires': time.time() + self.clarify_timeout}
-                    errors = [f'the report does not say which {doubt.mention} it means; '
-                              f'asked: {out.question}']
-        out.errors = errors
-        return self._finish(out, began, source, text)
+        return Reading(req, ctx, {'role': 'system', 'content': self.system()}, recalled,
+                       req.parts(self.split_clauses), req.kg)
+
+    def _answer(self, r: Reading, part: str, out: UpdateOutcome) -> Answer:
+        """Ask for one part's change.
+
+        When the answer repeats an earlier part's change although the part names
+        something no earlier part changed, it is asked once more with those changes
+        barred.
+        """
+        kg, text, g, mentioned = r.req.kg, r.req.text, r.ctx.grounding, r.ctx.mentioned
+        ask = [r.system, {'role': 'user', 'content': r.recalled + grounded_message(
+            kg, g.entities, g.facts, 'Report', part if r.several else text,
+            whole=text if r.several else None)}]
+        scope = part_scope(kg, part, mentioned, r.earlier) if r.several and self.verify else None
+        goes = going(self.world, kg, part if r.several else text) if self.verify else None
+        r.earlier |= named_in(kg, part)
+        a = Answer(*self._ask(ask, g, r.work, mentioned, out, part=scope, going=goes),
+                   ask, scope, goes)
+        if (r.several and a.kind == 'restated' and a.completion is not None and r.done
+                and self.verify and not STATIVE.search(part)
+                and changed_before(kg, a.completion.asked) and own_content(kg, part, r.done)):
+            done = frozenset(f for c in r.done for f in c.update.add | c.update.remove)
+            a.completion, a.errors, a.kind = self._ask(ask, g, r.work, mentioned, out,
+                                                       part=scope, exclude=done, going=goes)
+            if a.completion is not None:
+                a.completion.notes.append(f'the first answer for "{part}" repeated an '
+                                          "earlier part's change; asked again without it")
+        return a
+
+    @staticmethod
+    def _changes_nothing(r: Reading, part: str, a: Answer) -> bool:
+        """Tell whether a part is skipped: it says "still", or repeats an earlier change.
+
+        A part of a report with no change that does not say so makes the whole report
+        fail (its errors are set).
+        """
+        if not r.several:
+            return False
+        if a.kind == 'no_change':
+            if STATIVE.search(part):
+                return True  # "X is still in the office": nothing to change, as said
+            a.errors = [f'no change found for the part "{part}" of the report; '
+                        'nothing is applied (a partial update would be wrong)']
+            return False
+        if a.kind == 'restated' and a.completion is not None and (
+                STATIVE.search(part) or (changed_before(r.req.kg, a.completion.asked)
+                                         and not own_content(r.req.kg, part, r.done))):
+            r.restated = True
+            return True
+        return False
+
+    def _read_back(self, r: Reading, part: str, a: Answer, out: UpdateOutcome) -> None:
+        """Read the answer back (:class:`.update_checks.ReadBack`).
+
+        The read-back most often denies a fact the model added beside the right one
+        ("repaired" → also "the room is no longer lit"): the part is asked once more with
+        the denied facts barred, and the new answer must pass the same read-back.
+        """
+        check = ReadBack(self.llm, self.world, self.confirm_min_yes)
+        asked = part if r.several else None
+        read: dict[str, bool] = {}  # read-back answers, by statement
+        assert a.completion is not None
+        a.completion, a.errors, denied = check.check(r.req.text, asked, a.completion, r.work,
+                                                     out, r.ctx.written, read)
+        if not denied:
+            return
+        again, errors, _ = self._ask(a.ask, r.ctx.grounding, r.work, r.ctx.mentioned, out,
+                                     part=a.scope, exclude=frozenset(denied), going=a.going)
+        if again is not None and not errors:
+            again, errors, _ = check.check(r.req.text, asked, again, r.work, out,
+                                           r.ctx.written, read)
+        if again is not None and not errors:
+            a.completion, a.errors = again, []
+            a.completion.notes.extend(f'asked again without {f.text()}: the report does not '
+                                      'say it' for f in sorted(denied))
+
+    @staticmethod
+    def _compose(r: Reading, out: UpdateOutcome) -> None:
+        """Set the outcome: the parts' net change and its notes, or why there is none."""
+        out.errors = list(r.errors)
+        if r.errors:
+            if r.last is not None:
+                out.update = r.last.update
+                out.implied = list(r.last.implied)
+                out.notes = list(r.last.notes) + list(r.ctx.grounding.notes)
+            return
+        if not r.done:
+            out.errors = [RESTATED if r.restated else NO_CHANGE]
+            return
+        net = r.req.kg.diff_to(r.work)
+        out.update = net
+        out.implied = [(f, rule) for c in r.done for f, rule in c.implied if f in net.remove]
+        out.notes = [n for c in r.done for n in c.notes] + list(r.ctx.grounding.notes)
+        if r.several:
+            out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
+
+    def _doubt(self, r: Reading, out: UpdateOutcome) -> None:
+        """Keep the report pending and ask which thing it means when that was a guess."""
+        stated = [c.stated for c in r.done]
+        doubt = clarify.doubt(r.req.kg, r.ctx.mentions, stated, self.world)
+        if doubt is None:
+            return
+        out.question = doubt.question()
+        out.clarify = {**doubt.to_json(), 'text': r.req.text,
+                       'stated': [u.to_json() for u in stated],
+                       'expires': time.time() + self.clarify_timeout}
+        out.errors = [f'the report does not say which {doubt.mention} it means; '
+                      f'asked: {out.question}']
+
 
     # -- asking back (:mod:`.clarify`) ------------------------------------------------
     def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
@@ -533,129 +463,6 @@ class NLUpdater:
         out.applied, out.event_id = res.applied, res.event_id
         out.seconds = time.perf_counter() - began
         return out
-
-    def _choose(self, text: str, part: str | None, completion: Completion, kg: Any,
-                out: UpdateOutcome, written: dict[str, str] | None = None
-                ) -> tuple[Completion, list[str]]:
-        """Settle answers that say several different things about one thing; return errors.
-
-        One clause seldom moves a thing *and* changes its state, or hands it over *and*
-        gives it a new owner; a small model often adds such a second fact ("capped the
-        tube" → sealed and held by Lena), and a yes/no reading of each, asked alone, agrees
-        to both. Facts about one subject with different predicates, none implied by
-        another through the rules, are put side by side: the model picks the one the
-        report says, asked twice in opposite orders. The others are dropped when both
-        picks agree; when they do not, nothing is applied.
-        """
-        stated = completion.stated
-        said = _said(text, part)
-        by_subject: dict[str, list[Fact]] = {}
-        for fact in sorted(stated.add | stated.remove):
-            if fact.args:
-                by_subject.setdefault(fact.args[0], []).append(fact)
-        dropped: dict[Fact, Fact] = {}
-        for group in by_subject.values():
-            group = self._independent(group, stated, kg)
-            if len({f.predicate for f in group}) < 2:
-                continue
-            claims = [say(f, removed=f in stated.remove, domain=self.world.domain,
-                          names=written) for f in group]
-            picks = []
-            for order in (list(range(len(group))), list(reversed(range(len(group))))):
-                try:
-                    k, reply = ask_choice(self.llm, 'choose', said, [claims[i] for i in order])
-                except LLMError as exc:
-                    return completion, [llm_failure(exc, 'choice')]
-                out.usage.add(reply)
-                picks.append(order[k] if k >= 0 else -1)
-                out.history.append({'choose': [claims[i] for i in order],
-                                    'reply': (reply.text or '')[:200]})
-            if picks[0] < 0 or picks[0] != picks[1]:
-                return completion, [f'the answer says {" and ".join(claims)}; asked which one '
-                                    'the report says, the model does not settle on one; '
-                                    'nothing is applied']
-            dropped.update({f: group[picks[0]] for f in group if f != group[picks[0]]})
-        if not dropped:
-            return completion, []
-        kept = Update.of(stated.remove - set(dropped), stated.add - set(dropped))
-        settled = complete(kg, kept, self.world.constraints, self.world.domain)
-        settled.notes.extend(f'dropped {f.text()}: asked which one the report says, the model '
-                             f'chose {chosen.text()}' for f, chosen in sorted(dropped.items()))
-        return settled, self.world.verifier.check(kg, settled.update)
-
-    def _independent(self, group: list[Fact], stated: Update, kg: Any) -> list[Fact]:
-        """Return the facts of ``group`` that no other fact of it implies by the rules.
-
-        "held by Theo" implies "no longer kept in the fridge" (one place per item), and a
-        ``requires`` rule ties "on the shelf" to "on shelf level 2", added or removed
-        together: stating both is one change, not two.
-        """
-        implied: set[Fact] = {  # tied by a requires rule: both added, or both removed
-            g for r in self.world.constraints.rules for f in group for g in group
-            if g != f and (f in stated.add) == (g in stated.add) and r.ties(f, g)}
-        for fact in group:
-            alone = Update.of([fact] if fact in stated.remove else [],
-                              [fact] if fact in stated.add else [])
-            done = complete(kg, alone, self.world.constraints, self.world.domain).update
-            implied |= {g for g in group if g != fact and (
-                g in done.remove if g in stated.remove else g in done.add)}
-        return [f for f in group if f not in implied]
-
-    def _read_back(self, text: str, part: str | None, completion: Completion, kg: Any,
-                   out: UpdateOutcome, written: dict[str, str] | None,
-                   read: dict[str, bool]) -> tuple[Completion, list[str], set[Fact]]:
-        """Check an answer against the report: choice, then yes/no per fact.
-
-        Return (completion, errors, denied): ``denied`` are the stated facts the yes/no
-        reading rejected (empty when the choice failed, the LLM failed or all were read).
-        """
-        completion, errors = self._choose(text, part, completion, kg, out, written)
-        if errors:
-            return completion, errors, set()
-        errors, denied = self._confirm(text, part, completion, out, written, read)
-        return completion, errors, denied
-
-    def _confirm(self, text: str, part: str | None, completion: Completion,
-                 out: UpdateOutcome, written: dict[str, str] | None = None,
-                 read: dict[str, bool] | None = None) -> tuple[list[str], set[Fact]]:
-        """Ask, fact by fact, whether the report says what the answer stated.
-
-        Return (errors, denied facts); ``read`` keeps answers by statement, so a second
-        answer is not asked again about a statement already read.
-
-        A second, independent yes/no reading: a small model that wrote a plausible but
-        unsaid fact ("almost empty" → no longer sealed) usually denies it when asked.
-        Entities the report's words settled (``written``) are put as the report wrote
-        them ("the goggles", not "safety goggles 1"): which thing is meant was decided
-        by mention resolution; the model judges only what happened to it.
-        """
-        errors: list[str] = []
-        denied: set[Fact] = set()
-        read = {} if read is None else read
-        said = _said(text, part)
-        stated = completion.stated
-        for fact in sorted(stated.add | stated.remove):
-            claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
-                        names=written)
-            if claim not in read:
-                try:
-                    yes, reply = ask_yes_no(self.llm, 'confirm',
-                                            f'{said}Statement: {claim}\nAnswer:')
-                except LLMError as exc:
-                    return [llm_failure(exc, 'confirmation')], set()
-                out.usage.add(reply)
-                p_yes = yes_probability(reply)
-                out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
-                                    'fact': list(fact.triplet()),
-                                    'removed': fact in stated.remove, 'p_yes': p_yes})
-                # a hesitant yes is no: the model's own odds must clear the calibrated bar
-                read[claim] = yes and (p_yes is None or p_yes >= self.confirm_min_yes)
-            if not read[claim]:
-                denied.add(fact)
-                errors.append(f'asked again, the model does not read "{claim}" in the report; '
-                              'nothing is applied')
-        return errors, denied
-
     def _ask(self, messages: list[dict[str, str]], grounding: UpdateGrounding, kg: Any,
              mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None,
              exclude: frozenset[Fact] = frozenset(), going: Going | None = None
@@ -664,8 +471,8 @@ class NLUpdater:
 
         ``kind`` is ``ok``, ``no_change`` (empty answer), ``restated`` (everything stated
         already holds in ``kg``) or ``error``. With ``part``, stated facts must be about
-        what that part names (see :func:`part_scope`). Facts in ``exclude`` cannot be
-        written.
+        what that part names (see :func:`.update_checks.part_scope`). Facts in ``exclude``
+        cannot be written.
         """
         excluded: set[Fact] = set(exclude)  # items an earlier answer got wrong
         completion: Completion | None = None
@@ -686,57 +493,64 @@ class NLUpdater:
                 'reply_sha256': hashlib.sha256((reply.text or '').encode()).hexdigest()}
             stated, errors = grounding.read_update(
                 reply.data if reply.data is not None else reply.text, strict=self.verify)
-            completion = None
+            completion, kind = None, 'error'
             if not errors:
-                completion = complete(kg, stated, self.world.constraints, self.world.domain)
-                if stated.is_empty():
-                    errors = [NO_CHANGE]
-                    out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
-                                        'errors': list(errors)})
-                    return None, errors, 'no_change'
-                if completion.update.is_empty():
-                    # Everything stated already holds: the report restates the graph (or
-                    # the model could not say the change). A re-prompt pushed a small model
-                    # into inventing a change, so this ends here, as a rejection.
-                    errors = [RESTATED] + list(completion.notes)
-                    out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
-                                        'errors': list(errors)})
-                    return completion, errors, 'restated'
-                else:
-                    off = irrelevant(completion.stated, mentioned) if self.verify else set()
-                    errors = relevance_errors(off)
-                    if part is not None and not errors:
-                        off = part.outside(completion.stated)
-                        kept = Update.of(completion.stated.remove - off,
-                                         completion.stated.add - off)
-                        trimmed = complete(kg, kept, self.world.constraints,
-                                           self.world.domain) if off else None
-                        if trimmed is not None and not trimmed.update.is_empty():
-                            # keep what this part says, drop what belongs elsewhere
-                            completion = trimmed
-                            completion.notes.extend(
-                                f'dropped {f.text()}: not about anything "{part.text}" names'
-                                for f in sorted(off))
-                        else:
-                            errors = [f'{f.text()} is not about anything "{part.text}" '
-                                      'names; answer only what this part says'
-                                      for f in sorted(off)]
-                    excluded |= off
-                    if not errors and going is not None and going.missing(completion.stated):
-                        # "Bob came into the mailroom" answered with the mailroom door only:
-                        # a partial update would be applied as if it were the whole
-                        errors = [going.error()]
-                    if not errors and self.verify:
-                        errors = self.world.verifier.check(kg, completion.update)
+                completion, errors, kind, off = self._judge(stated, kg, mentioned, part, going)
+                excluded |= off
             out.history.append({'attempt': attempt, 'reply': reply.text[:2000],
                                 'errors': list(errors)})
-            if not errors:
-                return completion, [], 'ok'
+            if kind != 'error':
+                return (None if kind == 'no_change' else completion), errors, kind
             messages = messages + [
                 {'role': 'assistant', 'content': reply.text},
                 {'role': 'user', 'content': 'Your answer has errors:\n- ' + '\n- '.join(errors)
                  + '\nAnswer again with the corrected JSON.'}]
         return completion, errors, 'error'
+
+    def _judge(self, stated: Update, kg: Any, mentioned: set[str], part: PartScope | None,
+               going: Going | None) -> tuple[Completion | None, list[str], str, set[Fact]]:
+        """Complete a read answer by the rules and check it.
+
+        Return (completion, errors, kind, off): ``off`` are the stated facts outside what
+        the report or its part is about (barred from the next attempt).
+        """
+        completion = complete(kg, stated, self.world.constraints, self.world.domain)
+        if stated.is_empty():
+            return None, [NO_CHANGE], 'no_change', set()
+        if completion.update.is_empty():
+            # Everything stated already holds: the report restates the graph (or the model
+            # could not say the change). A re-prompt pushed a small model into inventing a
+            # change, so this ends here, as a rejection.
+            return completion, [RESTATED] + list(completion.notes), 'restated', set()
+        off = irrelevant(completion.stated, mentioned) if self.verify else set()
+        errors = relevance_errors(off)
+        if part is not None and not errors:
+            off = part.outside(completion.stated)
+            kept = Update.of(completion.stated.remove - off, completion.stated.add - off)
+            trimmed = complete(kg, kept, self.world.constraints,
+                               self.world.domain) if off else None
+            if trimmed is not None and not trimmed.update.is_empty():
+                # keep what this part says, drop what belongs elsewhere
+                completion = trimmed
+                completion.notes.extend(f'dropped {f.text()}: not about anything '
+                                        f'"{part.text}" names' for f in sorted(off))
+            else:
+                errors = [f'{f.text()} is not about anything "{part.text}" names; answer '
+                          'only what this part says' for f in sorted(off)]
+        if not errors and going is not None and going.missing(completion.stated):
+            # "Bob came into the mailroom" answered with the mailroom door only: a partial
+            # update would be applied as if it were the whole
+            errors = [going.error()]
+        if not errors and self.verify:
+            errors = self.world.verifier.check(kg, completion.update)
+        return completion, errors, 'error' if errors else 'ok', off
+
+    def _refuse(self, out: UpdateOutcome, began: float, source: str, utterance: str | None,
+                why: str) -> UpdateOutcome:
+        out.errors = [why]
+        return self._finish(out, began, source, utterance)
+
+
 
     def _finish(self, out: UpdateOutcome, began: float, source: str,
                 utterance: str | None) -> UpdateOutcome:

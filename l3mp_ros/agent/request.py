@@ -1,0 +1,82 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The front half Algorithms 3 and 4 share: one utterance, its graph, retrieval and mentions.
+
+:meth:`Request.start` refuses an empty utterance and takes one snapshot of the graph (every
+later step reads that snapshot, never the live store); :meth:`Request.retrieve` runs the
+retriever (or takes a retrieval already made) and counts what it cost;
+:meth:`Request.resolve` links the utterance's mentions to entities; :meth:`Request.parts`
+cuts it into the changes or requests it tells. What each algorithm grounds on top of this
+(an update's or a goal's schema) stays with that algorithm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
+from ..retrieval.base import Retrieval, Retriever
+from ..retrieval.link import name_words
+from ..retrieval.mentions import Mention, resolve
+from ..world.kg import KnowledgeGraph
+from ..world.model import WorldModel
+from .clauses import split_report
+
+
+class Trace(Protocol):
+    """What the checks write to: an outcome's LLM usage and its history of questions."""
+
+    usage: Usage
+    history: list[dict[str, Any]]
+
+
+@dataclass
+class Request:
+    """One utterance read against one snapshot of the world model."""
+
+    world: WorldModel
+    text: str
+    kg: KnowledgeGraph
+    lexicon: set[str]  # every word of an entity name (what a report may name)
+    retrieval: Retrieval = field(default_factory=Retrieval)
+    mentions: list[Mention] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, world: WorldModel, text: str | None) -> Request | None:
+        """Return the request for ``text`` on a snapshot of ``world``; None when it is empty."""
+        text = (text or '').strip()
+        if not text:
+            return None
+        kg = world.snapshot()
+        return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)})
+
+    def retrieve(self, retriever: Retriever | None, llm: ChatLLM, given: Retrieval | None,
+                 usage: Usage, *, count_call: bool) -> str | None:
+        """Retrieve the context (``given``: already retrieved); return an error sentence or None.
+
+        Without a retriever the whole graph is the context. The retrieval's tokens are added
+        to ``usage``, and with ``count_call`` its LLM call too.
+        """
+        try:
+            if given is None:
+                given = (retriever.retrieve(self.kg, self.text, llm) if retriever is not None
+                         else Retrieval(facts=set(self.kg.facts)))
+        except LLMError as exc:
+            return llm_failure(exc, 'retrieval')
+        self.retrieval = given
+        usage.prompt_tokens += given.prompt_tokens
+        usage.completion_tokens += given.completion_tokens
+        if count_call:
+            usage.calls += 1 if (given.prompt_tokens or given.llm_seconds) else 0
+        return None
+
+    def resolve(self) -> list[Mention]:
+        """Link the utterance's mentions to the entities they can refer to (kept)."""
+        self.mentions = resolve(self.kg, self.text,
+                                steady=self.world.domain.static_predicates())
+        return self.mentions
+
+    def parts(self, split: bool) -> list[str]:
+        """Return the parts of the utterance (:func:`.clauses.split_report`), or it whole."""
+        return split_report(self.text, self.lexicon) if split else [self.text]

@@ -1,0 +1,322 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The checks of Algorithm 3: what an answer may state about a report, and its read-back.
+
+Without an LLM: the report names only known things (:func:`unknown_names_error`); the
+answer is about what the report mentions (:func:`irrelevant`) and about what its part
+names (:class:`PartScope`); a subject said to go somewhere must move (:class:`Going`); a
+part that repeats an earlier change or says "still" changes nothing
+(:func:`changed_before`, :func:`own_content`, :data:`STATIVE`). With the LLM, the
+read-back (:class:`ReadBack`): facts saying different things of one thing are settled by
+a numbered choice asked in both orders, then each stated fact is read back yes/no.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
+from ..llm.protocol import ChatLLM, LLMError, llm_failure
+from ..retrieval.link import name_words, named_fully, named_in, words
+from ..retrieval.mentions import resolve
+from ..world.complete import Completion, complete
+from ..world.kg import Fact, Update
+from ..world.model import WorldModel
+from .clauses import (
+    NOUN_STARTERS,
+    SUBJECT_PRONOUNS,
+    SUBORDINATORS,
+    goes_somewhere,
+    unknown_names,
+)
+from .request import Request, Trace
+from .wording import say
+
+# words by which a part points back at what earlier parts named: "opened it", "in there"
+POINTING_BACK = frozenset({'it', 'its', 'them', 'they', 'their', 'there'})
+# a part that may say nothing new: "X is still in the office", "as always"
+STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
+
+#: the least P(yes) / (P(yes) + P(no)) of a read-back "yes" (when the endpoint returns
+#: token probabilities); see docs/decisions.md for its calibration
+CONFIRM_MIN_YES = 0.0
+
+
+def unknown_names_error(req: Request) -> str | None:
+    """Return why a report naming someone no entity carries is refused, or None."""
+    unknown = unknown_names(req.text, req.lexicon)
+    if not unknown:
+        return None
+    return (f'the report names {", ".join(map(repr, unknown))}, which no entity of the world '
+            'model carries (a new entity is added with kg apply, not from a report)')
+
+
+def changed_before(kg: Any, stated: Update) -> bool:
+    """Return whether a restating part repeats what an earlier part changed in ``kg``."""
+    return any(f not in kg for f in stated.add) or any(f in kg for f in stated.remove)
+
+
+def own_content(kg: Any, part: str, done: Iterable[Completion]) -> set[str]:
+    """Return the entities ``part`` names in full that no earlier part's change touched.
+
+    A part that only repeats an earlier change ("... and has stopped", "... and turned
+    off the light") names nothing new; "... and opened the tap of the kitchen sink" does,
+    so a restatement cannot stand for it.
+    """
+    touched = {a for c in done for f in c.update.remove | c.update.add for a in f.args}
+    return named_fully(kg.entities, part) - touched
+
+
+def irrelevant(update: Update, mentioned: set[str]) -> set[Fact]:
+    """Return the stated facts whose subject the report does not mention.
+
+    The subject is a fact's first argument: the thing that moved, the person who went
+    somewhere, the lamp switched on. None when nothing was linked.
+    """
+    if not mentioned:
+        return set()
+    return {f for f in update.remove | update.add if f.args and f.args[0] not in mentioned}
+
+
+def relevance_errors(facts: set[Fact]) -> list[str]:
+    """Return a sentence for each fact about something the report does not mention."""
+    return [f'{f.text()} is about {f.args[0]}, which the report does not mention; '
+            'change only what the report talks about' for f in sorted(facts)]
+
+
+@dataclass
+class PartScope:
+    """What one part of a report can be about.
+
+    A part with its own subject ("Sven went to the lab") must state facts about something
+    it names; a part whose subject is elsewhere ("went to the lab", "hung them up") must
+    state facts with at least one argument it names; a part naming nothing ("it works
+    now") is not checked.
+    """
+
+    text: str
+    named: set[str]
+    own_subject: bool
+
+    def outside(self, update: Update) -> set[Fact]:
+        """Return the facts this part cannot be the source of."""
+        if not self.named:
+            return set()
+        facts = update.remove | update.add
+        if self.own_subject:
+            return {f for f in facts if f.args and f.args[0] not in self.named}
+        return {f for f in facts if not self.named & set(f.args)}
+
+
+def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
+               earlier: Iterable[str] = ()) -> PartScope:
+    """Return the scope of one part of a report.
+
+    Besides what the part names by its words, a report mention whose head noun the part
+    uses counts ("Victor switched the light off" after "going to Martin's bedroom": the
+    report's linking resolved "the light" to martin_bedroom_light), and, when the part
+    points back with "it", "them" or "there", what the earlier parts named or changed
+    (``earlier``: "... and opened it on the bench" is about the bottle taken before).
+    """
+    first = part.split()[0] if part.split() else ''
+    low = first.lower().split("'")[0]
+    own = bool(first) and (first[:1].isupper() or low in NOUN_STARTERS) \
+        and low not in SUBJECT_PRONOUNS and low not in SUBORDINATORS
+    present = set(words(part))
+    heads = {m for m in mentioned if kg.has_entity(m) and (
+        (name_words(m) or [''])[-1] in present
+        or (name_words(kg.entities[m]) or [''])[-1] in present)}
+    tokens = {t.lower() for t in re.findall(r'[A-Za-z]+', part)}
+    back = set(earlier) if tokens & POINTING_BACK else set()
+    return PartScope(part, named_in(kg, part) | heads | back, own)
+
+
+@dataclass(frozen=True)
+class Going:
+    """A report (part) telling that its subject went somewhere: where it is must change."""
+
+    subject: str
+    words: str  # the verb of going as written: "came into"
+    places: frozenset[str]  # the predicates that say where the subject is
+
+    def missing(self, stated: Update) -> bool:
+        """Tell whether ``stated`` says nothing of where the subject is now."""
+        return not any(f.args and f.args[0] == self.subject and f.predicate in self.places
+                       for f in stated.add)
+
+    def error(self) -> str:
+        """Return the sentence that asks for the missing change."""
+        return (f'the report says {self.subject} {self.words} somewhere: state where '
+                f'{self.subject} is now')
+
+
+def _said(text: str, part: str | None) -> str:
+    """Return the head of a read-back question: the report, and the part asked about."""
+    return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
+
+
+def going(world: WorldModel, kg: Any, text: str) -> Going | None:
+    """Return the subject of ``text`` when it tells that this subject went somewhere.
+
+    The subject is the report's first mention (within its first three words, before a
+    verb of going, one candidate); it counts when a functional rule keyed on it keeps
+    where it is (a person, a thing, the robot), so the answer must move it.
+    """
+    verb = goes_somewhere(text)
+    if verb is None:
+        return None
+    at = len(words(text[:text.lower().find(verb.lower())]))
+    domain = world.domain
+    first = next((m for m in resolve(kg, text, steady=domain.static_predicates())
+                  if m.candidates), None)
+    if first is None or first.start > 2 or first.end > at or first.resolved is None:
+        return None
+    subject = first.resolved
+    kind = kg.entities.get(subject)
+    places = frozenset(
+        p for r in world.constraints.rules
+        if r.kind == 'functional' and r.key == 0 and kind is not None
+        and (not r.types or domain.is_subtype(kind, tuple(r.types)))
+        for p in r.predicates if p in domain.predicates
+        and len(domain.predicates[p].params) == 2
+        and domain.is_subtype(kind, domain.predicates[p].params[0][1]))
+    return Going(subject, verb, places) if places else None
+
+
+@dataclass
+class ReadBack:
+    """Check an answer against its report with the LLM: a choice, then yes/no per fact.
+
+    Questions and replies are written to the outcome's history (:class:`.request.Trace`);
+    a "yes" counts when the model's own odds clear ``min_yes`` (when the endpoint returns
+    them).
+    """
+
+    llm: ChatLLM
+    world: WorldModel
+    min_yes: float = CONFIRM_MIN_YES
+
+    def check(self, text: str, part: str | None, completion: Completion, kg: Any,
+              out: Trace, written: dict[str, str] | None,
+              read: dict[str, bool]) -> tuple[Completion, list[str], set[Fact]]:
+        """Return (completion, errors, denied): the choice, then the yes/no reading.
+
+        ``denied`` are the stated facts the yes/no reading rejected (empty when the choice
+        failed, the LLM failed or all were read); ``read`` keeps answers by statement.
+        """
+        completion, errors = self.choose(text, part, completion, kg, out, written)
+        if errors:
+            return completion, errors, set()
+        errors, denied = self.confirm(text, part, completion, out, written, read)
+        return completion, errors, denied
+
+    def choose(self, text: str, part: str | None, completion: Completion, kg: Any,
+               out: Trace, written: dict[str, str] | None = None
+               ) -> tuple[Completion, list[str]]:
+        """Settle answers that say several different things about one thing; return errors.
+
+        One clause seldom moves a thing *and* changes its state, or hands it over *and*
+        gives it a new owner; a small model often adds such a second fact ("capped the
+        tube" → sealed and held by Lena), and a yes/no reading of each, asked alone, agrees
+        to both. Facts about one subject with different predicates, none implied by
+        another through the rules, are put side by side: the model picks the one the
+        report says, asked twice in opposite orders. The others are dropped when both
+        picks agree; when they do not, nothing is applied.
+        """
+        stated = completion.stated
+        said = _said(text, part)
+        by_subject: dict[str, list[Fact]] = {}
+        for fact in sorted(stated.add | stated.remove):
+            if fact.args:
+                by_subject.setdefault(fact.args[0], []).append(fact)
+        dropped: dict[Fact, Fact] = {}
+        for group in by_subject.values():
+            group = self.independent(group, stated, kg)
+            if len({f.predicate for f in group}) < 2:
+                continue
+            claims = [say(f, removed=f in stated.remove, domain=self.world.domain,
+                          names=written) for f in group]
+            picks = []
+            for order in (list(range(len(group))), list(reversed(range(len(group))))):
+                try:
+                    k, reply = ask_choice(self.llm, 'choose', said, [claims[i] for i in order])
+                except LLMError as exc:
+                    return completion, [llm_failure(exc, 'choice')]
+                out.usage.add(reply)
+                picks.append(order[k] if k >= 0 else -1)
+                out.history.append({'choose': [claims[i] for i in order],
+                                    'reply': (reply.text or '')[:200]})
+            if picks[0] < 0 or picks[0] != picks[1]:
+                return completion, [f'the answer says {" and ".join(claims)}; asked which one '
+                                    'the report says, the model does not settle on one; '
+                                    'nothing is applied']
+            dropped.update({f: group[picks[0]] for f in group if f != group[picks[0]]})
+        if not dropped:
+            return completion, []
+        kept = Update.of(stated.remove - set(dropped), stated.add - set(dropped))
+        settled = complete(kg, kept, self.world.constraints, self.world.domain)
+        settled.notes.extend(f'dropped {f.text()}: asked which one the report says, the model '
+                             f'chose {chosen.text()}' for f, chosen in sorted(dropped.items()))
+        return settled, self.world.verifier.check(kg, settled.update)
+
+    def independent(self, group: list[Fact], stated: Update, kg: Any) -> list[Fact]:
+        """Return the facts of ``group`` that no other fact of it implies by the rules.
+
+        "held by Theo" implies "no longer kept in the fridge" (one place per item), and a
+        ``requires`` rule ties "on the shelf" to "on shelf level 2", added or removed
+        together: stating both is one change, not two.
+        """
+        implied: set[Fact] = {  # tied by a requires rule: both added, or both removed
+            g for r in self.world.constraints.rules for f in group for g in group
+            if g != f and (f in stated.add) == (g in stated.add) and r.ties(f, g)}
+        for fact in group:
+            alone = Update.of([fact] if fact in stated.remove else [],
+                              [fact] if fact in stated.add else [])
+            done = complete(kg, alone, self.world.constraints, self.world.domain).update
+            implied |= {g for g in group if g != fact and (
+                g in done.remove if g in stated.remove else g in done.add)}
+        return [f for f in group if f not in implied]
+
+    def confirm(self, text: str, part: str | None, completion: Completion, out: Trace,
+                written: dict[str, str] | None = None,
+                read: dict[str, bool] | None = None) -> tuple[list[str], set[Fact]]:
+        """Ask, fact by fact, whether the report says what the answer stated.
+
+        Return (errors, denied facts); ``read`` keeps answers by statement, so a second
+        answer is not asked again about a statement already read.
+
+        A second, independent yes/no reading: a small model that wrote a plausible but
+        unsaid fact ("almost empty" → no longer sealed) usually denies it when asked.
+        Entities the report's words settled (``written``) are put as the report wrote
+        them ("the goggles", not "safety goggles 1"): which thing is meant was decided
+        by mention resolution; the model judges only what happened to it.
+        """
+        errors: list[str] = []
+        denied: set[Fact] = set()
+        read = {} if read is None else read
+        said = _said(text, part)
+        stated = completion.stated
+        for fact in sorted(stated.add | stated.remove):
+            claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
+                        names=written)
+            if claim not in read:
+                try:
+                    yes, reply = ask_yes_no(self.llm, 'confirm',
+                                            f'{said}Statement: {claim}\nAnswer:')
+                except LLMError as exc:
+                    return [llm_failure(exc, 'confirmation')], set()
+                out.usage.add(reply)
+                p_yes = yes_probability(reply)
+                out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
+                                    'fact': list(fact.triplet()),
+                                    'removed': fact in stated.remove, 'p_yes': p_yes})
+                # a hesitant yes is no: the model's own odds must clear the calibrated bar
+                read[claim] = yes and (p_yes is None or p_yes >= self.min_yes)
+            if not read[claim]:
+                denied.add(fact)
+                errors.append(f'asked again, the model does not read "{claim}" in the report; '
+                              'nothing is applied')
+        return errors, denied
