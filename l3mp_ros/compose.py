@@ -41,8 +41,8 @@ from .world.store import StoreError
 from .world.stores import create_store, is_url, open_store, store_exists
 
 if TYPE_CHECKING:
-    from .agent.tasks import TaskManager
     from .memory.hooks import Memory
+    from .tasking.lifecycle import TaskLifecycle
 
 
 @dataclass
@@ -181,7 +181,7 @@ def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | Non
 
 
 # -- settings a running node may change ---------------------------------------------
-def agent_setters(agent: Agent, tasks: TaskManager | None = None) -> dict[str, Setter]:
+def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str, Setter]:
     """Return the agent settings that can change while a node runs.
 
     Each setter raises ``ValueError`` for a bad value; the change it returns is applied

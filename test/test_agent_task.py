@@ -4,8 +4,9 @@
 
 import pytest
 
+from l3mp_ros.agent.goal_checks import drop_held
 from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind
-from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, drop_held, named_types
+from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, named_types
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import goal_holds, parse_goal

@@ -10,9 +10,9 @@ from l3mp_ros.config import BRIDGE_PARAMETERS, PARAMETERS, Config
 
 
 def test_choices_agree_with_the_components_that_use_them():
-    from l3mp_ros.agent.tasks import EXECUTE_POLICIES
     from l3mp_ros.planning.engines import ENGINES
     from l3mp_ros.retrieval import RETRIEVERS
+    from l3mp_ros.tasking.lifecycle import EXECUTE_POLICIES
 
     assert set(config.ENGINES) == set(ENGINES)
     assert set(config.EXECUTE_POLICIES) == set(EXECUTE_POLICIES)

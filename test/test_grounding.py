@@ -239,7 +239,7 @@ def test_examples_come_from_the_loaded_domain(stem):
     assert not (words & (set(foreign.predicates) - set(domain.predicates)))
     for ex in update_examples(domain, constraints):  # each answer fits its own context
         g = UpdateGrounding.build(domain, _example_kg(domain, ex), list(ex.entities),
-                            [Fact(f[0], tuple(f[1:])) for f in ex.facts])
+                                  [Fact(f[0], tuple(f[1:])) for f in ex.facts])
         jsonschema.validate(ex.answer, g.update_schema())
         assert not g.read_update(ex.answer)[1]
 

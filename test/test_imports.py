@@ -52,8 +52,8 @@ def test_lower_layers_do_not_import_the_pipelines(lower):
     assert not set(graph.successors(f'l3mp_ros.{lower}')) & above
 
 
-RUNTIME = ('world', 'llm', 'planning', 'retrieval', 'memory', 'agent', 'compose', 'config',
-           'schemas', 'nodes', 'ai2thor', 'testing', 'geometry', 'paths')
+RUNTIME = ('world', 'llm', 'planning', 'retrieval', 'memory', 'agent', 'tasking', 'compose',
+           'config', 'schemas', 'nodes', 'ai2thor', 'testing', 'geometry', 'paths')
 
 
 def test_the_runtime_never_imports_the_benchmarks():

@@ -64,7 +64,6 @@ NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
 
 
-
 @dataclass
 class UpdateOutcome:
     """Result of one NL update."""
@@ -100,7 +99,6 @@ class UpdateOutcome:
                 'history': self.history}
 
 
-
 @dataclass
 class ReportContext:
     """What one report's answer may use: the grounding, and whom the report is about."""
@@ -109,7 +107,6 @@ class ReportContext:
     mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
     written: dict[str, str]  # how the report wrote the entities it settled on
     mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
-
 
 
 @dataclass
@@ -219,7 +216,6 @@ class NLUpdater:
         return frozenset((self.world.domain.fluent_predicates() | keyed)
                          & set(self.world.domain.predicates))
 
-
     def grounding(self, kg: Any, retrieval: Retrieval,
                   about: Iterable[str] = ()) -> UpdateGrounding:
         """Return the entities and facts this report's answer may use.
@@ -236,12 +232,12 @@ class NLUpdater:
         facts = set(retrieval.facts) | facts_about(kg, mentioned or (),
                                                    self.subject_predicates())
         return UpdateGrounding.build(self.world.domain, kg, [*about, *ranked], facts,
-                               per_slot=self.per_slot, max_items=self.max_stated,
-                               max_changes=self.max_changes,
-                               subjects=frozenset(mentioned) if mentioned else None,
-                               objects=frozenset(about) if about else None,
-                               changes_only=bool(about) and self.changes_only,
-                               changing=self.changing())
+                                     per_slot=self.per_slot, max_items=self.max_stated,
+                                     max_changes=self.max_changes,
+                                     subjects=frozenset(mentioned) if mentioned else None,
+                                     objects=frozenset(about) if about else None,
+                                     changes_only=bool(about) and self.changes_only,
+                                     changing=self.changing())
 
     def context(self, kg: Any, text: str, retrieval: Retrieval) -> ReportContext:
         """Return the context of one report: retrieval, mention resolution, grounding."""
@@ -399,7 +395,6 @@ class NLUpdater:
         out.errors = [f'the report does not say which {doubt.mention} it means; '
                       f'asked: {out.question}']
 
-
     # -- asking back (:mod:`.clarify`) ------------------------------------------------
     def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
         """Log every question past its time as not applied; return their event ids."""
@@ -463,6 +458,7 @@ class NLUpdater:
         out.applied, out.event_id = res.applied, res.event_id
         out.seconds = time.perf_counter() - began
         return out
+
     def _ask(self, messages: list[dict[str, str]], grounding: UpdateGrounding, kg: Any,
              mentioned: set[str], out: UpdateOutcome, part: PartScope | None = None,
              exclude: frozenset[Fact] = frozenset(), going: Going | None = None
@@ -549,8 +545,6 @@ class NLUpdater:
                 why: str) -> UpdateOutcome:
         out.errors = [why]
         return self._finish(out, began, source, utterance)
-
-
 
     def _finish(self, out: UpdateOutcome, began: float, source: str,
                 utterance: str | None) -> UpdateOutcome:

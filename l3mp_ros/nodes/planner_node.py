@@ -3,7 +3,7 @@
 """planner_node: tasks and goals → ``plan``; re-plans when the world or execution disagrees.
 
 ``task`` (NL, Algorithm 4) and ``goal`` (PDDL) are planned on a worker thread in arrival
-order. :class:`~l3mp_ros.agent.tasks.TaskManager` keeps the active task: re-plans on
+order. :class:`~l3mp_ros.tasking.lifecycle.TaskLifecycle` keeps the active task: re-plans on
 ``events``/``execution_feedback``, ``execution_timeout``, ``planned`` with no executor.
 Every status goes out on ``plan`` (transient-local), final ones as a sentence on ``say``;
 ``cancel`` takes a task id or ``all``; service ``tasks`` (std_srvs/Trigger) lists them.
@@ -19,11 +19,11 @@ from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
 from ..agent.task import new_task_id
-from ..agent.task_requests import RequestError, parse_cancel, parse_request, spoken
-from ..agent.tasks import TaskManager
 from ..compose import agent_setters
 from ..config import PLANNER, node_parameters
 from ..schemas import error_event, loads, parse
+from ..tasking.lifecycle import TaskLifecycle
+from ..tasking.requests import RequestError, parse_cancel, parse_request, spoken
 from .common import COMMAND_QOS, PLAN_QOS, guarded, publish_json, run
 from .common import trigger_answer as answer
 from .managed import AgentNode, Given
@@ -42,7 +42,7 @@ class PlannerNode(AgentNode):
         """Build the agent, the task manager and the ``plan`` publisher."""
         super().configure()
         self.plan_pub = self.publisher('plan', PLAN_QOS)
-        self.tasks = TaskManager.for_agent(self.agent, self.params)
+        self.tasks = TaskLifecycle.for_agent(self.agent, self.params)
 
     def setters(self) -> dict[str, Any]:
         """Engine, time-outs, attempts and the execute policy change live."""

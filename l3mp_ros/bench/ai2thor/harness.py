@@ -19,7 +19,7 @@ One *instance* of a task type (:mod:`.tasks`) runs in-process, without ROS:
    the templated report goes through the NL update pipeline (Algorithm 3; with the oracle,
    the gold diff between the robot's KG and the changed ground truth of that object is
    applied instead). In ``visual_only`` mode nobody says anything.
-5. Re-planning, as :class:`~l3mp_ros.agent.tasks.TaskManager` does it: when a step fails,
+5. Re-planning, as :class:`~l3mp_ros.tasking.lifecycle.TaskLifecycle` does it: when a step fails,
    or when a KG change leaves the remaining steps unable to reach the goal (written anew
    from the KG: a report of a newly dirty dish extends "wash the dishes"; with an LLM, every
    applied report re-runs Algorithm 4, since only the LLM can rewrite its goal). At most

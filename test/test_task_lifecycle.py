@@ -4,10 +4,10 @@
 
 import pytest
 
-from l3mp_ros.agent.tasks import FINISHED, TaskManager
 from l3mp_ros.compose import build_agent, open_world
 from l3mp_ros.config import Config
 from l3mp_ros.schemas import validate
+from l3mp_ros.tasking.lifecycle import FINISHED, TaskLifecycle
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.layout import marker_layout
 from l3mp_ros.world.replica import ReplicaWorldModel, apply_request, kg_update_request
@@ -28,8 +28,8 @@ def setup(tmp_path_factory):
 @pytest.fixture
 def manager(setup):
     _, world, agent = setup
-    return TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
-                       world.snapshot, max_replans=2)
+    return TaskLifecycle(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                         world.snapshot, max_replans=2)
 
 
 def F(s, p, o='true'):
@@ -129,8 +129,8 @@ def test_cancel_queued_active_pending_and_all(setup, tmp_path):
     params, _, _ = setup
     world = open_world(params.replace(store=str(tmp_path / 'fresh.db')))
     agent = build_agent(params, world, llm=object())
-    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
-                          world.snapshot)
+    manager = TaskLifecycle(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                            world.snapshot)
     assert F('laundry_room_light', 'light_on') not in world.kg
     manager.submit(agent.plan_goal(GOAL, task_id='a'))
     manager.submit(agent.plan_goal(GOAL2, task_id='b'))
@@ -205,8 +205,8 @@ def test_marker_layout_groups_by_room(setup):
 
 def test_execute_none_publishes_plans_as_planned_and_never_blocks(setup):
     _, world, agent = setup
-    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
-                          world.snapshot, execute='none')
+    manager = TaskLifecycle(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                            world.snapshot, execute='none')
     on, off = toggles(world)[:2]
     first = manager.submit(agent.plan_goal(on, task_id='a'))
     second = manager.submit(agent.plan_goal(off, task_id='b'))
@@ -215,7 +215,7 @@ def test_execute_none_publishes_plans_as_planned_and_never_blocks(setup):
     assert first[0]['steps'] and 'no executor' in first[0]['reason']
     assert manager.active is None and not manager.queue
     with pytest.raises(ValueError, match='execute must be one of'):
-        TaskManager(world.domain, manager.plan_goal, world.snapshot, execute='later')
+        TaskLifecycle(world.domain, manager.plan_goal, world.snapshot, execute='later')
 
 
 def test_kg_update_schema_names_what_is_wrong():
@@ -252,8 +252,8 @@ class FakeClock:
 def test_a_silent_execution_times_out_and_the_queue_drains(setup):
     _, world, agent = setup
     clock = FakeClock()
-    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
-                          world.snapshot, execution_timeout=30.0, clock=clock)
+    manager = TaskLifecycle(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                            world.snapshot, execution_timeout=30.0, clock=clock)
     ids = [f't{i}' for i in range(5)]
     out = []
     # a burst of 5 goals, no executor attached
@@ -283,8 +283,8 @@ def test_a_silent_execution_times_out_and_the_queue_drains(setup):
 def test_no_timeout_under_execute_none_or_zero(setup):
     _, world, agent = setup
     clock = FakeClock()
-    manager = TaskManager(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
-                          world.snapshot, clock=clock)  # execution_timeout 0: wait for ever
+    manager = TaskLifecycle(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                            world.snapshot, clock=clock)  # execution_timeout 0: wait for ever
     goal = '(not (light_on laundry_room_light))'
     if F('laundry_room_light', 'light_on') not in world.snapshot():
         goal = '(light_on laundry_room_light)'

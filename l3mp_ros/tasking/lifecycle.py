@@ -99,7 +99,7 @@ def _diff_entities(diff: dict | None) -> set[str]:
         return set()
 
 
-class TaskManager:
+class TaskLifecycle:
     """State machine of the active task and the queue behind it."""
 
     def __init__(self, domain: DomainSchema, plan_goal: PlanGoal,
@@ -126,7 +126,7 @@ class TaskManager:
         self._lock = threading.RLock()
 
     @classmethod
-    def for_agent(cls, agent: Any, params: dict[str, Any]) -> TaskManager:
+    def for_agent(cls, agent: Any, params: dict[str, Any]) -> TaskLifecycle:
         """Return the task manager of an agent's planner.
 
         ``max_replans``, ``execute`` and ``execution_timeout`` come from ``params``.

@@ -1,0 +1,225 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The checks of Algorithm 4: what a goal may ask for, settled against the state and the task.
+
+Without an LLM: conjuncts a state-constraint rule forbids together (:func:`reconcile_goal`),
+conjuncts that hold now beside a change (:func:`drop_held`), a goal about nothing the task
+mentions (:func:`unmentioned`). With the LLM (:class:`GoalReadBack`): a yes/no question per
+literal, "once the task is done, will this be true?", for a goal whose polarity is suspect.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..llm.prompting import ask_yes_no
+from ..llm.protocol import ChatLLM, LLMError
+from ..planning.problem import GoalError, parse_goal, render_goal
+from ..world.complete import forbidding_rule
+from ..world.constraints import Constraints
+from ..world.domain import DomainSchema
+from ..world.kg import Fact, KnowledgeGraph
+from .request import Trace
+from .wording import say
+
+MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one
+_NAME_RE = re.compile(r'[^\s()]+')
+# words by which a task asks to keep (or restore) something that holds now: "put it back"
+KEEPS = re.compile(r'\b(back|again|still|keep|keeps|kept|stay|stays|remain|remains|leave)\b',
+                   re.IGNORECASE)
+
+
+def goal_entities(goal: str, kg: Any) -> set[str]:
+    """Return the KG entities a PDDL goal names."""
+    return {w for w in _NAME_RE.findall(goal.lower()) if kg.has_entity(w)}
+
+
+def unmentioned(goal: str, kg: Any, mentioned: set[str]) -> list[str]:
+    """Return an error when a goal names entities but none the task is about."""
+    named = goal_entities(goal, kg)
+    if named and not named & mentioned:
+        return [f'the goal names {", ".join(sorted(named))} but the task is '
+                f'about {", ".join(sorted(mentioned)[:6])}']
+    return []
+
+
+def conjuncts(domain: DomainSchema, kg: KnowledgeGraph,
+              goal: str) -> list[tuple[Any, tuple[Fact, bool] | None]] | None:
+    """Return the top-level conjuncts of a goal, each with (fact, positive) or None.
+
+    A ground literal comes with its fact and polarity, anything else (a quantifier) with
+    None; an unreadable goal gives None.
+    """
+    try:
+        node = parse_goal(domain, kg, goal).formula
+    except GoalError:
+        return None
+    out: list[tuple[Any, tuple[Fact, bool] | None]] = []
+    for n in (list(node[1]) if node[0] == 'and' else [node]):
+        neg = n[0] == 'not' and n[1][0] == 'atom'
+        atom = n[1] if neg else n
+        ground = atom[0] == 'atom' and atom[2] and not any(a.startswith('?') for a in atom[2])
+        out.append((n, (Fact(atom[1], tuple(atom[2])), not neg) if ground else None))
+    return out
+
+
+def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
+              wants: Callable[[Fact], bool | None] | None = None) -> tuple[str, list[str]]:
+    """Settle the ground conjuncts that hold now in a goal that also asks for a change.
+
+    A task often describes where things are ("give the pen on the table in Joshua's room
+    to Joshua"); a small model copies that description into the goal, where it contradicts
+    the change or makes it much harder to plan: such a positive relation is dropped. A
+    negated or one-entity conjunct that holds ("not showing the sports channel" for "show
+    the sports channel") is more often the model's wrong polarity: with ``wants`` (does
+    the task want this fact true? None: cannot tell) it is asked about and negated when
+    the answer contradicts it, else dropped. Everything is kept when the task says to keep
+    or restore something ("put it back", "leave it open") or when nothing else in the goal
+    is a change (the whole goal then already holds, which is reported as such).
+    """
+    if KEEPS.search(text or ''):
+        return goal, []
+    parsed = conjuncts(domain, kg, goal)
+    if parsed is None:
+        return goal, []
+    items = [n for n, _ in parsed]
+    lits = [lit for _, lit in parsed]
+    held = [lit is not None and (lit[0] in kg) == lit[1] for lit in lits]
+    if all(held) or not any(held):
+        return goal, []
+    kept: list[Any] = []
+    dropped: list[str] = []
+    notes: list[str] = []
+    for n, lit, h in zip(items, lits, held, strict=True):
+        if not h or lit is None:
+            kept.append(n)
+            continue
+        fact, positive = lit
+        wanted = wants(fact) if wants is not None and not (
+            positive and len(fact.args) > 1) else None
+        if wanted is None or wanted == positive:
+            dropped.append(render_goal(n))
+            continue
+        flipped = ('atom', fact.predicate, fact.args) if wanted else ('not', n)
+        kept.append(flipped)
+        notes.append(f'negated {render_goal(n)}: it holds now, and asked whether the task '
+                     f'wants it, the model answered {"yes" if wanted else "no"}')
+    if dropped:
+        notes.append(f'dropped {", ".join(dropped)} from the goal: it holds now and the task '
+                     'asks for a change')
+    return conjoin(kept), notes
+
+
+def conjoin(nodes: list[Any]) -> str:
+    """Return the PDDL conjunction of goal nodes, each once (a negation may repeat one)."""
+    return render_goal(('and', tuple({render_goal(n): n for n in nodes}.values())))
+
+
+def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constraints,
+                   goal: str, wants: Callable[[Fact], bool | None] | None = None
+                   ) -> tuple[str, list[str], list[str]]:
+    """Check a goal's conjuncts against the state-constraint rules; return (goal, notes, errors).
+
+    A goal is the state *after* the task. Two conjuncts that a ``functional`` or
+    ``exclusive`` rule forbids together cannot both hold: when one of them holds now (the
+    model wrote where the thing is, beside where it must go: "take the rack from Okafor and
+    put it on the shelf"), it is dropped with a note; when neither holds, that is an error
+    to re-prompt with. Only ground, positive, top-level conjuncts are compared.
+    """
+    try:
+        node = parse_goal(domain, kg, goal).formula
+    except GoalError:
+        return goal, [], []  # the planner words it
+    items = list(node[1]) if node[0] == 'and' else [node]
+    atoms = [(i, Fact(n[1], tuple(n[2]))) for i, n in enumerate(items)
+             if n[0] == 'atom' and n[2] and not any(a.startswith('?') for a in n[2])]
+    drop: set[int] = set()
+    notes: list[str] = []
+    errors: list[str] = []
+    for x, (i, a) in enumerate(atoms):
+        for j, b in atoms[x + 1:]:
+            if a == b or i in drop or j in drop:
+                continue
+            rule = forbidding_rule(a, b, kg.entities, constraints, domain)
+            if rule is None:
+                continue
+            if (a in kg) != (b in kg):
+                now, new, k = (a, b, i) if a in kg else (b, a, j)
+                drop.add(k)
+                notes.append(f'dropped {now.text()} from the goal: it holds now and '
+                             f'{new.text()} replaces it (rule {rule})')
+                continue
+            wa, wb = (wants(a), wants(b)) if wants is not None else (None, None)
+            if wa is not None and wb is not None and wa != wb:  # asked, one is not wanted
+                unwanted, k = (b, j) if wa else (a, i)
+                drop.add(k)
+                notes.append(f'dropped {unwanted.text()} from the goal: it cannot hold with '
+                             f'{(a if wa else b).text()} (rule {rule}) and, asked, the model '
+                             'does not read it in the task')
+            else:
+                errors.append(f'{a.text()} and {b.text()} cannot both hold (rule {rule}); '
+                              'the goal is the state after the task: keep only the one the '
+                              'task asks for')
+    if not drop:
+        return goal, notes, errors
+    kept = tuple(n for k, n in enumerate(items) if k not in drop)
+    return render_goal(('and', kept)), notes, errors
+
+
+@dataclass
+class GoalReadBack:
+    """Ask the LLM, literal by literal, whether the task wants what a goal says."""
+
+    llm: ChatLLM
+    domain: DomainSchema
+    enabled: bool = True
+
+    def read_back(self, text: str, goal: str, kg: KnowledgeGraph, names: dict[str, str],
+                  out: Trace, notes: list[str]) -> str | None:
+        """Ask of each literal of a suspect goal whether the task wants it.
+
+        A small model often gets the polarity wrong ("answer the phone" → the phone is
+        ringing); a task asks for a change, so a goal that holds already is suspect, and so
+        is one no plan reaches ("unlock the door" → the door is locked). A
+        yes/no question per literal ("once the task is done, is Jerry's phone ringing?")
+        is easier for it than writing the goal. Literals the answer contradicts are
+        negated; return the new goal, or None when every literal is confirmed (the task
+        really asks for what holds: nothing to do) or the goal is not a conjunction of a
+        few ground literals.
+        """
+        parsed = conjuncts(self.domain, kg, goal) if self.enabled else None
+        lits = [(n, lit) for n, lit in parsed or [] if lit is not None]
+        if not lits or len(lits) != len(parsed or []) or len(lits) > MAX_READ_BACK:
+            return None
+        changed = False
+        nodes = []
+        for node, (fact, positive) in lits:
+            wanted = self.wants(text, fact, names, out)
+            if wanted is None:
+                return None
+            if wanted != positive:
+                changed = True
+                notes.append(f'negated {render_goal(node)}: asked whether the task wants '
+                             f'{fact.text()}, the model answered {"yes" if wanted else "no"}')
+                node = ('atom', fact.predicate, fact.args) if wanted else ('not', node)
+            nodes.append(node)
+        if not changed:
+            return None
+        return conjoin(nodes)
+
+    def wants(self, text: str, fact: Fact, names: dict[str, str],
+              out: Trace) -> bool | None:
+        """Ask yes/no whether ``fact`` is true once the task is done; None on an LLM error."""
+        claim = say(fact, plain=True, domain=self.domain, names=names)
+        try:
+            yes, reply = ask_yes_no(self.llm, 'outcome', f'Request: {" ".join(text.split())}\n'
+                                    f'Question: When the robot is done, will this be true: '
+                                    f'{claim}?')
+        except LLMError:
+            return None
+        out.usage.add(reply)
+        out.history.append({'read_back': claim, 'reply': (reply.text or '')[:200]})
+        return yes
