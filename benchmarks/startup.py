@@ -6,8 +6,8 @@ A store keeps the current state in its own tables (``entities``, ``facts``) besi
 event log, so opening it reads the state, not the history: start-up should not grow with
 the number of events. This measures it: a household store gets N changes of the household
 generator's stream (repeated with new seeds until N; applied without verification, which
-start-up does not depend on), then ``WorldModel.open`` is timed (median of ``--repeat``
-opens), with the store size on disk and the first
+start-up does not depend on), then opening it as a ``WorldModel`` is timed (median of
+``--repeat`` opens), with the store size on disk and the first
 episodic-memory sync over the whole log (the one cost that does grow with it).
 
 Usage::

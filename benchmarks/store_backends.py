@@ -31,11 +31,11 @@ from pathlib import Path
 
 from kg_apply import build, pct
 
+from l3mp_ros.compose import open_store_world
 from l3mp_ros.testing.postgres import LocalPostgres
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
-from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.stores import create_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,9 +45,9 @@ CONSTRAINTS = ROOT / 'pddl/household.constraints.yaml'
 WRITER = textwrap.dedent("""
     import json, random, sys, time
     from l3mp_ros.world.kg import Fact, Update
-    from l3mp_ros.world.model import WorldModel
+    from l3mp_ros.compose import open_store_world
     location, seed, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    world = WorldModel.open(location, sys.argv[4], sys.argv[5], writer=f'w{seed}')
+    world = open_store_world(location, sys.argv[4], sys.argv[5], writer=f'w{seed}')
     rng = random.Random(seed)
     items = sorted(e for e, t in world.kg.entities.items() if t in ('pen', 'book'))[:400]
     tables = sorted(e for e, t in world.kg.entities.items() if t == 'table')
@@ -91,7 +91,7 @@ def latency(location: str, kg: KnowledgeGraph, updates: list[Update]) -> dict:
     """Return p50/p95 (ms) of apply+commit on a fresh store at ``location``."""
     create_store(location, kg, domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS),
                  overwrite=True).close()
-    world = WorldModel.open(location)
+    world = open_store_world(location)
     times = []
     for upd in updates:
         t0 = time.perf_counter()

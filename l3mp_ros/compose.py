@@ -4,20 +4,26 @@
 
 The CLI, the nodes, the benchmarks and the demo all go through these functions:
 
-* :func:`load_domain`: the PDDL domain and its state constraints;
+* :func:`load_domain`: the PDDL domain and its state constraints (:func:`constraints_beside`
+  is the one rule that finds ``<domain>.constraints.yaml``);
+* :func:`recorded`: the domain and constraints a store records (the one metadata reader);
+  :func:`store_config`: a :class:`Config` for an existing store;
 * :func:`open_world`: the writer :class:`WorldModel` (opens the store, creating it from
   ``initial_state`` when missing; ``store: ''`` is an in-memory KG);
+  :func:`open_store_world`: an existing store with the domain it records;
 * :func:`open_replica`: a :class:`ReplicaWorldModel` following the writer's store;
 * :func:`make_llm`, :func:`make_retriever`, :func:`make_planner`, :func:`make_memory`;
 * :func:`build_agent`: the :class:`~l3mp_ros.agent.agent.Agent` around a world model;
 * :func:`agent_setters`: the settings a running node may change (checked by
   :func:`l3mp_ros.config.plan_changes`).
 
-Nothing here imports rclpy.
+Nothing here imports rclpy; the pipelines load when something is built (opening a store
+does not load the LLM client or the agent).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,23 +31,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import paths
-from .agent.agent import Agent
 from .config import ENGINES, EXECUTE_POLICIES, Config, Setter, checked
-from .llm.client import LazyLLM, LLMClient, LLMConfig
-from .llm.protocol import ChatLLM
-from .planning.planner import Planner
-from .retrieval import make_retriever as _retriever_by_name
-from .retrieval.base import Retriever
+from .config import default as config_default
 from .world.constraints import Constraints
 from .world.domain import DomainSchema
 from .world.kg import KnowledgeGraph
 from .world.model import WorldModel
 from .world.replica import ReplicaWorldModel
+from .world.store import StoreBase as Store
 from .world.store import StoreError
 from .world.stores import create_store, is_url, open_store, store_exists
 
 if TYPE_CHECKING:
+    from .agent.agent import Agent
+    from .llm.client import LLMConfig
+    from .llm.protocol import ChatLLM
     from .memory.hooks import Memory
+    from .planning.planner import Planner
+    from .retrieval.base import Retriever
     from .tasking.lifecycle import TaskLifecycle
 
 
@@ -55,16 +62,51 @@ class Domain:
     constraints: Constraints
 
 
+def constraints_beside(domain_path: str | Path) -> Path | None:
+    """Return ``<domain>.constraints.yaml`` beside a domain file, if it exists."""
+    candidate = Path(domain_path).with_suffix('.constraints.yaml')
+    return candidate if candidate.exists() else None
+
+
 def load_domain(cfg: Config) -> Domain:
     """Load the domain and its constraints (``<domain>.constraints.yaml`` by default)."""
     dpath = paths.resolve(cfg.domain)
     schema = DomainSchema.load(dpath)
-    if cfg.constraints:
-        cpath: Path | None = paths.resolve(cfg.constraints)
-    else:
-        cand = dpath.with_suffix('.constraints.yaml')
-        cpath = cand if cand.exists() else None
+    cpath = paths.resolve(cfg.constraints) if cfg.constraints else constraints_beside(dpath)
     return Domain(dpath, schema, cpath, Constraints.load(cpath))
+
+
+def recorded(store: Store) -> tuple[str, str]:
+    """Return the (domain, constraints) files a store records ('' for none)."""
+    meta = store.meta
+    return meta.get('domain_path') or '', meta.get('constraints_path') or ''
+
+
+def store_config(location: str, **settings: Any) -> Config:
+    """Return the configuration of an existing store: the domain it records, ``settings``.
+
+    ``settings`` are :class:`Config` fields; ``domain`` / ``constraints`` among them win
+    over what the store records.
+    """
+    with open_store(location) as store:
+        domain, constraints = recorded(store)
+    base = {'domain': domain or config_default('domain'), 'constraints': constraints,
+            'store': location, 'initial_state': ''}
+    return Config(**{**base, **{k: v for k, v in settings.items() if v is not None}})
+
+
+def open_store_world(location: str | Path, domain: str | Path | None = None,
+                     constraints: str | Path | None = None,
+                     writer: str | None = None) -> WorldModel:
+    """Open an existing store (file or URL) as a writer; the domain defaults to its record."""
+    store = open_store(location, writer=writer)
+    dpath, cpath = recorded(store)
+    dpath, cpath = str(domain or dpath), str(constraints or cpath)
+    if not dpath:
+        store.close()
+        raise ValueError(f'{location} records no domain file: pass --domain')
+    return WorldModel(DomainSchema.load(dpath),
+                      Constraints.load(cpath) if cpath else Constraints.empty(), store=store)
 
 
 def store_path(cfg: Config) -> str | Path | None:
@@ -124,15 +166,24 @@ def open_replica(cfg: Config, send: Callable[[dict], None]) -> ReplicaWorldModel
             time.sleep(0.2)
 
 
-def llm_config(cfg: Config) -> LLMConfig:
-    """Return the client settings of a config."""
+def llm_config(cfg: Config, *, api_key: str | None = None) -> LLMConfig:
+    """Return the client settings of a config.
+
+    The API key is ``api_key``, else ``$L3MP_LLM_API_KEY``, else the client's own default
+    (``$OPENAI_API_KEY``); keys are never settings.
+    """
+    from .llm.client import LLMConfig
+
     return LLMConfig(base_url=cfg.llm_url or None, model=cfg.llm_model or 'local',
-                     timeout=cfg.llm_timeout, cache_dir=cfg.llm_cache or None)
+                     timeout=cfg.llm_timeout, cache_dir=cfg.llm_cache or None,
+                     api_key=api_key or os.environ.get('L3MP_LLM_API_KEY') or None)
 
 
-def make_llm(cfg: Config, *, lazy: bool = True) -> ChatLLM:
+def make_llm(cfg: Config, *, lazy: bool = True, api_key: str | None = None) -> ChatLLM:
     """Return the LLM client; ``lazy``: built on first use (no server for PDDL goals)."""
-    settings = llm_config(cfg)
+    from .llm.client import LazyLLM, LLMClient
+
+    settings = llm_config(cfg, api_key=api_key)
     if lazy:
         return LazyLLM(lambda: LLMClient(settings))
     return LLMClient(settings)
@@ -140,11 +191,15 @@ def make_llm(cfg: Config, *, lazy: bool = True) -> ChatLLM:
 
 def make_retriever(cfg: Config, **params: Any) -> Retriever:
     """Return the retriever ``cfg.retriever`` names."""
-    return _retriever_by_name(cfg.retriever, **params)
+    from .retrieval import make_retriever as by_name
+
+    return by_name(cfg.retriever, **params)
 
 
 def make_planner(cfg: Config, domain: DomainSchema) -> Planner:
     """Return the planner (engine and timeout of the config)."""
+    from .planning.planner import Planner
+
     return Planner(domain, engine=cfg.engine, timeout=cfg.plan_timeout)
 
 
@@ -169,6 +224,8 @@ def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | Non
                 retriever: Retriever | None = None, lazy_llm: bool = True,
                 writer: str | None = None) -> Agent:
     """Return the agent around ``world`` (default: :func:`open_world`) with all its parts."""
+    from .agent.agent import Agent
+
     world = world if world is not None else open_world(cfg, writer=writer)
     llm = llm if llm is not None else make_llm(cfg, lazy=lazy_llm)
     retriever = retriever if retriever is not None else make_retriever(cfg)

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The write contract checked on a store after several writers (any backend)."""
 
+from l3mp_ros.compose import open_store_world
 from l3mp_ros.world.kg import KnowledgeGraph
-from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.stores import open_store
 
 
@@ -23,7 +23,7 @@ def check_log(location, acked: list[dict], initial: dict, *, exact: bool = True)
     for a in acked:
         if a['applied']:
             assert applied[a['event_id']].update.to_json() == a['diff']
-    world = WorldModel.open(location)
+    world = open_store_world(location)
     assert world.verifier.check_state(kg) == []
     world.close()
     replay = KnowledgeGraph.from_json(initial)

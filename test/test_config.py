@@ -63,7 +63,34 @@ def test_node_groups():
 def test_cli_defaults_come_from_the_config():
     args = build_parser().parse_args(['task', '--store', 'x.db', '--text', 't'])
     base = Config()
-    assert (args.retriever, args.engine, args.attempts, args.timeout, args.llm_timeout,
+    assert (args.retriever, args.engine, args.max_attempts, args.plan_timeout, args.llm_timeout,
             args.report_timeout, args.episodic_k) == (
         base.retriever, base.engine, base.max_attempts, base.plan_timeout, base.llm_timeout,
         base.report_timeout, base.episodic_k)
+
+
+def test_language_options_map_onto_the_config_with_the_stores_domain(tmp_path, monkeypatch):
+    from l3mp_ros.cli.language_cmd import agent_config
+    from l3mp_ros.paths import resolve
+    from l3mp_ros.world.kg import KnowledgeGraph
+    from l3mp_ros.world.stores import create_store
+
+    for name in ('L3MP_LLM_URL', 'L3MP_LLM_MODEL', 'L3MP_LLM_CACHE'):
+        monkeypatch.delenv(name, raising=False)
+    domain = resolve('pddl/household.pddl').resolve()
+    store = tmp_path / 'kg.db'
+    create_store(store, KnowledgeGraph('household'), domain_path=str(domain),
+                 constraints_path=str(domain.with_suffix('.constraints.yaml'))).close()
+    args = build_parser().parse_args([
+        'update', '--store', str(store), '--text', 't', '--attempts', '5', '--no-confirm',
+        '--memory', '--retriever', 'search', '--llm', 'http://127.0.0.1:9/v1', '--model', 'm',
+        '--timeout', '7', '--episodic-k', '2'])
+    cfg = agent_config(args)
+    assert (cfg.domain, cfg.constraints, cfg.store, cfg.initial_state) == (
+        str(domain), str(domain.with_suffix('.constraints.yaml')), str(store), '')
+    assert (cfg.max_attempts, cfg.confirm, cfg.verify, cfg.answer_past, cfg.retriever,
+            cfg.llm_url, cfg.llm_model, cfg.plan_timeout, cfg.episodic_k) == (
+        5, False, True, True, 'search', 'http://127.0.0.1:9/v1', 'm', 7.0, 2)
+    local = agent_config(build_parser().parse_args(
+        ['task', '--store', str(store), '--text', 't', '--llm', 'local']))
+    assert (local.llm_url, local.llm_model, local.max_attempts) == ('', 'local', 3)

@@ -9,6 +9,7 @@ import uuid
 import pytest
 
 from l3mp_ros.cli import main
+from l3mp_ros.compose import open_store_world
 from l3mp_ros.memory.episodic import EpisodicMemory, arigraph_relevance, memory_file
 from l3mp_ros.memory.hooks import Memory, MemoryConfig
 from l3mp_ros.memory.qa import PastAnswerer, is_past_question, mentioned_entities
@@ -93,7 +94,7 @@ def test_episodes_derive_from_events_and_survive_restart(tmp_path):
     store = Store(path)
     assert {r[0] for r in store._conn.execute('SELECT id FROM episodes')} == set(eids)
     store.close()
-    world = WorldModel.open(path, DOMAIN, CONSTRAINTS)
+    world = open_store_world(path, DOMAIN, CONSTRAINTS)
     mem = EpisodicMemory(path, embedder=False)
     assert len(mem) == 3
     _move(world, None, F('(in_person_hand red_pen anna)'),
@@ -216,7 +217,7 @@ def any_store(request, tmp_path):
         url = server.create_database('mem_' + uuid.uuid4().hex[:12])
         kg = KnowledgeGraph.from_json(json.loads(STATE.read_text()))
         create_store(url, kg, domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS)).close()
-        world = WorldModel.open(url)
+        world = open_store_world(url)
         yield url, world
     world.close()
 

@@ -21,14 +21,13 @@ pytestmark = pytest.mark.ros
 from rclpy.parameter import Parameter  # noqa: E402
 from std_srvs.srv import Trigger  # noqa: E402
 
-from l3mp_ros.compose import build_agent  # noqa: E402
+from l3mp_ros.compose import build_agent, open_store_world  # noqa: E402
 from l3mp_ros.config import Config  # noqa: E402
 from l3mp_ros.llm.client import LLMClient, LLMConfig  # noqa: E402
 from l3mp_ros.nodes.language_node import LanguageNode  # noqa: E402
 from l3mp_ros.nodes.planner_node import PlannerNode  # noqa: E402
 from l3mp_ros.nodes.world_model_node import WorldModelNode  # noqa: E402
 from l3mp_ros.world.kg import Update  # noqa: E402
-from l3mp_ros.world.model import WorldModel  # noqa: E402
 from l3mp_ros.world.replica import kg_update_request  # noqa: E402
 
 SG = 'l3mp/scene_graph/v1'
@@ -105,12 +104,11 @@ def test_another_writer_of_the_store_is_published_and_a_stale_update_refused(
         spinner, tmp_path):
     """An operator's ``kg apply`` while the node runs: seen on events, never overwritten."""
     from l3mp_ros.world.kg import Update
-    from l3mp_ros.world.model import WorldModel
     from l3mp_ros.world.replica import kg_update_request
 
     wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path, store_poll=0.2)))
     probe = spinner.add(Probe(listen=('events',)))
-    operator = WorldModel.open(tmp_path / 'kg.db')
+    operator = open_store_world(tmp_path / 'kg.db')
     done = operator.apply(Update.parse('REMOVE: (red_pen, placed_at_table, living_room_table) '
                                        'ADD: (red_pen, in_person_hand, jerry)'),
                           source='cli', utterance='operator fix')
@@ -126,7 +124,7 @@ def test_another_writer_of_the_store_is_published_and_a_stale_update_refused(
                                                  request_id='stale-1'))
     rej = probe.wait_json('events', lambda e: e.get('request_id') == 'stale-1')
     assert rej['status'] == 'rejected'
-    check = WorldModel.open(tmp_path / 'kg.db')
+    check = open_store_world(tmp_path / 'kg.db')
     assert check.verifier.check_state(check.kg) == []
     assert check.kg.to_json() == wm.world.snapshot().to_json()
     check.close()
@@ -565,7 +563,7 @@ def test_two_robots_share_one_world_model(spinner, postgres):  # noqa: F811 (fix
 
     # one state everywhere, the log gapless and within the rules
     probe.wait(lambda: one.world.snapshot().to_json() == two.world.snapshot().to_json())
-    check = WorldModel.open(url)
+    check = open_store_world(url)
     assert check.kg.to_json() == one.world.snapshot().to_json()
     assert check.verifier.check_state(check.kg) == []
     ids = [e.id for e in check.store.history()]

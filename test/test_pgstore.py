@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from l3mp_ros.compose import open_store_world
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
-from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.pgstore import PgStore, redact
 from l3mp_ros.world.store import StoreError
 from l3mp_ros.world.stores import create_store, open_store, store_exists
@@ -59,7 +59,7 @@ def _env() -> dict:
 
 
 def test_a_store_round_trips_and_records_the_writer(url):
-    world = WorldModel.open(url, writer='/robot1')
+    world = open_store_world(url, writer='/robot1')
     move = Update.parse('REMOVE: (red_pen, in_hand, gary) ADD: (red_pen, in_hand, jerry)')
     res = world.apply(move, source='nl', utterance='Gary gave Jerry the red pen')
     assert res.applied and res.event_id == 2
@@ -75,7 +75,7 @@ def test_a_store_round_trips_and_records_the_writer(url):
         kg = store.load_kg()
     assert Fact('in_hand', ('red_pen', 'jerry')) in kg
     assert Fact('in_hand', ('red_pen', 'gary')) not in kg
-    again = WorldModel.open(url)
+    again = open_store_world(url)
     assert again.kg.to_json() == kg.to_json()
     again.close()
 
@@ -102,7 +102,7 @@ def test_bad_locations_fail_clearly_and_create_nothing(postgres, files):  # noqa
 
 
 def test_a_reinitialised_store_is_refused(url, files):
-    world = WorldModel.open(url)
+    world = open_store_world(url)
     create_store(url, KnowledgeGraph.from_json(MINI_STATE), overwrite=True).close()
     with pytest.raises(StoreError, match='re-initialised'):
         world.apply(LIGHT_OFF, source='cli')
@@ -112,7 +112,7 @@ def test_a_reinitialised_store_is_refused(url, files):
 
 
 def test_a_stale_writer_is_verified_against_the_current_state(url):
-    a, b = WorldModel.open(url, writer='/a'), WorldModel.open(url, writer='/b')
+    a, b = open_store_world(url, writer='/a'), open_store_world(url, writer='/b')
     move = Update.parse('REMOVE: (red_pen, in_hand, gary) ADD: (red_pen, in_hand, jerry)')
     assert a.apply(move, source='nl').applied
     stale = Update.parse('REMOVE: (red_pen, in_hand, gary) '
@@ -126,11 +126,11 @@ def test_a_stale_writer_is_verified_against_the_current_state(url):
 WRITER = textwrap.dedent("""
     import json, random, sys
     from l3mp_ros.world.kg import Fact, Update
-    from l3mp_ros.world.model import WorldModel
+    from l3mp_ros.compose import open_store_world
     url, seed, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     items, places = json.loads(sys.argv[4]), json.loads(sys.argv[5])
     rng = random.Random(seed)
-    world = WorldModel.open(url, writer=f'/robot{seed}')
+    world = open_store_world(url, writer=f'/robot{seed}')
     for i in range(n):
         if rng.random() < 0.3:  # sometimes move from a stale view: must be refused
             cur_pred, cur_place = rng.choice(places)
@@ -194,15 +194,15 @@ def test_kill_9_of_a_writer_loses_nothing_acknowledged(url):
     acked += [json.loads(x) for x in out.splitlines() if x.strip()]
     _check_log(url, acked)
     # the survivor and new writers go on writing after the kill
-    world = WorldModel.open(url)
+    world = open_store_world(url)
     assert world.apply(LIGHT_OFF, source='cli').applied
     world.close()
 
 
 def test_listeners_are_woken_by_commits_and_catch_up_after_a_cut(url, postgres):  # noqa: F811
-    follower = WorldModel.open(url)
+    follower = open_store_world(url)
     listener = follower.store.listen()
-    writer = WorldModel.open(url, writer='/other')
+    writer = open_store_world(url, writer='/other')
     seen: list[int] = []
     follower.listeners.append(lambda eid, r: seen.append(eid))
     stop = threading.Event()
@@ -222,7 +222,7 @@ def test_listeners_are_woken_by_commits_and_catch_up_after_a_cut(url, postgres):
     assert seen == [2, 3]
     postgres.kill_backends()  # the server drops every connection: the listener reconnects
     writer.close()
-    writer = WorldModel.open(url, writer='/other')
+    writer = open_store_world(url, writer='/other')
     for text in ('REMOVE: (dune, in_hand, jerry) ADD: (dune, in_hand, gary)', ):
         assert writer.apply(Update.parse(text), source='nl').applied
     _wait(lambda: len(seen) == 3)

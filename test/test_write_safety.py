@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from l3mp_ros.compose import open_store_world
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
-from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.store import Store, StoreError
 
 from .conftest import MINI_CONSTRAINTS, MINI_DOMAIN, MINI_STATE
@@ -38,7 +38,7 @@ def _files(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 def test_stale_writer_is_verified_against_the_current_state(tmp_path):
     _, _, spath = _files(tmp_path)
-    a, b = WorldModel.open(spath), WorldModel.open(spath)
+    a, b = open_store_world(spath), open_store_world(spath)
     heard = []
     b.listeners.append(lambda eid, r: heard.append((eid, r.applied, r.external)))
     move = Update.parse('REMOVE: (red_pen, in_hand, gary) ADD: (red_pen, in_hand, jerry)')
@@ -67,7 +67,7 @@ def test_stale_writer_is_verified_against_the_current_state(tmp_path):
 
 def test_refresh_follows_other_writers(tmp_path):
     _, _, spath = _files(tmp_path)
-    reader, writer = WorldModel.open(spath), WorldModel.open(spath)
+    reader, writer = open_store_world(spath), open_store_world(spath)
     assert reader.refresh() == 0
     writer.apply(Update.parse('REMOVE: (dune, placed_at, kitchen_table) '
                               'ADD: (dune, in_hand, gary)'), source='cli')
@@ -81,7 +81,7 @@ def test_refresh_follows_other_writers(tmp_path):
 
 def test_reinitialised_store_is_refused(tmp_path):
     dpath, cpath, spath = _files(tmp_path)
-    world = WorldModel.open(spath)
+    world = open_store_world(spath)
     other = Store(spath)
     # another process runs "kg init" into the same file: an init event after ours
     other._conn.execute("INSERT INTO events (time, source, status) VALUES (0, 'init', 'init')")
@@ -94,10 +94,10 @@ def test_reinitialised_store_is_refused(tmp_path):
 LIBRARY_WRITER = textwrap.dedent("""
     import json, random, sys
     from l3mp_ros.world.kg import Fact, Update
-    from l3mp_ros.world.model import WorldModel
+    from l3mp_ros.compose import open_store_world
     items, places = json.loads(sys.argv[3]), json.loads(sys.argv[4])
     rng = random.Random(int(sys.argv[2]))
-    world = WorldModel.open(sys.argv[1])  # one model for the whole run, as a node keeps it
+    world = open_store_world(sys.argv[1])  # one model for the whole run, as a node keeps it
     for n in range(300):
         if rng.random() < 0.5:
             world.refresh()
@@ -163,7 +163,7 @@ def test_four_writers_keep_every_constraint_and_a_replayable_log(tmp_path):
 
 def test_a_store_replaced_under_a_writer_is_refused(tmp_path):
     _, _, spath = _files(tmp_path)
-    world = WorldModel.open(spath)
+    world = open_store_world(spath)
     # "kg init --force" while the writer runs: a new file takes the path
     Store.create(spath, KnowledgeGraph.from_json(MINI_STATE), overwrite=True).close()
     with pytest.raises(StoreError, match='replaced or removed'):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+from ..config import default
 from ..llm.protocol import Answer, ChatLLM, Usage
 from ..planning.planner import Planner
 from ..retrieval.base import Retriever
@@ -27,10 +28,13 @@ class Agent:
     """Facade over the pipelines; thread-safe for one writer via the world model."""
 
     def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever, planner: Planner,
-                 *, max_attempts: int = 3, verify: bool = True, confirm: bool = True,
-                 memory: Memory | None = None, report_timeout: float | None = 300.0,
-                 max_report_facts: int = 8, clarify: bool = True,
-                 clarify_timeout: float = 300.0) -> None:
+                 *, max_attempts: int = default('max_attempts'),
+                 verify: bool = default('verify'), confirm: bool = default('confirm'),
+                 memory: Memory | None = None,
+                 report_timeout: float | None = default('report_timeout'),
+                 max_report_facts: int = default('max_report_facts'),
+                 clarify: bool = default('clarify'),
+                 clarify_timeout: float = default('clarify_timeout')) -> None:
         self.world = world
         self.report_timeout = report_timeout
         self.llm = llm

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import schemas
+from ..config import default
 from ..llm.parse import strip_fences
 from ..llm.protocol import ChatLLM, LLMError, LLMReply, Usage, llm_failure
 from ..planning.planner import Planner, PlanResult
@@ -160,7 +161,8 @@ class TaskPlanner:
     """Run Algorithm 4 against a world model."""
 
     def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever | None,
-                 planner: Planner, *, max_attempts: int = 3, max_tokens: int = 300,
+                 planner: Planner, *, max_attempts: int = default('max_attempts'),
+                 max_tokens: int = 300,
                  per_slot: int = 30, memory: Memory | None = None,
                  resolve_mentions: bool = True, read_back: bool = True,
                  split_clauses: bool = True) -> None:

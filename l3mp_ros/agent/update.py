@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..config import default
 from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever, facts_about
 from ..retrieval.link import named_in
@@ -155,12 +156,13 @@ class NLUpdater:
     """Run Algorithm 3 against a world model."""
 
     def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever, *,
-                 max_attempts: int = 3, verify: bool = True, max_tokens: int = 200,
-                 max_changes: int = 8, max_stated: int = 5, max_per_part: int = 3,
+                 max_attempts: int = default('max_attempts'), verify: bool = True,
+                 max_tokens: int = 200, max_changes: int = default('max_report_facts'),
+                 max_stated: int = 5, max_per_part: int = 3,
                  per_slot: int = 30,
                  split_clauses: bool = True, confirm: bool = True,
                  resolve_mentions: bool = True, changes_only: bool = True,
-                 ask_back: bool = True, clarify_timeout: float = 300.0,
+                 ask_back: bool = True, clarify_timeout: float = default('clarify_timeout'),
                  confirm_min_yes: float = CONFIRM_MIN_YES,
                  memory: Memory | None = None) -> None:
         self.world = world

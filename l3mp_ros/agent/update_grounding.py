@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..config import default
 from ..world.kg import FALSE, TRUE, Fact, KGError, Update
 from .grounding import Grounding, fact_item, literal
 
@@ -23,7 +24,7 @@ from .grounding import Grounding, fact_item, literal
 class UpdateGrounding(Grounding):
     """The entities and facts one report's answer may use (Algorithm 3)."""
 
-    max_changes: int = 8  # facts one update may change
+    max_changes: int = default('max_report_facts')  # facts one update may change
     subjects: frozenset[str] | None = None  # who an update may be about (first argument)
     # with ``changes_only``, what the other arguments of an update's facts may be: the
     # entities the report refers to; facts that hold already cannot be written then

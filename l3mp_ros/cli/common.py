@@ -4,11 +4,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
+from .. import config
+from ..config import Config
 from ..schemas import WireError, loads
 from ..world.constraints import ConstraintError
 from ..world.domain import DomainError
@@ -61,7 +66,9 @@ def open_world(store: str, domain: str | None = None,
     """Open a store (a SQLite file or a postgresql:// URL) as a world model."""
     if not is_url(store) and not Path(store).exists():
         raise CLIError(f'no store at {store} (create one with "l3mp kg init")')
-    return WorldModel.open(store, domain, constraints, writer=cli_writer())
+    from ..compose import open_store_world
+
+    return open_store_world(store, domain, constraints, writer=cli_writer())
 
 
 def print_answer(answer: object, as_json: bool) -> None:
@@ -77,3 +84,71 @@ def print_answer(answer: object, as_json: bool) -> None:
 def dump(data: object) -> str:
     """Return JSON text for stdout."""
     return json.dumps(data, indent=2, sort_keys=False)
+
+
+# -- options declared once, mapped onto Config ----------------------------------------
+def add_store(p: argparse.ArgumentParser, *, made: bool = True) -> None:
+    """Declare ``--store``: the KG store a verb reads (``made=False``: the one it creates)."""
+    p.add_argument('--store', required=True,
+                   help='KG store: a SQLite file or a postgresql:// URL'
+                        + (' (made with "l3mp kg init")' if made else ' to create'))
+
+
+def config_option(p: argparse.ArgumentParser, name: str, *flags: str, **kw: Any) -> None:
+    """Declare an option for the :class:`Config` field ``name``.
+
+    Its destination is the field; default, type, choices and help come from the field
+    unless given. A boolean field is a switch: ``--no-x`` when it defaults to true.
+    """
+    value = config.default(name)
+    kw.setdefault('dest', name)
+    kw.setdefault('help', config.describe(name))
+    if isinstance(value, bool):
+        kw.setdefault('action', 'store_false' if value else 'store_true')
+        flag = f'--{"no-" if value else ""}{name.replace("_", "-")}'
+    else:
+        kw.setdefault('type', type(value))
+        if config.choices(name):
+            kw.setdefault('choices', config.choices(name))
+        flag = f'--{name.replace("_", "-")}'
+    kw.setdefault('default', value)
+    p.add_argument(*(flags or (flag,)), **kw)
+
+
+def add_llm_options(p: argparse.ArgumentParser, *, api_key: bool = False,
+                    timeout: float | None = None) -> None:
+    """Declare ``--llm``, ``--model``, ``--cache``, ``--llm-timeout`` (and ``--api-key``)."""
+    p.add_argument('--llm', default=None,
+                   help='OpenAI-compatible base URL, or "local" for the embedded model '
+                        '(default: $L3MP_LLM_URL, else local)')
+    p.add_argument('--model', default=None, help='model name (default: $L3MP_LLM_MODEL)')
+    p.add_argument('--cache', default=None, help='directory of cached LLM replies '
+                                                 '(reproducible runs; default: $L3MP_LLM_CACHE)')
+    config_option(p, 'llm_timeout', **({'default': timeout} if timeout is not None else {}))
+    if api_key:
+        p.add_argument('--api-key', default=None,
+                       help='API key (default: $L3MP_LLM_API_KEY, then $OPENAI_API_KEY)')
+
+
+def llm_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the :class:`Config` LLM fields of the options, the environment filling gaps."""
+    url = args.llm if args.llm is not None else os.environ.get('L3MP_LLM_URL', '')
+    out: dict[str, Any] = {
+        'llm_url': '' if url in (None, '', 'local') else url,
+        'llm_model': args.model or os.environ.get('L3MP_LLM_MODEL')
+        or config.default('llm_model'),
+        'llm_cache': args.cache or os.environ.get('L3MP_LLM_CACHE', '')}
+    if getattr(args, 'llm_timeout', None) is not None:
+        out['llm_timeout'] = args.llm_timeout
+    return out
+
+
+def config_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the options whose destination is a :class:`Config` field (those set)."""
+    return {f.name: getattr(args, f.name) for f in fields(Config)
+            if getattr(args, f.name, None) is not None}
+
+
+def config_from_args(args: argparse.Namespace, **settings: Any) -> Config:
+    """Return the :class:`Config` of the options (:func:`config_fields`) and ``settings``."""
+    return Config(**{**config_fields(args), **settings})

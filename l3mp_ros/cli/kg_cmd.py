@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import paths
+from ..compose import constraints_beside
 from ..schemas import WireError, loads
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
@@ -19,7 +20,7 @@ from ..world.kg import KGError, KnowledgeGraph, Update
 from ..world.store import Event
 from ..world.stores import create_store, open_store
 from ..world.verify import Verifier
-from .common import CLIError, cli_writer, dump, open_world, read_json
+from .common import CLIError, add_store, cli_writer, dump, open_world, read_json
 
 DEFAULT_DOMAIN = 'pddl/household.pddl'
 
@@ -33,14 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--domain', default=DEFAULT_DOMAIN, help='PDDL domain file')
     p.add_argument('--constraints', help='state-constraint YAML (default: beside the domain)')
     p.add_argument('--from', dest='state', required=True, help='KG snapshot JSON')
-    p.add_argument('--store', required=True,
-                   help='store to create: a SQLite file or a postgresql:// URL')
+    add_store(p, made=False)
     p.add_argument('--force', action='store_true', help='overwrite an existing store')
     p.add_argument('--no-verify', action='store_true', help='skip the state check')
     p.set_defaults(func=cmd_init)
 
     p = verbs.add_parser('apply', help='verify and apply a REMOVE/ADD update')
-    p.add_argument('--store', required=True)
+    add_store(p)
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument('--update',
                       help='"REMOVE: (a, p, b), ... ADD: (...)" or JSON {"remove": [], "add": []}')
@@ -54,27 +54,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_apply)
 
     p = verbs.add_parser('show', help='print the KG')
-    p.add_argument('--store', required=True)
+    add_store(p)
     p.add_argument('--json', action='store_true', help='print the l3mp/kg/v1 snapshot')
     p.add_argument('--summary', action='store_true', help='counts only')
     p.add_argument('--entity', help='only the facts of this entity')
     p.set_defaults(func=cmd_show)
 
     p = verbs.add_parser('history', help='print the event log')
-    p.add_argument('--store', required=True)
+    add_store(p)
     p.add_argument('--json', action='store_true')
     p.add_argument('--limit', type=int, help='only the newest N events')
     p.set_defaults(func=cmd_history)
 
     p = verbs.add_parser('verify', help='check the whole stored state against its domain')
-    p.add_argument('--store', required=True)
+    add_store(p)
     p.set_defaults(func=cmd_verify)
-
-
-def default_constraints(domain_path: Path) -> Path | None:
-    """Return ``<domain>.constraints.yaml`` beside the domain if it exists."""
-    candidate = domain_path.with_suffix('.constraints.yaml')
-    return candidate if candidate.exists() else None
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -82,7 +76,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     dpath = paths.resolve(args.domain)
     if not dpath.is_file():
         raise CLIError(f'no such domain file: {args.domain}')
-    cpath = paths.resolve(args.constraints) if args.constraints else default_constraints(dpath)
+    cpath = paths.resolve(args.constraints) if args.constraints else constraints_beside(dpath)
     if cpath is not None and not cpath.is_file():
         raise CLIError(f'no such constraints file: {args.constraints}')
     domain = DomainSchema.load(dpath)

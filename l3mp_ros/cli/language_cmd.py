@@ -5,57 +5,51 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import config
+from ..compose import store_config
 from ..config import Config
 from ..llm.protocol import LLMError
-from ..world.stores import is_url, open_store
-from .common import CLIError, cli_writer, dump, print_answer
+from ..world.stores import is_url
+from .common import (
+    CLIError,
+    add_llm_options,
+    add_store,
+    cli_writer,
+    config_fields,
+    config_option,
+    dump,
+    llm_settings,
+    print_answer,
+)
 
 if TYPE_CHECKING:
     from ..agent import Agent
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument('--store', required=True, help='KG store (made with "l3mp kg init")')
+    add_store(p)
     p.add_argument('--text', required=True, help='the utterance')
-    p.add_argument('--retriever', choices=config.choices('retriever'),
-                   default=config.default('retriever'),
-                   help='context retrieval: link (embedder, no LLM call), search '
-                        '(R^S, paper Algorithms 1-2), select (R+), full (R-)')
-    p.add_argument('--no-verify', action='store_true', help='ablation: skip the verifier')
-    p.add_argument('--no-confirm', action='store_true',
-                   help='skip the yes/no re-reading of each stated fact (one short LLM call '
-                        'per fact; keeps wrong updates out, also denies some right ones)')
-    p.add_argument('--no-clarify', action='store_true',
-                   help='guess instead of asking back which thing a report means')
-    p.add_argument('--clarify-timeout', type=float, default=config.default('clarify_timeout'),
-                   help=config.describe('clarify_timeout'))
-    p.add_argument('--llm', default=None,
-                   help='OpenAI-compatible base URL, or "local" for the embedded model '
-                        '(default: $L3MP_LLM_URL, else local)')
-    p.add_argument('--model', default=None, help='model name (default: $L3MP_LLM_MODEL)')
-    p.add_argument('--attempts', type=int, default=config.default('max_attempts'),
-                   help=config.describe('max_attempts'))
-    p.add_argument('--engine', default=config.default('engine'),
-                   choices=config.choices('engine'))
-    p.add_argument('--timeout', type=float, default=config.default('plan_timeout'),
-                   help='planner timeout (s)')
-    p.add_argument('--llm-timeout', type=float, default=config.default('llm_timeout'),
-                   help=config.describe('llm_timeout'))
-    p.add_argument('--report-timeout', type=float, default=config.default('report_timeout'),
-                   help='seconds all LLM calls of this request may take (0: no bound)')
-    p.add_argument('--cache', help='directory of cached LLM replies (reproducible runs; '
-                                   'default: $L3MP_LLM_CACHE)')
+    config_option(p, 'retriever', help='context retrieval: link (embedder, no LLM call), '
+                  'search (R^S, paper Algorithms 1-2), select (R+), full (R-)')
+    config_option(p, 'verify', help='ablation: skip the verifier')
+    config_option(p, 'confirm', help='skip the yes/no re-reading of each stated fact (one '
+                  'short LLM call per fact; keeps wrong updates out, also denies some right '
+                  'ones)')
+    config_option(p, 'clarify', help='guess instead of asking back which thing a report means')
+    config_option(p, 'clarify_timeout')
+    add_llm_options(p)
+    config_option(p, 'max_attempts', '--attempts')
+    config_option(p, 'engine')
+    config_option(p, 'plan_timeout', '--timeout', help='planner timeout (s)')
+    config_option(p, 'report_timeout',
+                  help='seconds all LLM calls of this request may take (0: no bound)')
     p.add_argument('--json', action='store_true')
-    p.add_argument('--memory', action='store_true', help=config.describe('answer_past'))
-    p.add_argument('--episodic-k', type=int, default=config.default('episodic_k'),
-                   help=config.describe('episodic_k'))
-    p.add_argument('--experience', action='store_true', help=config.describe('experience'))
+    config_option(p, 'answer_past', '--memory', action='store_true')
+    config_option(p, 'episodic_k')
+    config_option(p, 'experience')
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -74,20 +68,7 @@ def agent_config(args: argparse.Namespace) -> Config:
     """Return the configuration of a language verb: the store's domain, the options."""
     if not is_url(args.store) and not Path(args.store).exists():
         raise CLIError(f'no store at {args.store} (create one with "l3mp kg init")')
-    with open_store(args.store) as store:
-        meta = store.meta
-    url = args.llm if args.llm is not None else os.environ.get('L3MP_LLM_URL')
-    return Config(
-        domain=meta.get('domain_path') or config.default('domain'),
-        constraints=meta.get('constraints_path') or '', store=args.store,
-        initial_state='', llm_url='' if url in (None, '', 'local') else url,
-        llm_model=args.model or os.environ.get('L3MP_LLM_MODEL', config.default('llm_model')),
-        llm_cache=args.cache or os.environ.get('L3MP_LLM_CACHE', ''),
-        retriever=args.retriever, max_attempts=args.attempts, verify=not args.no_verify,
-        confirm=not args.no_confirm, clarify=not args.no_clarify,
-        clarify_timeout=args.clarify_timeout, engine=args.engine, plan_timeout=args.timeout,
-        llm_timeout=args.llm_timeout, report_timeout=args.report_timeout,
-        episodic_k=args.episodic_k, experience=args.experience, answer_past=args.memory)
+    return store_config(args.store, **{**config_fields(args), **llm_settings(args)})
 
 
 def build_agent(args: argparse.Namespace) -> Agent:

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..config import Config
 from ..memory.episodic import memory_file
 from ..world.stores import is_url, open_store
-from .common import CLIError, dump, print_answer
+from .common import CLIError, add_store, dump, print_answer
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     def verb(name: str, helptext: str) -> argparse.ArgumentParser:
         q = verbs.add_parser(name, help=helptext)
-        q.add_argument('--store', required=True, help='KG store (made with "l3mp kg init")')
+        add_store(q)
         q.add_argument('--json', action='store_true')
         return q
 

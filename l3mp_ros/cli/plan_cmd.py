@@ -8,16 +8,14 @@ import argparse
 import sys
 import uuid
 
-from .common import CLIError, dump, open_world
-
-# Same names as l3mp_ros.planning.engines.ENGINES (not imported: it loads unified-planning).
-ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
+from ..config import ENGINES
+from .common import CLIError, add_store, dump, open_world
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``plan`` command."""
     p = sub.add_parser('plan', help='plan a PDDL goal on a stored KG')
-    p.add_argument('--store', required=True, help='SQLite KG store')
+    add_store(p)
     p.add_argument('--goal', required=True,
                    help='PDDL goal, e.g. "(and (light_on kitchen_light))" or a (:goal ...) block')
     p.add_argument('--engine', choices=ENGINES, default='lapkt')

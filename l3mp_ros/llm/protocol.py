@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from ..config import default
+
 if TYPE_CHECKING:
     from ..world.kg import Fact
 
@@ -47,7 +49,7 @@ class LLMConfig:
     api_key: str | None = None  # else env OPENAI_API_KEY, else 'none'
     temperature: float = 0.0
     seed: int = 0
-    timeout: float = 120.0  # seconds one call may take, retries and backoff included
+    timeout: float = default('llm_timeout')  # seconds one call may take, retries included
     max_retries: int = 3  # retries after the first attempt (within ``timeout``)
     backoff: float = 0.5  # first retry delay; doubles each retry (capped at 30 s)
     max_tokens: int = 512

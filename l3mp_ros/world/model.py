@@ -18,7 +18,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .. import schemas
 from .constraints import Constraints
@@ -87,24 +86,6 @@ class WorldModel:
         # which event (id, source) added each fact this model saw being added; facts
         # loaded at start-up have no known origin
         self._origin: dict[Fact, tuple[int, str]] = {}
-
-    @classmethod
-    def open(cls, store_path: str | Path, domain_path: str | Path | None = None,
-             constraints_path: str | Path | None = None,
-             writer: str | None = None) -> WorldModel:
-        """Open a store (file or URL); the domain/constraints default to those it records."""
-        from .stores import open_store
-
-        store = open_store(store_path, writer=writer)
-        meta = store.meta
-        dpath = domain_path or meta.get('domain_path')
-        cpath = constraints_path or meta.get('constraints_path') or None
-        if not dpath:
-            store.close()
-            raise ValueError(f'{store_path} records no domain file: pass --domain')
-        domain = DomainSchema.load(dpath)
-        constraints = Constraints.load(cpath) if cpath else Constraints.empty()
-        return cls(domain, constraints, store=store)
 
     def apply(self, update: Update, *, source: str, utterance: str | None = None,
               new_entities: Mapping[str, str] | None = None, verify: bool = True,

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from l3mp_ros.bench.household import vocab
-from l3mp_ros.paths import resolve
+from l3mp_ros.compose import load_domain
+from l3mp_ros.config import Config
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
@@ -62,9 +63,8 @@ class GeneratorError(RuntimeError):
 @functools.cache
 def household_domain() -> tuple[DomainSchema, Constraints, Verifier]:
     """Return the household domain, its constraints and a verifier (loaded once)."""
-    domain = DomainSchema.load(resolve(DOMAIN_PATH))
-    constraints = Constraints.load(resolve(CONSTRAINTS_PATH))
-    return domain, constraints, Verifier(domain, constraints)
+    loaded = load_domain(Config(domain=DOMAIN_PATH, constraints=CONSTRAINTS_PATH))
+    return loaded.schema, loaded.constraints, Verifier(loaded.schema, loaded.constraints)
 
 
 def reserved_names(domain: DomainSchema) -> set[str]:

@@ -12,10 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import CLIError
-
-# Same names as l3mp_ros.planning.engines.ENGINES (not imported: it loads unified-planning).
-ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
+from ..config import ENGINES, Config
+from .common import CLIError, add_llm_options, llm_settings
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -48,15 +46,7 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
                         '(short streams that still exercise everything)')
     p.add_argument('--oracle', action='store_true',
                    help='replace the LLM by the gold answers of the generator')
-    p.add_argument('--llm', default=None,
-                   help='OpenAI-compatible base URL, or "local" for the embedded model '
-                        '(default: L3MP_LLM_URL, else local)')
-    p.add_argument('--model', default=None, help='model name (default L3MP_LLM_MODEL)')
-    p.add_argument('--api-key', default=None,
-                   help='API key (default L3MP_LLM_API_KEY, then OPENAI_API_KEY)')
-    p.add_argument('--cache', default=None, help='directory of cached LLM replies')
-    p.add_argument('--llm-timeout', type=float, default=300.0,
-                   help='seconds per LLM request (the embedded model is slow)')
+    add_llm_options(p, api_key=True, timeout=300.0)  # the embedded model is slow
     p.add_argument('--engine', choices=ENGINES, default='lapkt')
     p.add_argument('--plan-timeout', type=float, default=60.0,
                    help='seconds per planner call')
@@ -91,9 +81,7 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
                    help='share of reports the oracle misreads (with --oracle)')
     p.add_argument('--no-observe', action='store_true', help='the robot never looks')
     p.add_argument('--measure-every', type=int, default=100)
-    p.add_argument('--llm', default=None, help='OpenAI-compatible URL or "local"')
-    p.add_argument('--model', default=None)
-    p.add_argument('--cache', default=None, help='directory of cached LLM replies')
+    add_llm_options(p)
     p.add_argument('--engine', choices=ENGINES, default='lapkt')
     p.add_argument('--plan-timeout', type=float, default=60.0)
     p.add_argument('--variant', default='RS_V', help='agent variant (default RS_V)')
@@ -117,9 +105,10 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
     llm: object = None
     model = 'oracle' + (f' (noise {args.noise:g})' if args.noise else '')
     if not args.oracle:
-        from ..llm.client import LLMClient, LLMConfig
-        cfg = LLMConfig.from_env(base_url=args.llm, model=args.model, cache_dir=args.cache)
-        llm, model = LLMClient(cfg), cfg.model
+        from ..compose import llm_config, make_llm
+
+        settings = Config(**llm_settings(args))
+        llm, model = make_llm(settings, lazy=False), llm_config(settings).model
     tasks = args.steps // (args.task_every + 1)
     config = LifelongConfig(variant=args.variant, seed=args.seed, changes=args.steps - tasks,
                             tasks=tasks, task_every=args.task_every, oracle=args.oracle,
@@ -200,17 +189,17 @@ def cmd_household(args: argparse.Namespace) -> int:
     llm: object = None
     model = 'oracle'
     if not args.oracle:
-        from ..llm.client import LLMClient, LLMConfig
+        from ..compose import llm_config, make_llm
 
-        cfg = LLMConfig.from_env(base_url=args.llm, model=args.model, api_key=args.api_key,
-                                 cache_dir=args.cache, timeout=args.llm_timeout)
+        settings = Config(**llm_settings(args))
+        cfg = llm_config(settings, api_key=args.api_key)
         model = cfg.model if not cfg.is_local else 'qwen2.5-coder-1.5b-instruct-q4_k_m (local)'
         if args.report_only:
             from ..bench.household.oracle import OracleLLM
 
             llm = OracleLLM()  # never called: no step runs
         else:
-            llm = LLMClient(cfg)
+            llm = make_llm(settings, lazy=False, api_key=args.api_key)
     summaries = []
     records = {}
     written: list[Path] = []

@@ -43,6 +43,8 @@ from l3mp_ros import paths
 from l3mp_ros.ai2thor.executor import PlanExecutor
 from l3mp_ros.ai2thor.scene_graph import SceneGraphExtractor, parse_literals
 from l3mp_ros.bench.ai2thor.tasks import KINDS, PAPER_TABLE_II, TASK_TYPES, TASKS, Change, World
+from l3mp_ros.compose import load_domain, make_llm
+from l3mp_ros.config import Config
 from l3mp_ros.testing.ai2thor_double import ControllerDouble
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
@@ -112,9 +114,8 @@ _SHARED: dict[str, Any] = {}
 
 def _shared() -> tuple[DomainSchema, Constraints, set[str]]:
     if not _SHARED:
-        _SHARED['domain'] = DomainSchema.load(paths.resolve(DOMAIN))
-        _SHARED['constraints'] = Constraints.load(
-            paths.resolve(DOMAIN).with_suffix('.constraints.yaml'))
+        loaded = load_domain(Config(domain=DOMAIN))
+        _SHARED['domain'], _SHARED['constraints'] = loaded.schema, loaded.constraints
         _SHARED['perceivable'] = load_perceivable(PERCEPTION)
     return _SHARED['domain'], _SHARED['constraints'], _SHARED['perceivable']
 
@@ -356,11 +357,9 @@ def resolve_llm(llm: Any) -> tuple[Any, bool]:
     if llm is None or llm == 'oracle':
         return None, True
     if isinstance(llm, str):
-        from l3mp_ros.llm.client import LLMClient, LLMConfig
-
-        url = None if llm == 'local' else llm
-        return LLMClient(LLMConfig(base_url=url, model='local' if url is None else 'default')), \
-            False
+        url = '' if llm == 'local' else llm
+        return make_llm(Config(llm_url=url, llm_model='local' if not url else 'default'),
+                        lazy=False), False
     return llm, False
 
 
