@@ -19,7 +19,9 @@ NODES = [
 setup(
     name=package_name,
     version='0.1.0',
-    packages=find_packages(exclude=['test', 'test.*', 'benchmarks']),
+    # the runtime, and the benchmarks beside it (``l3mp bench`` finds them when installed)
+    packages=find_packages(include=['l3mp_ros', 'l3mp_ros.*', 'l3mp_ros_bench',
+                                    'l3mp_ros_bench.*']),
     package_data={package_name: ['llm/prompts/*.txt', 'schemas/*.json']},
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + package_name]),

@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 from l3mp_ros import compose
-from l3mp_ros.bench.household.generator import StreamGenerator
-from l3mp_ros.bench.household.household import generate_household, household_domain
 from l3mp_ros.config import Config
 from l3mp_ros.world.model import WorldModel
+from l3mp_ros_bench.household.generator import StreamGenerator
+from l3mp_ros_bench.household.household import generate_household, household_domain
 
 
 def main() -> None:

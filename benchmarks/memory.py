@@ -32,9 +32,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from l3mp_ros.bench.household.generator import generate_stream  # noqa: E402
-from l3mp_ros.bench.household.goals import parse_goal  # noqa: E402
-from l3mp_ros.bench.household.household import generate_household, household_domain  # noqa: E402
 from l3mp_ros.llm.prompting import system_prompt, user_message  # noqa: E402
 from l3mp_ros.memory.episodic import EpisodicMemory  # noqa: E402
 from l3mp_ros.memory.experience import ExperienceMemory  # noqa: E402
@@ -43,6 +40,9 @@ from l3mp_ros.memory.qa import PastAnswerer  # noqa: E402
 from l3mp_ros.world.model import WorldModel  # noqa: E402
 from l3mp_ros.world.store import Store  # noqa: E402
 from l3mp_ros.world.stores import create_store  # noqa: E402
+from l3mp_ros_bench.household.generator import generate_stream  # noqa: E402
+from l3mp_ros_bench.household.goals import parse_goal  # noqa: E402
+from l3mp_ros_bench.household.household import generate_household, household_domain  # noqa: E402
 
 
 def bench_qa(seed: int, changes: int, tmp: Path, backend: str = 'sqlite') -> dict:

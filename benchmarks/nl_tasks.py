@@ -43,8 +43,8 @@ from l3mp_ros.world.model import WorldModel
 
 def household_tasks(seed: int, count: int) -> tuple[DomainSchema, Constraints, list[dict]]:
     """Return the household domain and the first ``count`` tasks of the seeded stream."""
-    from l3mp_ros.bench.household.generator import StreamGenerator
-    from l3mp_ros.bench.household.household import generate_household, household_domain
+    from l3mp_ros_bench.household.generator import StreamGenerator
+    from l3mp_ros_bench.household.household import generate_household, household_domain
     domain, constraints, _ = household_domain()
     house = generate_household(seed)
     gen = StreamGenerator(house, seed, task_every=5)

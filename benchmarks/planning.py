@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Benchmark planning on the goal's context (L3M+P) against planning on the whole KG.
 
-Generates households of increasing size (``l3mp_ros.bench.household.scale``), picks goals of
+Generates households of increasing size (``l3mp_ros_bench.household.scale``), picks goals of
 several kinds (place an item, hand an item to a person, switch a light on, wash a dish),
 and plans each with ``Planner.plan`` twice: ``context='auto'`` (facts within two hops of the
 goal's objects, widened only when needed) and ``context='full'`` (the whole KG as ``:init``),
@@ -27,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from l3mp_ros.bench.household.scale import generate  # noqa: E402
 from l3mp_ros.planning.execute import execute_plan  # noqa: E402
 from l3mp_ros.planning.planner import Planner  # noqa: E402
 from l3mp_ros.world.domain import DomainSchema  # noqa: E402
 from l3mp_ros.world.kg import Fact, KnowledgeGraph  # noqa: E402
+from l3mp_ros_bench.household.scale import generate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = ((10, 50), (20, 150), (30, 250), (40, 400))

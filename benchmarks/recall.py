@@ -16,7 +16,7 @@ Two sources of reports:
 
 - the household benchmark's generator (``--seeds``, ``--changes``), with perfect
   language: the retrievers get the gold query graph (R^S) or the gold entities (R+) from
-  :class:`~l3mp_ros.bench.household.oracle.OracleLLM`; ``--sizes N`` pads the household
+  :class:`~l3mp_ros_bench.household.oracle.OracleLLM`; ``--sizes N`` pads the household
   with distractor entities (renamed copies of a generated house) up to N entities;
 - evaluation sets (``--sets DIR ...``, the layout of ``../shared/eval/lab``): each report
   on the gold state just before it, with the ``link`` retriever (no LLM) and R− (full).
@@ -42,18 +42,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from l3mp_ros.agent.update import NLUpdater  # noqa: E402
-from l3mp_ros.bench.household.generator import generate_stream  # noqa: E402
-from l3mp_ros.bench.household.household import (  # noqa: E402
-    generate_household,
-    household_domain,
-)
-from l3mp_ros.bench.household.oracle import OracleLLM  # noqa: E402
-from l3mp_ros.bench.household.scale import generate as generate_annex  # noqa: E402
 from l3mp_ros.retrieval import make_retriever  # noqa: E402
 from l3mp_ros.world.constraints import Constraints  # noqa: E402
 from l3mp_ros.world.domain import DomainSchema  # noqa: E402
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update  # noqa: E402
 from l3mp_ros.world.model import WorldModel  # noqa: E402
+from l3mp_ros_bench.household.generator import generate_stream  # noqa: E402
+from l3mp_ros_bench.household.household import (  # noqa: E402
+    generate_household,
+    household_domain,
+)
+from l3mp_ros_bench.household.oracle import OracleLLM  # noqa: E402
+from l3mp_ros_bench.household.scale import generate as generate_annex  # noqa: E402
 
 HOUSEHOLD_RETRIEVERS = ('search', 'select', 'link')
 SET_RETRIEVERS = ('link', 'full')

@@ -27,11 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from l3mp_ros.bench.household.generator import generate_stream  # noqa: E402
-from l3mp_ros.bench.household.household import generate_household, household_domain  # noqa: E402
 from l3mp_ros.memory.episodic import EpisodicMemory  # noqa: E402
 from l3mp_ros.world.model import WorldModel  # noqa: E402
 from l3mp_ros.world.stores import create_store, open_store  # noqa: E402
+from l3mp_ros_bench.household.generator import generate_stream  # noqa: E402
+from l3mp_ros_bench.household.household import generate_household, household_domain  # noqa: E402
 
 
 def fill(world: WorldModel, h, n: int, seed: int) -> float:

@@ -12,13 +12,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..config import ENGINES, Config
-from .common import CLIError, add_llm_options, llm_settings
+from l3mp_ros.cli.common import CLIError, add_llm_options, llm_settings
+from l3mp_ros.config import ENGINES, Config
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``bench`` command with its sub-verbs; return the ``bench`` parser."""
-    from . import bench_ai2thor
+    from .ai2thor import cli as bench_ai2thor
     p = sub.add_parser('bench', help='run benchmarks (household, lifelong, ai2thor)')
     verbs = p.add_subparsers(dest='bench', required=True, metavar='BENCHMARK')
     p.set_defaults(bench_verbs=verbs)
@@ -99,13 +99,13 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
         raise CLIError('--noise is a share between 0 and 1')
     if args.noise and not args.oracle:
         raise CLIError('--noise needs --oracle (it misreads the gold answers)')
-    from ..bench.household.checkpoint import RunError
-    from ..bench.lifelong import LifelongConfig, LifelongRun, summarise, write_report
+    from l3mp_ros_bench.household.checkpoint import RunError
+    from l3mp_ros_bench.lifelong import LifelongConfig, LifelongRun, summarise, write_report
 
     llm: object = None
     model = 'oracle' + (f' (noise {args.noise:g})' if args.noise else '')
     if not args.oracle:
-        from ..compose import llm_config, make_llm
+        from l3mp_ros.compose import llm_config, make_llm
 
         settings = Config(**llm_settings(args))
         llm, model = make_llm(settings, lazy=False), llm_config(settings).model
@@ -140,7 +140,7 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
 
 
 def _variants(given: list[str] | None) -> list[str]:
-    from ..bench.household.variants import PAPER_VARIANTS, resolve_variant
+    from l3mp_ros_bench.household.variants import PAPER_VARIANTS, resolve_variant
 
     names: list[str] = []
     for item in given or ['RS_V']:
@@ -174,11 +174,11 @@ def cmd_household(args: argparse.Namespace) -> int:
     """Run the household benchmark for each variant; write the reports (0 when done)."""
     _check(args)
     variants = _variants(args.variant)
-    from ..bench.household.checkpoint import RunError
-    from ..bench.household.report import write_reports
-    from ..bench.household.run_config import RunConfig
-    from ..bench.household.runner import Runner
-    from ..bench.household.variants import variant_dirname
+    from l3mp_ros_bench.household.checkpoint import RunError
+    from l3mp_ros_bench.household.report import write_reports
+    from l3mp_ros_bench.household.run_config import RunConfig
+    from l3mp_ros_bench.household.runner import Runner
+    from l3mp_ros_bench.household.variants import variant_dirname
 
     out = Path(args.out)
     if args.report_only:
@@ -189,13 +189,13 @@ def cmd_household(args: argparse.Namespace) -> int:
     llm: object = None
     model = 'oracle'
     if not args.oracle:
-        from ..compose import llm_config, make_llm
+        from l3mp_ros.compose import llm_config, make_llm
 
         settings = Config(**llm_settings(args))
         cfg = llm_config(settings, api_key=args.api_key)
         model = cfg.model if not cfg.is_local else 'qwen2.5-coder-1.5b-instruct-q4_k_m (local)'
         if args.report_only:
-            from ..bench.household.oracle import OracleLLM
+            from l3mp_ros_bench.household.oracle import OracleLLM
 
             llm = OracleLLM()  # never called: no step runs
         else:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """``l3mp bench lifelong``: a long household stream in which the robot also looks.
 
-The household runner (:class:`~l3mp_ros.bench.household.runner.Runner`: resumable, one
+The household runner (:class:`~l3mp_ros_bench.household.runner.Runner`: resumable, one
 record per step) replays changes told in language and tasks planned and executed on the
 truth. Here, after every step the robot also *observes*: a ``scene_graph/v1`` built from
 the truth for the room it is in and the rooms its plan went through (what is in the room:
@@ -31,12 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from l3mp_ros import schemas
-from l3mp_ros.bench.household.base import Step
-from l3mp_ros.bench.household.oracle import OracleLLM
-from l3mp_ros.bench.household.run_config import RunConfig
-from l3mp_ros.bench.household.runner import Runner
 from l3mp_ros.world.kg import KnowledgeGraph
 from l3mp_ros.world.perceive import load_perceivable, scene_graph_update
+from l3mp_ros_bench.household.base import Step
+from l3mp_ros_bench.household.oracle import OracleLLM
+from l3mp_ros_bench.household.run_config import RunConfig
+from l3mp_ros_bench.household.runner import Runner
 
 PERCEPTION_CONFIG = 'config/household_perception.yaml'
 # containment in the household domain: (container, content) and (content, container)

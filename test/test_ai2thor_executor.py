@@ -14,7 +14,7 @@ from l3mp_ros.ai2thor import (
     feedback,
     parse_step,
 )
-from l3mp_ros.testing.ai2thor_double import ControllerDouble
+from l3mp_ros.ai2thor.double import ControllerDouble
 
 ROOT = Path(__file__).resolve().parents[1]
 TYPES = ROOT / 'config' / 'ai2thor_types.yaml'

@@ -7,7 +7,12 @@ import json
 
 import pytest
 
-from l3mp_ros.bench.ai2thor.harness import (
+from l3mp_ros.cli import main as l3mp
+from l3mp_ros.cli.common import CLIError
+from l3mp_ros.llm.client import LLMClient, LLMConfig
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros_bench.ai2thor import cli as bench_ai2thor
+from l3mp_ros_bench.ai2thor.harness import (
     Runner,
     Settings,
     gold_diff,
@@ -15,12 +20,7 @@ from l3mp_ros.bench.ai2thor.harness import (
     run_experiment,
     table_markdown,
 )
-from l3mp_ros.bench.ai2thor.tasks import KINDS, TASKS
-from l3mp_ros.cli import bench_ai2thor
-from l3mp_ros.cli import main as l3mp
-from l3mp_ros.cli.common import CLIError
-from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros_bench.ai2thor.tasks import KINDS, TASKS
 
 FAST = Settings(max_replans=3, max_steps=40)
 
@@ -112,7 +112,7 @@ def test_bench_cli(tmp_path, capsys):
 
 
 def test_thor_scene_graph_cli(tmp_path, capsys):
-    from l3mp_ros.testing.ai2thor_double import ControllerDouble
+    from l3mp_ros.ai2thor.double import ControllerDouble
 
     sim = ControllerDouble(visibility='distance')
     (tmp_path / 'event.json').write_text(json.dumps({'metadata': sim.last_event.metadata}))

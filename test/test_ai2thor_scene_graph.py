@@ -15,7 +15,7 @@ from l3mp_ros.ai2thor import (
     SceneGraphExtractor,
     direct_parents,
 )
-from l3mp_ros.testing.ai2thor_double import ControllerDouble
+from l3mp_ros.ai2thor.double import ControllerDouble
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / 'test' / 'data' / 'ai2thor'

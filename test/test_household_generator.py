@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from l3mp_ros.bench.household.base import Step
-from l3mp_ros.bench.household.changes import CHANGE_WEIGHTS
-from l3mp_ros.bench.household.generator import StreamGenerator, generate_stream
-from l3mp_ros.bench.household.goals import goal_holds, parse_goal
-from l3mp_ros.bench.household.household import (
+from l3mp_ros.world.kg import Fact
+from l3mp_ros_bench.household.base import Step
+from l3mp_ros_bench.household.changes import CHANGE_WEIGHTS
+from l3mp_ros_bench.household.generator import StreamGenerator, generate_stream
+from l3mp_ros_bench.household.goals import goal_holds, parse_goal
+from l3mp_ros_bench.household.household import (
     MAX_HELD,
     ROBOT,
     Household,
@@ -27,8 +28,7 @@ from l3mp_ros.bench.household.household import (
     household_domain,
     reserved_names,
 )
-from l3mp_ros.bench.household.tasks import TASK_WEIGHTS
-from l3mp_ros.world.kg import Fact
+from l3mp_ros_bench.household.tasks import TASK_WEIGHTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = range(20)
@@ -115,8 +115,8 @@ def test_household_deterministic_and_seed_dependent():
 
 _DIGEST = """
 import hashlib, json
-from l3mp_ros.bench.household.generator import generate_stream
-from l3mp_ros.bench.household.household import generate_household
+from l3mp_ros_bench.household.generator import generate_stream
+from l3mp_ros_bench.household.household import generate_household
 house = generate_household(11)
 steps = generate_stream(house, 11, changes=60, tasks=12)
 text = json.dumps(house.to_json()) + json.dumps([s.to_json() for s in steps])

@@ -17,17 +17,17 @@ from typing import Any
 
 import pytest
 
-from l3mp_ros.bench.household.base import Step
-from l3mp_ros.bench.household.checkpoint import RunError
-from l3mp_ros.bench.household.generator import generate_stream
-from l3mp_ros.bench.household.household import generate_household
-from l3mp_ros.bench.household.oracle import OracleLLM
-from l3mp_ros.bench.household.run_config import RunConfig
-from l3mp_ros.bench.household.runner import Runner
-from l3mp_ros.bench.household.variants import PAPER_VARIANTS, VARIANTS, resolve_variant
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Update  # noqa: F401 (used by the oracle helpers)
+from l3mp_ros_bench.household.base import Step
+from l3mp_ros_bench.household.checkpoint import RunError
+from l3mp_ros_bench.household.generator import generate_stream
+from l3mp_ros_bench.household.household import generate_household
+from l3mp_ros_bench.household.oracle import OracleLLM
+from l3mp_ros_bench.household.run_config import RunConfig
+from l3mp_ros_bench.household.runner import Runner
+from l3mp_ros_bench.household.variants import PAPER_VARIANTS, VARIANTS, resolve_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 3

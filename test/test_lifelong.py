@@ -4,8 +4,8 @@
 
 import json
 
-from l3mp_ros.bench.lifelong import LifelongConfig, LifelongRun, NoisyOracle, summarise, visible
 from l3mp_ros.cli import main
+from l3mp_ros_bench.lifelong import LifelongConfig, LifelongRun, NoisyOracle, summarise, visible
 
 
 def _run(tmp_path, name, stop_after=None, **kw):
@@ -69,7 +69,7 @@ def test_noisy_language_is_repaired_by_what_the_robot_sees(tmp_path):
 
 
 def test_what_the_robot_sees_is_its_room_and_what_it_holds(tmp_path):
-    from l3mp_ros.bench.household.household import generate_household
+    from l3mp_ros_bench.household.household import generate_household
     kg = generate_household(3).kg
     room = next(f.args[1] for f in kg.facts_with('agent_in_room'))
     seen = visible(kg, {room})

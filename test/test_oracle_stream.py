@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from l3mp_ros.bench.household.changes import CHANGE_WEIGHTS
-from l3mp_ros.bench.household.run_config import RunConfig
-from l3mp_ros.bench.household.runner import Runner
-from l3mp_ros.bench.household.tasks import TASK_WEIGHTS
+from l3mp_ros_bench.household.changes import CHANGE_WEIGHTS
+from l3mp_ros_bench.household.run_config import RunConfig
+from l3mp_ros_bench.household.runner import Runner
+from l3mp_ros_bench.household.tasks import TASK_WEIGHTS
 
 SEED = 8  # 60 changes + 20 tasks drawn with ``cover`` reach all 30 kinds on this seed
 

@@ -3,7 +3,7 @@
 """The robot-facing AI2-THOR adapter: perception as scene graphs, plan execution, the bridge.
 
 The controller double (AI2-THOR's event metadata without Unity) is in
-:mod:`l3mp_ros.testing.ai2thor_double`; the paper's experiments in :mod:`l3mp_ros.bench.ai2thor`.
+:mod:`l3mp_ros.ai2thor.double`; the paper's experiments in :mod:`l3mp_ros_bench.ai2thor`.
 """
 
 from l3mp_ros.ai2thor.executor import PlanExecutor, StepError, feedback, parse_step

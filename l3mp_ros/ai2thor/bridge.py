@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from l3mp_ros import paths
+from l3mp_ros.ai2thor.double import ControllerDouble
 from l3mp_ros.config import default
-from l3mp_ros.testing.ai2thor_double import ControllerDouble
 
 
 class BridgeError(RuntimeError):

@@ -3,7 +3,7 @@
 """Run ``pddl/ai2thor.pddl`` plan steps as AI2-THOR actions.
 
 :class:`PlanExecutor` takes a controller (``ai2thor.controller.Controller`` or the
-:class:`~l3mp_ros.testing.ai2thor_double.ControllerDouble`) and a
+:class:`~l3mp_ros.ai2thor.double.ControllerDouble`) and a
 :class:`~l3mp_ros.ai2thor.scene_graph.SceneGraphExtractor` whose name registry turns
 entity names back into objectIds. Each step, ``(pickup the_robot mug_1 countertop_1
 kitchen_1)`` or UP's ``pickup(the_robot, mug_1, countertop_1, kitchen_1)``, becomes:

@@ -16,8 +16,10 @@ from .. import __version__
 from .common import CLIError, known_errors
 
 # Subcommand modules, each with ``register(subparsers)``; ``func(args) -> int`` per verb.
-COMMANDS = ('kg_cmd', 'demo_cmd', 'plan_cmd', 'language_cmd', 'bench_cmd', 'thor_cmd',
-            'memory_cmd')
+# ``bench`` comes from the benchmark package beside this one, when it is installed.
+COMMANDS = (*(f'{__name__}.{m}' for m in ('kg_cmd', 'demo_cmd', 'plan_cmd', 'language_cmd',
+                                          'thor_cmd', 'memory_cmd')),
+            'l3mp_ros_bench.cli')
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -50,10 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest='command', required=True, metavar='COMMAND')
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f'{__name__}.{name}')
+            module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            if exc.name == f'{__name__}.{name}':
-                continue
+            if exc.name is not None and name.startswith(exc.name):
+                continue  # not installed
             raise
         module.register(sub)
     _formatted(parser)

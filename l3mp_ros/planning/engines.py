@@ -108,33 +108,6 @@ _STATUS: dict[PlanGenerationResultStatus, str] = {
     PlanGenerationResultStatus.TIMEOUT: 'timeout',
 }
 
-# Child interpreter for engines without a timeout: argv = engine, params JSON, domain, problem.
-# Compiles (which may blow up, e.g. conditional effects) and solves there, so the deadline
-# bounds both. Prints one JSON line: {"status": <UP status name>, "plan": [...] | null}.
-_WORKER = """
-import json, sys
-from unified_planning.environment import get_environment
-from unified_planning.io import PDDLReader
-from l3mp_ros.planning.engines import _compile_for, register_engines
-env = get_environment()
-env.credits_stream = None
-register_engines(env)
-name, params, domain, problem = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
-timeout = float(sys.argv[5])
-prob = PDDLReader(env).parse_problem(domain, problem)
-target, back_maps = _compile_for(env.factory.engine(name), prob, name)
-with env.factory.OneshotPlanner(name=name, params=params) as planner:
-    # lapkt runs its planner in a session of its own: bound it too (pyperplan has no timeout)
-    res = planner.solve(target, **({'timeout': timeout} if name == 'lapkt' else {}))
-plan = res.plan
-if plan is not None:
-    for back in reversed(back_maps):
-        plan = plan.replace_action_instances(back)
-    plan = ['(' + ' '.join([a.action.name] + [str(p) for p in a.actual_parameters]) + ')'
-            for a in plan.actions]
-sys.stdout.write('\\n' + json.dumps({'status': res.status.name, 'plan': plan}) + '\\n')
-"""
-
 
 @dataclass
 class EngineResult:
@@ -348,14 +321,19 @@ def _child_env() -> dict[str, str]:
 def _solve_in_child(
     problem: up.model.Problem, engine: str, timeout: float, params: dict[str, Any],
 ) -> tuple[PlanGenerationResultStatus, up.plans.Plan | None, str, dict[str, str]]:
+    """Compile and solve in :mod:`.worker`, killed at the deadline (engines without one).
+
+    Compilation may blow up too (conditional effects, quantified goals): the deadline
+    bounds both.
+    """
     writer = PDDLWriter(problem, needs_requirements=True)
     with tempfile.TemporaryDirectory(prefix='l3mp_plan_') as tmp:
         domain = os.path.join(tmp, 'domain.pddl')
         prob = os.path.join(tmp, 'problem.pddl')
         writer.write_domain(domain)
         writer.write_problem(prob)
-        cmd = [sys.executable, '-c', _WORKER, engine, json.dumps(params), domain, prob,
-               str(timeout)]
+        cmd = [sys.executable, '-m', 'l3mp_ros.planning.worker', engine, json.dumps(params),
+               domain, prob, str(timeout)]
         timed_out, retval, out, err = run_killable(cmd, tmp, timeout, _child_env())
     log = (out + '\n' + err).strip()
     if timed_out:

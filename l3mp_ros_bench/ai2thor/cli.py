@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import CLIError
+from l3mp_ros.cli.common import CLIError
 
 TASKS = ('pick_place', 'wash_dishes', 'clean_bed', 'discard_broken', 'keep_cold')
 MODES = ('l3mp', 'visual_only')
@@ -54,7 +54,7 @@ def _expand(values: list[str] | None, every: tuple[str, ...], word: str) -> list
 
 def cmd_ai2thor(args: argparse.Namespace) -> int:
     """Run the experiments and write the report."""
-    from ..bench.ai2thor.harness import Settings, run_experiment, table_markdown
+    from l3mp_ros_bench.ai2thor.harness import Settings, run_experiment, table_markdown
 
     if args.instances < 1:
         raise CLIError('--instances must be at least 1')

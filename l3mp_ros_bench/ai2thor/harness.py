@@ -40,17 +40,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from l3mp_ros import paths
+from l3mp_ros.ai2thor.double import ControllerDouble
 from l3mp_ros.ai2thor.executor import PlanExecutor
 from l3mp_ros.ai2thor.scene_graph import SceneGraphExtractor, parse_literals
-from l3mp_ros.bench.ai2thor.tasks import KINDS, PAPER_TABLE_II, TASK_TYPES, TASKS, Change, World
 from l3mp_ros.compose import load_domain, make_llm
 from l3mp_ros.config import Config
-from l3mp_ros.testing.ai2thor_double import ControllerDouble
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.perceive import PerceptionError, load_perceivable, scene_graph_update
+from l3mp_ros_bench.ai2thor.tasks import KINDS, PAPER_TABLE_II, TASK_TYPES, TASKS, Change, World
 
 MODES = ('l3mp', 'visual_only')
 DOMAIN = 'pddl/ai2thor.pddl'

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from l3mp_ros.ai2thor.double import ControllerDouble
 from l3mp_ros.ai2thor.scene_graph import SceneGraphExtractor
-from l3mp_ros.testing.ai2thor_double import ControllerDouble
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 RESET, ADDITION, RELOCATION = 'reset', 'addition', 'relocation'

@@ -8,10 +8,10 @@ The household (:mod:`.household`), goals (:mod:`.goals`), the stream generator
 :mod:`.checkpoint`, :mod:`.stats`, :mod:`.report`).
 """
 
-from l3mp_ros.bench.household.base import Step
-from l3mp_ros.bench.household.generator import StreamGenerator, generate_stream
-from l3mp_ros.bench.household.goals import goal_holds, parse_goal
-from l3mp_ros.bench.household.household import (
+from l3mp_ros_bench.household.base import Step
+from l3mp_ros_bench.household.generator import StreamGenerator, generate_stream
+from l3mp_ros_bench.household.goals import goal_holds, parse_goal
+from l3mp_ros_bench.household.household import (
     EntityInfo,
     GeneratorError,
     Household,

@@ -4,7 +4,7 @@
 
 :class:`StreamBase` holds the generator's random state and its reads of the ground truth;
 :mod:`.phrasing`, :mod:`.changes` and :mod:`.tasks` add the wording, the change builders
-and the task builders; :class:`~l3mp_ros.bench.household.generator.StreamGenerator` puts
+and the task builders; :class:`~l3mp_ros_bench.household.generator.StreamGenerator` puts
 them together.
 """
 
@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from l3mp_ros.bench.household.household import (
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros_bench.household.household import (
     LOCATION_PREDS,
     PRED_OF_TYPE,
     ROBOT,
@@ -23,7 +24,6 @@ from l3mp_ros.bench.household.household import (
     Household,
     household_domain,
 )
-from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 
 STEP_SCHEMA = 'l3mp/household_step/v1'
 

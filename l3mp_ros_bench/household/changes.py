@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from l3mp_ros.bench.household import templates as T
-from l3mp_ros.bench.household.base import Draft, Mentions
-from l3mp_ros.bench.household.household import (
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros_bench.household import templates as T
+from l3mp_ros_bench.household.base import Draft, Mentions
+from l3mp_ros_bench.household.household import (
     INSIDE,
     MAX_HELD,
 )
-from l3mp_ros.bench.household.phrasing import Phrasing, cap
-from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros_bench.household.phrasing import Phrasing, cap
 
 # Change kinds and their weights (room 0.5, movable 0.3, person 0.2 as in the notes).
 CHANGE_WEIGHTS: dict[str, float] = {

@@ -4,7 +4,7 @@
 
 A run directory holds ``checkpoint.json`` (written with :func:`write_atomic` after every
 step), ``steps.jsonl`` (records appended and fsynced) and the agent's store; a run
-killed at any point resumes from them (:class:`~l3mp_ros.bench.household.runner.Runner`).
+killed at any point resumes from them (:class:`~l3mp_ros_bench.household.runner.Runner`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from l3mp_ros.bench.household.generator import StreamGenerator
+from l3mp_ros_bench.household.generator import StreamGenerator
 
 
 class RunError(RuntimeError):

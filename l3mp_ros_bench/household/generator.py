@@ -28,12 +28,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from l3mp_ros.bench.household.base import Step
-from l3mp_ros.bench.household.changes import CHANGE_WEIGHTS, ChangeBuilders
-from l3mp_ros.bench.household.goals import goal_holds, goal_text
-from l3mp_ros.bench.household.household import GeneratorError, Household, household_domain
-from l3mp_ros.bench.household.tasks import TASK_WEIGHTS, TaskBuilders
 from l3mp_ros.world.kg import KnowledgeGraph, Update
+from l3mp_ros_bench.household.base import Step
+from l3mp_ros_bench.household.changes import CHANGE_WEIGHTS, ChangeBuilders
+from l3mp_ros_bench.household.goals import goal_holds, goal_text
+from l3mp_ros_bench.household.household import GeneratorError, Household, household_domain
+from l3mp_ros_bench.household.tasks import TASK_WEIGHTS, TaskBuilders
 
 
 class StreamGenerator(ChangeBuilders, TaskBuilders):

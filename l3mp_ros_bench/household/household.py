@@ -14,13 +14,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from l3mp_ros.bench.household import vocab
 from l3mp_ros.compose import load_domain
 from l3mp_ros.config import Config
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 from l3mp_ros.world.verify import Verifier
+from l3mp_ros_bench.household import vocab
 
 DOMAIN_PATH = 'pddl/household.pddl'
 

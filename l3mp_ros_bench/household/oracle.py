@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from l3mp_ros.bench.household.base import Step
 from l3mp_ros.llm.protocol import LLMError, LLMReply
 from l3mp_ros.world.kg import Update
+from l3mp_ros_bench.household.base import Step
 
 
 def _estimate_tokens(text: str) -> int:

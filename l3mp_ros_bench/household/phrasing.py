@@ -7,10 +7,10 @@ Each reference is recorded as a mention of the gold query graph (:class:`Mention
 
 from __future__ import annotations
 
-from l3mp_ros.bench.household import templates as T
-from l3mp_ros.bench.household.base import Mentions, StreamBase
-from l3mp_ros.bench.household.household import INSIDE, ORDINALS
 from l3mp_ros.world.kg import KnowledgeGraph
+from l3mp_ros_bench.household import templates as T
+from l3mp_ros_bench.household.base import Mentions, StreamBase
+from l3mp_ros_bench.household.household import INSIDE, ORDINALS
 
 
 def cap(text: str) -> str:

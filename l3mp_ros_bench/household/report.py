@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from l3mp_ros.bench.household.variants import VARIANTS
+from l3mp_ros_bench.household.variants import VARIANTS
 
 REPORT_SCHEMA = 'l3mp/household_report/v1'
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from l3mp_ros.bench.household.variants import resolve_variant
+from l3mp_ros_bench.household.variants import resolve_variant
 
 
 @dataclass

@@ -36,34 +36,34 @@ from pathlib import Path
 from typing import Any
 
 from l3mp_ros import compose
-from l3mp_ros.bench.household.base import Step
-from l3mp_ros.bench.household.checkpoint import (
+from l3mp_ros.config import Config
+from l3mp_ros.planning.execute import execute_plan
+from l3mp_ros.planning.planner import PlanResult
+from l3mp_ros.world.kg import KnowledgeGraph
+from l3mp_ros.world.store import Store
+from l3mp_ros_bench.household.base import Step
+from l3mp_ros_bench.household.checkpoint import (
     RunError,
     append_record,
     generator_state,
     restore_generator,
     write_atomic,
 )
-from l3mp_ros.bench.household.generator import StreamGenerator
-from l3mp_ros.bench.household.goals import goal_holds
-from l3mp_ros.bench.household.household import (
+from l3mp_ros_bench.household.generator import StreamGenerator
+from l3mp_ros_bench.household.goals import goal_holds
+from l3mp_ros_bench.household.household import (
     CONSTRAINTS_PATH,
     DOMAIN_PATH,
     Household,
     generate_household,
     household_domain,
 )
-from l3mp_ros.bench.household.oracle import CallLog, CountingLLM, OracleLLM
-from l3mp_ros.bench.household.run_config import RunConfig
-from l3mp_ros.bench.household.stats import state_errors, summarise
-from l3mp_ros.bench.household.variants import (
+from l3mp_ros_bench.household.oracle import CallLog, CountingLLM, OracleLLM
+from l3mp_ros_bench.household.run_config import RunConfig
+from l3mp_ros_bench.household.stats import state_errors, summarise
+from l3mp_ros_bench.household.variants import (
     resolve_variant,
 )
-from l3mp_ros.config import Config
-from l3mp_ros.planning.execute import execute_plan
-from l3mp_ros.planning.planner import PlanResult
-from l3mp_ros.world.kg import KnowledgeGraph
-from l3mp_ros.world.store import Store
 
 RUN_SCHEMA = 'l3mp/household_run/v1'
 RECORD_SCHEMA = 'l3mp/household_record/v1'

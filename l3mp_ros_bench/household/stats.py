@@ -8,9 +8,9 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
-from l3mp_ros.bench.household.run_config import RunConfig
-from l3mp_ros.bench.household.variants import Variant
 from l3mp_ros.world.kg import KnowledgeGraph
+from l3mp_ros_bench.household.run_config import RunConfig
+from l3mp_ros_bench.household.variants import Variant
 
 
 def state_errors(agent: KnowledgeGraph, truth: KnowledgeGraph, limit: int = 6) -> dict:

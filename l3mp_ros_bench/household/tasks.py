@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from l3mp_ros.bench.household.base import Draft, Mentions
-from l3mp_ros.bench.household.goals import goal_holds
-from l3mp_ros.bench.household.household import (
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros_bench.household.base import Draft, Mentions
+from l3mp_ros_bench.household.goals import goal_holds
+from l3mp_ros_bench.household.household import (
     MAX_HELD,
     ROBOT,
 )
-from l3mp_ros.bench.household.phrasing import Phrasing
-from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros_bench.household.phrasing import Phrasing
 
 # Task kinds and their weights (room 0.35, collective 0.1, movable 0.3, person 0.25).
 TASK_WEIGHTS: dict[str, float] = {
