@@ -115,6 +115,7 @@ _SHARED: dict[str, Any] = {}
 def _shared() -> tuple[DomainSchema, Constraints, set[str]]:
     if not _SHARED:
         loaded = load_domain(Config(domain=DOMAIN))
+        _SHARED['loaded'] = loaded
         _SHARED['domain'], _SHARED['constraints'] = loaded.schema, loaded.constraints
         _SHARED['perceivable'] = load_perceivable(PERCEPTION)
     return _SHARED['domain'], _SHARED['constraints'], _SHARED['perceivable']
@@ -138,13 +139,12 @@ def kg_of(graph: Mapping[str, Any], domain: str = 'ai2thor') -> KnowledgeGraph:
 def make_instance(task: str, index: int, seed: int = 0, llm: Any = None,
                   settings: Settings | None = None) -> Instance:
     """Build instance ``index`` of ``task`` (deterministic in ``seed``)."""
-    from l3mp_ros.compose import build_agent
-    from l3mp_ros.config import Config
+    from l3mp_ros.compose import build_agent, open_world
 
     if task not in TASK_TYPES:
         raise ValueError(f'unknown task {task!r}: expected one of {", ".join(TASKS)}')
     s = settings or Settings()
-    domain, constraints, _ = _shared()
+    domain, _, _ = _shared()
     iseed = instance_seed(seed, task, index)
     rng = random.Random(iseed)
     sim = ControllerDouble(seed=iseed, randomize=True, visibility=s.visibility)
@@ -153,10 +153,10 @@ def make_instance(task: str, index: int, seed: int = 0, llm: Any = None,
     ex.extract(truth.metadata, all_objects=True)  # name every object once, in a fixed order
     params = TASK_TYPES[task].setup(truth, rng)
     kg = kg_of(ex.extract(truth.metadata, all_objects=True, stamp=0.0), domain.name)
-    world = WorldModel(domain, constraints, kg=kg)
-    agent = build_agent(Config(retriever=s.retriever, engine=s.engine,
-                               plan_timeout=s.plan_timeout, max_attempts=3), world,
-                        llm=llm if llm is not None else object())
+    cfg = Config(domain=DOMAIN, retriever=s.retriever, engine=s.engine,
+                 plan_timeout=s.plan_timeout, max_attempts=3)
+    world = open_world(cfg, _SHARED['loaded'], kg=kg)  # in memory, over the truth's KG
+    agent = build_agent(cfg, world, llm=llm if llm is not None else object())
     executor = PlanExecutor(sim, ex, all_objects=False, approach=False)
     return Instance(task, index, iseed, rng, sim, ex, truth, params,
                     TASK_TYPES[task].text(params), world, agent, executor)
