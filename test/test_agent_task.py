@@ -307,3 +307,22 @@ def test_goal_conjuncts_a_rule_forbids_together_are_settled_by_asking(tmp_path):
     assert out.goal == '(and (in_person_hand red_pen anna))'
     assert 'red pen is in hand anna?' in asked[0] and 'jerry bedroom table?' in asked[1]
     assert 'does not read it in the task' in out.history[-1]['notes'][0]
+
+
+def test_a_retrieval_that_asked_the_llm_counts_in_the_tasks_usage(tmp_path):
+    from l3mp_ros.retrieval.base import Retrieval
+
+    world = household_world(tmp_path)
+    give = {'content': {'goal': [['in_person_hand', 'red_pen', 'anna']]}}
+    searched = Retrieval(facts=set(world.kg.facts), prompt_tokens=40, completion_tokens=9,
+                         llm_seconds=0.5)
+    with FakeOpenAI([give]) as fake:
+        out = TaskPlanner(world, client(fake), None, _planner(world)).run(
+            TASK, retrieval=searched)
+    assert out.status == 'solved', out.errors
+    assert out.usage.calls == 2 and out.to_json()['llm_calls'] == 2  # goal + query graph
+    assert out.usage.prompt_tokens >= 40 and out.usage.completion_tokens >= 9
+    with FakeOpenAI([give]) as fake:  # a retrieval without the LLM costs no call
+        out = TaskPlanner(world, client(fake), None, _planner(world)).run(
+            TASK, retrieval=Retrieval(facts=set(world.kg.facts)))
+    assert out.usage.calls == 1

@@ -52,11 +52,11 @@ class Request:
         return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)})
 
     def retrieve(self, retriever: Retriever | None, llm: ChatLLM, given: Retrieval | None,
-                 usage: Usage, *, count_call: bool) -> str | None:
+                 usage: Usage) -> str | None:
         """Retrieve the context (``given``: already retrieved); return an error sentence or None.
 
-        Without a retriever the whole graph is the context. The retrieval's tokens are added
-        to ``usage``, and with ``count_call`` its LLM call too.
+        Without a retriever the whole graph is the context. The retrieval's tokens and its
+        LLM call (if it made one) are added to ``usage``.
         """
         try:
             if given is None:
@@ -67,8 +67,7 @@ class Request:
         self.retrieval = given
         usage.prompt_tokens += given.prompt_tokens
         usage.completion_tokens += given.completion_tokens
-        if count_call:
-            usage.calls += 1 if (given.prompt_tokens or given.llm_seconds) else 0
+        usage.calls += 1 if (given.prompt_tokens or given.llm_seconds) else 0
         return None
 
     def resolve(self) -> list[Mention]:

@@ -207,7 +207,7 @@ class TaskPlanner:
         if req is None:
             out.errors = ['empty task']
             return self._done(out, began)
-        why = req.retrieve(self.retriever, self.llm, retrieval, out.usage, count_call=False)
+        why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
         if why is not None:
             out.errors = [why]
             return self._done(out, began)

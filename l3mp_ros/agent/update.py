@@ -261,7 +261,7 @@ class NLUpdater:
             return self._refuse(out, began, source, None, 'empty report')
         if self.verify and (why := unknown_names_error(req)):  # before any LLM work
             return self._refuse(out, began, source, req.text, why)
-        why = req.retrieve(self.retriever, self.llm, retrieval, out.usage, count_call=True)
+        why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
         if why is not None:
             return self._refuse(out, began, source, None, why)
         r = self._reading(req, out)  # mentions → grounding → memory → parts
