@@ -86,6 +86,8 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--plan-timeout', type=float, default=60.0)
     p.add_argument('--variant', default='RS_V', help='agent variant (default RS_V)')
     p.add_argument('--fresh', action='store_true', help='start over in --out')
+    p.add_argument('--report-only', action='store_true',
+                   help='run no steps: report what the run in --out holds so far')
     p.add_argument('--no-progress', action='store_true', help='no progress bar')
     p.add_argument('--out', required=True, help='run directory (records, reports, plot)')
     p.set_defaults(func=cmd_lifelong)
@@ -104,11 +106,19 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
 
     llm: object = None
     model = 'oracle' + (f' (noise {args.noise:g})' if args.noise else '')
+    if args.report_only and args.fresh:
+        raise CLIError('--report-only reports an existing run: it cannot start over (--fresh)')
     if not args.oracle:
         from l3mp_ros.compose import llm_config, make_llm
 
         settings = Config(**llm_settings(args))
-        llm, model = make_llm(settings, lazy=False), llm_config(settings).model
+        model = llm_config(settings).model
+        if args.report_only:
+            from l3mp_ros_bench.household.oracle import OracleLLM
+
+            llm = OracleLLM()  # never called: no step runs
+        else:
+            llm = make_llm(settings, lazy=False)
     tasks = args.steps // (args.task_every + 1)
     config = LifelongConfig(variant=args.variant, seed=args.seed, changes=args.steps - tasks,
                             tasks=tasks, task_every=args.task_every, oracle=args.oracle,
@@ -116,11 +126,14 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
                             speedup_sample=0, model=model, noise=args.noise,
                             observe=not args.no_observe, measure_every=args.measure_every)
     out = Path(args.out)
+    if args.report_only and not (out / 'checkpoint.json').is_file():
+        raise CLIError(f'--report-only: {out} holds no lifelong run; nothing to report')
     run = LifelongRun(config, out, llm)
     try:
         try:
             run.open(fresh=args.fresh)
-            _run_with_progress(run, 'lifelong', quiet=args.no_progress)
+            if not args.report_only:
+                _run_with_progress(run, 'lifelong', quiet=args.no_progress)
         except RunError as exc:
             raise CLIError(str(exc)) from None
         summary = summarise(run.records, config, run.errors())

@@ -93,3 +93,21 @@ def test_cli_writes_reports_and_refuses_bad_options(tmp_path, capsys):
     assert (out / 'report.md').exists() and (out / 'lifelong.png').exists()
     assert main(['bench', 'lifelong', '--noise', '0.2', '--out', str(out)]) == 2
     assert '--noise needs --oracle' in capsys.readouterr().err
+
+
+def test_report_only_reports_an_interrupted_run_without_running_a_step(tmp_path, capsys):
+    steps = dict(changes=30, tasks=6, task_every=5, measure_every=10)
+    _run(tmp_path, 'part', stop_after=14, model='oracle', **steps)  # stopped after 14 steps
+    out = tmp_path / 'part'
+    args = ['bench', 'lifelong', '--oracle', '--steps', '36', '--seed', '3', '--engine',
+            'fast-downward', '--plan-timeout', '30', '--measure-every', '10', '--no-progress',
+            '--out', str(out)]
+    assert main([*args, '--report-only']) == 0
+    report = json.loads((out / 'report.json').read_text())
+    assert report['steps'] == 14 and report['exact_steps'] == 14
+    assert [m['step'] for m in report['curves']] == [10]
+    assert len((out / 'steps.jsonl').read_text().splitlines()) == 14  # no step was run
+    assert main([*args, '--report-only', '--fresh']) == 2
+    assert main(['bench', 'lifelong', '--oracle', '--report-only', '--out',
+                 str(tmp_path / 'none')]) == 2
+    assert 'holds no lifelong run' in capsys.readouterr().err
