@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from l3mp_ros.cli.common import CLIError, add_llm_options, llm_settings
 from l3mp_ros.config import ENGINES, Config
@@ -58,13 +59,30 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
                         'whole-KG run can take most of the wall time)')
     p.add_argument('--speedup-timeout', type=float, default=60.0,
                    help='seconds for each whole-KG planner run')
-    p.add_argument('--fresh', action='store_true',
-                   help='discard the runs in --out instead of resuming them')
-    p.add_argument('--report-only', action='store_true',
-                   help='run no steps: report what the runs in --out hold so far')
-    p.add_argument('--no-progress', action='store_true', help='no progress bar')
-    p.add_argument('--out', required=True, help='output directory (runs, reports, plots)')
+    _run_dir_options(p, 'runs')
     p.set_defaults(func=cmd_household)
+
+
+def _run_dir_options(p: argparse.ArgumentParser, runs: str) -> None:
+    """Declare what every resumable benchmark takes: --fresh, --report-only, --out."""
+    p.add_argument('--fresh', action='store_true',
+                   help=f'discard the {runs} in --out instead of resuming')
+    p.add_argument('--report-only', action='store_true',
+                   help=f'run no steps: report what the {runs} in --out hold so far')
+    p.add_argument('--no-progress', action='store_true', help='no progress bar')
+    p.add_argument('--out', required=True, help='output directory (records, reports, plots)')
+
+
+def _language(args: argparse.Namespace, api_key: str | None = None) -> tuple[object, Any]:
+    """Return (LLM client, its settings); with --report-only a stand-in never called."""
+    from l3mp_ros.compose import llm_config, make_llm
+
+    settings = Config(**llm_settings(args))
+    if args.report_only:
+        from l3mp_ros_bench.household.oracle import OracleLLM
+
+        return OracleLLM(), llm_config(settings, api_key=api_key)  # no step runs
+    return make_llm(settings, lazy=False, api_key=api_key), llm_config(settings, api_key=api_key)
 
 
 def add_lifelong(verbs: argparse._SubParsersAction) -> None:
@@ -85,11 +103,7 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--engine', choices=ENGINES, default='lapkt')
     p.add_argument('--plan-timeout', type=float, default=60.0)
     p.add_argument('--variant', default='RS_V', help='agent variant (default RS_V)')
-    p.add_argument('--fresh', action='store_true', help='start over in --out')
-    p.add_argument('--report-only', action='store_true',
-                   help='run no steps: report what the run in --out holds so far')
-    p.add_argument('--no-progress', action='store_true', help='no progress bar')
-    p.add_argument('--out', required=True, help='run directory (records, reports, plot)')
+    _run_dir_options(p, 'run')
     p.set_defaults(func=cmd_lifelong)
 
 
@@ -109,16 +123,8 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
     if args.report_only and args.fresh:
         raise CLIError('--report-only reports an existing run: it cannot start over (--fresh)')
     if not args.oracle:
-        from l3mp_ros.compose import llm_config, make_llm
-
-        settings = Config(**llm_settings(args))
-        model = llm_config(settings).model
-        if args.report_only:
-            from l3mp_ros_bench.household.oracle import OracleLLM
-
-            llm = OracleLLM()  # never called: no step runs
-        else:
-            llm = make_llm(settings, lazy=False)
+        llm, cfg = _language(args)
+        model = cfg.model
     tasks = args.steps // (args.task_every + 1)
     config = LifelongConfig(variant=args.variant, seed=args.seed, changes=args.steps - tasks,
                             tasks=tasks, task_every=args.task_every, oracle=args.oracle,
@@ -202,17 +208,8 @@ def cmd_household(args: argparse.Namespace) -> int:
     llm: object = None
     model = 'oracle'
     if not args.oracle:
-        from l3mp_ros.compose import llm_config, make_llm
-
-        settings = Config(**llm_settings(args))
-        cfg = llm_config(settings, api_key=args.api_key)
+        llm, cfg = _language(args, api_key=args.api_key)
         model = cfg.model if not cfg.is_local else 'qwen2.5-coder-1.5b-instruct-q4_k_m (local)'
-        if args.report_only:
-            from l3mp_ros_bench.household.oracle import OracleLLM
-
-            llm = OracleLLM()  # never called: no step runs
-        else:
-            llm = make_llm(settings, lazy=False, api_key=args.api_key)
     summaries = []
     records = {}
     written: list[Path] = []

@@ -154,6 +154,7 @@ class Asking:
     parts: list[str]  # the requests of the task (descriptions left out)
     messages: list[dict[str, str]]  # the request, with the re-prompts so far
     schema: dict[str, Any]
+    asker: GoalReadBack  # yes/no questions about the goal's literals
     flagged: bool = False  # a suspect goal was read back (once per task)
 
 
@@ -259,7 +260,8 @@ class TaskPlanner:
         schema = grounding.goal_schema()
         parts = [p for p in req.parts(self.split_clauses)
                  if not DESCRIBES.match(p)]  # "pick up the phone, it is ringing"
-        return Asking(req, grounding, mentioned, names, recalled, parts, messages, schema)
+        return Asking(req, grounding, mentioned, names, recalled, parts, messages, schema,
+                      GoalReadBack(self.llm, self.world.domain, self.read_back))
 
     def _propose(self, a: Asking, attempt: int, out: TaskOutcome) -> LLMReply | None:
         """Ask for the goal (first by parts, when there are several); None on an LLM error."""
@@ -284,8 +286,7 @@ class TaskPlanner:
         goal, errors = a.grounding.read_goal(
             reply.data if reply.data is not None else extract_goal(None, reply.text))
         notes: list[str] = []
-        asker = GoalReadBack(self.llm, domain, self.read_back)
-        wants = ((lambda f: asker.wants(text, f, a.names, out)) if self.read_back else None)
+        wants = ((lambda f: a.asker.wants(text, f, a.names, out)) if self.read_back else None)
         if not errors and goal:
             goal, notes, errors = reconcile_goal(domain, kg, self.world.constraints, goal,
                                                  wants)
@@ -307,8 +308,7 @@ class TaskPlanner:
         if out.status not in ('already_satisfied', 'unsolvable') or a.flagged:
             return
         a.flagged = True
-        asker = GoalReadBack(self.llm, self.world.domain, self.read_back)
-        flipped = asker.read_back(a.req.text, goal, a.req.kg, a.names, out, notes)
+        flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out, notes)
         if flipped is not None:  # asked literal by literal: a change after all
             out.goal = flipped
             self._solve(a, flipped, out)

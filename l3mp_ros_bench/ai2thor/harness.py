@@ -114,11 +114,10 @@ _SHARED: dict[str, Any] = {}
 
 def _shared() -> tuple[DomainSchema, Constraints, set[str]]:
     if not _SHARED:
-        loaded = load_domain(Config(domain=DOMAIN))
-        _SHARED['loaded'] = loaded
-        _SHARED['domain'], _SHARED['constraints'] = loaded.schema, loaded.constraints
+        _SHARED['loaded'] = load_domain(Config(domain=DOMAIN))
         _SHARED['perceivable'] = load_perceivable(PERCEPTION)
-    return _SHARED['domain'], _SHARED['constraints'], _SHARED['perceivable']
+    loaded = _SHARED['loaded']
+    return loaded.schema, loaded.constraints, _SHARED['perceivable']
 
 
 def instance_seed(seed: int, task: str, index: int) -> int:
