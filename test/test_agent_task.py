@@ -5,7 +5,7 @@
 import pytest
 
 from l3mp_ros.agent.goal_checks import drop_held
-from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind
+from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind, place_predicates
 from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, named_types
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
@@ -233,9 +233,12 @@ def test_where_and_who_has_are_answered_in_sentences_without_the_llm(tmp_path):
     world.apply(Update.of([Fact('placed_at_table', ('red_pen', 'living_room_table'))], [held]),
                 source='test')
     with FakeOpenAI([]) as fake:  # no reply scripted: any LLM call would fail the answer
-        qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain)
+        qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
+                              places=place_predicates(world.constraints))
         ans = qa.answer(world.kg, 'Where is the red pen?')
-        assert ans.text == "The red pen is in Jerry's hand." and ans.facts == [held]
+        # and where the holder is: one hop along a fact an exactly-one rule keeps single
+        assert ans.text == "The red pen is in Jerry's hand. Jerry is in the living room."
+        assert ans.facts == [held, Fact('person_in_room', ('jerry', 'living_room'))]
         assert qa.answer(world.kg, 'who has the red pen').text == ans.text
         anna = qa.answer(world.kg, 'Where is Anna?')
         assert anna.text == "Anna is in Anna's bedroom."

@@ -16,7 +16,7 @@ from ..llm.protocol import Answer, ChatLLM, Usage
 from ..planning.planner import Planner
 from ..retrieval.base import Retriever
 from ..world.model import WorldModel
-from .router import QuestionAnswerer, Router
+from .router import QuestionAnswerer, Router, place_predicates
 from .task import TaskOutcome, TaskPlanner
 from .update import NLUpdater, UpdateOutcome
 
@@ -51,7 +51,8 @@ class Agent:
                                  memory=memory)
         self.router = Router(llm)
         self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name,
-                                         schema=world.domain)
+                                         schema=world.domain,
+                                         places=place_predicates(world.constraints))
 
     def _budget(self) -> contextlib.AbstractContextManager[None]:
         """Bound the LLM calls of one request by ``report_timeout`` (if the client can)."""

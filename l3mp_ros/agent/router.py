@@ -12,7 +12,9 @@ from typing import Any
 from ..llm.prompting import format_facts, prompt_text
 from ..llm.protocol import Answer, ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
-from ..retrieval.link import name_words, named_fully
+from ..retrieval.link import STOPWORDS, _stem, name_words, named_fully, words
+from ..retrieval.mentions import resolve
+from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing
@@ -28,8 +30,15 @@ _TASK_START = re.compile(
     r'close|wash|clean|fill|empty|answer|do|get|fetch|move|start|stop|organi[sz]e|make|go)\b',
     re.I)
 # "where is X?", "who has X?": answered from X's facts, in sentences, without the LLM
-_WHERE = re.compile(r'^\s*(?:where\s+(?:is|are)|who\s+(?:has|holds|is\s+holding))\s+(.+?)'
+_WHERE = re.compile(r'^\s*(?:where\s+(?:is|are|did|does|has|have)|who\s+(?:has|holds|is\s+'
+                    r'(?:holding|carrying)|carries|took))\s+(.+?)'
+                    r'(?:\s+(?:now|at\s+the\s+moment|right\s+now|end\s+up|ended\s+up|gone|go))?'
                     r'\s*\??\s*$', re.I)
+# "which room is Dr. Hale in?", "which part of the building is Omar in?": where X is
+_WHICH_IN = re.compile(r'^\s*which\s+[\w\s]+?\s+(?:is|are)\s+(.+?)\s+(?:in|at)\s*\??\s*$', re.I)
+# "what is in the grey tote?", "which tablet is on Mia's desk?": what X holds
+_CONTENTS = re.compile(r'^\s*(?:what|which\s+([\w\s]+?))\s+(?:is|are)\s+(?:\w+ing\s+)?'
+                       r'(?:in|inside|on|at|under|in\s+front\s+of)\s+(.+?)\s*\??\s*$', re.I)
 
 
 def heuristic_kind(text: str) -> str | None:
@@ -95,6 +104,44 @@ def named_entity(kg: KnowledgeGraph, phrase: str) -> str | None:
     return top[0] if len(top) == 1 else None
 
 
+def place_predicates(constraints: Constraints) -> frozenset[str]:
+    """Return the predicates that say where a thing is: those of exactly-one rules on it."""
+    return frozenset(p for r in constraints.rules
+                     if r.kind == 'functional' and r.exactly and r.key == 0
+                     for p in r.predicates)
+
+
+def referred(kg: KnowledgeGraph, phrase: str, schema: DomainSchema | None = None) -> str | None:
+    """Return the entity a noun phrase of a question refers to, or None.
+
+    Its first mention that settles on one entity (:func:`~l3mp_ros.retrieval.mentions.
+    resolve`: "Anna's reading lamp", "the TV remote of Anna", "the key to the yard door");
+    else the name it says in full.
+    """
+    steady = schema.static_predicates() if schema is not None else None
+    for m in resolve(kg, phrase, steady=steady):
+        if m.resolved is not None:
+            return m.resolved
+    return named_entity(kg, phrase)
+
+
+def contents(kg: KnowledgeGraph, holder: str, kind: str | None,
+             schema: DomainSchema | None) -> list[Fact]:
+    """Return the facts that place something on or in ``holder`` (changeable ones first).
+
+    ``kind``: the words a question names the things by ("which tablet"): only things
+    whose name or type has them.
+    """
+    wanted = {_stem(w) for w in words(kind or '')} - STOPWORDS
+    facts = sorted(f for f in kg.facts_of(holder) if len(f.args) == 2 and f.args[1] == holder
+                   and (not wanted or wanted & {_stem(w) for w in name_words(f.args[0])
+                                                + name_words(kg.entities.get(f.args[0], ''))}))
+    if schema is not None:
+        fluent = [f for f in facts if f.predicate in schema.fluent_predicates()]
+        facts = fluent or facts
+    return facts
+
+
 def relation_facts(kg: KnowledgeGraph, entity: str,
                    schema: DomainSchema | None) -> list[Fact]:
     """Return what relates ``entity`` to others: its binary facts, changeable ones first."""
@@ -115,17 +162,33 @@ class QuestionAnswerer:
     """
 
     def __init__(self, llm: ChatLLM, retriever: Retriever, domain: str | None = None,
-                 schema: DomainSchema | None = None) -> None:
+                 schema: DomainSchema | None = None,
+                 places: frozenset[str] = frozenset()) -> None:
         self.llm = llm
         self.retriever = retriever
         self.domain = domain
         self.schema = schema
+        self.places = places  # predicates that say where a thing is (its one place)
 
     def direct(self, kg: KnowledgeGraph, question: str) -> Answer | None:
-        """Answer "where is X?" / "who has X?" from X's facts; None for other questions."""
-        m = _WHERE.match(question)
-        entity = named_entity(kg, m.group(1)) if m else None
-        facts = relation_facts(kg, entity, self.schema) if entity else []
+        """Answer a question about where something is, or what it holds, from facts.
+
+        "Where is X?", "who has X?", "which room is X in?": X's facts; "what is in X?",
+        "which tablet is on X?": the facts that place something on X (of the named kind).
+        None for other questions (the LLM answers them).
+        """
+        facts: list[Fact] = []
+        m = _WHERE.match(question) or _WHICH_IN.match(question)
+        if m:
+            entity = referred(kg, m.group(1), self.schema)
+            facts = relation_facts(kg, entity, self.schema) if entity else []
+            # and where that is: "on the equipment bench, which is in the equipment room"
+            facts += [g for f in facts for g in relation_facts(kg, f.args[1], self.schema)
+                      if g.predicate in self.places and g.args[1] != entity
+                      and g not in facts][:2]
+        if not facts and (c := _CONTENTS.match(question)):
+            holder = referred(kg, c.group(2), self.schema)
+            facts = contents(kg, holder, c.group(1), self.schema) if holder else []
         if not facts:
             return None
         return Answer(question=question, text=Phrasing(self.schema, kg).sentences(facts),

@@ -1,0 +1,56 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Questions about where things are and what holds them, answered from facts with no LLM.
+
+The loopback server has no reply scripted: any LLM call would make the answer fail, so
+each passing answer here was read from the graph.
+"""
+
+from l3mp_ros.agent.router import QuestionAnswerer, place_predicates, referred
+from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.world.kg import Fact
+
+from .agent_fixtures import client, household_world
+
+TV = Fact('in_person_hand', ('anna_bedroom_tv_remote', 'anna'))
+
+
+def test_question_shapes_answered_from_the_graph(tmp_path):
+    world = household_world(tmp_path)
+    kg = world.kg
+    with FakeOpenAI([]) as fake:
+        qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
+                              places=place_predicates(world.constraints))
+        cases = {
+            'Where did the red pen end up?': 'living room table',
+            'Where is the red pen at the moment?': 'living room table',
+            'Which room is Anna in?': "anna's bedroom",
+            'Which part of the house is Jerry in?': 'living room',
+            # a multi-word thing after a possessive is the thing, not the person
+            "Where is Anna's bedroom TV remote?": "anna's hand",
+            'Who is holding the TV remote of Anna?': "anna's hand",
+        }
+        for question, expect in cases.items():
+            ans = qa.answer(kg, question)
+            assert expect in ans.text.lower(), (question, ans.text)
+            assert ans.facts and all(f in kg for f in ans.facts), question
+        table = qa.answer(kg, 'What is on the living room table?')
+        assert set(table.facts) == {f for f in kg.facts if f.args[-1] == 'living_room_table'
+                                    and f.predicate == 'placed_at_table'}
+        pens = qa.answer(kg, 'Which pen is on the living room table?')
+        assert pens.facts == [Fact('placed_at_table', ('red_pen', 'living_room_table'))]
+        assert fake.requests == []
+    assert referred(kg, "Anna's bedroom TV remote", world.domain) == 'anna_bedroom_tv_remote'
+    assert TV in kg
+
+
+def test_other_questions_still_go_to_the_llm(tmp_path):
+    world = household_world(tmp_path)
+    reply = {'answer': 'Yes.', 'facts': []}
+    with FakeOpenAI([{'content': reply}]) as fake:
+        qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain)
+        assert qa.direct(world.kg, 'Is the kitchen light on?') is None
+        assert qa.direct(world.kg, 'Where is the moon?') is None  # nothing it names
+        assert qa.answer(world.kg, 'Is the kitchen light on?').text == 'Yes.'
+        assert len(fake.requests) == 1
