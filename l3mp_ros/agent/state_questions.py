@@ -1,0 +1,297 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""State questions: a report's change read as answers to small multiple-choice questions.
+
+A 1.5B model is far better at choosing among a few options than at composing a diff. For
+each entity the report refers to (mention resolution), small questions ask what is true of
+it after the report, every option a plain sentence built from the domain (no domain words
+in the code), the state before the report always the first option, marked "as before":
+
+- **where** it is, one question per exactly-one ``functional`` rule that keeps its place
+  ("Where is the yard key after the report?": on the manager desk (as before), carried by
+  Omar, carried by Nadia, ...), the objects being the report's referents of the right type;
+- **whether** each one-argument state that may change holds ("Is the office door locked
+  after the report?": yes (as before) / no).
+
+The answer is one option number, constrained by a JSON schema (llama.cpp turns it into a
+grammar). The chosen facts are completed by the domain's rules (:mod:`l3mp_ros.world.
+complete`: the old place goes when a new one comes); a question asks where a thing is
+*after* the whole report, so a narrative's last place is its answer. An answer outside the
+options is refused, never guessed.
+
+Every question shares the static system prompt and then the report, so a server's prompt
+cache reads each report once and each question adds only its own lines.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..llm.prompting import prompt_text
+from ..llm.protocol import ChatLLM, LLMError, llm_failure
+from ..retrieval.mentions import Mention
+from ..world.kg import Fact, KnowledgeGraph, Update
+from ..world.model import WorldModel
+from ..world.phrasing import Phrasing
+from .request import Trace
+
+MAX_OPTIONS = 12  # options of one question, the state before included
+
+
+@dataclass
+class Question:
+    """One question about one entity: the options, the state before first."""
+
+    entity: str
+    text: str  # "Where is the yard key after the report?"
+    options: list[str]  # sentences; options[0] is the state before the report
+    facts: list[frozenset[Fact]]  # per option, the facts that hold when it is chosen
+    slot: frozenset[Fact]  # every fact this question can settle (to remove the others)
+    odds: list[float] | None = None  # the model's probability per option, once asked
+
+    def update(self, k: int) -> Update:
+        """Return the change option ``k`` makes (none for the state before)."""
+        if k == 0:
+            return Update()
+        chosen = self.facts[k]
+        return Update.of(self.slot - chosen, chosen)
+
+
+@dataclass
+class StateReading:
+    """The change a report's state questions give, and how it was read."""
+
+    update: Update = field(default_factory=Update)
+    errors: list[str] = field(default_factory=list)
+    asked: int = 0  # questions put to the model
+    answers: list[dict[str, Any]] = field(default_factory=list)
+
+
+def changeable(world: WorldModel) -> frozenset[str]:
+    """Return the predicates a state question offers.
+
+    Those some action changes, and those an exactly-one or exclusive rule governs (where
+    a person is: people move without the robot's actions). Not the relations a rule only
+    keeps at most single and nothing changes (which door a key fits, a home shelf).
+    """
+    rules = {p for r in world.constraints.rules
+             if (r.kind == 'functional' and r.exactly) or r.kind == 'exclusive'
+             for p in r.predicates}
+    return frozenset((world.domain.fluent_predicates() | rules) & set(world.domain.predicates))
+
+
+def _fits(world: WorldModel, kg: KnowledgeGraph, entity: str, pred: str, index: int) -> bool:
+    p = world.domain.predicates[pred]
+    kind = kg.entities.get(entity)
+    return kind is not None and index < p.arity and world.domain.is_subtype(
+        kind, p.params[index][1])
+
+
+def place_groups(world: WorldModel, kg: KnowledgeGraph, entity: str,
+                 preds: frozenset[str]) -> list[tuple[str, ...]]:
+    """Return the binary predicates of each exactly-one rule that keeps ``entity``'s place."""
+    kind = kg.entities.get(entity)
+    out = []
+    for rule in world.constraints.rules:
+        if (rule.kind != 'functional' or not rule.exactly or rule.key != 0 or kind is None
+                or (rule.types and not world.domain.is_subtype(kind, rule.types))):
+            continue
+        group = tuple(p for p in rule.predicates if p in preds
+                      and world.domain.predicates[p].arity == 2
+                      and _fits(world, kg, entity, p, 0))
+        if group:
+            out.append(group)
+    return out
+
+
+def _before(text: str) -> str:
+    return text.rstrip('.') + ' (as before).'
+
+
+def where_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, entity: str,
+                   said: str, group: tuple[str, ...], objects: Sequence[str]) -> Question | None:
+    """Return "where is ``entity`` after the report?" over one exactly-one group."""
+    held = sorted(f for f in kg.facts_of(entity) if f.predicate in group
+                  and f.args[0] == entity)
+    new = [Fact(p, (entity, o)) for p in group for o in objects
+           if o != entity and _fits(world, kg, o, p, 1) and Fact(p, (entity, o)) not in kg]
+    if not new:
+        return None
+    new = new[:MAX_OPTIONS - 1]
+    first = _before(phrasing.sentences(held)) if held else 'Not said (as before).'
+    slot = frozenset(held) | frozenset(new)
+    return Question(entity, f'Where is {said} after the report?',
+                    [first, *(phrasing.sentence(f) for f in new)],
+                    [frozenset(held), *(frozenset({f}) for f in new)], slot)
+
+
+def state_question(kg: KnowledgeGraph, phrasing: Phrasing, fact: Fact, said: str,
+                   style: str = 'changed') -> Question:
+    """Return a question on whether a one-argument fact holds after the report.
+
+    The answer that keeps the state before comes first. ``style``: ``changed`` asks whether
+    the report says it changed; ``true`` whether it is true after the report.
+    """
+    sentence = phrasing.sentence(fact).rstrip('.')
+    holds = fact in kg
+    if style == 'true':
+        pddl = f'({fact.predicate} {" ".join(fact.args)})'
+        text = (f'{said[0].upper() + said[1:]}: {pddl}, "{sentence}". Before the report this '
+                f'was {"true" if holds else "false"}. After the report, is it true or false?')
+        options = ['True (as before).', 'False.'] if holds else ['False (as before).', 'True.']
+    else:
+        now = _negated(phrasing, fact) if holds else sentence + ' now.'
+        text = f'About {said}. Does the report say that this changed: "{now}"?'
+        options = ['No, the report does not say so.', 'Yes, the report says so.']
+    facts = [frozenset({fact}), frozenset()] if holds else [frozenset(), frozenset({fact})]
+    return Question(fact.args[0], text, options, facts, frozenset({fact}))
+
+
+def _negated(phrasing: Phrasing, fact: Fact) -> str:
+    """Return "X is no longer ..." for a fact that stops holding."""
+    text = phrasing.sentence(fact).rstrip('.')
+    subject = phrasing.entity(fact.args[0])
+    subject = subject[0].upper() + subject[1:]
+    rest = text[len(subject):].strip() if text.startswith(subject) else text
+    for verb in ('is ', 'are ', 'was '):
+        if rest.startswith(verb):
+            return f'{subject} {verb}no longer {rest[len(verb):]}.'
+    return f'{subject}{"" if rest.startswith(chr(39)) else " "}{rest}: no longer so.'
+
+
+def questions_for(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, entity: str,
+                  objects: Sequence[str], said: str | None = None,
+                  preds: frozenset[str] | None = None, style: str = 'changed'
+                  ) -> list[Question]:
+    """Return the state questions about ``entity``: where it is, then each state it has.
+
+    ``objects``: the entities a new place may be (the report's referents).
+    """
+    preds = changeable(world) if preds is None else preds
+    said = said or phrasing.entity(entity)
+    out = [q for g in place_groups(world, kg, entity, preds)
+           if (q := where_question(world, kg, phrasing, entity, said, g, objects))]
+    for name in sorted(preds):
+        if world.domain.predicates[name].arity == 1 and _fits(world, kg, entity, name, 0):
+            out.append(state_question(kg, phrasing, Fact(name, (entity,)), said, style))
+    return out
+
+
+def ask(llm: ChatLLM, system: str, report: str, q: Question, trace: Trace) -> int:
+    """Ask one state question; return the 0-based option chosen, -1 for none of them.
+
+    Raises the client's ``LLMError``.
+    """
+    numbers = [str(i) for i in range(1, len(q.options) + 1)]
+    schema = {'type': 'object', 'properties': {'answer': {'enum': numbers}},
+              'required': ['answer'], 'additionalProperties': False}
+    listed = ''.join(f'{n}. {s}\n' for n, s in zip(numbers, q.options, strict=True))
+    messages = [{'role': 'system', 'content': system},
+                {'role': 'user', 'content': f'Report: {report}\n{q.text}\n{listed}Answer:'}]
+    extra = {'logprobs': len(numbers)} if getattr(llm, 'supports_logprobs', False) else {}
+    reply = llm.chat(messages, schema=schema, schema_name='state', max_tokens=8, **extra)
+    trace.usage.add(reply)
+    data = reply.data if isinstance(reply.data, dict) else {}
+    answer = str(data.get('answer', '')).strip()
+    odds = option_odds(reply, numbers)
+    trace.history.append({'state': q.text, 'options': q.options,
+                          'reply': (reply.text or '')[:200], 'odds': odds})
+    q.odds = odds
+    return numbers.index(answer) if answer in numbers else -1
+
+
+def option_odds(reply: Any, numbers: Sequence[str]) -> list[float] | None:
+    """Return the model's probability of each option number (normalised), or None.
+
+    Read at the first generated token that is an option number (the grammar forces the
+    JSON around it).
+    """
+    for token, top in getattr(reply, 'top_logprobs', None) or []:
+        if token.strip().strip('"') not in numbers:
+            continue
+        p = {n: 0.0 for n in numbers}
+        for cand, lp in top:
+            c = cand.strip().strip('"')
+            if c in p:
+                p[c] += math.exp(lp)
+        total = sum(p.values())
+        return [round(p[n] / total, 4) for n in numbers] if total > 0 else None
+    return None
+
+
+def which(llm: ChatLLM, report: str, surface: str, options: Sequence[str],
+          phrasing: Phrasing, trace: Trace) -> str | None:
+    """Ask which of several entities the report's words ``surface`` mean; None if unsure."""
+    q = Question('', f'Which one does the report mean by "{surface}"?',
+                 [phrasing.entity(o)[0].upper() + phrasing.entity(o)[1:] + '.'
+                  for o in options], [frozenset()] * len(options), frozenset())
+    k = ask(llm, prompt_text('which'), report, q, trace)
+    return options[k] if k >= 0 else None
+
+
+MAX_WHICH = 4  # candidates of one mention the model may choose among
+
+
+def settle_mentions(llm: ChatLLM, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
+                    phrasing: Phrasing, trace: Trace) -> tuple[list[str], list[str]]:
+    """Return (entities the mentions mean, in reading order; the mentions guessed).
+
+    A mention with one candidate is that entity; one with a few is asked of the model
+    ("the outside roller door": the yard's or the dock's?); more are left out.
+    """
+    report = ' '.join(text.split())
+    out: list[str] = []
+    guessed: list[str] = []
+    for m in mentions:
+        if m.resolved:
+            out.append(m.resolved)
+        elif 1 < len(m.candidates) <= MAX_WHICH:
+            chosen = which(llm, report, m.surface or m.text, m.candidates, phrasing, trace)
+            if chosen is not None:
+                out.append(chosen)
+                guessed.append(m.surface or m.text)
+    return list(dict.fromkeys(out)), guessed
+
+
+def read_report(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
+                entities: Sequence[str], trace: Trace, *,
+                written: dict[str, str] | None = None,
+                objects: Sequence[str] | None = None) -> StateReading:
+    """Read the change ``text`` tells about ``entities`` from state questions.
+
+    ``objects``: what a new place may be (default: ``entities``). ``written``: how the
+    report wrote each entity. The reading's update is what the answers chose, not yet
+    completed by the rules.
+    """
+    out = StateReading()
+    phrasing = Phrasing(world.domain, kg)
+    system = prompt_text('state')
+    report = ' '.join(text.split())
+    preds = changeable(world)
+    adds: set[Fact] = set()
+    removes: set[Fact] = set()
+    for entity in entities:
+        said = phrasing.entity(entity)
+        if (written or {}).get(entity) and written[entity].lower() != said.lower():
+            said = f'{said} ("{written[entity]}")'
+        for q in questions_for(world, kg, phrasing, entity, list(objects or entities),
+                               said, preds):
+            try:
+                k = ask(llm, system, report, q, trace)
+            except LLMError as exc:
+                out.errors = [llm_failure(exc, 'state question')]
+                return out
+            out.asked += 1
+            out.answers.append({'q': q.text, 'chose': q.options[k] if k >= 0 else None})
+            if k < 0:
+                out.errors = [f'asked "{q.text}", the model answered outside the options; '
+                              'nothing is applied']
+                return out
+            change = q.update(k)
+            adds |= change.add
+            removes |= change.remove
+    out.update = Update.of(removes - adds, adds - removes)
+    return out
