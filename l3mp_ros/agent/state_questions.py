@@ -54,10 +54,8 @@ class Question:
 
     def update(self, k: int) -> Update:
         """Return the change option ``k`` makes (none for the state before)."""
-        if k == 0:
-            return Update()
-        chosen = self.facts[k]
-        return Update.of(self.slot - chosen, chosen)
+        before, chosen = self.facts[0], self.facts[k]
+        return Update.of(before - chosen, chosen - before)
 
 
 @dataclass
