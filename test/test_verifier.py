@@ -6,6 +6,7 @@ import pytest
 
 from l3mp_ros.world.constraints import ConstraintError, Constraints
 from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.verify import Verifier
 
 
 def U(text):  # noqa: N802
@@ -82,3 +83,20 @@ def test_constraint_yaml_errors(mini_domain):
     problems = c.check_against(mini_domain)
     assert any('unknown predicate nope' in p for p in problems)
     assert any('unknown type alien' in p for p in problems)
+
+
+def test_a_violation_the_graph_already_had_does_not_block_an_update(mini_domain, mini_kg):
+    """Only what an update makes worse is its error: a lifelong graph may hold an old flaw."""
+    rules = Constraints.from_dict({'domain': 'mini', 'rules': [
+        {'name': 'held_or_placed', 'kind': 'exclusive', 'key': 0,
+         'predicates': ['placed_at', 'in_hand']}]})
+    kg = mini_kg.copy()
+    kg.apply(Update.of([], [Fact('in_hand', ('dune', 'jerry'))]))  # already both
+    v = Verifier(mini_domain, rules)
+    moved = Update.of([Fact('placed_at', ('dune', 'kitchen_table'))],
+                      [Fact('placed_at', ('dune', 'jerry_shelf'))])
+    assert v.check(kg, moved) == []
+    # what is new is still refused: the blue pen was only on the shelf
+    both = Update.of([], [Fact('in_hand', ('blue_pen', 'jerry'))])
+    assert v.check(kg, both) == ['after this update, blue_pen would be both in_hand and '
+                                 'placed_at (rule held_or_placed)']

@@ -128,8 +128,11 @@ class Verifier:
                     if f.predicate in watched and len(f.args) > rule.key}
             for entity in sorted(keys):
                 if self._rule_applies(rule, entity, types):
-                    errors.extend(self._rule_errors(rule, entity, post(entity),
-                                                    'after this update'))
+                    after = self._rule_errors(rule, entity, post(entity), 'after this update')
+                    # a violation the graph already had is not this update's doing
+                    before = set(self._rule_errors(rule, entity, kg.facts_of(entity),
+                                                   'after this update')) if after else set()
+                    errors.extend(e for e in after if e not in before)
         return errors
 
     def _rule_errors(self, rule: Rule, entity: str, facts: set[Fact], when: str) -> list[str]:
