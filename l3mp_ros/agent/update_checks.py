@@ -54,6 +54,43 @@ def unknown_names_error(req: Request) -> str | None:
             'model carries (a new entity is added with kg apply, not from a report)')
 
 
+def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
+                kg: Any) -> tuple[Update, list[str]]:
+    """Keep, of the new places a narrative gives one thing, the one it names last.
+
+    "took the key off her desk and walked it out to Omar": a thing is in one place after
+    the report, and the report's order is the order of events, so of several new facts of
+    one exactly-one group about one thing, the fact whose object the report mentions last
+    stays. Objects it does not mention leave the clash to the verifier. Return the update
+    and a note per dropped fact.
+    """
+    where: dict[str, int] = {}
+    for m in mentions:
+        for c in m.candidates:
+            where[c] = max(where.get(c, -1), m.start)
+    drop: dict[Fact, Fact] = {}
+    for rule in world.constraints.rules:
+        if rule.kind != 'functional' or not rule.exactly:
+            continue
+        groups: dict[str, list[Fact]] = {}
+        for f in stated.add:
+            if f.predicate in rule.predicates and len(f.args) == 2 and rule.key == 0 \
+                    and f not in kg:
+                groups.setdefault(f.args[0], []).append(f)
+        for facts in groups.values():
+            if len(facts) < 2 or any(f.args[1] not in where for f in facts):
+                continue
+            order = sorted(facts, key=lambda f: (where[f.args[1]], f))
+            if where[order[-1].args[1]] == where[order[-2].args[1]]:
+                continue  # named together: the report does not say which came last
+            drop.update({f: order[-1] for f in order[:-1]})
+    if not drop:
+        return stated, []
+    notes = [f'dropped {f.text()}: the report names {kept.args[1]} later, and '
+             f'{f.args[0]} is in one place' for f, kept in sorted(drop.items())]
+    return Update.of(stated.remove, stated.add - set(drop)), notes
+
+
 def changed_before(kg: Any, stated: Update) -> bool:
     """Return whether a restating part repeats what an earlier part changed in ``kg``."""
     return any(f not in kg for f in stated.add) or any(f in kg for f in stated.remove)
