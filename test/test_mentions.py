@@ -170,3 +170,17 @@ def test_ordinal_and_number_words_name_a_numbered_thing(said):
         kg.add_entity(f'shelf_level_{n}', 'shelf_level')
     mentions = resolve(kg, f'Martin put the dress on {said} of the shelf.')
     assert [m.candidates for m in mentions if m.candidates] == [['shelf_level_15']]
+
+
+def test_a_word_of_a_relation_names_no_thing_alone(workshop):
+    kg = workshop.copy()
+    kg.add_entity('lamp_shade_blue', 'shade')
+    text = 'Ada switched the lamp on in shop 1.'
+    assert ('lamp', ['lamp_shade_blue']) in said(kg, text)
+    after = [(m.surface, m.candidates)
+             for m in resolve(kg, text, predicates=['lamp_on', 'present_in'])]
+    assert not any('lamp_shade_blue' in c for _, c in after)  # "lamp" is lamp_on's word
+    assert ('shop 1', ['shop_1']) in after
+    # the thing's own head noun still names it
+    assert [m.candidates for m in resolve(kg, 'Ada dusted the blue shade.',
+                                          predicates=['lamp_on'])][-1] == ['lamp_shade_blue']

@@ -73,7 +73,8 @@ class Request:
     def resolve(self) -> list[Mention]:
         """Link the utterance's mentions to the entities they can refer to (kept)."""
         self.mentions = resolve(self.kg, self.text,
-                                steady=self.world.domain.static_predicates())
+                                steady=self.world.domain.static_predicates(),
+                                predicates=self.world.domain.predicates)
         return self.mentions
 
     def parts(self, split: bool) -> list[str]:

@@ -119,7 +119,8 @@ def referred(kg: KnowledgeGraph, phrase: str, schema: DomainSchema | None = None
     else the name it says in full.
     """
     steady = schema.static_predicates() if schema is not None else None
-    for m in resolve(kg, phrase, steady=steady):
+    preds = schema.predicates if schema is not None else ()
+    for m in resolve(kg, phrase, steady=steady, predicates=preds):
         if m.resolved is not None:
             return m.resolved
     return named_entity(kg, phrase)

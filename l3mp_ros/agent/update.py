@@ -243,7 +243,8 @@ class NLUpdater:
 
     def context(self, kg: Any, text: str, retrieval: Retrieval) -> ReportContext:
         """Return the context of one report: retrieval, mention resolution, grounding."""
-        mentions = (resolve(kg, text, steady=self.world.domain.static_predicates())
+        mentions = (resolve(kg, text, steady=self.world.domain.static_predicates(),
+                             predicates=self.world.domain.predicates)
                     if self.resolve_mentions else [])
         about = candidates(mentions)
         grounding = self.grounding(kg, retrieval, about)

@@ -207,7 +207,8 @@ def going(world: WorldModel, kg: Any, text: str) -> Going | None:
         return None
     at = len(words(text[:text.lower().find(verb.lower())]))
     domain = world.domain
-    first = next((m for m in resolve(kg, text, steady=domain.static_predicates())
+    first = next((m for m in resolve(kg, text, steady=domain.static_predicates(),
+                                          predicates=domain.predicates)
                   if m.candidates), None)
     if first is None or first.start > 2 or first.end > at or first.resolved is None:
         return None

@@ -91,10 +91,14 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
 
 
 def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
-            steady: Collection[str] | None = None) -> list[Mention]:
+            steady: Collection[str] | None = None,
+            predicates: Collection[str] = ()) -> list[Mention]:
     """Return the mentions of ``text``, in reading order, each with its candidates.
 
     ``steady``: the predicates no change touches (see :func:`_narrow`); None: all.
+    ``predicates``: the domain's predicate names; a word of one ("put the lights on" for
+    ``lights_on``) is a relation, so it names no entity alone unless it is that entity's
+    head noun ("the light bulbs" still names ``light_bulbs``).
     """
     said = [_stem(w) for w in words(text)]
     if not said or not kg.entities:
@@ -105,8 +109,9 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     names = {n: [_stem(w) for w in name_words(n)] for n in kg.entities}
     heads = {n: _heads(kg, n, names) for n in names}
     df: Counter[str] = Counter(w for ws in names.values() for w in set(ws))
-    mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper), names,
-                      heads, df)
+    relation = {_stem(w) for p in predicates for w in name_words(p)}
+    mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper, relation),
+                      names, heads, df)
     for m in mentions:
         start, end = m.part or (m.start, m.end)
         m.surface = text[tokens[start][0]:tokens[end - 1][1]]
@@ -137,7 +142,8 @@ def _proper(text: str, tokens: list[tuple[int, int, str]]) -> list[bool]:
 
 def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
           names: dict[str, list[str]], heads: dict[str, set[str]], df: Counter[str],
-          rare: int, proper: list[bool] | None = None) -> list[tuple[int, int, str]]:
+          rare: int, proper: list[bool] | None = None,
+          relation: Collection[str] = ()) -> list[tuple[int, int, str]]:
     """Return every (start, end, entity) run of words that may name the entity.
 
     A word few names share names each of them alone after a determiner ("the acetone")
@@ -164,6 +170,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                 continue
             if not alone or said[i] in heads[n] or (
                     df[said[i]] <= rare and not said[i].isdigit() and len(said[i]) > 2
+                    and said[i] not in relation
                     and (proper[i] or i > 0 and said[i - 1] in DETERMINERS)):
                 runs.append((i, j, n))
             i = j
