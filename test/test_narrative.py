@@ -38,3 +38,19 @@ def test_no_order_no_choice(mini_domain, mini_constraints, mini_kg):
                          Fact('in_hand', ('blue_pen', 'gary'))])
     text = 'Jerry took the dune book and Gary the blue pen.'
     assert last_places(two, resolve(mini_kg, text), world, mini_kg) == (two, [])
+
+
+def test_everyone_said_to_go_somewhere_must_move(mini_domain, mini_constraints, mini_kg):
+    from l3mp_ros.agent.update_checks import going
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    g = going(world, mini_kg, 'Gary and Jerry went to the kitchen for tea.')
+    assert (g.subject, g.others) == ('gary', ('jerry',))
+    gary_only = Update.of([], [Fact('in_room', ('gary', 'jerry_bedroom'))])
+    assert g.missing(gary_only) and g.unplaced(gary_only) == ['jerry']
+    assert 'jerry went to somewhere' in g.error(gary_only)
+    both = Update.of([], [Fact('in_room', ('gary', 'jerry_bedroom')),
+                          Fact('in_room', ('jerry', 'kitchen'))])
+    assert not g.missing(both)
+    # one subject, and someone named after the verb is no subject
+    g = going(world, mini_kg, 'Gary went to the kitchen and Jerry stayed put.')
+    assert (g.subject, g.others) == ('gary', ())

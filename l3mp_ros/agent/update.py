@@ -539,7 +539,7 @@ class NLUpdater:
         if not errors and going is not None and going.missing(completion.stated):
             # "Bob came into the mailroom" answered with the mailroom door only: a partial
             # update would be applied as if it were the whole
-            errors = [going.error()]
+            errors = [going.error(completion.stated)]
         if not errors and self.verify:
             errors = self.world.verifier.check(kg, completion.update)
         return completion, errors, 'error' if errors else 'ok', off

@@ -173,21 +173,28 @@ def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
 
 @dataclass(frozen=True)
 class Going:
-    """A report (part) telling that its subject went somewhere: where it is must change."""
+    """A report (part) telling that its subjects went somewhere: where they are must change."""
 
-    subject: str
+    subject: str  # the first of them
     words: str  # the verb of going as written: "came into"
-    places: frozenset[str]  # the predicates that say where the subject is
+    places: frozenset[str]  # the predicates that say where a subject is
+    others: tuple[str, ...] = ()  # "Lucy and Ben went ...": the subjects after the first
 
     def missing(self, stated: Update) -> bool:
-        """Tell whether ``stated`` says nothing of where the subject is now."""
-        return not any(f.args and f.args[0] == self.subject and f.predicate in self.places
-                       for f in stated.add)
+        """Tell whether ``stated`` says nothing of where one of the subjects is now."""
+        return bool(self.unplaced(stated))
 
-    def error(self) -> str:
+    def unplaced(self, stated: Update) -> list[str]:
+        """Return the subjects ``stated`` does not place anywhere new."""
+        placed = {f.args[0] for f in stated.add if f.args and f.predicate in self.places}
+        return [s for s in (self.subject, *self.others) if s not in placed]
+
+    def error(self, stated: Update | None = None) -> str:
         """Return the sentence that asks for the missing change."""
-        return (f'the report says {self.subject} {self.words} somewhere: state where '
-                f'{self.subject} is now')
+        who = self.unplaced(stated) if stated is not None else [self.subject, *self.others]
+        names = ' and '.join(who or [self.subject])
+        return (f'the report says {names} {self.words} somewhere: state where '
+                f'{names} {"are" if len(who) > 1 else "is"} now')
 
 
 def _said(text: str, part: str | None) -> str:
@@ -196,32 +203,48 @@ def _said(text: str, part: str | None) -> str:
 
 
 def going(world: WorldModel, kg: Any, text: str) -> Going | None:
-    """Return the subject of ``text`` when it tells that this subject went somewhere.
+    """Return the subjects of ``text`` when it tells that they went somewhere.
 
     The subject is the report's first mention (within its first three words, before a
-    verb of going, one candidate); it counts when a functional rule keyed on it keeps
-    where it is (a person, a thing, the robot), so the answer must move it.
+    verb of going, one candidate), with those joined to it by "and" ("Lucy and Ben went to
+    the staff room"); it counts when a functional rule keyed on it keeps where it is (a
+    person, a thing, the robot), so the answer must move it.
     """
     verb = goes_somewhere(text)
     if verb is None:
         return None
     at = len(words(text[:text.lower().find(verb.lower())]))
     domain = world.domain
-    first = next((m for m in resolve(kg, text, steady=domain.static_predicates(),
-                                          predicates=domain.predicates)
-                  if m.candidates), None)
+    mentions = [m for m in resolve(kg, text, steady=domain.static_predicates(),
+                                   predicates=domain.predicates) if m.candidates]
+    first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.end > at or first.resolved is None:
         return None
-    subject = first.resolved
+    said = words(text)
+    joined = [first]
+    for m in mentions[1:]:
+        between = said[joined[-1].end:m.start]
+        if m.end > at or m.resolved is None or between not in (['and'], []):
+            break
+        joined.append(m)
+    places = [_places(world, kg, m.resolved) for m in joined]
+    if not places[0]:
+        return None
+    others = tuple(m.resolved for m, p in zip(joined[1:], places[1:], strict=True) if p)
+    return Going(first.resolved, verb, frozenset().union(*places), others)
+
+
+def _places(world: WorldModel, kg: Any, subject: str) -> frozenset[str]:
+    """Return the binary predicates an exactly-one rule keyed on ``subject`` keeps single."""
+    domain = world.domain
     kind = kg.entities.get(subject)
-    places = frozenset(
+    return frozenset(
         p for r in world.constraints.rules
         if r.kind == 'functional' and r.key == 0 and kind is not None
         and (not r.types or domain.is_subtype(kind, tuple(r.types)))
         for p in r.predicates if p in domain.predicates
         and len(domain.predicates[p].params) == 2
         and domain.is_subtype(kind, domain.predicates[p].params[0][1]))
-    return Going(subject, verb, places) if places else None
 
 
 @dataclass
