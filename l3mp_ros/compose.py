@@ -245,7 +245,7 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
     only when every parameter of the request was accepted.
     """
     def set_attempts(v: int) -> None:
-        agent.updater.max_attempts = agent.tasks.max_attempts = v
+        agent.updater.settings.max_attempts = agent.tasks.max_attempts = v
 
     def set_engine(v: str) -> None:
         agent.planner.engine = v
@@ -254,7 +254,7 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
         agent.planner.timeout = float(v)
 
     def set_verify(v: bool) -> None:
-        agent.updater.verify = v
+        agent.updater.settings.verify = v
 
     out: dict[str, Setter] = {
         'engine': checked(lambda v: v in ENGINES, 'one of ' + ', '.join(ENGINES), set_engine),

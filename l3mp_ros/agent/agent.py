@@ -18,7 +18,7 @@ from ..retrieval.base import Retriever
 from ..world.model import WorldModel
 from .router import QuestionAnswerer, Router
 from .task import TaskOutcome, TaskPlanner
-from .update import NLUpdater, UpdateOutcome
+from .update import NLUpdater, UpdateOutcome, UpdateSettings
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory
@@ -43,10 +43,10 @@ class Agent:
         self.memory = memory  # None: lifelong memory off
         if memory is not None:
             memory.attach(world)
-        self.updater = NLUpdater(world, llm, retriever, max_attempts=max_attempts,
-                                 max_changes=max_report_facts,
-                                 verify=verify, confirm=confirm, memory=memory,
-                                 ask_back=clarify, clarify_timeout=clarify_timeout)
+        settings = UpdateSettings(max_attempts=max_attempts, verify=verify, confirm=confirm,
+                                  ask_back=clarify, clarify_timeout=clarify_timeout,
+                                  max_report_facts=max_report_facts)
+        self.updater = NLUpdater(world, llm, retriever, settings, memory=memory)
         self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
                                  memory=memory)
         self.router = Router(llm)

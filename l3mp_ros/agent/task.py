@@ -20,12 +20,13 @@ import json
 import re
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .. import schemas
 from ..config import default
 from ..llm.parse import strip_fences
-from ..llm.protocol import ChatLLM, LLMError, LLMReply, Usage, llm_failure
+from ..llm.protocol import ChatLLM, LLMReply, Usage
 from ..planning.planner import Planner, PlanResult
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import STOPWORDS, _stem, name_words, words
@@ -33,6 +34,7 @@ from ..retrieval.mentions import candidates, possessors, surfaces
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
+from .attempts import Attempts, Chat, Judged, Messages, Trace, Verdict
 from .examples import system_for
 from .goal_checks import GoalReadBack, drop_held, reconcile_goal, unmentioned
 from .goal_grounding import GoalGrounding
@@ -43,7 +45,6 @@ if TYPE_CHECKING:
     from ..memory.hooks import Memory
 
 
-RETRY_STATUSES = ('invalid_goal', 'unsolvable')  # and a first 'already_satisfied' goal
 ALREADY_HOLDS = ('the goal already holds in the current state, but the task asks for a '
                  'change: write the state the task wants')
 # words by which a task speaks of a kind of thing rather than of one thing
@@ -70,12 +71,25 @@ class TaskOutcome:
     goal: str | None = None
     plan: PlanResult | None = None
     errors: list[str] = field(default_factory=list)
-    attempts: int = 0
-    usage: Usage = field(default_factory=Usage)
+    trace: Trace = field(default_factory=Trace)  # attempts, usage, history
     seconds: float = 0.0
     retrieval_seconds: float = 0.0
     context_size: int = 0
-    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def attempts(self) -> int:
+        """Return how many goals were asked for."""
+        return self.trace.attempts
+
+    @property
+    def usage(self) -> Usage:
+        """Return the LLM usage."""
+        return self.trace.usage
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """Return the goals, read-back questions and replies, in order."""
+        return self.trace.history
 
     @property
     def steps(self) -> list[str]:
@@ -152,9 +166,10 @@ class Asking:
     names: dict[str, str]  # how the task wrote the entities it settled on
     recalled: str  # what memory recalls for the task ('' without memory)
     parts: list[str]  # the requests of the task (descriptions left out)
-    messages: list[dict[str, str]]  # the request, with the re-prompts so far
+    messages: Messages  # the request
     schema: dict[str, Any]
     asker: GoalReadBack  # yes/no questions about the goal's literals
+    out: TaskOutcome  # the goal, plan and status of the latest answer
     flagged: bool = False  # a suspect goal was read back (once per task)
 
 
@@ -190,7 +205,8 @@ class TaskPlanner:
                   context: Any = 'auto') -> TaskOutcome:
         """Plan a PDDL goal directly (no LLM)."""
         began = time.perf_counter()
-        out = TaskOutcome(task_id=task_id or new_task_id(), text=text, goal=goal, attempts=1)
+        out = TaskOutcome(task_id=task_id or new_task_id(), text=text, goal=goal,
+                          trace=Trace(attempts=1))
         kg = self.world.snapshot()
         out.plan = self.planner.plan(kg, goal, context=context, strict=True)
         out.status = out.plan.status
@@ -213,23 +229,11 @@ class TaskPlanner:
             out.errors = [why]
             return self._done(out, began)
         a = self._asking(req, out)  # mentions → grounding → memory → parts → request
-        for attempt in range(1, self.max_attempts + 1):
-            out.attempts = attempt
-            reply = self._propose(a, attempt, out)  # by parts first, then the whole task
-            if reply is None:
-                break  # the LLM failed
-            goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
-            self._plan(a, goal, errors, attempt, out, notes)  # suspect goals read back once
-            out.history.append({'attempt': attempt, 'goal': out.goal, 'status': out.status,
-                                'errors': list(out.errors), 'notes': notes,
-                                'reply': reply.text[:2000]})
-            reason = self._retry_reason(out)
-            if reason is None:
-                break  # planned, or a failure no re-prompt mends
-            a.messages = a.messages + [
-                {'role': 'assistant', 'content': reply.text},
-                {'role': 'user', 'content': f'Your goal failed: {reason}\n'
-                 'Answer again with the corrected JSON goal.'}]
+        loop = Attempts(self.llm, out.trace, self.max_attempts)
+        # propose (by parts first), check and plan; re-prompt with why the goal failed
+        got = loop.run(a.messages, partial(self._propose, a), partial(self._judge, a))
+        if got.verdict is Verdict.LLM_ERROR:
+            out.status, out.errors = 'error', got.errors
         if self.memory is not None:
             self.memory.task_done(req.text, out.goal, out.status, req.kg)
         return self._done(out, began)
@@ -261,20 +265,24 @@ class TaskPlanner:
         parts = [p for p in req.parts(self.split_clauses)
                  if not DESCRIBES.match(p)]  # "pick up the phone, it is ringing"
         return Asking(req, grounding, mentioned, names, recalled, parts, messages, schema,
-                      GoalReadBack(self.llm, self.world.domain, self.read_back))
+                      GoalReadBack(self.llm, self.world.domain, self.read_back), out)
 
-    def _propose(self, a: Asking, attempt: int, out: TaskOutcome) -> LLMReply | None:
-        """Ask for the goal (first by parts, when there are several); None on an LLM error."""
-        try:
-            if attempt == 1 and len(a.parts) > 1:
-                return self._by_parts(a, out)
-            reply = self.llm.chat(a.messages, schema=a.schema, schema_name='pddl_goal',
-                                  max_tokens=self.max_tokens)
-        except LLMError as exc:
-            out.status, out.errors = 'error', [llm_failure(exc)]
-            return None
-        out.usage.add(reply)
-        return reply
+    def _propose(self, a: Asking, messages: Messages, attempt: int) -> LLMReply:
+        """Ask for the goal (first by parts, when there are several)."""
+        if attempt == 1 and len(a.parts) > 1:
+            return self._by_parts(a, a.out.trace)
+        return Chat(self.llm, a.out.trace, a.schema, 'pddl_goal', self.max_tokens)(messages)
+
+    def _judge(self, a: Asking, reply: LLMReply) -> Judged[PlanResult]:
+        """Check a goal and plan it; a goal that failed is re-prompted with the reason."""
+        out = a.out
+        goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
+        self._plan(a, goal, errors, out.attempts, out, notes)  # suspect goals read back once
+        verdict, reason = self._verdict(out)
+        return Judged(verdict, out.plan, list(out.errors),
+                      f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.',
+                      {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
+                       'notes': notes, 'reply': reply.text[:2000]})
 
     def _check(self, a: Asking, reply: LLMReply,
                out: TaskOutcome) -> tuple[str | None, list[str], list[str]]:
@@ -286,7 +294,8 @@ class TaskPlanner:
         goal, errors = a.grounding.read_goal(
             reply.data if reply.data is not None else extract_goal(None, reply.text))
         notes: list[str] = []
-        wants = ((lambda f: a.asker.wants(text, f, a.names, out)) if self.read_back else None)
+        wants = ((lambda f: a.asker.wants(text, f, a.names, out.trace)) if self.read_back
+                 else None)
         if not errors and goal:
             goal, notes, errors = reconcile_goal(domain, kg, self.world.constraints, goal,
                                                  wants)
@@ -308,7 +317,7 @@ class TaskPlanner:
         if out.status not in ('already_satisfied', 'unsolvable') or a.flagged:
             return
         a.flagged = True
-        flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out, notes)
+        flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out.trace, notes)
         if flipped is not None:  # asked literal by literal: a change after all
             out.goal = flipped
             self._solve(a, flipped, out)
@@ -322,16 +331,17 @@ class TaskPlanner:
         out.errors = list(out.plan.errors)
 
     @staticmethod
-    def _retry_reason(out: TaskOutcome) -> str | None:
-        """Return what to tell the LLM when the goal failed in a way a re-prompt may mend."""
+    def _verdict(out: TaskOutcome) -> tuple[Verdict, str]:
+        """Return what the outcome's status means, and what to tell the LLM about it."""
         if out.status == 'already_holds':
-            return ALREADY_HOLDS
-        if out.status not in RETRY_STATUSES:
-            return None
+            return Verdict.ALREADY_HOLDS, ALREADY_HOLDS
         if out.status == 'invalid_goal':
-            return 'the goal has errors:\n- ' + '\n- '.join(out.errors)
-        return ('no plan reaches that goal from the current state; check that the goal says '
+            return Verdict.INVALID, 'the goal has errors:\n- ' + '\n- '.join(out.errors)
+        if out.status == 'unsolvable':
+            return Verdict.UNSOLVABLE, (
+                'no plan reaches that goal from the current state; check that the goal says '
                 'what the task asks and uses the right entities and predicates')
+        return (Verdict.ACCEPTED if out.plan is not None and out.plan.ok else Verdict.FAILED), ''
 
     def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:
@@ -340,7 +350,7 @@ class TaskPlanner:
                 {'role': 'user', 'content': recalled + grounded_message(
                     kg, grounding.entities, grounding.facts, 'Task', text, whole=whole)}]
 
-    def _by_parts(self, a: Asking, out: TaskOutcome) -> LLMReply:
+    def _by_parts(self, a: Asking, out: Trace) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.
 
         Asked for "pour lemonade into the glass and give it to Lucy" at once, a small model

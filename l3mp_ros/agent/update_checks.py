@@ -25,6 +25,7 @@ from ..retrieval.mentions import resolve
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
+from .attempts import Trace
 from .clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
@@ -32,7 +33,7 @@ from .clauses import (
     goes_somewhere,
     unknown_names,
 )
-from .request import Request, Trace
+from .request import Request
 from .wording import say
 
 # words by which a part points back at what earlier parts named: "opened it", "in there"
@@ -190,7 +191,7 @@ def going(world: WorldModel, kg: Any, text: str) -> Going | None:
 class ReadBack:
     """Check an answer against its report with the LLM: a choice, then yes/no per fact.
 
-    Questions and replies are written to the outcome's history (:class:`.request.Trace`);
+    Questions and replies are written to the outcome's history (:class:`.attempts.Trace`);
     a "yes" counts when the model's own odds clear ``min_yes`` (when the endpoint returns
     them).
     """

@@ -174,7 +174,7 @@ class Runner:
             retriever=compose.make_retriever(cfg, **self.retriever_params))
         self.retriever, self.planner = agent.retriever, agent.planner
         self.updater, self.task_planner = agent.updater, agent.tasks
-        self.updater.split_clauses = grounded
+        self.updater.settings.split_clauses = grounded
         tp = self.task_planner
         tp.resolve_mentions = tp.read_back = tp.split_clauses = grounded
         self.setup_seconds += time.perf_counter() - began
