@@ -28,6 +28,7 @@ from ..config import default
 from ..llm.parse import strip_fences
 from ..llm.protocol import ChatLLM, LLMReply, Usage
 from ..planning.planner import Planner, PlanResult
+from ..planning.status import Status
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import STOPWORDS, _stem, name_words, words
 from ..retrieval.mentions import candidates, possessors, surfaces
@@ -67,7 +68,7 @@ class TaskOutcome:
 
     task_id: str
     text: str | None
-    status: str = 'error'
+    status: Status = Status.ERROR
     goal: str | None = None
     plan: PlanResult | None = None
     errors: list[str] = field(default_factory=list)
@@ -233,7 +234,7 @@ class TaskPlanner:
         # propose (by parts first), check and plan; re-prompt with why the goal failed
         got = loop.run(a.messages, partial(self._propose, a), partial(self._judge, a))
         if got.verdict is Verdict.LLM_ERROR:
-            out.status, out.errors = 'error', got.errors
+            out.status, out.errors = Status.ERROR, got.errors
         if self.memory is not None:
             self.memory.task_done(req.text, out.goal, out.status, req.kg)
         return self._done(out, began)
@@ -311,19 +312,19 @@ class TaskPlanner:
               out: TaskOutcome, notes: list[str]) -> None:
         """Plan a checked goal; a goal that holds or that no plan reaches is read back once."""
         if errors or goal is None:
-            out.plan, out.status, out.errors = None, 'invalid_goal', errors
+            out.plan, out.status, out.errors = None, Status.INVALID_GOAL, errors
             return
         self._solve(a, goal, out)
-        if out.status not in ('already_satisfied', 'unsolvable') or a.flagged:
+        if out.status not in (Status.ALREADY_SATISFIED, Status.UNSOLVABLE) or a.flagged:
             return
         a.flagged = True
         flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out.trace, notes)
         if flipped is not None:  # asked literal by literal: a change after all
             out.goal = flipped
             self._solve(a, flipped, out)
-        elif (out.status == 'already_satisfied' and not self.read_back
+        elif (out.status is Status.ALREADY_SATISFIED and not self.read_back
               and attempt < self.max_attempts):
-            out.status, out.errors = 'already_holds', [ALREADY_HOLDS]
+            out.status, out.errors = Status.ALREADY_HOLDS, [ALREADY_HOLDS]
 
     def _solve(self, a: Asking, goal: str, out: TaskOutcome) -> None:
         out.plan = self.planner.plan(a.req.kg, goal, context=set(a.req.retrieval.facts))
@@ -333,15 +334,15 @@ class TaskPlanner:
     @staticmethod
     def _verdict(out: TaskOutcome) -> tuple[Verdict, str]:
         """Return what the outcome's status means, and what to tell the LLM about it."""
-        if out.status == 'already_holds':
+        if out.status is Status.ALREADY_HOLDS:
             return Verdict.ALREADY_HOLDS, ALREADY_HOLDS
-        if out.status == 'invalid_goal':
+        if out.status is Status.INVALID_GOAL:
             return Verdict.INVALID, 'the goal has errors:\n- ' + '\n- '.join(out.errors)
-        if out.status == 'unsolvable':
+        if out.status is Status.UNSOLVABLE:
             return Verdict.UNSOLVABLE, (
                 'no plan reaches that goal from the current state; check that the goal says '
                 'what the task asks and uses the right entities and predicates')
-        return (Verdict.ACCEPTED if out.plan is not None and out.plan.ok else Verdict.FAILED), ''
+        return (Verdict.ACCEPTED if out.status.ok else Verdict.FAILED), ''
 
     def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..compose import store_config
 from ..config import Config
-from ..llm.protocol import LLMError
+from ..llm.protocol import LLMError, llm_unavailable
 from ..world.stores import is_url
 from .common import (
     CLIError,
@@ -93,7 +93,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
                 print(f'({kind})')
         if kind == 'report':
             out = agent.update(args.text, source='cli')
-            if any(e.startswith('LLM unavailable') for e in out.errors):
+            if llm_unavailable(out.errors):
                 raise CLIError(out.errors[0])
             if args.json:
                 print(dump(out.to_json()))
@@ -112,7 +112,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
             return 0 if out.applied else 1
         if kind == 'task':
             out = agent.task(args.text)
-            if any(e.startswith('LLM unavailable') for e in out.errors):
+            if llm_unavailable(out.errors):
                 raise CLIError(out.errors[0])
             if args.json:
                 print(dump(out.to_json()))
@@ -123,7 +123,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
                     print(step)
                 for e in out.errors:
                     print(f'  - {e}', file=sys.stderr)
-            return 0 if out.status in ('solved', 'already_satisfied') else 1
+            return 0 if out.status.ok else 1
         answer = agent.ask(args.text)
         if answer.error:
             raise CLIError(answer.error)

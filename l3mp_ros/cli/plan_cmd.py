@@ -9,6 +9,7 @@ import sys
 import uuid
 
 from ..config import ENGINES
+from ..planning.status import Status
 from .common import CLIError, add_store, dump, open_world
 
 
@@ -41,20 +42,21 @@ def cmd_plan(args: argparse.Namespace) -> int:
         result = planner.plan(world.kg, args.goal, context=args.context, strict=True)
     finally:
         world.close()
-    code = 0 if result.ok else 2 if result.status in ('invalid_goal', 'unsupported') else 1
+    refused = result.status in (Status.INVALID_GOAL, Status.UNSUPPORTED)
+    code = 0 if result.ok else 2 if refused else 1
     if args.json:
         task_id = args.task_id or f'cli-{uuid.uuid4().hex[:8]}'
         print(dump(result.to_json(task_id=task_id, utterance=None)))
         return code
-    if result.status == 'invalid_goal':
+    if result.status is Status.INVALID_GOAL:
         print('invalid goal:', file=sys.stderr)
         for e in result.errors:
             print(f'  - {e}', file=sys.stderr)
         return code
-    if result.status == 'already_satisfied':
+    if result.status is Status.ALREADY_SATISFIED:
         print(f'the goal already holds: nothing to do ({result.goal})')
         return code
-    if result.status == 'solved':
+    if result.status is Status.SOLVED:
         for step in result.steps:
             print(step)
         print(f'; {len(result.steps)} steps, {result.engine}, context "{result.widening}", '

@@ -176,9 +176,31 @@ def reply_tokens(reply: Any) -> tuple[int, int]:
             int(getattr(reply, 'completion_tokens', 0) or 0))
 
 
-def llm_failure(exc: Exception, during: str = '') -> str:
+class LLMFailure(str):
+    """An error sentence saying an LLM call failed (typed: nobody matches its wording).
+
+    ``unavailable``: the endpoint could not be reached or did not answer in time, as
+    opposed to a request it refused (too long for its context, ...).
+    """
+
+    unavailable: bool
+
+    def __new__(cls, text: str, *, unavailable: bool) -> LLMFailure:
+        """Return the sentence ``text``, marked as an LLM failure."""
+        self = super().__new__(cls, text)
+        self.unavailable = unavailable
+        return self
+
+
+def llm_failure(exc: Exception, during: str = '') -> LLMFailure:
     """Describe an LLM failure: unreachable/timeout vs a request the endpoint refused."""
     where = f' during {during}' if during else ''
     if getattr(exc, 'kind', '') == 'http' and getattr(exc, 'status', None) in (400, 413, 422):
-        return f'LLM refused the request{where} (prompt too long for its context?): {exc}'
-    return f'LLM unavailable{where}: {exc}'
+        return LLMFailure(f'LLM refused the request{where} (prompt too long for its '
+                          f'context?): {exc}', unavailable=False)
+    return LLMFailure(f'LLM unavailable{where}: {exc}', unavailable=True)
+
+
+def llm_unavailable(errors: list[str]) -> bool:
+    """Tell whether ``errors`` say that the LLM could not be reached."""
+    return any(isinstance(e, LLMFailure) and e.unavailable for e in errors)
