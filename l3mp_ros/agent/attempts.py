@@ -72,8 +72,7 @@ class Trace:
 
 def provenance(llm: ChatLLM, reply: LLMReply) -> dict[str, Any]:
     """Return where an answer came from: the model, the endpoint and the reply's hash."""
-    return {'model': getattr(getattr(llm, 'config', None), 'model', None),
-            'endpoint': getattr(llm, 'base_url', None),
+    return {'model': llm.model, 'endpoint': llm.endpoint,
             'reply_sha256': hashlib.sha256((reply.text or '').encode()).hexdigest()}
 
 

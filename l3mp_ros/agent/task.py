@@ -244,7 +244,7 @@ class TaskPlanner:
         r = req.retrieval
         out.retrieval_seconds = r.seconds
         out.context_size = len(r.facts)
-        ranked = r.info.get('ranked') or sorted(r.entities | {a for f in r.facts for a in f.args})
+        ranked = r.ranked or sorted(r.entities | {a for f in r.facts for a in f.args})
         about: list[str] = []
         types: frozenset[str] | None = None
         names: dict[str, str] = {}
@@ -258,7 +258,7 @@ class TaskPlanner:
                                         per_slot=self.per_slot,
                                         constants=frozenset(about) if about else None,
                                         quantified=types)
-        mentioned = set(about or r.info.get('mentioned') or ())
+        mentioned = set(about or r.mentioned)
         recalled = (self.memory.task_context(req.kg, req.text, r.facts, r.entities)
                     if self.memory is not None else '')
         messages = self._request(req.kg, grounding, recalled, req.text)

@@ -152,9 +152,9 @@ def update_grounding(world: WorldModel, settings: UpdateSettings, kg: Any,
     fact about those entities: a retriever that missed where the remote lies would
     otherwise make "Joshua picked up the remote" impossible to write right.
     """
-    ranked = retrieval.info.get('ranked') or sorted(retrieval.entities)
+    ranked = retrieval.ranked or sorted(retrieval.entities)
     about = list(about)
-    mentioned = about or retrieval.info.get('mentioned')
+    mentioned = about or retrieval.mentioned
     facts = set(retrieval.facts) | facts_about(kg, mentioned or (), subject_predicates(world))
     return UpdateGrounding.build(world.domain, kg, [*about, *ranked], facts,
                                  per_slot=settings.per_slot,
@@ -172,7 +172,7 @@ def report_context(world: WorldModel, settings: UpdateSettings, kg: Any, text: s
                 if settings.resolve_mentions else [])
     about = candidates(mentions)
     grounding = update_grounding(world, settings, kg, retrieval, about)
-    mentioned = set(about or retrieval.info.get('mentioned') or ())
+    mentioned = set(about or retrieval.mentioned)
     return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
 
 

@@ -162,11 +162,28 @@ class Answer:
 
 @runtime_checkable
 class ChatLLM(Protocol):
-    """An LLM client: ``chat(messages, schema=..., schema_name=...)`` → reply."""
+    """An LLM client: ``chat(messages, schema=..., schema_name=..., max_tokens=...)`` → reply.
 
-    def chat(self, messages: list[dict[str, str]], schema: dict | None = None,
-             schema_name: str | None = None) -> Any:
-        """Send chat messages; ``reply.data`` is the parsed JSON (or None)."""
+    ``model`` and ``endpoint`` name where answers come from (an event's provenance);
+    ``None`` when the client does not know (yet).
+    """
+
+    @property
+    def model(self) -> str | None:
+        """Return the model's name at the endpoint."""
+        ...
+
+    @property
+    def endpoint(self) -> str | None:
+        """Return the endpoint's URL."""
+        ...
+
+    def chat(self, messages: list[dict[str, str]], *, schema: dict | None = None,
+             schema_name: str = 'reply', max_tokens: int | None = None) -> Any:
+        """Send chat messages; ``reply.data`` is the parsed JSON (or None).
+
+        ``max_tokens``: the most tokens the reply may take (None: the client's default).
+        """
         ...
 
 

@@ -260,7 +260,8 @@ class LinkRetriever:
             'scores': {n: round(score.get(n, 0.0), 3) for n in names},
         }
         return Retrieval(facts=set(facts), entities=set(names),
-                         seconds=time.perf_counter() - start, info=info)
+                         seconds=time.perf_counter() - start, info=info,
+                         mentioned=list(linking.mentioned), ranked=names)
 
     @staticmethod
     def related_mentions(kg: KnowledgeGraph, text: str, mentioned: list[str]) -> list[str]:
