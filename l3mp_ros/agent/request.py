@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever
-from ..retrieval.link import name_words
 from ..retrieval.mentions import Mention, resolve
+from ..text import name_words
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
 from .clauses import split_report

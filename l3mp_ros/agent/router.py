@@ -12,7 +12,8 @@ from typing import Any
 from ..llm.prompting import format_facts, prompt_text
 from ..llm.protocol import Answer, ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
-from ..retrieval.link import name_words, named_fully
+from ..retrieval.link import named_fully
+from ..text import name_words
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing

@@ -30,8 +30,8 @@ from ..llm.protocol import ChatLLM, LLMReply, Usage
 from ..planning.planner import Planner, PlanResult
 from ..planning.status import Status
 from ..retrieval.base import Retrieval, Retriever
-from ..retrieval.link import STOPWORDS, _stem, name_words, words
 from ..retrieval.mentions import candidates, possessors, surfaces
+from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
@@ -131,7 +131,7 @@ def named_types(domain: DomainSchema, text: str, *,
     ``plural``: only types named in the plural ("the lights", "Lena's tubes").
     """
     said = set(words(text))
-    stems = said | {_stem(w) for w in said}
+    stems = said | {stem(w) for w in said}
     out: set[str] = set()
     for t in domain.types:
         tw = [w for w in name_words(t) if w not in STOPWORDS and len(w) > 2

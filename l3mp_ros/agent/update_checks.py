@@ -20,8 +20,9 @@ from typing import Any
 
 from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
-from ..retrieval.link import name_words, named_fully, named_in, words
+from ..retrieval.link import named_fully, named_in
 from ..retrieval.mentions import resolve
+from ..text import name_words, words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
