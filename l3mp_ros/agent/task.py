@@ -322,7 +322,7 @@ class TaskPlanner:
         if flipped is not None:  # asked literal by literal: a change after all
             out.goal = flipped
             self._solve(a, flipped, out)
-        elif (out.status is Status.ALREADY_SATISFIED and not self.read_back
+        elif (out.status == Status.ALREADY_SATISFIED and not self.read_back
               and attempt < self.max_attempts):
             out.status, out.errors = Status.ALREADY_HOLDS, [ALREADY_HOLDS]
 
@@ -334,15 +334,15 @@ class TaskPlanner:
     @staticmethod
     def _verdict(out: TaskOutcome) -> tuple[Verdict, str]:
         """Return what the outcome's status means, and what to tell the LLM about it."""
-        if out.status is Status.ALREADY_HOLDS:
+        if out.status == Status.ALREADY_HOLDS:
             return Verdict.ALREADY_HOLDS, ALREADY_HOLDS
-        if out.status is Status.INVALID_GOAL:
+        if out.status == Status.INVALID_GOAL:
             return Verdict.INVALID, 'the goal has errors:\n- ' + '\n- '.join(out.errors)
-        if out.status is Status.UNSOLVABLE:
+        if out.status == Status.UNSOLVABLE:
             return Verdict.UNSOLVABLE, (
                 'no plan reaches that goal from the current state; check that the goal says '
                 'what the task asks and uses the right entities and predicates')
-        return (Verdict.ACCEPTED if out.status.ok else Verdict.FAILED), ''
+        return (Verdict.ACCEPTED if Status(out.status).ok else Verdict.FAILED), ''
 
     def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:
@@ -351,7 +351,7 @@ class TaskPlanner:
                 {'role': 'user', 'content': recalled + grounded_message(
                     kg, grounding.entities, grounding.facts, 'Task', text, whole=whole)}]
 
-    def _by_parts(self, a: Asking, out: Trace) -> LLMReply:
+    def _by_parts(self, a: Asking, trace: Trace) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.
 
         Asked for "pour lemonade into the glass and give it to Lucy" at once, a small model
@@ -364,14 +364,14 @@ class TaskPlanner:
             reply = self.llm.chat(self._request(kg, grounding, recalled, part, whole=text),
                                   schema=a.schema, schema_name='pddl_goal',
                                   max_tokens=self.max_tokens)
-            out.usage.add(reply)
+            trace.usage.add(reply)
             data = reply.data if isinstance(reply.data, dict) else {}
             got = {str(k).lower(): v for k, v in data.items()}.get('goal')
             if not isinstance(got, list):
                 reply = self.llm.chat(self._request(kg, grounding, recalled, text),
                                       schema=a.schema, schema_name='pddl_goal',
                                       max_tokens=self.max_tokens)
-                out.usage.add(reply)
+                trace.usage.add(reply)
                 return reply
             items.extend(got)
         merged = {'goal': items}

@@ -10,7 +10,7 @@ import uuid
 
 from ..config import ENGINES
 from ..planning.status import Status
-from .common import CLIError, add_store, dump, open_world
+from .common import CLIError, add_store, dump, open_existing_store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +36,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
     if args.timeout is None or args.timeout <= 0:
         raise CLIError(f'--timeout must be a positive number of seconds, not {args.timeout}')
-    world = open_world(args.store)
+    world = open_existing_store(args.store)
     try:
         planner = Planner(world.domain, engine=args.engine, timeout=args.timeout)
         result = planner.plan(world.kg, args.goal, context=args.context, strict=True)
@@ -48,15 +48,15 @@ def cmd_plan(args: argparse.Namespace) -> int:
         task_id = args.task_id or f'cli-{uuid.uuid4().hex[:8]}'
         print(dump(result.to_json(task_id=task_id, utterance=None)))
         return code
-    if result.status is Status.INVALID_GOAL:
+    if result.status == Status.INVALID_GOAL:
         print('invalid goal:', file=sys.stderr)
         for e in result.errors:
             print(f'  - {e}', file=sys.stderr)
         return code
-    if result.status is Status.ALREADY_SATISFIED:
+    if result.status == Status.ALREADY_SATISFIED:
         print(f'the goal already holds: nothing to do ({result.goal})')
         return code
-    if result.status is Status.SOLVED:
+    if result.status == Status.SOLVED:
         for step in result.steps:
             print(step)
         print(f'; {len(result.steps)} steps, {result.engine}, context "{result.widening}", '

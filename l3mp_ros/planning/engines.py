@@ -134,7 +134,7 @@ class EngineResult:
     @property
     def solved(self) -> bool:
         """Return True when a plan was found."""
-        return self.status is Status.SOLVED
+        return self.status == Status.SOLVED
 
 
 class UnsupportedProblem(UPException):
@@ -206,13 +206,13 @@ def solve(
                             log=f'{type(exc).__name__}: {exc}',
                             up_status=PlanGenerationResultStatus.INTERNAL_ERROR.name)
     short = _STATUS.get(status, Status.ERROR)
-    if short is Status.SOLVED and not isinstance(plan, SequentialPlan):
+    if short == Status.SOLVED and not isinstance(plan, SequentialPlan):
         short, log = Status.ERROR, (log + '\nengine reported success without a sequential plan')
-    if short is not Status.SOLVED:
+    if short != Status.SOLVED:
         plan = None
     return EngineResult(
         short, plan_strings(plan), plan, engine, time.monotonic() - started,
-        log=log if short is Status.ERROR else '', up_status=status.name, metrics=metrics)
+        log=log if short == Status.ERROR else '', up_status=status.name, metrics=metrics)
 
 
 def validate(problem: up.model.Problem, up_plan: SequentialPlan | None) -> tuple[bool, str]:

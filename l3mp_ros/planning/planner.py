@@ -235,14 +235,14 @@ class Planner:
             if res.up_status == UNSUPPORTED_PROBLEM.name:  # a wider context cannot help
                 result.errors.append(res.log)
                 return done(Status.UNSUPPORTED)
-            if res.status is Status.ERROR:
+            if res.status == Status.ERROR:
                 result.errors.append(f'{engine} failed on the "{step}" problem: '
                                      f'{res.log.strip()[-500:]}')
-            if res.status is Status.TIMEOUT:
+            if res.status == Status.TIMEOUT:
                 result.errors.append(f'{engine} found no plan within the time limit '
                                      f'({timeout:g} s) on the "{step}" problem')
                 break
-            if res.status is Status.UNSOLVABLE and step == 'full':
+            if res.status == Status.UNSOLVABLE and step == 'full':
                 result.proven = res.up_status == UNSOLVABLE_PROVEN.name
                 result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
             if not res.solved:
@@ -267,11 +267,11 @@ class Planner:
                 return done(Status.SOLVED)
             attempt['invalid_reason'] = reason
             last_status = None
-        if last_status is Status.UNSOLVABLE:
+        if last_status == Status.UNSOLVABLE:
             how = 'proven' if result.proven else 'not proven (incomplete search)'
             result.errors.append(f'no plan exists on the whole KG ({how})')
             return done(Status.UNSOLVABLE)
-        if last_status is Status.TIMEOUT:
+        if last_status == Status.TIMEOUT:
             return done(Status.TIMEOUT)
         if last_status is None:
             result.errors.append('the plan found on the whole KG failed validation')
