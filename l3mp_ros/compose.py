@@ -231,10 +231,7 @@ def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | Non
     retriever = retriever if retriever is not None else make_retriever(cfg)
     planner = make_planner(cfg, world.domain)
     memory = make_memory(cfg, world.domain, llm, retriever)
-    return Agent(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
-                 verify=cfg.verify, confirm=cfg.confirm, memory=memory,
-                 report_timeout=cfg.report_timeout, max_report_facts=cfg.max_report_facts,
-                 clarify=cfg.clarify, clarify_timeout=cfg.clarify_timeout)
+    return Agent(world, llm, retriever, planner, cfg, memory=memory)
 
 
 # -- settings a running node may change ---------------------------------------------

@@ -462,6 +462,7 @@ def test_a_part_pointing_back_with_it_may_be_about_an_earlier_parts_thing(tmp_pa
 
 def test_a_report_changing_more_than_max_report_facts_is_rejected(tmp_path):
     from l3mp_ros.agent import Agent
+    from l3mp_ros.config import Config
     from l3mp_ros.planning.planner import Planner
 
     world = household_world(tmp_path)
@@ -474,7 +475,8 @@ def test_a_report_changing_more_than_max_report_facts_is_rejected(tmp_path):
             'Jerry took the red pen and went to the kitchen.')
     assert not out.applied and 'may change at most 1' in ' '.join(out.errors)
     assert world.kg.to_json() == before
-    agent = Agent(world, object(), FullRetriever(), Planner(world.domain), max_report_facts=3)
+    agent = Agent(world, object(), FullRetriever(), Planner(world.domain),
+                  Config(max_report_facts=3))
     assert agent.updater.settings.max_report_facts == 3
 
 

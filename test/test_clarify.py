@@ -152,7 +152,7 @@ def test_no_question_when_asking_back_is_off(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GUESS}]) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-            UpdateSettings(ask_back=False)).run(REPORT)
+            UpdateSettings(clarify=False)).run(REPORT)
     assert out.applied and out.question is None  # the model's guess is written
 
 

@@ -119,7 +119,7 @@ class NLUpdater:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last)
         self._compose(r, out)  # the parts' net change, or why there is none
-        if not out.errors and s.ask_back and s.verify:
+        if not out.errors and s.clarify and s.verify:
             self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
         return self._finish(out, began, source, req.text)  # apply with provenance, or reject
 

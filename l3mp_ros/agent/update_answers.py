@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import default
+from ..config import Config, default
 from ..llm.protocol import ChatLLM, LLMReply, Usage
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.mentions import candidates, resolve, surfaces
@@ -45,7 +45,7 @@ class UpdateSettings:
     verify: bool = default('verify')
     confirm: bool = default('confirm')
     # keep a report pending and ask when its referent is a guess
-    ask_back: bool = default('clarify')
+    clarify: bool = default('clarify')
     clarify_timeout: float = default('clarify_timeout')
     max_report_facts: int = default('max_report_facts')
     confirm_min_yes: float = CONFIRM_MIN_YES  # least P(yes) a read-back "yes" needs
@@ -53,6 +53,12 @@ class UpdateSettings:
     split_clauses: bool = True
     resolve_mentions: bool = True
     changes_only: bool = True
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> UpdateSettings:
+        """Return the settings of ``cfg``'s language section (one name end to end)."""
+        given = cfg.section('language')
+        return cls(**{f.name: given[f.name] for f in dataclasses.fields(cls) if f.name in given})
 
     @property
     def attempts(self) -> int:
