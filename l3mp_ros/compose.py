@@ -242,7 +242,7 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
     only when every parameter of the request was accepted.
     """
     def set_attempts(v: int) -> None:
-        agent.updater.settings.max_attempts = agent.tasks.max_attempts = v
+        agent.updater.settings.max_attempts = agent.tasks.settings.max_attempts = v
 
     def set_engine(v: str) -> None:
         agent.planner.engine = v

@@ -17,7 +17,7 @@ from ..planning.planner import Planner
 from ..retrieval.base import Retriever
 from ..world.model import WorldModel
 from .router import QuestionAnswerer, Router
-from .task import TaskOutcome, TaskPlanner
+from .task import TaskOutcome, TaskPlanner, TaskSettings
 from .update import NLUpdater, UpdateOutcome, UpdateSettings
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class Agent:
             memory.attach(world)
         self.updater = NLUpdater(world, llm, retriever, UpdateSettings.from_config(cfg),
                                  memory=memory)
-        self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
+        self.tasks = TaskPlanner(world, llm, retriever, planner, TaskSettings.from_config(cfg),
                                  memory=memory)
         self.router = Router(llm)
         self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name,

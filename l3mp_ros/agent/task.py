@@ -19,12 +19,12 @@ import itertools
 import json
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .. import schemas
-from ..config import default
+from ..config import Config, default
 from ..llm.parse import strip_fences
 from ..llm.protocol import ChatLLM, LLMReply, Usage
 from ..planning.planner import Planner, PlanResult
@@ -55,6 +55,7 @@ QUANTIFIERS = frozenset('all every each any none no nothing everything anything 
 DESCRIBES = re.compile(r'^(it|he|she|they|this|that|there)\s+(is|are|was|were|has|have|seems?)\b',
                        re.IGNORECASE)
 _ids = itertools.count(1)
+GOAL_TOKENS = 300  # tokens one goal may take
 
 
 def new_task_id() -> str:
@@ -174,26 +175,40 @@ class Asking:
     flagged: bool = False  # a suspect goal was read back (once per task)
 
 
+@dataclass
+class TaskSettings:
+    """How Algorithm 4 reads tasks (defaults: :class:`~l3mp_ros.config.Config`)."""
+
+    max_attempts: int = default('max_attempts')
+    per_slot: int = 30
+    resolve_mentions: bool = True
+    read_back: bool = True  # yes/no questions about a suspect goal's literals
+    split_clauses: bool = True
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> TaskSettings:
+        """Return the settings of ``cfg``'s language section (one name end to end)."""
+        given = cfg.section('language')
+        return cls(**{f.name: given[f.name] for f in fields(cls) if f.name in given})
+
+    @property
+    def attempts(self) -> int:
+        """Return how many goals one task may get."""
+        return max(1, self.max_attempts)
+
+
 class TaskPlanner:
     """Run Algorithm 4 against a world model."""
 
     def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever | None,
-                 planner: Planner, *, max_attempts: int = default('max_attempts'),
-                 max_tokens: int = 300,
-                 per_slot: int = 30, memory: Memory | None = None,
-                 resolve_mentions: bool = True, read_back: bool = True,
-                 split_clauses: bool = True) -> None:
+                 planner: Planner, settings: TaskSettings | None = None, *,
+                 memory: Memory | None = None) -> None:
         self.world = world
-        self.split_clauses = split_clauses
-        self.resolve_mentions = resolve_mentions
-        self.read_back = read_back
-        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
         self.retriever = retriever
         self.planner = planner
-        self.max_attempts = max(1, max_attempts)
-        self.max_tokens = max_tokens
-        self.per_slot = per_slot
+        self.settings = settings if settings is not None else TaskSettings()
+        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self._system: str | None = None
 
     def system(self) -> str:
@@ -230,7 +245,7 @@ class TaskPlanner:
             out.errors = [why]
             return self._done(out, began)
         a = self._asking(req, out)  # mentions → grounding → memory → parts → request
-        loop = Attempts(self.llm, out.trace, self.max_attempts)
+        loop = Attempts(self.llm, out.trace, self.settings.attempts)
         # propose (by parts first), check and plan; re-prompt with why the goal failed
         got = loop.run(a.messages, partial(self._propose, a), partial(self._judge, a))
         if got.verdict is Verdict.LLM_ERROR:
@@ -248,14 +263,14 @@ class TaskPlanner:
         about: list[str] = []
         types: frozenset[str] | None = None
         names: dict[str, str] = {}
-        if self.resolve_mentions:
+        if self.settings.resolve_mentions:
             mentions = req.resolve()
             names = surfaces(mentions)
             types = quantifiable(self.world.domain, req.text)
             about = list(dict.fromkeys([*candidates(mentions), *possessors(
                 req.kg, req.text, kinds=types != frozenset())]))
         grounding = GoalGrounding.build(self.world.domain, req.kg, [*about, *ranked], r.facts,
-                                        per_slot=self.per_slot,
+                                        per_slot=self.settings.per_slot,
                                         constants=frozenset(about) if about else None,
                                         quantified=types)
         mentioned = set(about or r.mentioned)
@@ -263,16 +278,16 @@ class TaskPlanner:
                     if self.memory is not None else '')
         messages = self._request(req.kg, grounding, recalled, req.text)
         schema = grounding.goal_schema()
-        parts = [p for p in req.parts(self.split_clauses)
+        parts = [p for p in req.parts(self.settings.split_clauses)
                  if not DESCRIBES.match(p)]  # "pick up the phone, it is ringing"
         return Asking(req, grounding, mentioned, names, recalled, parts, messages, schema,
-                      GoalReadBack(self.llm, self.world.domain, self.read_back), out)
+                      GoalReadBack(self.llm, self.world.domain, self.settings.read_back), out)
 
     def _propose(self, a: Asking, messages: Messages, attempt: int) -> LLMReply:
         """Ask for the goal (first by parts, when there are several)."""
         if attempt == 1 and len(a.parts) > 1:
             return self._by_parts(a, a.out.trace)
-        return Chat(self.llm, a.out.trace, a.schema, 'pddl_goal', self.max_tokens)(messages)
+        return Chat(self.llm, a.out.trace, a.schema, 'pddl_goal', GOAL_TOKENS)(messages)
 
     def _judge(self, a: Asking, reply: LLMReply) -> Judged[PlanResult]:
         """Check a goal and plan it; a goal that failed is re-prompted with the reason."""
@@ -295,12 +310,12 @@ class TaskPlanner:
         goal, errors = a.grounding.read_goal(
             reply.data if reply.data is not None else extract_goal(None, reply.text))
         notes: list[str] = []
-        wants = ((lambda f: a.asker.wants(text, f, a.names, out.trace)) if self.read_back
+        wants = ((lambda f: a.asker.wants(text, f, a.names, out.trace)) if self.settings.read_back
                  else None)
         if not errors and goal:
             goal, notes, errors = reconcile_goal(domain, kg, self.world.constraints, goal,
                                                  wants)
-        if not errors and goal and self.resolve_mentions:
+        if not errors and goal and self.settings.resolve_mentions:
             goal, held = drop_held(domain, kg, goal, text, wants)
             notes += held
         out.goal = goal
@@ -322,8 +337,8 @@ class TaskPlanner:
         if flipped is not None:  # asked literal by literal: a change after all
             out.goal = flipped
             self._solve(a, flipped, out)
-        elif (out.status == Status.ALREADY_SATISFIED and not self.read_back
-              and attempt < self.max_attempts):
+        elif (out.status == Status.ALREADY_SATISFIED and not self.settings.read_back
+              and attempt < self.settings.attempts):
             out.status, out.errors = Status.ALREADY_HOLDS, [ALREADY_HOLDS]
 
     def _solve(self, a: Asking, goal: str, out: TaskOutcome) -> None:
@@ -363,14 +378,14 @@ class TaskPlanner:
         for part in a.parts:
             reply = self.llm.chat(self._request(kg, grounding, recalled, part, whole=text),
                                   schema=a.schema, schema_name='pddl_goal',
-                                  max_tokens=self.max_tokens)
+                                  max_tokens=GOAL_TOKENS)
             trace.usage.add(reply)
             data = reply.data if isinstance(reply.data, dict) else {}
             got = {str(k).lower(): v for k, v in data.items()}.get('goal')
             if not isinstance(got, list):
                 reply = self.llm.chat(self._request(kg, grounding, recalled, text),
                                       schema=a.schema, schema_name='pddl_goal',
-                                      max_tokens=self.max_tokens)
+                                      max_tokens=GOAL_TOKENS)
                 trace.usage.add(reply)
                 return reply
             items.extend(got)
