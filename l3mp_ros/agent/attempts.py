@@ -70,6 +70,27 @@ class Trace:
     provenance: dict[str, Any] = field(default_factory=dict)  # model, endpoint, reply hash
 
 
+class Traced:
+    """An outcome that keeps a :class:`Trace`: its attempts, usage and history, read-only."""
+
+    trace: Trace
+
+    @property
+    def attempts(self) -> int:
+        """Return how many answers were asked for."""
+        return self.trace.attempts
+
+    @property
+    def usage(self) -> Usage:
+        """Return the LLM usage."""
+        return self.trace.usage
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """Return the answers, questions and replies, in order."""
+        return self.trace.history
+
+
 def provenance(llm: ChatLLM, reply: LLMReply) -> dict[str, Any]:
     """Return where an answer came from: the model, the endpoint and the reply's hash."""
     return {'model': llm.model, 'endpoint': llm.endpoint,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .. import schemas
 from ..config import Config, default
 from ..llm.parse import strip_fences
-from ..llm.protocol import ChatLLM, LLMReply, Usage
+from ..llm.protocol import ChatLLM, LLMReply
 from ..planning.planner import Planner, PlanResult
 from ..planning.status import Status
 from ..retrieval.base import Retrieval, Retriever
@@ -35,7 +35,7 @@ from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
-from .attempts import Attempts, Chat, Judged, Messages, Trace, Verdict
+from .attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
 from .examples import system_for
 from .goal_checks import GoalReadBack, drop_held, reconcile_goal, unmentioned
 from .goal_grounding import GoalGrounding
@@ -64,7 +64,7 @@ def new_task_id() -> str:
 
 
 @dataclass
-class TaskOutcome:
+class TaskOutcome(Traced):
     """Result of one task: the goal, the plan and what it cost."""
 
     task_id: str
@@ -77,21 +77,6 @@ class TaskOutcome:
     seconds: float = 0.0
     retrieval_seconds: float = 0.0
     context_size: int = 0
-
-    @property
-    def attempts(self) -> int:
-        """Return how many goals were asked for."""
-        return self.trace.attempts
-
-    @property
-    def usage(self) -> Usage:
-        """Return the LLM usage."""
-        return self.trace.usage
-
-    @property
-    def history(self) -> list[dict[str, Any]]:
-        """Return the goals, read-back questions and replies, in order."""
-        return self.trace.history
 
     @property
     def steps(self) -> list[str]:

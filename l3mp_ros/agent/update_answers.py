@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Config, default
-from ..llm.protocol import ChatLLM, LLMReply, Usage
+from ..llm.protocol import ChatLLM, LLMReply
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.mentions import candidates, resolve, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
-from .attempts import Chat, Judged, Messages, Trace, Verdict
+from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
 from .request import Request
 from .update_checks import CONFIRM_MIN_YES, Going, PartScope, irrelevant, relevance_errors
 from .update_grounding import UpdateGrounding
@@ -67,7 +67,7 @@ class UpdateSettings:
 
 
 @dataclass
-class UpdateOutcome:
+class UpdateOutcome(Traced):
     """Result of one NL update."""
 
     text: str
@@ -84,21 +84,6 @@ class UpdateOutcome:
     #: the report waits for the speaker to say which thing it means (:mod:`.clarify`)
     question: str | None = None
     clarify: dict[str, Any] | None = None
-
-    @property
-    def attempts(self) -> int:
-        """Return how many answers were asked for."""
-        return self.trace.attempts
-
-    @property
-    def usage(self) -> Usage:
-        """Return the LLM usage."""
-        return self.trace.usage
-
-    @property
-    def history(self) -> list[dict[str, Any]]:
-        """Return the answers, questions and replies, in order."""
-        return self.trace.history
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
