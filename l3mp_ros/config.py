@@ -187,7 +187,7 @@ class Config:
         return cls(**given)
 
     def section(self, name: str) -> MappingProxyType[str, Any]:
-        """Return the settings of one section (:data:`SECTION_STARTS`), read-only."""
+        """Return the settings of one named section, read-only (see :data:`SECTION_STARTS`)."""
         names = section_names(name)
         if not names:
             raise KeyError(f'no section {name!r} (one of {", ".join(sections())})')

@@ -74,7 +74,7 @@ def test_reply_outside_the_context_rejected_before_the_verifier(tmp_path, monkey
               {'content': GOOD}]
     with FakeOpenAI(script) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-            UpdateSettings(max_attempts=3)).run(REPORT)
+                        UpdateSettings(max_attempts=3)).run(REPORT)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.applied and out.attempts == 3
@@ -143,7 +143,7 @@ def test_retry_loop_fixes_wrong_types_and_invented_entities(tmp_path):
         GOOD)]
     with FakeOpenAI(script) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-            UpdateSettings(max_attempts=3)).run(REPORT)
+                        UpdateSettings(max_attempts=3)).run(REPORT)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.applied and out.attempts == 3
@@ -165,7 +165,7 @@ def test_nothing_wrong_is_ever_applied(tmp_path, bad):
     before = world.kg.to_json()
     with FakeOpenAI([bad] * 3) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-            UpdateSettings(max_attempts=3)).run(REPORT)
+                        UpdateSettings(max_attempts=3)).run(REPORT)
         assert len(fake.requests) == 3
     assert not out.applied and out.errors and out.attempts == 3
     kg, history = _disk(tmp_path)
@@ -187,7 +187,7 @@ def test_no_verify_ablation_applies_unverified_but_applicable(tmp_path):
     wrong = {'facts': [['in_person_hand', 'red_pen', 'living_room']]}
     with FakeOpenAI([{'content': wrong}]) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-            UpdateSettings(verify=False)).run(REPORT)
+                        UpdateSettings(verify=False)).run(REPORT)
         assert len(fake.requests) == 1
     assert out.applied  # the paper's R_- (no verifier) variant keeps the mistake
     assert Fact('in_person_hand', ('red_pen', 'living_room')) in world.kg

@@ -116,7 +116,7 @@ def test_an_unanswered_question_expires_as_not_applied(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GUESS}]) as fake:
         updater = NLUpdater(world, client(fake), FullRetriever(),
-            UpdateSettings(clarify_timeout=30))
+                            UpdateSettings(clarify_timeout=30))
         asked = updater.run(REPORT)
     assert updater.pending() is not None
     far = asked.clarify['expires'] + 1
@@ -152,7 +152,7 @@ def test_no_question_when_asking_back_is_off(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GUESS}]) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-            UpdateSettings(clarify=False)).run(REPORT)
+                        UpdateSettings(clarify=False)).run(REPORT)
     assert out.applied and out.question is None  # the model's guess is written
 
 

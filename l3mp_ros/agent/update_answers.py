@@ -230,7 +230,7 @@ class PartQuestion:
         return dataclasses.replace(self, excluded=set(facts))
 
     def schema(self) -> dict[str, Any]:
-        """Return the answer's schema (fewer items for a part of several)."""
+        """Return the JSON schema of an answer; a part of several may state fewer items."""
         return self.ctx.grounding.update_schema(
             frozenset(self.excluded), MAX_PER_PART if self.scope is not None else None)
 
