@@ -131,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         kg = KnowledgeGraph.from_json(task['state'])
         world = WorldModel(domain, constraints, kg=kg.copy())
         tp = compose.build_agent(cfg, world, llm, retriever=retriever).tasks
-        tp.resolve_mentions = tp.read_back = tp.split_clauses = grounded
+        s = tp.settings
+        s.resolve_mentions = s.read_back = s.split_clauses = grounded
         began = time.perf_counter()
         out = tp.run(task['text'])
         ok = out.status in ('solved', 'already_satisfied') and reached(

@@ -231,10 +231,7 @@ def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | Non
     retriever = retriever if retriever is not None else make_retriever(cfg)
     planner = make_planner(cfg, world.domain)
     memory = make_memory(cfg, world.domain, llm, retriever)
-    return Agent(world, llm, retriever, planner, max_attempts=cfg.max_attempts,
-                 verify=cfg.verify, confirm=cfg.confirm, memory=memory,
-                 report_timeout=cfg.report_timeout, max_report_facts=cfg.max_report_facts,
-                 clarify=cfg.clarify, clarify_timeout=cfg.clarify_timeout)
+    return Agent(world, llm, retriever, planner, cfg, memory=memory)
 
 
 # -- settings a running node may change ---------------------------------------------
@@ -245,7 +242,7 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
     only when every parameter of the request was accepted.
     """
     def set_attempts(v: int) -> None:
-        agent.updater.max_attempts = agent.tasks.max_attempts = v
+        agent.updater.settings.max_attempts = agent.tasks.settings.max_attempts = v
 
     def set_engine(v: str) -> None:
         agent.planner.engine = v
@@ -254,7 +251,7 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
         agent.planner.timeout = float(v)
 
     def set_verify(v: bool) -> None:
-        agent.updater.verify = v
+        agent.updater.settings.verify = v
 
     out: dict[str, Setter] = {
         'engine': checked(lambda v: v in ENGINES, 'one of ' + ', '.join(ENGINES), set_engine),

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Any
 
 # Which nodes declare a parameter (metadata 'nodes').
@@ -32,13 +33,23 @@ RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 EXECUTE_POLICIES = ('feedback', 'none')
 
 
+# Sections of the settings: a field belongs to the section of the nearest field at or
+# before it (in declaration order) named here, unless its ``section`` says otherwise, so a
+# field added among the others of its kind joins their section. :meth:`Config.section`
+# is the view of one.
+SECTION_STARTS = {'domain': 'world', 'llm_url': 'llm', 'max_report_facts': 'language',
+                  'episodic_k': 'memory', 'engine': 'planning', 'controller': 'bridge'}
+
+
 def _p(default: Any, description: str, *nodes: str | tuple[str, ...],
-       choices: tuple[str, ...] = ()) -> Any:
+       choices: tuple[str, ...] = (), section: str | None = None) -> Any:
     """Return a dataclass field with its description and the nodes that declare it."""
     flat: list[str] = []
     for n in nodes:
         flat.extend(n if isinstance(n, tuple) else (n,))
     meta = {'help': description, 'nodes': tuple(flat), 'choices': choices}
+    if section is not None:
+        meta['section'] = section
     if isinstance(default, list):
         return field(default_factory=lambda: list(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -55,7 +66,7 @@ class Config:
                           'present', WORLD, AGENT)
     autostart: bool = _p(True, 'configure and activate the node at start-up (false: wait for '
                          'a lifecycle manager)', WORLD, LANGUAGE, PLANNER, PERCEPTION,
-                         BRIDGE)
+                         BRIDGE, section='node')
     store: str = _p('~/.l3mp/household.db', 'KG store: a SQLite file, or a postgresql:// URL '
                     'that a fleet shares (world_model_node writes it; other writers such as '
                     '"l3mp kg apply" may too: each commit is verified against it); empty: an '
@@ -120,8 +131,9 @@ class Config:
     apply_step_effects: bool = _p(True, "apply a succeeded step's effects to the KG (no "
                                   'perception)', PLANNER)
     replica_timeout: float = _p(30.0, 'seconds to wait for the world model (store, update '
-                                'answers)', AGENT)
-    max_rate: float = _p(10.0, 'perception_node: maximum forwarding rate (Hz)', PERCEPTION)
+                                'answers)', AGENT, section='node')
+    max_rate: float = _p(10.0, 'perception_node: maximum forwarding rate (Hz)', PERCEPTION,
+                         section='node')
     # ai2thor_bridge_node
     controller: str = _p('real', 'real (ai2thor.controller.Controller) or double '
                          '(ControllerDouble)', BRIDGE)
@@ -174,6 +186,13 @@ class Config:
             raise ValueError(f'unknown setting(s): {", ".join(unknown)}')
         return cls(**given)
 
+    def section(self, name: str) -> MappingProxyType[str, Any]:
+        """Return the settings of one named section, read-only (see :data:`SECTION_STARTS`)."""
+        names = section_names(name)
+        if not names:
+            raise KeyError(f'no section {name!r} (one of {", ".join(sections())})')
+        return MappingProxyType({n: getattr(self, n) for n in names})
+
     def replace(self, **changes: Any) -> Config:
         """Return a copy with some settings changed (checked like a new config)."""
         return dataclasses.replace(self, **changes)
@@ -184,6 +203,21 @@ def _field(name: str) -> dataclasses.Field:
         if f.name == name:
             return f
     raise KeyError(f'no setting {name!r}')
+
+
+def sections() -> dict[str, tuple[str, ...]]:
+    """Return every section's settings, in declaration order."""
+    out: dict[str, list[str]] = {}
+    current = next(iter(SECTION_STARTS.values()))
+    for f in fields(Config):
+        current = SECTION_STARTS.get(f.name, current)
+        out.setdefault(f.metadata.get('section') or current, []).append(f.name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def section_names(name: str) -> tuple[str, ...]:
+    """Return the names of the settings of one section (empty: no such section)."""
+    return sections().get(name, ())
 
 
 def default(name: str) -> Any:

@@ -6,7 +6,7 @@ import pytest
 
 from l3mp_ros.agent.goal_checks import drop_held
 from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind, place_predicates
-from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, named_types
+from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, TaskSettings, named_types
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import goal_holds, parse_goal
@@ -54,7 +54,7 @@ def test_task_retries_bad_goals_with_reasons(tmp_path):
     ]
     with FakeOpenAI(script) as fake:  # no mention check: the pantry goal must reach the planner
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
-                          resolve_mentions=False, read_back=False).run(TASK)
+                          TaskSettings(resolve_mentions=False, read_back=False)).run(TASK)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.status == 'solved' and out.attempts == 3
@@ -93,7 +93,7 @@ def test_task_gives_up_after_bounded_attempts(tmp_path):
     before = world.kg.to_json()
     with FakeOpenAI(['no idea, sorry'] * 2) as fake:
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
-                          max_attempts=2).run(TASK)
+                          TaskSettings(max_attempts=2)).run(TASK)
         assert len(fake.requests) == 2
     assert out.status == 'invalid_goal' and out.errors and not out.steps
     assert world.kg.to_json() == before
@@ -119,7 +119,7 @@ def test_goal_that_already_holds_is_read_back_literal_by_literal(tmp_path):
     # without the read-back, a goal that holds is re-prompted once, then accepted
     with FakeOpenAI([holds, holds]) as fake:
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
-                          read_back=False).run('Make sure the kitchen light is on.')
+                          TaskSettings(read_back=False)).run('Make sure the kitchen light is on.')
         second = fake.requests[1]['messages'][-1]['content']
     assert ALREADY_HOLDS in second
     assert [h['status'] for h in out.history] == ['already_holds', 'already_satisfied']
@@ -134,7 +134,7 @@ def test_structured_goal_within_the_context_schema(tmp_path):
     outside = {'goal': [['in_person_hand', 'red_pen', 'gerry']]}
     with FakeOpenAI([{'content': outside}, {'content': goal}]) as fake:  # asked at once
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
-                          split_clauses=False).run(
+                          TaskSettings(split_clauses=False)).run(
             'Give the red pen to Anna and switch off every light.')
         schema = fake.requests[0]['response_format']['json_schema']['schema']
         second = fake.requests[1]['messages'][-1]['content']
@@ -304,7 +304,7 @@ def test_goal_conjuncts_a_rule_forbids_together_are_settled_by_asking(tmp_path):
     yes, no = {'content': {'answer': 'yes'}}, {'content': {'answer': 'no'}}
     with FakeOpenAI([both, yes, no]) as fake:
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
-                          resolve_mentions=False).run(TASK)
+                          TaskSettings(resolve_mentions=False)).run(TASK)
         asked = [r['messages'][-1]['content'] for r in fake.requests[1:]]
     assert out.status == 'solved' and out.attempts == 1, out.errors
     assert out.goal == '(and (in_person_hand red_pen anna))'

@@ -8,7 +8,7 @@ import math
 import jsonschema
 import pytest
 
-from l3mp_ros.agent.update import NO_CHANGE, RESTATED, NLUpdater
+from l3mp_ros.agent.update import NO_CHANGE, RESTATED, NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
@@ -73,7 +73,8 @@ def test_reply_outside_the_context_rejected_before_the_verifier(tmp_path, monkey
               {'content': {'facts': [{'not': ['placed_at_table', 'red_pen', 'kitchen']}]}},
               {'content': GOOD}]
     with FakeOpenAI(script) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever(), max_attempts=3).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(max_attempts=3)).run(REPORT)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.applied and out.attempts == 3
@@ -141,7 +142,8 @@ def test_retry_loop_fixes_wrong_types_and_invented_entities(tmp_path):
         {'facts': [['in_person_hand', 'red_pen', 'gerry']]},        # invented entity
         GOOD)]
     with FakeOpenAI(script) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever(), max_attempts=3).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(max_attempts=3)).run(REPORT)
         second = fake.requests[1]['messages'][-1]['content']
         third = fake.requests[2]['messages'][-1]['content']
     assert out.applied and out.attempts == 3
@@ -162,7 +164,8 @@ def test_nothing_wrong_is_ever_applied(tmp_path, bad):
     world = household_world(tmp_path)
     before = world.kg.to_json()
     with FakeOpenAI([bad] * 3) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever(), max_attempts=3).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(max_attempts=3)).run(REPORT)
         assert len(fake.requests) == 3
     assert not out.applied and out.errors and out.attempts == 3
     kg, history = _disk(tmp_path)
@@ -183,7 +186,8 @@ def test_no_verify_ablation_applies_unverified_but_applicable(tmp_path):
     world = household_world(tmp_path)
     wrong = {'facts': [['in_person_hand', 'red_pen', 'living_room']]}
     with FakeOpenAI([{'content': wrong}]) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever(), verify=False).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(verify=False)).run(REPORT)
         assert len(fake.requests) == 1
     assert out.applied  # the paper's R_- (no verifier) variant keeps the mistake
     assert Fact('in_person_hand', ('red_pen', 'living_room')) in world.kg
@@ -299,7 +303,7 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
         assert NLUpdater(world, client(fake), FullRetriever()).run(REPORT).applied
     with FakeOpenAI([{'content': GOOD}]) as fake:  # confirm=False: no second reading
-        out = NLUpdater(world, client(fake), FullRetriever(), confirm=False).run(
+        out = NLUpdater(world, client(fake), FullRetriever(), UpdateSettings(confirm=False)).run(
             'Jerry gave the red pen back.')
         assert len(fake.requests) == 1
 
@@ -380,7 +384,7 @@ def test_the_answer_schema_is_built_from_the_reports_referents(tmp_path):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({'facts': [restated]}, schema)
     with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
-        NLUpdater(world, client(fake), LinkRetriever(), changes_only=False).run(
+        NLUpdater(world, client(fake), LinkRetriever(), UpdateSettings(changes_only=False)).run(
             'Jerry gave the red pen to Anna.')
         loose = _updates(fake)[0]['response_format']['json_schema']['schema']
     jsonschema.validate({'facts': [['in_person_hand', 'red_pen', 'jerry']]}, loose)
@@ -458,6 +462,7 @@ def test_a_part_pointing_back_with_it_may_be_about_an_earlier_parts_thing(tmp_pa
 
 def test_a_report_changing_more_than_max_report_facts_is_rejected(tmp_path):
     from l3mp_ros.agent import Agent
+    from l3mp_ros.config import Config
     from l3mp_ros.planning.planner import Planner
 
     world = household_world(tmp_path)
@@ -465,13 +470,14 @@ def test_a_report_changing_more_than_max_report_facts_is_rejected(tmp_path):
     two = {'facts': [['in_person_hand', 'red_pen', 'jerry'],
                      ['person_in_room', 'jerry', 'kitchen']]}
     with FakeOpenAI([{'content': two}] * 3) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever(), max_changes=1,
-                        split_clauses=False, confirm=False).run(
+        out = NLUpdater(world, client(fake), FullRetriever(), UpdateSettings(
+            max_report_facts=1, split_clauses=False, confirm=False)).run(
             'Jerry took the red pen and went to the kitchen.')
     assert not out.applied and 'may change at most 1' in ' '.join(out.errors)
     assert world.kg.to_json() == before
-    agent = Agent(world, object(), FullRetriever(), Planner(world.domain), max_report_facts=3)
-    assert agent.updater.max_changes == 3
+    agent = Agent(world, object(), FullRetriever(), Planner(world.domain),
+                  Config(max_report_facts=3))
+    assert agent.updater.settings.max_report_facts == 3
 
 
 def test_a_part_repeating_an_earlier_change_is_asked_again_without_it(tmp_path):
@@ -520,7 +526,7 @@ EXTRA = ['person_in_room', 'jerry', 'jerry_bedroom']  # a change the report neve
 
 def _loose(world, fake):
     """An updater whose answer schema lets the model write EXTRA (no mention resolution)."""
-    return NLUpdater(world, client(fake), LinkRetriever(), resolve_mentions=False)
+    return NLUpdater(world, client(fake), LinkRetriever(), UpdateSettings(resolve_mentions=False))
 
 
 def test_a_denied_fact_is_asked_again_without_it(tmp_path):
@@ -578,7 +584,7 @@ def test_a_hesitant_yes_is_a_no(tmp_path):
               {'content': GOOD}]
     with FakeOpenAI(script, answers={}) as fake:
         updater = _loose(world, fake)
-        updater.confirm_min_yes = 0.75
+        updater.settings.confirm_min_yes = 0.75
         out = updater.run(REPORT)
         confirms = [r for r in fake.requests
                     if r['response_format']['json_schema']['name'] == 'confirm']

@@ -5,7 +5,7 @@
 import json
 
 from l3mp_ros.agent import clarify
-from l3mp_ros.agent.update import NLUpdater
+from l3mp_ros.agent.update import NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
 from l3mp_ros.compose import build_agent
 from l3mp_ros.config import Config
@@ -115,7 +115,8 @@ def test_the_question_is_asked_logged_and_answered_without_the_model(tmp_path):
 def test_an_unanswered_question_expires_as_not_applied(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GUESS}]) as fake:
-        updater = NLUpdater(world, client(fake), FullRetriever(), clarify_timeout=30)
+        updater = NLUpdater(world, client(fake), FullRetriever(),
+                            UpdateSettings(clarify_timeout=30))
         asked = updater.run(REPORT)
     assert updater.pending() is not None
     far = asked.clarify['expires'] + 1
@@ -150,7 +151,8 @@ def test_withdrawn_or_no_longer_fitting_answers_change_nothing(tmp_path):
 def test_no_question_when_asking_back_is_off(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GUESS}]) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever(), ask_back=False).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(clarify=False)).run(REPORT)
     assert out.applied and out.question is None  # the model's guess is written
 
 

@@ -94,3 +94,24 @@ def test_language_options_map_onto_the_config_with_the_stores_domain(tmp_path, m
     local = agent_config(build_parser().parse_args(
         ['task', '--store', str(store), '--text', 't', '--llm', 'local']))
     assert (local.llm_url, local.llm_model, local.max_attempts) == ('', 'local', 3)
+
+
+def test_every_setting_is_in_one_section_and_sections_are_views():
+    from dataclasses import fields
+
+    from l3mp_ros.agent.update import UpdateSettings
+    from l3mp_ros.config import sections
+
+    named = [n for names in sections().values() for n in names]
+    assert sorted(named) == sorted(f.name for f in fields(Config))
+    assert {'world', 'llm', 'language', 'memory', 'planning', 'bridge', 'node'} == set(sections())
+    cfg = Config(max_report_facts=2, clarify=False, max_attempts=4)
+    language = cfg.section('language')
+    assert language['max_report_facts'] == 2 and 'engine' not in language
+    with pytest.raises(TypeError):
+        language['verify'] = False  # a view, not a second copy to keep in step
+    with pytest.raises(KeyError):
+        cfg.section('nope')
+    settings = UpdateSettings.from_config(cfg)  # one name per setting, end to end
+    assert (settings.max_report_facts, settings.clarify, settings.max_attempts) == (2, False, 4)
+    assert UpdateSettings().max_report_facts == config.default('max_report_facts')

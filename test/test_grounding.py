@@ -135,6 +135,17 @@ def test_read_update_rejects_out_of_context_items(household):
     assert any('at most 1' in e for e in errors)
 
 
+def test_the_change_limit_holds_for_the_text_form_too(household):
+    """``max_report_facts`` bounds the paper's ``REMOVE: ... ADD: ...`` text form as well."""
+    domain, _, kg = household
+    g = UpdateGrounding.build(domain, kg, ['red_pen', 'jerry', 'anna'], [], max_changes=1)
+    update, errors = g.read_update('REMOVE: ADD: (a,p,b),(c,p,d),(e,p,f)')
+    assert len(update.add) == 3
+    assert errors == ['the update changes 3 facts; one report may change at most 1']
+    _, errors = g.read_update('REMOVE: ADD: (a,p,b)')
+    assert errors == []
+
+
 def test_complete_adds_only_rule_forced_removals(household):
     domain, constraints, kg = household
     stated = Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry')),

@@ -54,7 +54,7 @@ def test_lower_layers_do_not_import_the_pipelines(lower):
 
 
 RUNTIME = ('world', 'llm', 'planning', 'retrieval', 'memory', 'agent', 'tasking', 'compose',
-           'config', 'schemas', 'nodes', 'ai2thor', 'geometry', 'paths')
+           'config', 'schemas', 'nodes', 'ai2thor', 'geometry', 'paths', 'text')
 BENCH = ROOT / 'l3mp_ros_bench'
 
 

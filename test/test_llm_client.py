@@ -387,3 +387,17 @@ def test_token_logprobs_are_asked_returned_and_cached(tmp_path):
         math.exp(-0.5) + math.exp(-6.2) + math.exp(-0.95))
     assert yes_probability(first) == pytest.approx(expected)
     assert again.cached and yes_probability(again) == pytest.approx(expected)
+
+
+def test_an_llm_failure_is_typed_not_worded():
+    """The CLI tells an unreachable LLM by the error's type, not by its first words."""
+    from l3mp_ros.llm.protocol import LLMFailure, llm_failure, llm_unavailable
+
+    down = llm_failure(LLMError('connection refused', kind='unreachable'), 'retrieval')
+    refused = llm_failure(LLMError('too long', kind='http', status=413))
+    assert isinstance(down, LLMFailure) and down.unavailable
+    assert down == 'LLM unavailable during retrieval: connection refused'
+    assert isinstance(refused, LLMFailure) and not refused.unavailable
+    assert llm_unavailable(['other', down]) and not llm_unavailable([refused])
+    assert not llm_unavailable(['LLM unavailable: only the words'])
+    assert json.loads(json.dumps({'errors': [down]})) == {'errors': [str(down)]}

@@ -57,12 +57,14 @@ class FakeReply:
 
 
 class FakeLLM:
+    model, endpoint = 'fake', None
+
     def __init__(self, data: Any) -> None:
         self.data = data
         self.calls: list[dict[str, Any]] = []
 
-    def chat(self, messages: list[dict[str, str]], schema: dict | None = None,
-             schema_name: str | None = None) -> FakeReply:
+    def chat(self, messages: list[dict[str, str]], *, schema: dict | None = None,
+             schema_name: str = 'reply', max_tokens: int | None = None) -> FakeReply:
         self.calls.append({'messages': messages, 'schema': schema, 'schema_name': schema_name})
         return FakeReply(self.data)
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from ..config import default
+from ..config import Config
 from ..llm.protocol import Answer, ChatLLM, Usage
 from ..planning.planner import Planner
 from ..retrieval.base import Retriever
 from ..world.model import WorldModel
 from .router import QuestionAnswerer, Router, place_predicates
-from .task import TaskOutcome, TaskPlanner
-from .update import NLUpdater, UpdateOutcome
+from .task import TaskOutcome, TaskPlanner, TaskSettings
+from .update import NLUpdater, UpdateOutcome, UpdateSettings
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory
@@ -28,26 +28,19 @@ class Agent:
     """Facade over the pipelines; thread-safe for one writer via the world model."""
 
     def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever, planner: Planner,
-                 *, max_attempts: int = default('max_attempts'),
-                 verify: bool = default('verify'), confirm: bool = default('confirm'),
-                 memory: Memory | None = None,
-                 report_timeout: float | None = default('report_timeout'),
-                 max_report_facts: int = default('max_report_facts'),
-                 clarify: bool = default('clarify'),
-                 clarify_timeout: float = default('clarify_timeout')) -> None:
+                 config: Config | None = None, *, memory: Memory | None = None) -> None:
+        cfg = config if config is not None else Config()
         self.world = world
-        self.report_timeout = report_timeout
+        self.report_timeout = cfg.report_timeout
         self.llm = llm
         self.retriever = retriever
         self.planner = planner
         self.memory = memory  # None: lifelong memory off
         if memory is not None:
             memory.attach(world)
-        self.updater = NLUpdater(world, llm, retriever, max_attempts=max_attempts,
-                                 max_changes=max_report_facts,
-                                 verify=verify, confirm=confirm, memory=memory,
-                                 ask_back=clarify, clarify_timeout=clarify_timeout)
-        self.tasks = TaskPlanner(world, llm, retriever, planner, max_attempts=max_attempts,
+        self.updater = NLUpdater(world, llm, retriever, UpdateSettings.from_config(cfg),
+                                 memory=memory)
+        self.tasks = TaskPlanner(world, llm, retriever, planner, TaskSettings.from_config(cfg),
                                  memory=memory)
         self.router = Router(llm)
         self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name,

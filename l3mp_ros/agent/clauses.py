@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..retrieval.link import NUMBER_WORDS
+from ..text import NUMBER_WORDS
 
 SUBJECT_PRONOUNS = frozenset(
     "he she they it it's we i someone somebody everyone everybody nobody".split())

@@ -22,7 +22,7 @@ from ..world.complete import forbidding_rule
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
-from .request import Trace
+from .attempts import Trace
 from .wording import say
 
 MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one

@@ -13,22 +13,14 @@ cuts it into the changes or requests it tells. What each algorithm grounds on to
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
 
 from ..llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retrieval, Retriever
-from ..retrieval.link import name_words
 from ..retrieval.mentions import Mention, resolve
+from ..text import name_words
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
 from .clauses import split_report
-
-
-class Trace(Protocol):
-    """What the checks write to: an outcome's LLM usage and its history of questions."""
-
-    usage: Usage
-    history: list[dict[str, Any]]
 
 
 @dataclass

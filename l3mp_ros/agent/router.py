@@ -12,8 +12,9 @@ from typing import Any
 from ..llm.prompting import format_facts, prompt_text
 from ..llm.protocol import Answer, ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
-from ..retrieval.link import STOPWORDS, _stem, name_words, named_fully, words
+from ..retrieval.link import named_fully
 from ..retrieval.mentions import resolve
+from ..text import STOPWORDS, name_words, stem, words
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
@@ -133,9 +134,9 @@ def contents(kg: KnowledgeGraph, holder: str, kind: str | None,
     ``kind``: the words a question names the things by ("which tablet"): only things
     whose name or type has them.
     """
-    wanted = {_stem(w) for w in words(kind or '')} - STOPWORDS
+    wanted = {stem(w) for w in words(kind or '')} - STOPWORDS
     facts = sorted(f for f in kg.facts_of(holder) if len(f.args) == 2 and f.args[1] == holder
-                   and (not wanted or wanted & {_stem(w) for w in name_words(f.args[0])
+                   and (not wanted or wanted & {stem(w) for w in name_words(f.args[0])
                                                 + name_words(kg.entities.get(f.args[0], ''))}))
     if schema is not None:
         fluent = [f for f in facts if f.predicate in schema.fluent_predicates()]

@@ -36,7 +36,7 @@ from ..retrieval.mentions import Mention
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
-from .request import Trace
+from .attempts import Trace
 
 MAX_OPTIONS = 12  # options of one question, the state before included
 

@@ -19,20 +19,23 @@ import itertools
 import json
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .. import schemas
-from ..config import default
+from ..config import Config, default
 from ..llm.parse import strip_fences
-from ..llm.protocol import ChatLLM, LLMError, LLMReply, Usage, llm_failure
+from ..llm.protocol import ChatLLM, LLMReply
 from ..planning.planner import Planner, PlanResult
+from ..planning.status import Status
 from ..retrieval.base import Retrieval, Retriever
-from ..retrieval.link import STOPWORDS, _stem, name_words, words
 from ..retrieval.mentions import candidates, possessors, surfaces
+from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
+from .attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
 from .examples import system_for
 from .goal_checks import GoalReadBack, drop_held, reconcile_goal, unmentioned
 from .goal_grounding import GoalGrounding
@@ -43,7 +46,6 @@ if TYPE_CHECKING:
     from ..memory.hooks import Memory
 
 
-RETRY_STATUSES = ('invalid_goal', 'unsolvable')  # and a first 'already_satisfied' goal
 ALREADY_HOLDS = ('the goal already holds in the current state, but the task asks for a '
                  'change: write the state the task wants')
 # words by which a task speaks of a kind of thing rather than of one thing
@@ -53,6 +55,7 @@ QUANTIFIERS = frozenset('all every each any none no nothing everything anything 
 DESCRIBES = re.compile(r'^(it|he|she|they|this|that|there)\s+(is|are|was|were|has|have|seems?)\b',
                        re.IGNORECASE)
 _ids = itertools.count(1)
+GOAL_TOKENS = 300  # tokens one goal may take
 
 
 def new_task_id() -> str:
@@ -61,21 +64,19 @@ def new_task_id() -> str:
 
 
 @dataclass
-class TaskOutcome:
+class TaskOutcome(Traced):
     """Result of one task: the goal, the plan and what it cost."""
 
     task_id: str
     text: str | None
-    status: str = 'error'
+    status: Status = Status.ERROR
     goal: str | None = None
     plan: PlanResult | None = None
     errors: list[str] = field(default_factory=list)
-    attempts: int = 0
-    usage: Usage = field(default_factory=Usage)
+    trace: Trace = field(default_factory=Trace)  # attempts, usage, history
     seconds: float = 0.0
     retrieval_seconds: float = 0.0
     context_size: int = 0
-    history: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def steps(self) -> list[str]:
@@ -116,7 +117,7 @@ def named_types(domain: DomainSchema, text: str, *,
     ``plural``: only types named in the plural ("the lights", "Lena's tubes").
     """
     said = set(words(text))
-    stems = said | {_stem(w) for w in said}
+    stems = said | {stem(w) for w in said}
     out: set[str] = set()
     for t in domain.types:
         tw = [w for w in name_words(t) if w not in STOPWORDS and len(w) > 2
@@ -152,32 +153,47 @@ class Asking:
     names: dict[str, str]  # how the task wrote the entities it settled on
     recalled: str  # what memory recalls for the task ('' without memory)
     parts: list[str]  # the requests of the task (descriptions left out)
-    messages: list[dict[str, str]]  # the request, with the re-prompts so far
+    messages: Messages  # the request
     schema: dict[str, Any]
     asker: GoalReadBack  # yes/no questions about the goal's literals
+    out: TaskOutcome  # the goal, plan and status of the latest answer
     flagged: bool = False  # a suspect goal was read back (once per task)
+
+
+@dataclass
+class TaskSettings:
+    """How Algorithm 4 reads tasks (defaults: :class:`~l3mp_ros.config.Config`)."""
+
+    max_attempts: int = default('max_attempts')
+    per_slot: int = 30
+    resolve_mentions: bool = True
+    read_back: bool = True  # yes/no questions about a suspect goal's literals
+    split_clauses: bool = True
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> TaskSettings:
+        """Return the settings of ``cfg``'s language section (one name end to end)."""
+        given = cfg.section('language')
+        return cls(**{f.name: given[f.name] for f in fields(cls) if f.name in given})
+
+    @property
+    def attempts(self) -> int:
+        """Return how many goals one task may get."""
+        return max(1, self.max_attempts)
 
 
 class TaskPlanner:
     """Run Algorithm 4 against a world model."""
 
     def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever | None,
-                 planner: Planner, *, max_attempts: int = default('max_attempts'),
-                 max_tokens: int = 300,
-                 per_slot: int = 30, memory: Memory | None = None,
-                 resolve_mentions: bool = True, read_back: bool = True,
-                 split_clauses: bool = True) -> None:
+                 planner: Planner, settings: TaskSettings | None = None, *,
+                 memory: Memory | None = None) -> None:
         self.world = world
-        self.split_clauses = split_clauses
-        self.resolve_mentions = resolve_mentions
-        self.read_back = read_back
-        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self.llm = llm
         self.retriever = retriever
         self.planner = planner
-        self.max_attempts = max(1, max_attempts)
-        self.max_tokens = max_tokens
-        self.per_slot = per_slot
+        self.settings = settings if settings is not None else TaskSettings()
+        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
         self._system: str | None = None
 
     def system(self) -> str:
@@ -190,7 +206,8 @@ class TaskPlanner:
                   context: Any = 'auto') -> TaskOutcome:
         """Plan a PDDL goal directly (no LLM)."""
         began = time.perf_counter()
-        out = TaskOutcome(task_id=task_id or new_task_id(), text=text, goal=goal, attempts=1)
+        out = TaskOutcome(task_id=task_id or new_task_id(), text=text, goal=goal,
+                          trace=Trace(attempts=1))
         kg = self.world.snapshot()
         out.plan = self.planner.plan(kg, goal, context=context, strict=True)
         out.status = out.plan.status
@@ -213,23 +230,11 @@ class TaskPlanner:
             out.errors = [why]
             return self._done(out, began)
         a = self._asking(req, out)  # mentions → grounding → memory → parts → request
-        for attempt in range(1, self.max_attempts + 1):
-            out.attempts = attempt
-            reply = self._propose(a, attempt, out)  # by parts first, then the whole task
-            if reply is None:
-                break  # the LLM failed
-            goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
-            self._plan(a, goal, errors, attempt, out, notes)  # suspect goals read back once
-            out.history.append({'attempt': attempt, 'goal': out.goal, 'status': out.status,
-                                'errors': list(out.errors), 'notes': notes,
-                                'reply': reply.text[:2000]})
-            reason = self._retry_reason(out)
-            if reason is None:
-                break  # planned, or a failure no re-prompt mends
-            a.messages = a.messages + [
-                {'role': 'assistant', 'content': reply.text},
-                {'role': 'user', 'content': f'Your goal failed: {reason}\n'
-                 'Answer again with the corrected JSON goal.'}]
+        loop = Attempts(self.llm, out.trace, self.settings.attempts)
+        # propose (by parts first), check and plan; re-prompt with why the goal failed
+        got = loop.run(a.messages, partial(self._propose, a), partial(self._judge, a))
+        if got.verdict is Verdict.LLM_ERROR:
+            out.status, out.errors = Status.ERROR, got.errors
         if self.memory is not None:
             self.memory.task_done(req.text, out.goal, out.status, req.kg)
         return self._done(out, began)
@@ -239,42 +244,46 @@ class TaskPlanner:
         r = req.retrieval
         out.retrieval_seconds = r.seconds
         out.context_size = len(r.facts)
-        ranked = r.info.get('ranked') or sorted(r.entities | {a for f in r.facts for a in f.args})
+        ranked = r.ranked or sorted(r.entities | {a for f in r.facts for a in f.args})
         about: list[str] = []
         types: frozenset[str] | None = None
         names: dict[str, str] = {}
-        if self.resolve_mentions:
+        if self.settings.resolve_mentions:
             mentions = req.resolve()
             names = surfaces(mentions)
             types = quantifiable(self.world.domain, req.text)
             about = list(dict.fromkeys([*candidates(mentions), *possessors(
                 req.kg, req.text, kinds=types != frozenset())]))
         grounding = GoalGrounding.build(self.world.domain, req.kg, [*about, *ranked], r.facts,
-                                        per_slot=self.per_slot,
+                                        per_slot=self.settings.per_slot,
                                         constants=frozenset(about) if about else None,
                                         quantified=types)
-        mentioned = set(about or r.info.get('mentioned') or ())
+        mentioned = set(about or r.mentioned)
         recalled = (self.memory.task_context(req.kg, req.text, r.facts, r.entities)
                     if self.memory is not None else '')
         messages = self._request(req.kg, grounding, recalled, req.text)
         schema = grounding.goal_schema()
-        parts = [p for p in req.parts(self.split_clauses)
+        parts = [p for p in req.parts(self.settings.split_clauses)
                  if not DESCRIBES.match(p)]  # "pick up the phone, it is ringing"
         return Asking(req, grounding, mentioned, names, recalled, parts, messages, schema,
-                      GoalReadBack(self.llm, self.world.domain, self.read_back))
+                      GoalReadBack(self.llm, self.world.domain, self.settings.read_back), out)
 
-    def _propose(self, a: Asking, attempt: int, out: TaskOutcome) -> LLMReply | None:
-        """Ask for the goal (first by parts, when there are several); None on an LLM error."""
-        try:
-            if attempt == 1 and len(a.parts) > 1:
-                return self._by_parts(a, out)
-            reply = self.llm.chat(a.messages, schema=a.schema, schema_name='pddl_goal',
-                                  max_tokens=self.max_tokens)
-        except LLMError as exc:
-            out.status, out.errors = 'error', [llm_failure(exc)]
-            return None
-        out.usage.add(reply)
-        return reply
+    def _propose(self, a: Asking, messages: Messages, attempt: int) -> LLMReply:
+        """Ask for the goal (first by parts, when there are several)."""
+        if attempt == 1 and len(a.parts) > 1:
+            return self._by_parts(a, a.out.trace)
+        return Chat(self.llm, a.out.trace, a.schema, 'pddl_goal', GOAL_TOKENS)(messages)
+
+    def _judge(self, a: Asking, reply: LLMReply) -> Judged[PlanResult]:
+        """Check a goal and plan it; a goal that failed is re-prompted with the reason."""
+        out = a.out
+        goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
+        self._plan(a, goal, errors, out.attempts, out, notes)  # suspect goals read back once
+        verdict, reason = self._verdict(out)
+        return Judged(verdict, out.plan, list(out.errors),
+                      f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.',
+                      {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
+                       'notes': notes, 'reply': reply.text[:2000]})
 
     def _check(self, a: Asking, reply: LLMReply,
                out: TaskOutcome) -> tuple[str | None, list[str], list[str]]:
@@ -286,11 +295,12 @@ class TaskPlanner:
         goal, errors = a.grounding.read_goal(
             reply.data if reply.data is not None else extract_goal(None, reply.text))
         notes: list[str] = []
-        wants = ((lambda f: a.asker.wants(text, f, a.names, out)) if self.read_back else None)
+        wants = ((lambda f: a.asker.wants(text, f, a.names, out.trace)) if self.settings.read_back
+                 else None)
         if not errors and goal:
             goal, notes, errors = reconcile_goal(domain, kg, self.world.constraints, goal,
                                                  wants)
-        if not errors and goal and self.resolve_mentions:
+        if not errors and goal and self.settings.resolve_mentions:
             goal, held = drop_held(domain, kg, goal, text, wants)
             notes += held
         out.goal = goal
@@ -302,19 +312,19 @@ class TaskPlanner:
               out: TaskOutcome, notes: list[str]) -> None:
         """Plan a checked goal; a goal that holds or that no plan reaches is read back once."""
         if errors or goal is None:
-            out.plan, out.status, out.errors = None, 'invalid_goal', errors
+            out.plan, out.status, out.errors = None, Status.INVALID_GOAL, errors
             return
         self._solve(a, goal, out)
-        if out.status not in ('already_satisfied', 'unsolvable') or a.flagged:
+        if out.status not in (Status.ALREADY_SATISFIED, Status.UNSOLVABLE) or a.flagged:
             return
         a.flagged = True
-        flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out, notes)
+        flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out.trace, notes)
         if flipped is not None:  # asked literal by literal: a change after all
             out.goal = flipped
             self._solve(a, flipped, out)
-        elif (out.status == 'already_satisfied' and not self.read_back
-              and attempt < self.max_attempts):
-            out.status, out.errors = 'already_holds', [ALREADY_HOLDS]
+        elif (out.status == Status.ALREADY_SATISFIED and not self.settings.read_back
+              and attempt < self.settings.attempts):
+            out.status, out.errors = Status.ALREADY_HOLDS, [ALREADY_HOLDS]
 
     def _solve(self, a: Asking, goal: str, out: TaskOutcome) -> None:
         out.plan = self.planner.plan(a.req.kg, goal, context=set(a.req.retrieval.facts))
@@ -322,16 +332,17 @@ class TaskPlanner:
         out.errors = list(out.plan.errors)
 
     @staticmethod
-    def _retry_reason(out: TaskOutcome) -> str | None:
-        """Return what to tell the LLM when the goal failed in a way a re-prompt may mend."""
-        if out.status == 'already_holds':
-            return ALREADY_HOLDS
-        if out.status not in RETRY_STATUSES:
-            return None
-        if out.status == 'invalid_goal':
-            return 'the goal has errors:\n- ' + '\n- '.join(out.errors)
-        return ('no plan reaches that goal from the current state; check that the goal says '
+    def _verdict(out: TaskOutcome) -> tuple[Verdict, str]:
+        """Return what the outcome's status means, and what to tell the LLM about it."""
+        if out.status == Status.ALREADY_HOLDS:
+            return Verdict.ALREADY_HOLDS, ALREADY_HOLDS
+        if out.status == Status.INVALID_GOAL:
+            return Verdict.INVALID, 'the goal has errors:\n- ' + '\n- '.join(out.errors)
+        if out.status == Status.UNSOLVABLE:
+            return Verdict.UNSOLVABLE, (
+                'no plan reaches that goal from the current state; check that the goal says '
                 'what the task asks and uses the right entities and predicates')
+        return (Verdict.ACCEPTED if Status(out.status).ok else Verdict.FAILED), ''
 
     def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:
@@ -340,7 +351,7 @@ class TaskPlanner:
                 {'role': 'user', 'content': recalled + grounded_message(
                     kg, grounding.entities, grounding.facts, 'Task', text, whole=whole)}]
 
-    def _by_parts(self, a: Asking, out: TaskOutcome) -> LLMReply:
+    def _by_parts(self, a: Asking, trace: Trace) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.
 
         Asked for "pour lemonade into the glass and give it to Lucy" at once, a small model
@@ -352,15 +363,15 @@ class TaskPlanner:
         for part in a.parts:
             reply = self.llm.chat(self._request(kg, grounding, recalled, part, whole=text),
                                   schema=a.schema, schema_name='pddl_goal',
-                                  max_tokens=self.max_tokens)
-            out.usage.add(reply)
+                                  max_tokens=GOAL_TOKENS)
+            trace.usage.add(reply)
             data = reply.data if isinstance(reply.data, dict) else {}
             got = {str(k).lower(): v for k, v in data.items()}.get('goal')
             if not isinstance(got, list):
                 reply = self.llm.chat(self._request(kg, grounding, recalled, text),
                                       schema=a.schema, schema_name='pddl_goal',
-                                      max_tokens=self.max_tokens)
-                out.usage.add(reply)
+                                      max_tokens=GOAL_TOKENS)
+                trace.usage.add(reply)
                 return reply
             items.extend(got)
         merged = {'goal': items}

@@ -20,11 +20,13 @@ from typing import Any
 
 from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
-from ..retrieval.link import name_words, named_fully, named_in, words
+from ..retrieval.link import named_fully, named_in
 from ..retrieval.mentions import resolve
+from ..text import name_words, words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
+from .attempts import Trace
 from .clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
@@ -32,7 +34,7 @@ from .clauses import (
     goes_somewhere,
     unknown_names,
 )
-from .request import Request, Trace
+from .request import Request
 from .wording import say
 
 # words by which a part points back at what earlier parts named: "opened it", "in there"
@@ -251,7 +253,7 @@ def _places(world: WorldModel, kg: Any, subject: str) -> frozenset[str]:
 class ReadBack:
     """Check an answer against its report with the LLM: a choice, then yes/no per fact.
 
-    Questions and replies are written to the outcome's history (:class:`.request.Trace`);
+    Questions and replies are written to the outcome's history (:class:`.attempts.Trace`);
     a "yes" counts when the model's own odds clear ``min_yes`` (when the endpoint returns
     them).
     """

@@ -182,13 +182,24 @@ class UpdateGrounding(Grounding):
 
         ``strict=False`` checks only that predicates and entities exist. Accepts this
         module's ``{"facts": [...]}``, the paper's ``{"remove": [...], "add": [...]}``
-        lists, and the paper's text form ``REMOVE: ... ADD: ...``.
+        lists, and the paper's text form ``REMOVE: ... ADD: ...``. Either way, at most
+        :attr:`max_changes` facts may change.
         """
         if isinstance(data, str):
             try:
-                return Update.parse(data), []
+                update, errors = Update.parse(data), []
             except KGError as exc:
                 return Update(), [f'could not read the update: {exc}']
+        else:
+            update, errors = self._read_json(data, strict=strict)
+        changes = len(update.add) + len(update.remove)
+        if changes > self.max_changes:
+            errors.append(f'the update changes {changes} facts; one report may change at '
+                          f'most {self.max_changes}')
+        return update, errors
+
+    def _read_json(self, data: Any, *, strict: bool) -> tuple[Update, list[str]]:
+        """Read a JSON reply's items into an :class:`Update` (see :meth:`read_update`)."""
         if not isinstance(data, dict):
             return Update(), ['the reply is not a JSON object {"facts": [...]}']
         lowered = {str(k).lower(): v for k, v in data.items()}
@@ -206,9 +217,4 @@ class UpdateGrounding(Grounding):
                 self._stated(item, add, remove, errors, strict=strict)
         if 'facts' not in lowered and 'add' not in lowered and 'remove' not in lowered:
             errors.append('the reply has no "facts" list')
-        update = Update.of(remove, add)
-        changes = len(update.add) + len(update.remove)
-        if changes > self.max_changes:
-            errors.append(f'the update changes {changes} facts; one report may change at '
-                          f'most {self.max_changes}')
-        return update, errors
+        return Update.of(remove, add), errors

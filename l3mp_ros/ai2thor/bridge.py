@@ -30,6 +30,7 @@ from typing import Any
 from l3mp_ros import paths
 from l3mp_ros.ai2thor.double import ControllerDouble
 from l3mp_ros.config import default
+from l3mp_ros.planning.status import Status
 
 
 class BridgeError(RuntimeError):
@@ -136,7 +137,7 @@ class PlanTracker:
             rev = int(body.get('revision') or 0)
             status = body.get('status')
             job = self.job
-            if status in ('solved', 'executing') and body.get('steps'):
+            if status in (Status.SOLVED, Status.EXECUTING) and body.get('steps'):
                 if job is not None and (job.task_id, job.revision) == (tid, rev):
                     self.acked = max(self.acked, int(body.get('next_step') or 0))
                     self._cond.notify_all()
@@ -147,7 +148,7 @@ class PlanTracker:
                 self.generation += 1
                 self._cond.notify_all()
                 return 'new'
-            if status in ('done', 'failed', 'cancelled') and job is not None \
+            if status in (Status.DONE, Status.FAILED, Status.CANCELLED) and job is not None \
                     and job.task_id == tid:
                 self.job = None
                 self.generation += 1

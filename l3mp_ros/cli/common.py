@@ -61,8 +61,8 @@ def cli_writer() -> str:
     return f'cli@{socket.gethostname()}:{os.getpid()}'
 
 
-def open_world(store: str, domain: str | None = None,
-               constraints: str | None = None) -> WorldModel:
+def open_existing_store(store: str, domain: str | None = None,
+                        constraints: str | None = None) -> WorldModel:
     """Open a store (a SQLite file or a postgresql:// URL) as a world model."""
     if not is_url(store) and not Path(store).exists():
         raise CLIError(f'no store at {store} (create one with "l3mp kg init")')

@@ -20,7 +20,7 @@ from ..world.kg import KGError, KnowledgeGraph, Update
 from ..world.store import Event
 from ..world.stores import create_store, open_store
 from ..world.verify import Verifier
-from .common import CLIError, add_store, cli_writer, dump, open_world, read_json
+from .common import CLIError, add_store, cli_writer, dump, open_existing_store, read_json
 
 DEFAULT_DOMAIN = 'pddl/household.pddl'
 
@@ -155,7 +155,7 @@ def read_batch(name: str) -> list[Update]:
 def cmd_apply_batch(args: argparse.Namespace) -> int:
     """Apply the updates of a batch, one transaction each; one line out per update."""
     updates = read_batch(args.batch)
-    world = open_world(args.store)
+    world = open_existing_store(args.store)
     rejected = 0
     try:
         for n, update in enumerate(updates, 1):
@@ -177,7 +177,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     if args.batch is not None:
         return cmd_apply_batch(args)
     update = parse_update(args.update)
-    world = open_world(args.store)
+    world = open_existing_store(args.store)
     try:
         result = world.apply(update, source=args.source, utterance=args.utterance)
     finally:
@@ -206,7 +206,7 @@ def summary(kg: KnowledgeGraph) -> str:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print the KG."""
-    world = open_world(args.store)
+    world = open_existing_store(args.store)
     kg = world.kg
     world.close()
     if args.entity and not kg.has_entity(args.entity.lower()):
@@ -258,7 +258,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Check the whole state."""
-    world = open_world(args.store)
+    world = open_existing_store(args.store)
     errors = world.verifier.check_state(world.kg)
     world.close()
     for e in listed(errors):

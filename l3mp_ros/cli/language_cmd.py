@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from ..compose import store_config
 from ..config import Config
-from ..llm.protocol import LLMError
+from ..llm.protocol import LLMError, llm_unavailable
+from ..planning.status import Status
 from ..world.stores import is_url
 from .common import (
     CLIError,
@@ -71,7 +72,7 @@ def agent_config(args: argparse.Namespace) -> Config:
     return store_config(args.store, **{**config_fields(args), **llm_settings(args)})
 
 
-def build_agent(args: argparse.Namespace) -> Agent:
+def agent_from_args(args: argparse.Namespace) -> Agent:
     """Build an agent on the store (the domain recorded in it)."""
     from ..compose import build_agent as compose_agent  # the pipelines load on demand
     from ..retrieval.embed_server import use_resident
@@ -85,7 +86,7 @@ def build_agent(args: argparse.Namespace) -> Agent:
 
 
 def _run(args: argparse.Namespace, kind: str) -> int:
-    agent = build_agent(args)
+    agent = agent_from_args(args)
     try:
         if kind == 'route':
             kind = agent.route(args.text)
@@ -93,7 +94,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
                 print(f'({kind})')
         if kind == 'report':
             out = agent.update(args.text, source='cli')
-            if any(e.startswith('LLM unavailable') for e in out.errors):
+            if llm_unavailable(out.errors):
                 raise CLIError(out.errors[0])
             if args.json:
                 print(dump(out.to_json()))
@@ -112,7 +113,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
             return 0 if out.applied else 1
         if kind == 'task':
             out = agent.task(args.text)
-            if any(e.startswith('LLM unavailable') for e in out.errors):
+            if llm_unavailable(out.errors):
                 raise CLIError(out.errors[0])
             if args.json:
                 print(dump(out.to_json()))
@@ -123,7 +124,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
                     print(step)
                 for e in out.errors:
                     print(f'  - {e}', file=sys.stderr)
-            return 0 if out.status in ('solved', 'already_satisfied') else 1
+            return 0 if Status(out.status).ok else 1
         answer = agent.ask(args.text)
         if answer.error:
             raise CLIError(answer.error)

@@ -9,7 +9,8 @@ import sys
 import uuid
 
 from ..config import ENGINES
-from .common import CLIError, add_store, dump, open_world
+from ..planning.status import Status
+from .common import CLIError, add_store, dump, open_existing_store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,26 +36,27 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
     if args.timeout is None or args.timeout <= 0:
         raise CLIError(f'--timeout must be a positive number of seconds, not {args.timeout}')
-    world = open_world(args.store)
+    world = open_existing_store(args.store)
     try:
         planner = Planner(world.domain, engine=args.engine, timeout=args.timeout)
         result = planner.plan(world.kg, args.goal, context=args.context, strict=True)
     finally:
         world.close()
-    code = 0 if result.ok else 2 if result.status in ('invalid_goal', 'unsupported') else 1
+    refused = result.status in (Status.INVALID_GOAL, Status.UNSUPPORTED)
+    code = 0 if result.ok else 2 if refused else 1
     if args.json:
         task_id = args.task_id or f'cli-{uuid.uuid4().hex[:8]}'
         print(dump(result.to_json(task_id=task_id, utterance=None)))
         return code
-    if result.status == 'invalid_goal':
+    if result.status == Status.INVALID_GOAL:
         print('invalid goal:', file=sys.stderr)
         for e in result.errors:
             print(f'  - {e}', file=sys.stderr)
         return code
-    if result.status == 'already_satisfied':
+    if result.status == Status.ALREADY_SATISFIED:
         print(f'the goal already holds: nothing to do ({result.goal})')
         return code
-    if result.status == 'solved':
+    if result.status == Status.SOLVED:
         for step in result.steps:
             print(step)
         print(f'; {len(result.steps)} steps, {result.engine}, context "{result.widening}", '

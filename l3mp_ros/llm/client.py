@@ -105,6 +105,16 @@ class LLMClient:
     #: ``chat(..., logprobs=N)`` is understood (endpoints that return none give ``None``)
     supports_logprobs = True
 
+    @property
+    def model(self) -> str | None:
+        """Return the model's name at the endpoint."""
+        return self.config.model
+
+    @property
+    def endpoint(self) -> str | None:
+        """Return the endpoint's URL."""
+        return self.base_url
+
     def chat(self, messages: list[dict[str, Any]], *, schema: dict[str, Any] | None = None,
              schema_name: str = 'reply', max_tokens: int | None = None,
              logprobs: int = 0) -> LLMReply:
@@ -365,6 +375,16 @@ class LazyLLM:
             return self._client
 
     supports_logprobs = True
+
+    @property
+    def model(self) -> str | None:
+        """Return the model's name; None before the client is built."""
+        return None if self._client is None else self._client.model
+
+    @property
+    def endpoint(self) -> str | None:
+        """Return the endpoint's URL; None before the client is built."""
+        return None if self._client is None else self._client.endpoint
 
     def chat(self, *args: Any, **kwargs: Any) -> Any:
         """Forward to the real client's ``chat``."""

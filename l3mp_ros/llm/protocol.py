@@ -162,11 +162,28 @@ class Answer:
 
 @runtime_checkable
 class ChatLLM(Protocol):
-    """An LLM client: ``chat(messages, schema=..., schema_name=...)`` → reply."""
+    """An LLM client: ``chat(messages, schema=..., schema_name=..., max_tokens=...)`` → reply.
 
-    def chat(self, messages: list[dict[str, str]], schema: dict | None = None,
-             schema_name: str | None = None) -> Any:
-        """Send chat messages; ``reply.data`` is the parsed JSON (or None)."""
+    ``model`` and ``endpoint`` name where answers come from (an event's provenance);
+    ``None`` when the client does not know (yet).
+    """
+
+    @property
+    def model(self) -> str | None:
+        """Return the model's name at the endpoint."""
+        ...
+
+    @property
+    def endpoint(self) -> str | None:
+        """Return the endpoint's URL."""
+        ...
+
+    def chat(self, messages: list[dict[str, str]], *, schema: dict | None = None,
+             schema_name: str = 'reply', max_tokens: int | None = None) -> Any:
+        """Send chat messages; ``reply.data`` is the parsed JSON (or None).
+
+        ``max_tokens``: the most tokens the reply may take (None: the client's default).
+        """
         ...
 
 
@@ -176,9 +193,31 @@ def reply_tokens(reply: Any) -> tuple[int, int]:
             int(getattr(reply, 'completion_tokens', 0) or 0))
 
 
-def llm_failure(exc: Exception, during: str = '') -> str:
+class LLMFailure(str):
+    """An error sentence saying an LLM call failed (typed: nobody matches its wording).
+
+    ``unavailable``: the endpoint could not be reached or did not answer in time, as
+    opposed to a request it refused (too long for its context, ...).
+    """
+
+    unavailable: bool
+
+    def __new__(cls, text: str, *, unavailable: bool) -> LLMFailure:
+        """Return the sentence ``text``, marked as an LLM failure."""
+        self = super().__new__(cls, text)
+        self.unavailable = unavailable
+        return self
+
+
+def llm_failure(exc: Exception, during: str = '') -> LLMFailure:
     """Describe an LLM failure: unreachable/timeout vs a request the endpoint refused."""
     where = f' during {during}' if during else ''
     if getattr(exc, 'kind', '') == 'http' and getattr(exc, 'status', None) in (400, 413, 422):
-        return f'LLM refused the request{where} (prompt too long for its context?): {exc}'
-    return f'LLM unavailable{where}: {exc}'
+        return LLMFailure(f'LLM refused the request{where} (prompt too long for its '
+                          f'context?): {exc}', unavailable=False)
+    return LLMFailure(f'LLM unavailable{where}: {exc}', unavailable=True)
+
+
+def llm_unavailable(errors: list[str]) -> bool:
+    """Tell whether ``errors`` say that the LLM could not be reached."""
+    return any(isinstance(e, LLMFailure) and e.unavailable for e in errors)

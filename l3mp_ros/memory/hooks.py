@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..llm.protocol import ChatLLM
+from ..planning.status import Status
 from ..retrieval.base import Retriever
 from ..world.kg import Fact, KnowledgeGraph
 from .episodic import EpisodicMemory, sync_listener
@@ -86,7 +87,7 @@ class Memory:
 
     def task_done(self, text: str, goal: str | None, status: str, kg: KnowledgeGraph) -> None:
         """Distil a strategy from a task whose plan succeeded."""
-        if self.experience is not None and goal and status == 'solved':
+        if self.experience is not None and goal and status == Status.SOLVED:
             self.experience.record(text, goal, kg)
 
     # -- questions -------------------------------------------------------------------

@@ -34,6 +34,7 @@ from unified_planning.plans import ActionInstance, SequentialPlan
 from l3mp_ros.config import ENGINES
 from l3mp_ros.planning import lapkt_engine
 from l3mp_ros.planning.process import run_killable
+from l3mp_ros.planning.status import Status
 
 __all__ = ['ENGINES', 'EngineResult', 'register_engines', 'solve', 'validate', 'plan_strings']
 
@@ -100,13 +101,16 @@ def expansion(problem: up.model.Problem) -> int:
 # UP's factory has fast-downward and pyperplan (up-fast-downward, up-pyperplan); not lapkt.
 _LAPKT_ENTRY = ('l3mp_ros.planning.lapkt_engine', 'LAPKTPlanner')
 
-_STATUS: dict[PlanGenerationResultStatus, str] = {
-    PlanGenerationResultStatus.SOLVED_SATISFICING: 'solved',
-    PlanGenerationResultStatus.SOLVED_OPTIMALLY: 'solved',
-    PlanGenerationResultStatus.UNSOLVABLE_PROVEN: 'unsolvable',
-    PlanGenerationResultStatus.UNSOLVABLE_INCOMPLETELY: 'unsolvable',
-    PlanGenerationResultStatus.TIMEOUT: 'timeout',
+_STATUS: dict[PlanGenerationResultStatus, Status] = {
+    PlanGenerationResultStatus.SOLVED_SATISFICING: Status.SOLVED,
+    PlanGenerationResultStatus.SOLVED_OPTIMALLY: Status.SOLVED,
+    PlanGenerationResultStatus.UNSOLVABLE_PROVEN: Status.UNSOLVABLE,
+    PlanGenerationResultStatus.UNSOLVABLE_INCOMPLETELY: Status.UNSOLVABLE,
+    PlanGenerationResultStatus.TIMEOUT: Status.TIMEOUT,
 }
+
+# an engine that cannot plan this kind of problem (a wider context cannot help)
+_UNSUPPORTED = PlanGenerationResultStatus.UNSUPPORTED_PROBLEM.name
 
 
 @dataclass
@@ -118,7 +122,7 @@ class EngineResult:
     lowercase PDDL action strings such as ``(move_to_room the_robot kitchen bathroom)``.
     """
 
-    status: str
+    status: Status
     plan: list[str]
     up_plan: SequentialPlan | None
     engine: str
@@ -130,7 +134,7 @@ class EngineResult:
     @property
     def solved(self) -> bool:
         """Return True when a plan was found."""
-        return self.status == 'solved'
+        return self.status == Status.SOLVED
 
 
 class UnsupportedProblem(UPException):
@@ -195,19 +199,20 @@ def solve(
                 for back in reversed(back_maps):
                     plan = plan.replace_action_instances(back)
     except UnsupportedProblem as exc:
-        return EngineResult('error', [], None, engine, time.monotonic() - started,
-                            log=str(exc), up_status='UNSUPPORTED_PROBLEM')
+        return EngineResult(Status.ERROR, [], None, engine, time.monotonic() - started,
+                            log=str(exc), up_status=_UNSUPPORTED)
     except Exception as exc:  # noqa: BLE001 - any engine failure becomes an 'error' result
-        return EngineResult('error', [], None, engine, time.monotonic() - started,
-                            log=f'{type(exc).__name__}: {exc}', up_status='INTERNAL_ERROR')
-    short = _STATUS.get(status, 'error')
-    if short == 'solved' and not isinstance(plan, SequentialPlan):
-        short, log = 'error', (log + '\nengine reported success without a sequential plan')
-    if short != 'solved':
+        return EngineResult(Status.ERROR, [], None, engine, time.monotonic() - started,
+                            log=f'{type(exc).__name__}: {exc}',
+                            up_status=PlanGenerationResultStatus.INTERNAL_ERROR.name)
+    short = _STATUS.get(status, Status.ERROR)
+    if short == Status.SOLVED and not isinstance(plan, SequentialPlan):
+        short, log = Status.ERROR, (log + '\nengine reported success without a sequential plan')
+    if short != Status.SOLVED:
         plan = None
     return EngineResult(
         short, plan_strings(plan), plan, engine, time.monotonic() - started,
-        log=log if short == 'error' else '', up_status=status.name, metrics=metrics)
+        log=log if short == Status.ERROR else '', up_status=status.name, metrics=metrics)
 
 
 def validate(problem: up.model.Problem, up_plan: SequentialPlan | None) -> tuple[bool, str]:

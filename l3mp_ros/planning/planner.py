@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from unified_planning.engines.results import PlanGenerationResultStatus
 from unified_planning.model import Problem
 from unified_planning.plans import ActionInstance, SequentialPlan
 
@@ -43,11 +44,14 @@ from l3mp_ros.planning.problem import (
     parse_goal,
     required_entities,
 )
+from l3mp_ros.planning.status import Status
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 __all__ = ['PLAN_SCHEMA', 'PlanResult', 'Planner', 'WIDENING_STEPS', 'relevant_types']
 
+UNSUPPORTED_PROBLEM = PlanGenerationResultStatus.UNSUPPORTED_PROBLEM
+UNSOLVABLE_PROVEN = PlanGenerationResultStatus.UNSOLVABLE_PROVEN
 PLAN_SCHEMA = schemas.PLAN_SCHEMA
 WIDENING_STEPS = ('context', 'neighbours', 'types', 'full')
 Context = set[Fact] | frozenset[Fact] | Literal['full', 'auto'] | None
@@ -62,7 +66,7 @@ class PlanResult:
     after UP's compilations: no context widening is tried) or ``error``.
     """
 
-    status: str
+    status: Status
     steps: list[str] = field(default_factory=list)
     goal: str = ''
     engine: str = ''
@@ -76,7 +80,7 @@ class PlanResult:
     @property
     def ok(self) -> bool:
         """Return True when there is a plan to run (empty when already satisfied)."""
-        return self.status in ('solved', 'already_satisfied')
+        return Status(self.status).ok
 
     def to_json(self, task_id: str | None = None, utterance: str | None = None) -> dict:
         """Return the ``l3mp/plan/v1`` message body."""
@@ -178,9 +182,9 @@ class Planner:
         started = time.monotonic()
         timings: dict[str, float] = {'build': 0.0, 'plan': 0.0, 'validate': 0.0}
         goal_text = goal.text if isinstance(goal, Goal) else str(goal)
-        result = PlanResult('error', goal=goal_text, engine=engine, timings=timings)
+        result = PlanResult(Status.ERROR, goal=goal_text, engine=engine, timings=timings)
 
-        def done(status: str) -> PlanResult:
+        def done(status: Status) -> PlanResult:
             result.status = status
             timings['total'] = time.monotonic() - started
             return result
@@ -189,18 +193,18 @@ class Planner:
             parsed = parse_goal(self.domain, kg, goal, strict=strict)
         except GoalError as exc:
             result.errors = list(exc.errors)
-            return done('invalid_goal')
+            return done(Status.INVALID_GOAL)
         result.goal = parsed.text
         if goal_holds(self.domain, kg, parsed):
             result.widening = None
-            return done('already_satisfied')
+            return done(Status.ALREADY_SATISFIED)
         deadline = started + timeout
         full_problem: Problem | None = None
-        last_status = 'error'
+        last_status: Status | None = Status.ERROR  # None: a plan failed validation
         for step, facts in self._widenings(kg, parsed, context):
             left = deadline - time.monotonic()
             if left <= 0:
-                last_status = 'timeout'
+                last_status = Status.TIMEOUT
                 result.errors.append(f'no time left before the "{step}" attempt')
                 break
             attempt: dict[str, Any] = {'widening': step, 'facts': len(facts)}
@@ -213,8 +217,8 @@ class Planner:
                     full_problem = problem
             except ProblemError as exc:
                 result.errors.append(str(exc))
-                attempt['status'] = 'error'
-                return done('error')
+                attempt['status'] = Status.ERROR
+                return done(Status.ERROR)
             attempt['build'] = time.monotonic() - t0
             timings['build'] += attempt['build']
             attempt['objects'] = len(problem.all_objects)
@@ -228,18 +232,18 @@ class Planner:
             attempt['status'] = res.status
             attempt['up_status'] = res.up_status
             last_status = res.status
-            if res.up_status == 'UNSUPPORTED_PROBLEM':  # a wider context cannot help
+            if res.up_status == UNSUPPORTED_PROBLEM.name:  # a wider context cannot help
                 result.errors.append(res.log)
-                return done('unsupported')
-            if res.status == 'error':
+                return done(Status.UNSUPPORTED)
+            if res.status == Status.ERROR:
                 result.errors.append(f'{engine} failed on the "{step}" problem: '
                                      f'{res.log.strip()[-500:]}')
-            if res.status == 'timeout':
+            if res.status == Status.TIMEOUT:
                 result.errors.append(f'{engine} found no plan within the time limit '
                                      f'({timeout:g} s) on the "{step}" problem')
                 break
-            if res.status == 'unsolvable' and step == 'full':
-                result.proven = res.up_status == 'UNSOLVABLE_PROVEN'
+            if res.status == Status.UNSOLVABLE and step == 'full':
+                result.proven = res.up_status == UNSOLVABLE_PROVEN.name
                 result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
             if not res.solved:
                 continue
@@ -260,15 +264,15 @@ class Planner:
                 result.steps = list(res.plan)
                 result.widening = step
                 result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
-                return done('solved')
+                return done(Status.SOLVED)
             attempt['invalid_reason'] = reason
-            last_status = 'invalid'
-        if last_status == 'unsolvable':
+            last_status = None
+        if last_status == Status.UNSOLVABLE:
             how = 'proven' if result.proven else 'not proven (incomplete search)'
             result.errors.append(f'no plan exists on the whole KG ({how})')
-            return done('unsolvable')
-        if last_status == 'timeout':
-            return done('timeout')
-        if last_status == 'invalid':
+            return done(Status.UNSOLVABLE)
+        if last_status == Status.TIMEOUT:
+            return done(Status.TIMEOUT)
+        if last_status is None:
             result.errors.append('the plan found on the whole KG failed validation')
-        return done('error')
+        return done(Status.ERROR)

@@ -27,7 +27,11 @@ class Retrieval:
     llm_seconds: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    info: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)  # what the retriever reports
+    #: the entities the utterance refers to (empty: the retriever does not say)
+    mentioned: list[str] = field(default_factory=list)
+    #: the context's entities, best first (empty: the retriever does not rank them)
+    ranked: list[str] = field(default_factory=list)
 
     def sorted_facts(self) -> list[Fact]:
         """Return the facts in a stable order (for prompts)."""

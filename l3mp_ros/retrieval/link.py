@@ -23,7 +23,6 @@ context, and every entity of that context can appear in the LLM's answer.
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -35,61 +34,8 @@ import numpy as np
 from l3mp_ros.llm.protocol import ChatLLM
 from l3mp_ros.retrieval.base import Retrieval
 from l3mp_ros.retrieval.embed import EntityIndex, TextEncoder
+from l3mp_ros.text import STOPWORDS, name_words, stem, words
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
-
-STOPWORDS = frozenset("""
-a an the and or but if then so of to in on at by for from with without into onto off out
-up down over under again still now just also too very is are was were be been being has
-have had do does did done it its it's this that these those there here he she they them
-his her hers their theirs him we us our you your i me my mine some any all every each
-no not never can could would should will shall may might must as about after before
-while when where which who whom whose what why how than only own same other such
-someone somebody something anyone everyone nobody nothing one's back away please
-""".split())
-NUMBER_WORDS = {
-    'zero': '0', 'one': '1', 'first': '1', 'two': '2', 'second': '2', 'three': '3',
-    'third': '3', 'four': '4', 'fourth': '4', 'five': '5', 'fifth': '5', 'six': '6',
-    'sixth': '6', 'seven': '7', 'seventh': '7', 'eight': '8', 'eighth': '8', 'nine': '9',
-    'ninth': '9', 'ten': '10', 'tenth': '10', 'eleven': '11', 'eleventh': '11',
-    'twelve': '12', 'twelfth': '12', 'thirteen': '13', 'thirteenth': '13',
-    'fourteen': '14', 'fourteenth': '14', 'fifteen': '15', 'fifteenth': '15',
-    'sixteen': '16', 'sixteenth': '16', 'seventeen': '17', 'seventeenth': '17',
-    'eighteen': '18', 'eighteenth': '18', 'nineteen': '19', 'nineteenth': '19',
-    'twenty': '20', 'twentieth': '20', 'thirty': '30', 'thirtieth': '30', 'forty': '40',
-    'fortieth': '40', 'fifty': '50', 'fiftieth': '50', 'eighty': '80', 'hundred': '100',
-}
-_ORDINAL_RE = re.compile(r'(\d+)(?:st|nd|rd|th)')  # "15th" → 15
-_WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_NAME_SPLIT_RE = re.compile(r'[a-z]+|\d+')
-
-
-def words(text: str) -> list[str]:
-    """Return the normalised words of an utterance (lower case, possessives dropped)."""
-    out = []
-    for raw in _WORD_RE.findall(text.lower().replace('’', "'")):
-        w = raw.split("'")[0]
-        ordinal = _ORDINAL_RE.fullmatch(w)
-        out.append(ordinal.group(1) if ordinal else NUMBER_WORDS.get(w, w))
-    return out
-
-
-def name_words(name: str) -> list[str]:
-    """Split an entity name into words: ``freezer_minus80`` → freezer, minus, 80.
-
-    Number words are normalised as in :func:`words` (``book_nineteen_eighty_four`` →
-    book, nineteen, 80, 4), so a name and the utterance that says it agree.
-    """
-    return [NUMBER_WORDS.get(w, w) for w in _NAME_SPLIT_RE.findall(name.lower())]
-
-
-def _stem(w: str) -> str:
-    if len(w) > 4 and w.endswith('ies'):
-        return w[:-3] + 'y'
-    if len(w) > 3 and w.endswith('es') and w[-3] in 'sxz':
-        return w[:-2]
-    if len(w) > 3 and w.endswith('s') and not w.endswith('ss'):
-        return w[:-1]
-    return w
 
 
 def named_fully(names: Iterable[str], text: str) -> set[str]:
@@ -107,10 +53,10 @@ def named_in(kg: KnowledgeGraph, text: str, *, rare: int = 3) -> set[str]:
     ice_bucket_blue, not blue_key_card), or its type when few entities have that type
     ("the robot"). A loose test for "could this clause be about X?".
     """
-    present = {_stem(w) for w in words(text)} - STOPWORDS
+    present = {stem(w) for w in words(text)} - STOPWORDS
     if not present:
         return set()
-    names = {n: {_stem(w) for w in name_words(n)} for n in kg.entities}
+    names = {n: {stem(w) for w in name_words(n)} for n in kg.entities}
     cover = {n: len(ws & present) / len(ws) for n, ws in names.items() if ws & present}
     named = {n for n, c in cover.items() if c >= 0.5}
     for w in present:
@@ -122,7 +68,7 @@ def named_in(kg: KnowledgeGraph, text: str, *, rare: int = 3) -> set[str]:
     for n, t in kg.entities.items():
         by_type.setdefault(t, []).append(n)
     for t, members in by_type.items():
-        if len(members) <= rare and present & {_stem(w) for w in name_words(t)}:
+        if len(members) <= rare and present & {stem(w) for w in name_words(t)}:
             named.update(members)
     return named
 
@@ -158,7 +104,7 @@ class EntityLinker:
         key = hash(frozenset(kg.entities.items()))
         if key == self._vocab_key:
             return
-        self._names = {n: [_stem(w) for w in name_words(n)] for n in kg.entities}
+        self._names = {n: [stem(w) for w in name_words(n)] for n in kg.entities}
         df: Counter[str] = Counter()
         for ws in self._names.values():
             df.update(set(ws))
@@ -182,7 +128,7 @@ class EntityLinker:
     def link(self, kg: KnowledgeGraph, text: str) -> Linking:
         """Score every entity of ``kg`` against ``text``."""
         self._sync_vocab(kg)
-        present = {_stem(w) for w in words(text)} - STOPWORDS
+        present = {stem(w) for w in words(text)} - STOPWORDS
         lexical: dict[str, float] = {}
         for name, ws in self._names.items():
             total = sum(self._idf[w] for w in ws)
@@ -260,7 +206,8 @@ class LinkRetriever:
             'scores': {n: round(score.get(n, 0.0), 3) for n in names},
         }
         return Retrieval(facts=set(facts), entities=set(names),
-                         seconds=time.perf_counter() - start, info=info)
+                         seconds=time.perf_counter() - start, info=info,
+                         mentioned=list(linking.mentioned), ranked=names)
 
     @staticmethod
     def related_mentions(kg: KnowledgeGraph, text: str, mentioned: list[str]) -> list[str]:
@@ -269,14 +216,14 @@ class LinkRetriever:
         "the tablet from Theo's desk": a tablet (its name's or its type's last word is in
         the utterance) that shares a fact with a mentioned entity (``theo_desk``).
         """
-        present = {_stem(w) for w in words(text)} - STOPWORDS
+        present = {stem(w) for w in words(text)} - STOPWORDS
         strong = set(mentioned)
         out: list[str] = []
         for name in sorted({a for m in strong for f in kg.facts_of(m) for a in f.args}
                            - strong):
             kept = ([x for x in name_words(n) if not x.isdigit()]
                     for n in (name, kg.entities[name]))
-            heads = {_stem(w[-1]) for w in kept if w}
+            heads = {stem(w[-1]) for w in kept if w}
             if heads & present:
                 out.append(name)
         return out

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from l3mp_ros.world.kg import KnowledgeGraph
 
-from .link import _WORD_RE, STOPWORDS, _stem, name_words, words
+from ..text import STOPWORDS, WORD_RE, name_words, stem, words
 
 RARE = 3  # a word in at most this many names names each of them on its own
 NEAR = 3  # words either side of a mention that can say which of its candidates is meant
@@ -73,7 +73,7 @@ class Mention:
 def _heads(kg: KnowledgeGraph, name: str, names: dict[str, list[str]]) -> set[str]:
     """Return the words that can stand alone for ``name`` ("goggle" for safety_goggles_1)."""
     own = names[name]
-    typ = [_stem(w) for w in name_words(kg.entities[name]) if not w.isdigit()]
+    typ = [stem(w) for w in name_words(kg.entities[name]) if not w.isdigit()]
     heads = {typ[-1]} & set(own) if typ else set()
     if not heads:
         plain = [w for w in own if not w.isdigit() and w not in names]
@@ -85,9 +85,9 @@ def _heads(kg: KnowledgeGraph, name: str, names: dict[str, list[str]]) -> set[st
 
 
 def _tokens(text: str) -> list[tuple[int, int, str]]:
-    """Return (start, end, lower-case token) per word of :func:`~.link.words`."""
+    """Return (start, end, lower-case token) per word of :func:`l3mp_ros.text.words`."""
     low = text.lower().replace('\u2019', "'")
-    return [(t.start(), t.end(), t.group()) for t in _WORD_RE.finditer(low)]
+    return [(t.start(), t.end(), t.group()) for t in WORD_RE.finditer(low)]
 
 
 def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
@@ -100,16 +100,16 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     ``lights_on``) is a relation, so it names no entity alone unless it is that entity's
     head noun ("the light bulbs" still names ``light_bulbs``).
     """
-    said = [_stem(w) for w in words(text)]
+    said = [stem(w) for w in words(text)]
     if not said or not kg.entities:
         return []
     tokens = _tokens(text)  # the same tokenizer as words(): one token per word
     owner = [t[2].endswith(("'s", "s'")) for t in tokens]
     proper = _proper(text, tokens)
-    names = {n: [_stem(w) for w in name_words(n)] for n in kg.entities}
+    names = {n: [stem(w) for w in name_words(n)] for n in kg.entities}
     heads = {n: _heads(kg, n, names) for n in names}
     df: Counter[str] = Counter(w for ws in names.values() for w in set(ws))
-    relation = {_stem(w) for p in predicates for w in name_words(p)}
+    relation = {stem(w) for p in predicates for w in name_words(p)}
     mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper, relation),
                       names, heads, df)
     for m in mentions:
@@ -182,7 +182,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
     for n, t in kg.entities.items():
         by_type.setdefault(t, []).append(n)
     for t, members in by_type.items():  # "the robot", "the fridge" when few have the type
-        tw = [_stem(w) for w in name_words(t) if not w.isdigit()]
+        tw = [stem(w) for w in name_words(t) if not w.isdigit()]
         if tw and len(members) <= rare:
             runs.extend((i, i + 1, n) for i, w in enumerate(said) if w == tw[-1]
                         for n in members)

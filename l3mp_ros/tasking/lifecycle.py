@@ -40,13 +40,14 @@ from typing import Any
 from .. import schemas
 from ..planning.execute import execute_plan, parse_step
 from ..planning.problem import GoalError, goal_holds, goal_objects, parse_goal
+from ..planning.status import Status
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph, Update
 
-SOLVED = 'solved'
-EXECUTING = 'executing'
-OK_STATUSES = ('solved', 'already_satisfied')
-FINISHED = ('done', 'planned', 'failed', 'cancelled')
+SOLVED = Status.SOLVED
+EXECUTING = Status.EXECUTING
+OK_STATUSES = (Status.SOLVED, Status.ALREADY_SATISFIED)
+FINISHED = (Status.DONE, Status.PLANNED, Status.FAILED, Status.CANCELLED)
 EXECUTION_TIMEOUT = 'execution_timeout'
 RECENT = 100  # finished tasks remembered for status queries
 # feedback: the active plan waits for execution_feedback; none: no executor is attached,
@@ -67,7 +68,7 @@ class ActiveTask:
     next_step: int = 0
     revision: int = 0
     replans: int = 0
-    status: str = 'queued'
+    status: Status = Status.QUEUED
     heard: float = 0.0  # monotonic time of activation or of the last feedback on it
 
     def summary(self, now: float | None = None) -> dict[str, Any]:
@@ -148,7 +149,7 @@ class TaskLifecycle:
                        'reason': reason})
         return schemas.plan(**fields)
 
-    def _finish(self, task: ActiveTask, status: str | None = None) -> None:
+    def _finish(self, task: ActiveTask, status: Status | None = None) -> None:
         """Remember a task that will not change any more."""
         if status is not None:
             task.status = status
@@ -186,8 +187,8 @@ class TaskLifecycle:
             task = self.pending.get(task_id)
             if task is None:
                 return []
-            task.status = 'planning'
-            return [self._body(task, 'planning')]
+            task.status = Status.PLANNING
+            return [self._body(task, Status.PLANNING)]
 
     def submit(self, outcome: Any) -> list[dict[str, Any]]:
         """Take a planned task (a ``TaskOutcome``); return the plan messages to publish."""
@@ -202,7 +203,7 @@ class TaskLifecycle:
                 self._finish(task)
                 return [self._body(task, 'planning failed')]
             if self.active is not None:
-                task.status = 'queued'
+                task.status = Status.QUEUED
                 self.queue.append(task)
                 return [self._body(task, f'queued behind {self.active.task_id}')]
             return self._activate(task, 'new task', replan=False)
@@ -213,15 +214,15 @@ class TaskLifecycle:
             task.revision += 1
             self._adopt(task, self.plan_goal(task.goal or '', task.task_id, task.text))
         if task.status in OK_STATUSES and not task.steps:
-            self._finish(task, 'done')
+            self._finish(task, Status.DONE)
             out.append(self._body(task, 'the goal already holds'))
             return out + self._next()
         if task.status not in OK_STATUSES:
-            self._finish(task, 'failed' if replan else task.status)
+            self._finish(task, Status.FAILED if replan else task.status)
             out.append(self._body(task, reason + ': no plan'))
             return out + self._next()
         if self.execute == 'none':  # nothing executes plans: planned, not done
-            self._finish(task, 'planned')
+            self._finish(task, Status.PLANNED)
             out.append(self._body(task, f'{reason}; plan published, no executor '
                                         '(execute: none)'))
             return out + self._next()
@@ -270,7 +271,7 @@ class TaskLifecycle:
                     self.dropped.add(task.task_id)
                 if task in self.queue:
                     self.queue.remove(task)
-                self._finish(task, 'cancelled')
+                self._finish(task, Status.CANCELLED)
                 out.append(self._body(task, reason))
             return out + (self._next() if was_active else [])
 
@@ -280,7 +281,7 @@ class TaskLifecycle:
             task = self.pending.pop(task_id, None)
             if task is None:
                 return []
-            self._finish(task, 'failed')
+            self._finish(task, Status.FAILED)
             body = self._body(task, reason)
             body['errors'] = [reason]
             return [body]
@@ -333,7 +334,7 @@ class TaskLifecycle:
     def _replan(self, task: ActiveTask, reason: str) -> list[dict[str, Any]]:
         task.replans += 1
         if task.replans > self.max_replans:
-            self._finish(task, 'failed')
+            self._finish(task, Status.FAILED)
             return [self._body(task, f'{reason}; gave up after {self.max_replans} re-plans')] \
                 + self._next()
         return self._activate(task, reason, replan=True)
@@ -352,7 +353,7 @@ class TaskLifecycle:
             if step < 0 or step >= len(task.steps):
                 return []
             task.heard = self.clock()  # the executor is alive: the step clock restarts
-            if status == 'failed':
+            if status == Status.FAILED:
                 why = fb.get('message') or 'no reason given'
                 return self._replan(task, f'step {step + 1} {task.steps[step]} failed: {why}')
             if status != 'succeeded':
@@ -361,7 +362,7 @@ class TaskLifecycle:
                 apply_effects(task.steps[step])
             task.next_step = step + 1
             if task.next_step >= len(task.steps):
-                self._finish(task, 'done')
+                self._finish(task, Status.DONE)
                 return [self._body(task, 'the last step succeeded')] + self._next()
             task.status = EXECUTING
             return [self._body(task, f'step {step + 1} of {len(task.steps)} succeeded')]
@@ -379,7 +380,7 @@ class TaskLifecycle:
                 return []
             task = self.active
             waited = self.clock() - task.heard
-            self._finish(task, 'failed')
+            self._finish(task, Status.FAILED)
             body = self._body(task, EXECUTION_TIMEOUT)
             body['errors'] = [f'no execution feedback for {waited:.1f} s on step '
                               f'{task.next_step + 1} of {len(task.steps)} (execution_timeout '

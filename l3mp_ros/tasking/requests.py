@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..planning.status import Status
 from ..schemas import WireError, loads_object
 
 MAX_TEXT = 4000
@@ -55,20 +56,21 @@ def parse_cancel(raw: str) -> str | None:
 def spoken(body: dict[str, Any]) -> str | None:
     """Return what the robot says about a ``plan/v1`` message (None: progress only)."""
     status, n = body.get('status'), len(body.get('steps') or [])
-    if status in ('planning', 'executing') or (status == 'queued' and not body.get('steps')):
+    if status in (Status.PLANNING, Status.EXECUTING) or (status == Status.QUEUED
+                                                         and not body.get('steps')):
         return None
     what = body.get('utterance') or body.get('goal')
-    if status == 'solved':
+    if status == Status.SOLVED:
         return f'Plan for "{what}": {n} steps' + (
             f' (re-planned: {body.get("reason")})' if body.get('revision') else '')
-    if status == 'done':
+    if status == Status.DONE:
         return f'Done: {what}'
-    if status == 'planned':  # no executor: nothing was done
+    if status == Status.PLANNED:  # no executor: nothing was done
         return f'Planned: {what} ({n} step{"s" if n != 1 else ""})'
-    if status == 'queued':
+    if status == Status.QUEUED:
         return f'Queued: {what}'
-    if status == 'cancelled':
+    if status == Status.CANCELLED:
         return f'Cancelled: {what}'
     errors = body.get('errors') or []
-    reason = errors[0] if errors else body.get('reason') if status == 'failed' else None
+    reason = errors[0] if errors else body.get('reason') if status == Status.FAILED else None
     return f'I cannot do "{what}" ({status})' + (f': {reason}' if reason else '')

@@ -38,7 +38,6 @@ import psycopg
 from .kg import Fact, KnowledgeGraph, Update
 from .store import (
     BUSY_TIMEOUT,
-    NOT_APPLIED,
     SCHEMA_VERSION,
     Event,
     Store,
@@ -294,19 +293,10 @@ class PgStore(StoreBase):
                                json.dumps([{'name': n, 'type': t} for n, t in ents]), None,
                                info)
 
-    def reject(self, update: Update | None, errors: list[str], *, source: str,
-               utterance: str | None = None, info: dict | None = None,
-               status: str = 'rejected') -> int:
-        """Log a rejected update (the state is not touched); return the event id.
-
-        ``status``: ``rejected``, or ``clarify`` (waiting for the speaker's answer).
-        """
-        if status not in NOT_APPLIED:
-            raise ValueError(f'status {status!r} is not one of {", ".join(NOT_APPLIED)}')
+    def _log_rejection(self, status: str, source: str, utterance: str | None,
+                       diff: str | None, errors: str, info: dict | None) -> int:
         with self._writing():
-            return self._event(status, source, utterance,
-                               json.dumps(update.to_json()) if update is not None else None,
-                               None, json.dumps(errors), info)
+            return self._event(status, source, utterance, diff, None, errors, info)
 
     def save_snapshot(self, kg: KnowledgeGraph) -> int:
         """Store a full snapshot of ``kg`` tagged with the newest event id."""

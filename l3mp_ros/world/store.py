@@ -148,6 +148,23 @@ class StoreBase:
             params.append(limit)
         return sql, params
 
+    def reject(self, update: Update | None, errors: list[str], *, source: str,
+               utterance: str | None = None, info: dict | None = None,
+               status: str = 'rejected') -> int:
+        """Log a rejected update (the state is not touched); return the event id.
+
+        ``status``: ``rejected``, or ``clarify`` (waiting for the speaker's answer).
+        """
+        if status not in NOT_APPLIED:
+            raise ValueError(f'status {status!r} is not one of {", ".join(NOT_APPLIED)}')
+        diff = json.dumps(update.to_json()) if update is not None else None
+        return self._log_rejection(status, source, utterance, diff, json.dumps(errors), info)
+
+    def _log_rejection(self, status: str, source: str, utterance: str | None,
+                       diff: str | None, errors: str, info: dict | None) -> int:
+        """Insert one not-applied event (each backend implements it)."""
+        raise NotImplementedError
+
     def _info(self, info: dict | None) -> str:
         """Return an event's ``info`` as JSON, with the writer when one is set."""
         body = dict(info or {})
@@ -384,24 +401,15 @@ class Store(StoreBase):
             raise StoreError(f'cannot commit update to {self.path}: {exc}') from None
         return int(cur.lastrowid)
 
-    def reject(self, update: Update | None, errors: list[str], *, source: str,
-               utterance: str | None = None, info: dict | None = None,
-               status: str = 'rejected') -> int:
-        """Log a rejected update (the state is not touched); return the event id.
-
-        ``status``: ``rejected``, or ``clarify`` (waiting for the speaker's answer).
-        """
-        if status not in NOT_APPLIED:
-            raise ValueError(f'status {status!r} is not one of {", ".join(NOT_APPLIED)}')
+    def _log_rejection(self, status: str, source: str, utterance: str | None,
+                       diff: str | None, errors: str, info: dict | None) -> int:
         conn = self._conn
         try:
             with self._writing():
                 cur = conn.execute(
                     'INSERT INTO events (time, source, status, utterance, diff, errors, info) '
                     'VALUES (?, ?, ?, ?, ?, ?, ?)',
-                    (time.time(), source, status, utterance,
-                     json.dumps(update.to_json()) if update is not None else None,
-                     json.dumps(errors), self._info(info)))
+                    (time.time(), source, status, utterance, diff, errors, self._info(info)))
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute('ROLLBACK')

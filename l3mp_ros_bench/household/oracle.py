@@ -34,6 +34,9 @@ class OracleLLM:
     :attr:`step` before each step.
     """
 
+    model = 'oracle'
+    endpoint = None
+
     def __init__(self) -> None:
         self.step: Step | None = None
 
@@ -94,6 +97,16 @@ class CountingLLM:
         """Start a new step; return the previous step's log."""
         log, self.log = self.log, CallLog()
         return log
+
+    @property
+    def model(self) -> str | None:
+        """Return the wrapped client's model."""
+        return self.inner.model
+
+    @property
+    def endpoint(self) -> str | None:
+        """Return the wrapped client's endpoint."""
+        return self.inner.endpoint
 
     @property
     def supports_logprobs(self) -> bool:

@@ -174,9 +174,10 @@ class Runner:
             retriever=compose.make_retriever(cfg, **self.retriever_params))
         self.retriever, self.planner = agent.retriever, agent.planner
         self.updater, self.task_planner = agent.updater, agent.tasks
-        self.updater.split_clauses = grounded
+        self.updater.settings.split_clauses = grounded
         tp = self.task_planner
-        tp.resolve_mentions = tp.read_back = tp.split_clauses = grounded
+        s = tp.settings
+        s.resolve_mentions = s.read_back = s.split_clauses = grounded
         self.setup_seconds += time.perf_counter() - began
 
     def _start(self, household: Household) -> None:

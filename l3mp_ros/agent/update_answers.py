@@ -1,0 +1,297 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""What Algorithm 3 reads a report with, and the judge of one part's answer.
+
+:class:`UpdateSettings` (the updater's knobs), :class:`UpdateOutcome` (what one report
+came to), :class:`ReportContext` (the grounding and whom the report is about, built by
+:func:`report_context`), :class:`Reading` (the state the part loop carries) and
+:class:`PartQuestion`: one part's prompt and the judge of its answers for the loop of
+:mod:`.attempts` (read the reply, complete it by the domain's rules, keep it to what the
+report and its part are about, verify).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import Config, default
+from ..llm.protocol import ChatLLM, LLMReply
+from ..retrieval.base import Retrieval, facts_about
+from ..retrieval.mentions import candidates, resolve, surfaces
+from ..world.complete import Completion, complete
+from ..world.kg import Fact, KnowledgeGraph, Update
+from ..world.model import WorldModel
+from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
+from .request import Request
+from .update_checks import (
+    CONFIRM_MIN_YES,
+    Going,
+    PartScope,
+    irrelevant,
+    last_places,
+    relevance_errors,
+)
+from .update_grounding import UpdateGrounding
+
+NO_CHANGE = 'the report states no change that the domain can represent'
+RESTATED = 'every fact of the answer already holds: no change to apply'
+# one clause seldom states more; a small model pads its answer with repeats up to the
+# schema's limit, each costing generation time
+MAX_PER_PART = 3
+UPDATE_TOKENS = 200  # tokens one answer may take
+
+
+@dataclass
+class UpdateSettings:
+    """How Algorithm 3 reads reports (defaults: :class:`~l3mp_ros.config.Config`)."""
+
+    max_attempts: int = default('max_attempts')
+    verify: bool = default('verify')
+    confirm: bool = default('confirm')
+    # keep a report pending and ask when its referent is a guess
+    clarify: bool = default('clarify')
+    clarify_timeout: float = default('clarify_timeout')
+    max_report_facts: int = default('max_report_facts')
+    confirm_min_yes: float = CONFIRM_MIN_YES  # least P(yes) a read-back "yes" needs
+    per_slot: int = 30
+    split_clauses: bool = True
+    resolve_mentions: bool = True
+    changes_only: bool = True
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> UpdateSettings:
+        """Return the settings of ``cfg``'s language section (one name end to end)."""
+        given = cfg.section('language')
+        return cls(**{f.name: given[f.name] for f in dataclasses.fields(cls) if f.name in given})
+
+    @property
+    def attempts(self) -> int:
+        """Return how many answers one part may get (one without verification)."""
+        return max(1, self.max_attempts) if self.verify else 1
+
+
+@dataclass
+class UpdateOutcome(Traced):
+    """Result of one NL update."""
+
+    text: str
+    applied: bool = False
+    update: Update | None = None
+    errors: list[str] = field(default_factory=list)
+    trace: Trace = field(default_factory=Trace)  # attempts, usage, history, provenance
+    seconds: float = 0.0
+    retrieval_seconds: float = 0.0
+    event_id: int | None = None
+    context_size: int = 0
+    implied: list[tuple[Fact, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    #: the report waits for the speaker to say which thing it means (:mod:`.clarify`)
+    question: str | None = None
+    clarify: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {'text': self.text, 'applied': self.applied,
+                'diff': self.update.to_json() if self.update else None,
+                'implied': [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied],
+                'notes': self.notes, 'errors': self.errors, 'attempts': self.attempts,
+                'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4),
+                'retrieval_seconds': round(self.retrieval_seconds, 4),
+                'event_id': self.event_id, 'context_size': self.context_size,
+                'question': self.question, 'clarify': self.clarify,
+                'history': self.history}
+
+
+@dataclass
+class ReportContext:
+    """What one report's answer may use: the grounding, and whom the report is about."""
+
+    grounding: UpdateGrounding
+    mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
+    written: dict[str, str]  # how the report wrote the entities it settled on
+    mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
+
+
+def changing(world: WorldModel) -> frozenset[str]:
+    """Return the predicates a report may change.
+
+    Those some action changes, and those a functional or exclusive rule governs
+    (where a person or a thing is: people move things no action of the robot moves).
+    Relations nothing changes and no such rule keeps single (who owns what, which
+    door joins which room) are not offered when only changes can be written.
+    """
+    rules = {p for r in world.constraints.rules
+             if r.kind in ('functional', 'exclusive') for p in r.predicates}
+    return frozenset((world.domain.fluent_predicates() | rules) & set(world.domain.predicates))
+
+
+def subject_predicates(world: WorldModel) -> frozenset[str]:
+    """Return the predicates whose facts change about their first argument.
+
+    Those some action changes, and those a functional or exclusive rule keys on the
+    first argument (where a person is); not ``room_has``, which a rule keys on the
+    furniture it places.
+    """
+    keyed = {p for r in world.constraints.rules
+             if r.kind in ('functional', 'exclusive') and r.key == 0 for p in r.predicates}
+    return frozenset((world.domain.fluent_predicates() | keyed) & set(world.domain.predicates))
+
+
+def update_grounding(world: WorldModel, settings: UpdateSettings, kg: Any,
+                     retrieval: Retrieval, about: Iterable[str] = ()) -> UpdateGrounding:
+    """Return the entities and facts a report's answer may use.
+
+    ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
+    referents`); the answer's facts must be about one of them. Without them, the
+    retriever's mentions. The retrieved facts are completed with every changeable
+    fact about those entities: a retriever that missed where the remote lies would
+    otherwise make "Joshua picked up the remote" impossible to write right.
+    """
+    ranked = retrieval.ranked or sorted(retrieval.entities)
+    about = list(about)
+    mentioned = about or retrieval.mentioned
+    facts = set(retrieval.facts) | facts_about(kg, mentioned or (), subject_predicates(world))
+    return UpdateGrounding.build(world.domain, kg, [*about, *ranked], facts,
+                                 per_slot=settings.per_slot,
+                                 max_changes=settings.max_report_facts,
+                                 subjects=frozenset(mentioned) if mentioned else None,
+                                 objects=frozenset(about) if about else None,
+                                 changes_only=bool(about) and settings.changes_only,
+                                 changing=changing(world))
+
+
+def report_context(world: WorldModel, settings: UpdateSettings, kg: Any, text: str,
+                   retrieval: Retrieval) -> ReportContext:
+    """Return the context of one report: retrieval, mention resolution, grounding."""
+    mentions = (resolve(kg, text, steady=world.domain.static_predicates(),
+                        predicates=world.domain.predicates)
+                if settings.resolve_mentions else [])
+    about = candidates(mentions)
+    grounding = update_grounding(world, settings, kg, retrieval, about)
+    mentioned = set(about or retrieval.mentioned)
+    return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
+
+
+@dataclass
+class Reading:
+    """One report read part by part: the state Algorithm 3's loop carries."""
+
+    req: Request
+    ctx: ReportContext
+    system: dict[str, str]  # the static system message
+    recalled: str  # what episodic memory recalls for the report ('' without memory)
+    parts: list[str]
+    work: KnowledgeGraph  # the graph after the parts accepted so far
+    done: list[Completion] = field(default_factory=list)
+    earlier: set[str] = field(default_factory=set)  # what earlier parts named or changed
+    restated: bool = False  # a part repeated what holds
+    last: Completion | None = None  # the answer of the part that stopped the loop
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def several(self) -> bool:
+        """Tell whether the report was cut into parts."""
+        return len(self.parts) > 1
+
+    def changed(self) -> frozenset[Fact]:
+        """Return every fact the accepted parts added or removed."""
+        return frozenset(f for c in self.done for f in c.update.add | c.update.remove)
+
+    def accept(self, completion: Completion) -> None:
+        """Compose one part's change onto the ones before it."""
+        self.done.append(completion)
+        self.earlier |= {a for f in completion.update.remove | completion.update.add
+                         for a in f.args}
+        self.work = self.work.copy()
+        self.work.apply(completion.update)
+
+
+@dataclass
+class PartQuestion:
+    """One part's question: its prompt, what its answer may state, and the judge.
+
+    :meth:`judge` reads a reply, completes it by the domain's rules and checks it; the
+    stated facts outside what the report or its part is about are barred from the next
+    attempt (:attr:`excluded`). :meth:`barring` starts a fresh question with facts barred.
+    """
+
+    world: WorldModel
+    settings: UpdateSettings
+    llm: ChatLLM
+    trace: Trace
+    ctx: ReportContext
+    kg: Any  # the graph the answer changes (after the parts accepted before)
+    messages: Messages
+    scope: PartScope | None  # what a part of several may be about
+    going: Going | None  # the subject a report of going must move
+    excluded: set[Fact] = field(default_factory=set)
+    propose: Chat = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.propose = Chat(self.llm, self.trace, self.schema, 'kg_update', UPDATE_TOKENS)
+
+    def barring(self, facts: Iterable[Fact]) -> PartQuestion:
+        """Return the same question with ``facts`` barred from the answer."""
+        return dataclasses.replace(self, excluded=set(facts))
+
+    def schema(self) -> dict[str, Any]:
+        """Return the JSON schema of an answer; a part of several may state fewer items."""
+        return self.ctx.grounding.update_schema(
+            frozenset(self.excluded), MAX_PER_PART if self.scope is not None else None)
+
+    def judge(self, reply: LLMReply) -> Judged[Completion]:
+        """Read one reply and judge it; what is wrong becomes the re-prompt."""
+        stated, errors = self.ctx.grounding.read_update(
+            reply.data if reply.data is not None else reply.text, strict=self.settings.verify)
+        judged = self._check(stated) if not errors else Judged(Verdict.INVALID, errors=errors)
+        judged.record = {'reply': reply.text[:2000], 'errors': list(judged.errors)}
+        judged.feedback = ('Your answer has errors:\n- ' + '\n- '.join(judged.errors)
+                           + '\nAnswer again with the corrected JSON.')
+        return judged
+
+    def _complete(self, stated: Update) -> Completion:
+        return complete(self.kg, stated, self.world.constraints, self.world.domain)
+
+    def _check(self, stated: Update) -> Judged[Completion]:
+        """Complete a read answer by the rules and check it."""
+        narrated: list[str] = []
+        if self.settings.verify:  # a narrative's last place of a thing is where it is
+            stated, narrated = last_places(stated, self.ctx.mentions, self.world, self.kg)
+        completion = self._complete(stated)
+        completion.notes.extend(narrated)
+        if stated.is_empty():
+            return Judged(Verdict.NO_CHANGE, None, [NO_CHANGE])
+        if completion.update.is_empty():
+            # Everything stated already holds: the report restates the graph (or the model
+            # could not say the change). A re-prompt pushed a small model into inventing a
+            # change, so this ends here, as a rejection.
+            return Judged(Verdict.RESTATED, completion, [RESTATED, *completion.notes])
+        verify = self.settings.verify
+        off = irrelevant(completion.stated, self.ctx.mentioned) if verify else set()
+        errors = relevance_errors(off)
+        if self.scope is not None and not errors:
+            completion, errors, off = self._within_part(completion, self.scope)
+        self.excluded |= off
+        if not errors and self.going is not None and self.going.missing(completion.stated):
+            # "Bob came into the mailroom" answered with the mailroom door only: a partial
+            # update would be applied as if it were the whole
+            errors = [self.going.error(completion.stated)]
+        if not errors and verify:
+            errors = self.world.verifier.check(self.kg, completion.update)
+        return Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
+
+    def _within_part(self, completion: Completion, part: PartScope
+                     ) -> tuple[Completion, list[str], set[Fact]]:
+        """Keep what this part says and drop what belongs elsewhere, or say what is off."""
+        off = part.outside(completion.stated)
+        kept = Update.of(completion.stated.remove - off, completion.stated.add - off)
+        trimmed = self._complete(kept) if off else None
+        if trimmed is not None and not trimmed.update.is_empty():
+            trimmed.notes.extend(f'dropped {f.text()}: not about anything '
+                                 f'"{part.text}" names' for f in sorted(off))
+            return trimmed, [], off
+        return completion, [f'{f.text()} is not about anything "{part.text}" names; answer '
+                            'only what this part says' for f in sorted(off)], off

@@ -1,0 +1,67 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The words of an utterance and of an entity name, as every layer compares them.
+
+:func:`words` (lower case, possessives dropped, number words as digits), :func:`name_words`
+(an entity name split the same way), :func:`stem` (a plural's singular) and the
+:data:`STOPWORDS` that name nothing. Imports nothing of the package.
+"""
+
+from __future__ import annotations
+
+import re
+
+STOPWORDS = frozenset("""
+a an the and or but if then so of to in on at by for from with without into onto off out
+up down over under again still now just also too very is are was were be been being has
+have had do does did done it its it's this that these those there here he she they them
+his her hers their theirs him we us our you your i me my mine some any all every each
+no not never can could would should will shall may might must as about after before
+while when where which who whom whose what why how than only own same other such
+someone somebody something anyone everyone nobody nothing one's back away please
+""".split())
+NUMBER_WORDS = {
+    'zero': '0', 'one': '1', 'first': '1', 'two': '2', 'second': '2', 'three': '3',
+    'third': '3', 'four': '4', 'fourth': '4', 'five': '5', 'fifth': '5', 'six': '6',
+    'sixth': '6', 'seven': '7', 'seventh': '7', 'eight': '8', 'eighth': '8', 'nine': '9',
+    'ninth': '9', 'ten': '10', 'tenth': '10', 'eleven': '11', 'eleventh': '11',
+    'twelve': '12', 'twelfth': '12', 'thirteen': '13', 'thirteenth': '13',
+    'fourteen': '14', 'fourteenth': '14', 'fifteen': '15', 'fifteenth': '15',
+    'sixteen': '16', 'sixteenth': '16', 'seventeen': '17', 'seventeenth': '17',
+    'eighteen': '18', 'eighteenth': '18', 'nineteen': '19', 'nineteenth': '19',
+    'twenty': '20', 'twentieth': '20', 'thirty': '30', 'thirtieth': '30', 'forty': '40',
+    'fortieth': '40', 'fifty': '50', 'fiftieth': '50', 'eighty': '80', 'hundred': '100',
+}
+_ORDINAL_RE = re.compile(r'(\d+)(?:st|nd|rd|th)')  # "15th" → 15
+WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_NAME_SPLIT_RE = re.compile(r'[a-z]+|\d+')
+
+
+def words(text: str) -> list[str]:
+    """Return the normalised words of an utterance (lower case, possessives dropped)."""
+    out = []
+    for raw in WORD_RE.findall(text.lower().replace('’', "'")):
+        w = raw.split("'")[0]
+        ordinal = _ORDINAL_RE.fullmatch(w)
+        out.append(ordinal.group(1) if ordinal else NUMBER_WORDS.get(w, w))
+    return out
+
+
+def name_words(name: str) -> list[str]:
+    """Split an entity name into words: ``freezer_minus80`` → freezer, minus, 80.
+
+    Number words are normalised as in :func:`words` (``book_nineteen_eighty_four`` →
+    book, nineteen, 80, 4), so a name and the utterance that says it agree.
+    """
+    return [NUMBER_WORDS.get(w, w) for w in _NAME_SPLIT_RE.findall(name.lower())]
+
+
+def stem(w: str) -> str:
+    """Return the singular of a plural word ("batteries" → battery), else the word."""
+    if len(w) > 4 and w.endswith('ies'):
+        return w[:-3] + 'y'
+    if len(w) > 3 and w.endswith('es') and w[-3] in 'sxz':
+        return w[:-2]
+    if len(w) > 3 and w.endswith('s') and not w.endswith('ss'):
+        return w[:-1]
+    return w
