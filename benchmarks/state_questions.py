@@ -71,7 +71,7 @@ def gold_option(q: sq.Question, after: KnowledgeGraph) -> int | None:
     return None
 
 
-def score_questions(items, cfg, domain, llm, out: Path) -> int:
+def score_questions(items, cfg, domain, llm, out: Path, swap: bool = False) -> int:
     """Ask every question of every report; score it against the gold state after it."""
     out.mkdir(parents=True, exist_ok=True)
     from collections import Counter
@@ -91,16 +91,25 @@ def score_questions(items, cfg, domain, llm, out: Path) -> int:
                 if written.get(e) and written[e].lower() != said.lower():
                     said = f'{said} ("{written[e]}")'
                 qs = sq.questions_for(world, kg, ph, e, ents, said)
-                qs += [q for q in sq.questions_for(world, kg, ph, e, ents, said, style='true')
-                       if not q.text.startswith('Where')]
+                if swap:  # where-questions only, in both orders
+                    qs = [q for q in qs if q.text.startswith('Where')]
+                    qs += [sq.Question(q.entity, q.text, q.options[::-1], q.facts[::-1], q.slot)
+                           for q in qs]
+                else:
+                    qs += [q for q in sq.questions_for(world, kg, ph, e, ents, said,
+                                                       style='true')
+                           if not q.text.startswith('Where')]
                 for q in qs:
                     style = ('where' if q.text.startswith('Where') else
                              'changed' if q.text.startswith('About') else 'true')
                     want = gold_option(q, after)
+                    if swap and q.options[-1].endswith('(as before).'):
+                        style = 'where-swapped'
                     k = sq.ask(llm, sq.prompt_text('state'), ' '.join(text.split()), q, trace)
+                    before = len(q.options) - 1 if style == 'where-swapped' else 0
                     kind = ('unanswerable' if want is None else 'right' if k == want
-                            else 'false change' if want == 0 else 'missed' if k == 0
-                            else 'other option')
+                            else 'false change' if want == before
+                            else 'missed' if k == before else 'other option')
                     tally[style, kind] += 1
                     log.write(json.dumps({'i': i, 'style': style, 'q': q.text,
                                           'options': q.options,
@@ -110,7 +119,7 @@ def score_questions(items, cfg, domain, llm, out: Path) -> int:
                         print(f'{i:3d} {kind:12s} {q.text} -> {q.options[k] if k >= 0 else k}'
                               f' (want {q.options[want] if want is not None else None})',
                               flush=True)
-    for style in ('where', 'changed', 'true'):
+    for style in ('where', 'where-swapped', 'changed', 'true'):
         row = {k: tally[style, k] for k in ('right', 'false change', 'missed',
                                             'other option', 'unanswerable')}
         print(style, row)
@@ -128,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--questions', action='store_true',
                     help='score each question against the state the gold diff gives')
     ap.add_argument('--limit', type=int, default=0)
+    ap.add_argument('--swap', action='store_true',
+                    help='with --questions: ask each where-question in both option orders')
     ap.add_argument('--out', type=Path, default=Path('out/state_questions'))
     args = ap.parse_args(argv)
     cfg, items = load_set(args.set)
@@ -136,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     llm = None if args.show else compose.make_llm(cfg, lazy=False)
     log = RunLog(args.out, 'reports')
     if args.questions:
-        return score_questions(items[:args.limit or None], cfg, domain, llm, args.out)
+        return score_questions(items[:args.limit or None], cfg, domain, llm, args.out, args.swap)
     for i, (text, kg, gold, reject) in enumerate(items, 1):
         if i in log.done:
             continue
