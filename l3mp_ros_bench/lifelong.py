@@ -215,16 +215,22 @@ class LifelongRun(Runner):
             if visit is None:
                 break
             began = time.perf_counter()
-            plan = self.planner.plan(self.world.kg, visit.goal,
-                                     timeout=min(10.0, self.cfg.plan_timeout))
-            done = {'place': visit.place, 'told': len(visit.facts),
-                    'plan_seconds': round(time.perf_counter() - began, 3)}
+            steps = self.patrol.route(self.world.kg, visit)
+            done = {'place': visit.place, 'told': len(visit.facts)}
+            if steps is None:
+                plan = self.planner.plan(self.world.kg, visit.goal,
+                                         timeout=min(10.0, self.cfg.plan_timeout))
+                steps = list(plan.steps) if plan.ok else []
+                done['planned'] = True
+                if not steps:
+                    self.patrol.skip(visit.place, f'no plan ({plan.status})', last)
+                    done['skipped'] = f'no plan ({plan.status})'
+                    visits.append(done)
+                    continue
+                self.patrol.remember(self.world.kg, visit, steps)
+            done['plan_seconds'] = round(time.perf_counter() - began, 3)
             visits.append(done)
-            if not plan.ok or not plan.steps:
-                self.patrol.skip(visit.place, f'no plan ({plan.status})', last)
-                done['skipped'] = f'no plan ({plan.status})'
-                continue
-            for step in plan.steps[:self.cfg.idle_moves - moves]:
+            for step in steps[:self.cfg.idle_moves - moves]:
                 ex = execute_plan(self.domain, self.truth, [step])
                 if not ex.ok:
                     done['failed'] = ex.error

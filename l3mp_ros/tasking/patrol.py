@@ -37,6 +37,8 @@ from pathlib import Path
 import yaml
 
 from .. import paths
+from ..planning.execute import execute_plan
+from ..planning.problem import GoalError, goal_holds
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
 from ..world.support import SupportIndex
@@ -102,6 +104,31 @@ class PatrolPolicy:
         self.retry_after = retry_after
         #: place -> (reason, event id): not considered again before retry_after events
         self.skipped: dict[str, tuple[str, int]] = {}
+        #: (from, to) -> the steps of a visit planned before (reused while they still work)
+        self.routes: dict[tuple[str, str], list[str]] = {}
+
+    def route(self, kg: KnowledgeGraph, visit: Visit) -> list[str] | None:
+        """Return the steps of an earlier visit between the same places, if they still work.
+
+        A remembered route is re-checked on ``kg`` (every step applies and the goal holds
+        after them), so the planner runs only for a new pair of places or a changed world.
+        """
+        here = self.robot(kg)
+        steps = self.routes.get((here[1], visit.place)) if here else None
+        if steps is None:
+            return None
+        result = execute_plan(self.domain, kg, steps)
+        try:
+            return steps if result.ok and goal_holds(self.domain, result.kg, visit.goal) \
+                else None
+        except GoalError:
+            return None
+
+    def remember(self, kg: KnowledgeGraph, visit: Visit, steps: list[str]) -> None:
+        """Keep a planned visit's steps for the next visit between the same places."""
+        here = self.robot(kg)
+        if here is not None and steps:
+            self.routes[(here[1], visit.place)] = list(steps)
 
     def _is_place(self, t: str) -> bool:
         return t == self.spec.place_type or self.domain.is_subtype(t, self.spec.place_type)
