@@ -103,7 +103,8 @@ def test_patrol_works_on_another_domain_ai2thor():
                     ('countertop_1', 'surface'), ('fridge_1', 'fridge'),
                     ('bed_1', 'bed'), ('apple_1', 'food')):
         kg.add_entity(name, t)
-    for f in (('robot_in_room', 'the_robot', 'kitchen_1'), ('robot_at', 'the_robot', 'countertop_1'),
+    for f in (('robot_in_room', 'the_robot', 'kitchen_1'),
+              ('robot_at', 'the_robot', 'countertop_1'),
               ('hand_empty', 'the_robot'), ('in_room', 'countertop_1', 'kitchen_1'),
               ('in_room', 'fridge_1', 'kitchen_1'), ('in_room', 'bed_1', 'bedroom_1'),
               ('in_room', 'apple_1', 'bedroom_1')):
