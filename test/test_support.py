@@ -176,3 +176,22 @@ def test_kg_show_and_kg_query_say_what_a_fact_rests_on(tmp_path, capsys):
     assert data['facts'][0]['support']['kind'] == 'told'
     assert main(['kg', 'show', '--store', loc, '--entity', 'red_pen', '--perception',
                  str(tmp_path / 'none.yaml')]) == 2
+
+
+def test_an_answer_says_what_was_only_told_and_not_seen_since(tmp_path):
+    from l3mp_ros.compose import build_agent
+    from l3mp_ros.config import Config
+    loc = str(tmp_path / 'kg.db')
+    create_store(loc, _state(), domain_path=str(ROOT / 'pddl' / 'household.pddl')).close()
+    world = open_store_world(loc)
+    agent = build_agent(Config(retriever='full', store=loc), world, llm=object())
+    before = agent.ask('Where is the red pen?')  # given: nothing to add
+    assert 'said' not in before.text and before.facts == [PEN_HERE]
+    world.apply(MOVE, source='nl', info={'speaker': 'gary'})
+    told = agent.ask('Where is the red pen?')  # no LLM call: answered from its facts
+    assert told.facts == [PEN_THERE]
+    assert 'Gary said at ' in told.text and 'I have not seen it since.' in told.text
+    WorldInputs(world, PARAMS).scene_graph(_frame([PEN_THERE], ['red_pen']))
+    seen = agent.ask('Where is the red pen?')
+    assert 'I saw it at ' in seen.text and 'not seen it since' not in seen.text
+    world.close()

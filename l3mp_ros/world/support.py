@@ -244,3 +244,25 @@ def describe(said: str, s: Support, perceivable: bool) -> str:
         else:
             out += '; I cannot see that'
     return out + '.'
+
+
+def told_notes(world: Any, facts: Iterable[Fact], limit: int = 3) -> list[str]:
+    """Return what an answer should add about cited facts that were only told.
+
+    "Gary said at 10:02 that the red pen is on the kitchen table; I have not seen it
+    since." One sentence per told fact (at most ``limit``); seen, given and done facts
+    need none.
+    """
+    from .phrasing import Phrasing
+    phrase = None
+    out = []
+    for f in facts:
+        s = world.support_of(f)
+        if s is None or s.kind != 'told':
+            continue
+        if phrase is None:
+            phrase = Phrasing(world.domain, world.snapshot())
+        out.append(describe(phrase.sentence(f), s, True))
+        if len(out) >= limit:
+            break
+    return out
