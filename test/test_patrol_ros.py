@@ -26,8 +26,7 @@ def params(tmp_path, **extra):
     return [Parameter(k, value=v) for k, v in values.items()]
 
 
-def test_a_task_pre_empts_a_patrol_at_once_and_no_patrol_runs_while_it_waits(spinner,
-                                                                              tmp_path):
+def test_a_task_pre_empts_a_patrol_at_once_and_none_runs_while_it_waits(spinner, tmp_path):
     wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
     # told, never seen: the red pen is on Jerry's table (another room than the robot's)
     told = Update(remove=frozenset({Fact('placed_at_table', ('red_pen', 'living_room_table'))}),
