@@ -31,6 +31,7 @@ AGENT = (LANGUAGE, PLANNER)
 ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 EXECUTE_POLICIES = ('feedback', 'none')
+PATROL_POLICIES = ('off', 'idle')
 
 
 # Sections of the settings: a field belongs to the section of the nearest field at or
@@ -82,7 +83,8 @@ class Config:
     kg_update_max_facts: int = _p(32, 'facts one kg_update request may change; a larger one '
                                   'is rejected with an event', WORLD)
     perception_config: str = _p('config/household_perception.yaml',
-                                'YAML with perceivable_predicates', WORLD)
+                                'YAML with perceivable_predicates (and, for patrol, a patrol '
+                                'section: place_type, robot_at)', WORLD, PLANNER)
     max_scene_entities: int = _p(2000, 'larger scene graphs are rejected', WORLD, PERCEPTION)
     markers_rate: float = _p(2.0, 'maximum rate (Hz) of kg/markers', WORLD)
     markers_frame: str = _p('map', 'frame_id of kg/markers', WORLD)
@@ -128,6 +130,10 @@ class Config:
                                   'execution_feedback before the task fails '
                                   '(execution_timeout) and the next starts; 0: wait for ever',
                                   PLANNER)
+    patrol: str = _p('off', 'idle: when no task is active, queued or being planned, visit the '
+                     'place whose unconfirmed told facts are most worth checking (any task '
+                     'pre-empts it); off: the robot moves only when asked (the default: '
+                     'moving unasked is a safety matter)', PLANNER, choices=PATROL_POLICIES)
     apply_step_effects: bool = _p(True, "apply a succeeded step's effects to the KG (no "
                                   'perception)', PLANNER)
     replica_timeout: float = _p(30.0, 'seconds to wait for the world model (store, update '

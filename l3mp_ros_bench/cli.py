@@ -99,6 +99,12 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
                    help='share of reports the oracle misreads (with --oracle)')
     p.add_argument('--no-observe', action='store_true', help='the robot never looks')
     p.add_argument('--measure-every', type=int, default=100)
+    p.add_argument('--patrol', choices=('off', 'idle'), default='off',
+                   help='idle: between steps, look at the place whose told, unconfirmed '
+                        'facts are most worth checking (default off)')
+    p.add_argument('--idle-moves', type=int, default=None,
+                   help='moves the robot may spend on patrol after each step (default 3 '
+                        'with --patrol idle)')
     add_llm_options(p)
     p.add_argument('--engine', choices=ENGINES, default='lapkt')
     p.add_argument('--plan-timeout', type=float, default=60.0)
@@ -113,6 +119,12 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
         raise CLIError('--steps, --task-every and --measure-every must be >= 1')
     if not 0.0 <= args.noise <= 1.0:
         raise CLIError('--noise is a share between 0 and 1')
+    idle_moves = args.idle_moves if args.idle_moves is not None else (
+        3 if args.patrol == 'idle' else 0)
+    if idle_moves < 0 or (args.patrol == 'idle' and idle_moves < 1):
+        raise CLIError('--idle-moves must be >= 1 with --patrol idle (and never negative)')
+    if args.patrol == 'idle' and args.no_observe:
+        raise CLIError('--patrol idle needs observations (drop --no-observe)')
     if args.noise and not args.oracle:
         raise CLIError('--noise needs --oracle (it misreads the gold answers)')
     from l3mp_ros_bench.household.checkpoint import RunError
@@ -130,7 +142,8 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
                             tasks=tasks, task_every=args.task_every, oracle=args.oracle,
                             engine=args.engine, plan_timeout=args.plan_timeout,
                             speedup_sample=0, model=model, noise=args.noise,
-                            observe=not args.no_observe, measure_every=args.measure_every)
+                            observe=not args.no_observe, measure_every=args.measure_every,
+                            patrol=args.patrol, idle_moves=idle_moves)
     out = Path(args.out)
     if args.report_only and not (out / 'checkpoint.json').is_file():
         raise CLIError(f'--report-only: {out} holds no lifelong run; nothing to report')

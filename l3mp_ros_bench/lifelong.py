@@ -13,6 +13,14 @@ event names the reports it overrides. Language comes from the oracle, from a **n
 oracle** that misreads a seeded share of reports (:class:`NoisyOracle`: a wrong entity of
 the same type, a dropped removal, a dropped report), or from a real LLM.
 
+With ``patrol='idle'`` the robot also spends up to ``idle_moves`` moves after each step
+looking at the place whose told, unconfirmed facts are most worth checking
+(:class:`~l3mp_ros.tasking.patrol.PatrolPolicy`): the visit is planned by the agent's
+planner, executed on the truth step by step (its effects written to the agent's KG as
+``execution``), and every room it enters observed. Each wrong perceivable fact is followed
+from the step it appeared to the step it was set right, and by what (``report``, ``task``
+travel or ``patrol``).
+
 Every ``measure_every`` steps a record carries a measurement: precision and recall of the
 KG against the truth (perceivable and not), store size, RSS, episodic-memory query p50.
 :func:`summarise` turns the records into ``report.json`` (``steps``, ``exact_steps``,
@@ -31,8 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from l3mp_ros import schemas
+from l3mp_ros.planning.execute import execute_plan
+from l3mp_ros.tasking.patrol import PatrolPolicy, load_patrol_spec, unconfirmed_at
 from l3mp_ros.world.kg import KnowledgeGraph
-from l3mp_ros.world.perceive import load_perceivable, scene_graph_update
+from l3mp_ros.world.perceive import load_perceivable, perceived, scene_graph_update
 from l3mp_ros_bench.household.base import Step
 from l3mp_ros_bench.household.oracle import OracleLLM
 from l3mp_ros_bench.household.run_config import RunConfig
@@ -54,6 +64,16 @@ class LifelongConfig(RunConfig):
     noise: float = 0.0  # share of reports the noisy oracle misreads
     observe: bool = True
     measure_every: int = 100
+    patrol: str = 'off'  # off | idle: look to confirm told facts between steps
+    idle_moves: int = 0  # moves the robot may spend on patrol after each step
+
+    def identity(self) -> dict[str, Any]:
+        """Return the fields a resumed run must match (runs without patrol as before)."""
+        data = super().identity()
+        if self.patrol == 'off' and not self.idle_moves:
+            data.pop('patrol', None)
+            data.pop('idle_moves', None)
+        return data
 
 
 class NoisyOracle(OracleLLM):
@@ -125,6 +145,22 @@ class LifelongRun(Runner):
         self.cfg = config
         self.perceivable = load_perceivable(PERCEPTION_CONFIG)
         self.memory: Any = None
+        self.patrol: PatrolPolicy | None = None
+        if config.patrol == 'idle':
+            spec = load_patrol_spec(PERCEPTION_CONFIG)
+            assert spec is not None
+            self.patrol = PatrolPolicy(self.domain, self.perceivable, spec)
+        self.wrong_since: dict[str, int] = {}  # wrong perceivable fact -> step it appeared
+
+    def open(self, fresh: bool = False) -> None:
+        """Open or resume the run; rebuild which wrong facts wait for repair."""
+        super().open(fresh)
+        self.wrong_since = {}
+        for r in self.records:
+            for k in r.get('appeared', []):
+                self.wrong_since[k] = r['index']
+            for rp in r.get('repairs', []):
+                self.wrong_since.pop(rp['fact'], None)
 
     def close(self) -> None:
         """Close the episodic memory and the store."""
@@ -141,17 +177,91 @@ class LifelongRun(Runner):
             rec['misread'] = self.oracle.misread.pop(step.index, None)
         introduced = {k: sorted(set(v) - set(before[k])) for k, v in self.errors().items()}
         rec['introduced'] = introduced  # wrong facts this report left (before looking)
-        return self._after(rec, self._robot_rooms())
+        self._track(rec, 'report')
+        return self._after(rec, self._robot_rooms(), 'report')
 
     def _task(self, step: Step) -> dict[str, Any]:
         rec = super()._task(step)
         rooms = self._robot_rooms() | {a for s in rec['plan'] for a in s.strip('()').split()[1:]
                                        if self.truth.entities.get(a) == 'room'}
-        return self._after(rec, rooms)
+        self._track(rec, 'task')
+        return self._after(rec, rooms, 'task')
 
-    def _after(self, rec: dict[str, Any], rooms: set[str]) -> dict[str, Any]:
+    # -- wrong facts, followed one by one --------------------------------------------
+    def _wrong_now(self) -> set[str]:
+        e = self.errors()
+        return {f'extra {x}' for x in e['extra_seen']} | {f'missing {x}' for x in
+                                                          e['missing_seen']}
+
+    def _track(self, rec: dict[str, Any], by: str) -> None:
+        """Note the wrong perceivable facts that appeared or were repaired just now."""
+        now = self._wrong_now()
+        for k in sorted(now - set(self.wrong_since)):
+            self.wrong_since[k] = rec['index']
+            rec.setdefault('appeared', []).append(k)
+        for k in sorted(set(self.wrong_since) - now):
+            since = self.wrong_since.pop(k)
+            rec.setdefault('repairs', []).append({'fact': k, 'steps': rec['index'] - since,
+                                                  'by': by})
+
+    # -- patrol ------------------------------------------------------------------------
+    def _patrol(self, rec: dict[str, Any]) -> None:
+        """Spend up to ``idle_moves`` moves looking at places with told, unconfirmed facts."""
+        assert self.patrol is not None
+        moves, visits = 0, []
+        while moves < self.cfg.idle_moves:
+            last = self.world.last_event()
+            visit = self.patrol.choose(self.world.kg, self.world.support, last)
+            if visit is None:
+                break
+            began = time.perf_counter()
+            steps = self.patrol.route(self.world.kg, visit)
+            done = {'place': visit.place, 'told': len(visit.facts)}
+            if steps is None:
+                plan = self.planner.plan(self.world.kg, visit.goal,
+                                         timeout=min(10.0, self.cfg.plan_timeout))
+                steps = list(plan.steps) if plan.ok else []
+                done['planned'] = True
+                if not steps:
+                    self.patrol.skip(visit.place, f'no plan ({plan.status})', last)
+                    done['skipped'] = f'no plan ({plan.status})'
+                    visits.append(done)
+                    continue
+                self.patrol.remember(self.world.kg, visit, steps)
+            done['plan_seconds'] = round(time.perf_counter() - began, 3)
+            visits.append(done)
+            for step in steps[:self.cfg.idle_moves - moves]:
+                ex = execute_plan(self.domain, self.truth, [step])
+                if not ex.ok:
+                    done['failed'] = ex.error
+                    break
+                self.truth = ex.kg
+                own = execute_plan(self.domain, self.world.kg, [step])
+                if own.ok and not own.update.is_empty():
+                    self.world.apply(own.update, source='execution', utterance=step,
+                                     info={'patrol': visit.place})
+                moves += 1
+                obs = self._observe(self._robot_rooms())
+                done['confirmed'] = done.get('confirmed', 0) + obs.get('told_confirmed', 0)
+                done['overrides'] = done.get('overrides', 0) + len(obs.get('overrides', []))
+            if 'failed' in done:
+                self.patrol.skip(visit.place, f'the visit failed: {done["failed"]}', last)
+                break
+            if visit.place not in self._robot_rooms():
+                break  # the idle budget ran out on the way: go on after the next step
+            done['reached'] = True
+            if unconfirmed_at(self.patrol, self.world.kg, self.world.support, visit.place):
+                self.patrol.skip(visit.place, 'visited: what I was told there cannot be seen '
+                                 'from the room', self.world.last_event())
+        rec['patrol'] = {'moves': moves, 'visits': visits}
+        self._track(rec, 'patrol')
+
+    def _after(self, rec: dict[str, Any], rooms: set[str], by: str) -> dict[str, Any]:
         if self.cfg.observe:
             rec['observation'] = self._observe(rooms)
+            self._track(rec, by)
+        if self.patrol is not None and self.cfg.observe:
+            self._patrol(rec)
         rec['state_correct'] = self.world.kg.facts == self.truth.facts
         errors = self.errors()
         rec['wrong'] = {k: len(v) for k, v in errors.items()}
@@ -185,12 +295,20 @@ class LifelongRun(Runner):
                                          self.constraints)
         out: dict[str, Any] = {'rooms': sorted(rooms), 'observed': len(observed),
                                'changed': len(update.add) + len(update.remove)}
-        if update.is_empty() and not new:
+        confirms = self.world.to_confirm(perceived(frame, self.perceivable) - update.add)
+        told = [f for f in confirms if (s := self.world.support.get(f)) is not None
+                and s.kind == 'told' and not s.confirmed]
+        if update.is_empty() and not new and not confirms:
             return out
         overrides = self.world.overrides(update, LANGUAGE_SOURCES)
+        info: dict[str, Any] = {'observed': len(observed)}
+        if overrides:
+            info['overrides'] = overrides
+        if confirms:
+            info['confirmed'] = [list(f.triplet()) for f in confirms]
+        out['told_confirmed'] = len(told)
         began = time.perf_counter()
-        res = self.world.apply(update, source='perception', new_entities=new,
-                               info={'overrides': overrides} if overrides else None)
+        res = self.world.apply(update, source='perception', new_entities=new, info=info)
         out.update(applied=res.applied, overrides=overrides, errors=res.errors[:3],
                    apply_seconds=time.perf_counter() - began)
         return out
@@ -233,6 +351,10 @@ def _p(values: list[float], q: float) -> float | None:
         return None
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _num(v: float | None) -> str:
+    return '–' if v is None else f'{v:+.3f}'
 
 
 def summarise(records: list[dict[str, Any]], config: LifelongConfig,
@@ -280,6 +402,7 @@ def summarise(records: list[dict[str, Any]], config: LifelongConfig,
                 'planner_s_per_task': (statistics.mean(v['planner']) if v['planner']
                                        else None)} for w, v in sorted(window.items())]
     return {
+        **_patrol_summary(records, measures, config),
         'schema': 'l3mp/lifelong_report/v1', 'config': config.identity(),
         'steps': len(records), 'exact_steps': exact, 'longest_inexact_stretch': longest,
         'steps_since_exact': since,
@@ -303,6 +426,59 @@ def summarise(records: list[dict[str, Any]], config: LifelongConfig,
         'curves': measures, 'latency': latency,
         'final_errors': {k: v[:20] for k, v in final_errors.items()},
     }
+
+
+def slope(measures: list[dict[str, Any]], key: str = 'precision_seen',
+          after: int = 0) -> float | None:
+    """Return the least-squares slope of ``key`` over the measures, in points per 100 steps."""
+    pts = [(m['step'], m[key]) for m in measures if m['step'] > after and key in m]
+    if len(pts) < 2:
+        return None
+    mx = statistics.mean(x for x, _ in pts)
+    my = statistics.mean(y for _, y in pts)
+    den = sum((x - mx) ** 2 for x, _ in pts)
+    return 100 * 100 * sum((x - mx) * (y - my) for x, y in pts) / den if den else None
+
+
+def _patrol_summary(records: list[dict[str, Any]], measures: list[dict[str, Any]],
+                    config: LifelongConfig) -> dict[str, Any]:
+    """Return the patrol's cost and what it found, and per-fact repair times."""
+    repairs = [rp for r in records for rp in r.get('repairs', [])]
+    appeared = sum(len(r.get('appeared', [])) for r in records)
+    by: dict[str, int] = {}
+    for rp in repairs:
+        by[rp['by']] = by.get(rp['by'], 0) + 1
+    times = sorted(rp['steps'] for rp in repairs)
+    visits = [v for r in records for v in (r.get('patrol') or {}).get('visits', [])]
+    moves = sum((r.get('patrol') or {}).get('moves', 0) for r in records)
+    after = [m for m in measures if m['step'] > 50]
+    return {
+        'patrol': config.patrol, 'idle_moves': config.idle_moves,
+        'patrol_moves': moves, 'moves_per_step': moves / len(records) if records else 0.0,
+        'patrol_visits': len(visits),
+        'patrol_visits_reached': sum(1 for v in visits if v.get('reached')),
+        'patrol_skipped': sum(1 for v in visits if v.get('skipped') or v.get('failed')),
+        'patrol_told_confirmed': sum(v.get('confirmed', 0) for v in visits),
+        'patrol_plan_seconds': sum(v.get('plan_seconds', 0.0) for v in visits),
+        'wrong_facts_appeared': appeared, 'wrong_facts_repaired': len(repairs),
+        'wrong_facts_pending': appeared - len(repairs),
+        'repaired_by': by,
+        'repair_steps': {'median': _p(times, 0.5), 'p90': _p(times, 0.9),
+                         'max': times[-1] if times else None,
+                         'histogram': _histogram(times)},
+        'precision_seen_slope_pp_per_100': slope(measures),
+        'precision_seen_min_after_50': min((m['precision_seen'] for m in after), default=None),
+    }
+
+
+def _histogram(times: list[int]) -> dict[str, int]:
+    edges = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500)
+    out: dict[str, int] = {}
+    for lo, hi in zip(edges, edges[1:] + (None,), strict=True):
+        n = sum(1 for t in times if t >= lo and (hi is None or t < hi))
+        out[f'{lo}-{hi - 1}' if hi is not None and hi - 1 != lo else
+            (str(lo) if hi is not None else f'{lo}+')] = n
+    return out
 
 
 def write_report(summary: dict[str, Any], out: Path, command: str) -> list[Path]:
@@ -329,6 +505,16 @@ def write_report(summary: dict[str, Any], out: Path, command: str) -> list[Path]
              f'Reports that observations overrode: {s["observations_overriding_reports"]} '
              f'observation(s); reports marked contradicted in episodic memory at the last '
              f'measure: {s.get("reports_marked_contradicted")}.', '',
+             f'Patrol: {s.get("patrol", "off")} (idle moves {s.get("idle_moves", 0)}): '
+             f'{s.get("patrol_moves", 0)} moves ({s.get("moves_per_step", 0):.2f} per step), '
+             f'{s.get("patrol_visits", 0)} visits, {s.get("patrol_told_confirmed", 0)} told '
+             f'facts confirmed. Wrong perceivable facts: {s.get("wrong_facts_appeared")} '
+             f'appeared, repaired by {json.dumps(s.get("repaired_by"))}, '
+             f'{s.get("wrong_facts_pending")} pending; steps from wrong write to repair: '
+             f'median {s.get("repair_steps", {}).get("median")}, p90 '
+             f'{s.get("repair_steps", {}).get("p90")}, max '
+             f'{s.get("repair_steps", {}).get("max")}. Perceivable precision slope: '
+             f'{_num(s.get("precision_seen_slope_pp_per_100"))} points per 100 steps.', '',
              '| step | precision seen | recall seen | precision unseen | recall unseen | '
              'store MB | RSS MB | episodic query ms |', '|---' * 8 + '|']
     for m in s['curves']:

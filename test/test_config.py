@@ -54,7 +54,8 @@ def test_node_groups():
     planner = config.node_parameters(config.PLANNER)
     language = config.node_parameters(config.LANGUAGE)
     assert set(planner) - set(language) == {'max_replans', 'execute', 'execution_timeout',
-                                            'apply_step_effects'}
+                                            'apply_step_effects', 'patrol',
+                                            'perception_config'}
     assert {'episodic_k', 'experience', 'answer_past', 'confirm', 'llm_cache'} <= set(language)
     assert 'initial_state' in config.node_parameters(config.WORLD)
     assert 'initial_state' not in language

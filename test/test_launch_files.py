@@ -119,7 +119,9 @@ def test_ai2thor_params_file_is_complete_and_consistent():
 def test_perception_files_are_plain_data_not_ros_parameter_files():
     for path in (ROOT / 'config').glob('*_perception.yaml'):
         data = yaml.safe_load(path.read_text())
-        assert set(data) == {'perceivable_predicates'}, path.name
+        assert set(data) == {'perceivable_predicates', 'patrol'}, path.name
+        from l3mp_ros.tasking.patrol import load_patrol_spec
+        assert load_patrol_spec(path) is not None, path.name
 
 
 def entry_points() -> dict[str, str]:

@@ -111,3 +111,27 @@ def test_report_only_reports_an_interrupted_run_without_running_a_step(tmp_path,
     assert main(['bench', 'lifelong', '--oracle', '--report-only', '--out',
                  str(tmp_path / 'none')]) == 2
     assert 'holds no lifelong run' in capsys.readouterr().err
+
+
+def test_patrol_repairs_wrong_facts_faster_than_no_patrol(tmp_path):
+    # a reduced noisy soak (issue 43): the same seeded stream of reports, one run where the
+    # robot only looks at the room it is in, one where it also patrols between reports
+    # the link retriever (no embedding model): a short soak, the language is the oracle's
+    steps = dict(changes=40, tasks=0, task_every=5, measure_every=20, noise=0.3,
+                 variant='RL_V')
+    base, off, _ = _run(tmp_path, 'off', **steps)
+    records, idle, run = _run(tmp_path, 'idle', patrol='idle', idle_moves=2, **steps)
+    assert [r.get('misread') for r in records] == [r.get('misread') for r in base]
+
+    def wrong_fact_steps(recs):  # the area under the wrong-perceivable-facts curve
+        return sum(r['wrong']['extra_seen'] + r['wrong']['missing_seen'] for r in recs)
+    assert off['patrol_moves'] == 0 and 0 < idle['patrol_moves'] <= 2 * 40
+    assert idle['repaired_by'].get('patrol', 0) > 0 and 'patrol' not in off['repaired_by']
+    assert idle['patrol_told_confirmed'] > 0
+    assert wrong_fact_steps(records) < wrong_fact_steps(base), (idle, off)
+    assert idle['wrong_facts_repaired'] > off['wrong_facts_repaired']
+    # every visit went through the planner and the executed moves are in the store
+    from l3mp_ros.world.store import Store
+    with Store(run.store_path) as store:
+        moves = [e for e in store.history() if e.info.get('patrol')]
+    assert len(moves) == idle['patrol_moves']

@@ -16,6 +16,7 @@ from ..llm.protocol import Answer, ChatLLM, Usage
 from ..planning.planner import Planner
 from ..retrieval.base import Retriever
 from ..world.model import WorldModel
+from ..world.support import told_notes
 from .router import QuestionAnswerer, Router, place_predicates
 from .task import TaskOutcome, TaskPlanner, TaskSettings
 from .update import NLUpdater, UpdateOutcome, UpdateSettings
@@ -78,7 +79,11 @@ class Agent:
                 past = self.memory.answer(kg, text)
                 if past is not None:
                     return past
-            return self.answerer.answer(kg, text)
+            answer = self.answerer.answer(kg, text)
+        notes = told_notes(self.world, answer.facts)  # seen or only told (issue 43)
+        if notes and not answer.error:
+            answer.text = f'{answer.text.rstrip()} {" ".join(notes)}'
+        return answer
 
     def route(self, text: str, usage: Usage | None = None) -> str:
         """Classify an utterance as ``report``, ``task`` or ``question``.

@@ -17,6 +17,7 @@ from ..schemas import WireError, loads
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import KGError, KnowledgeGraph, Update
+from ..world.model import WorldModel
 from ..world.store import Event
 from ..world.stores import create_store, open_store
 from ..world.verify import Verifier
@@ -57,7 +58,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store(p)
     p.add_argument('--json', action='store_true', help='print the l3mp/kg/v1 snapshot')
     p.add_argument('--summary', action='store_true', help='counts only')
-    p.add_argument('--entity', help='only the facts of this entity')
+    p.add_argument('--entity', help='only the facts of this entity, each with what it rests on '
+                   '(seen, told, given or done; when, by whom; seen since?)')
+    p.add_argument('--perception', default=None,
+                   help='perception config (which predicates can be seen; default: the '
+                        "configuration's perception_config)")
     p.set_defaults(func=cmd_show)
 
     p = verbs.add_parser('history', help='print the event log')
@@ -211,6 +216,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     world.close()
     if args.entity and not kg.has_entity(args.entity.lower()):
         raise CLIError(f'unknown entity: {args.entity}')
+    if args.entity:
+        return _show_entity(world, args)
     if args.json:
         print(kg.dumps())
         return 0
@@ -221,6 +228,41 @@ def cmd_show(args: argparse.Namespace) -> int:
     print()
     for f in facts:
         print(f.text())
+    return 0
+
+
+def _show_entity(world: WorldModel, args: argparse.Namespace) -> int:
+    """Print one entity's facts with their support (``--json``: as JSON)."""
+    from ..config import Config
+    from ..world.perceive import load_perceivable
+    from ..world.phrasing import Phrasing
+    from ..world.support import describe
+    try:
+        perceivable = load_perceivable(args.perception or Config().perception_config)
+    except ValueError as exc:
+        raise CLIError(f'perception config: {exc}') from None
+    name = args.entity.lower()
+    kg = world.kg
+    phrase = Phrasing(world.domain, kg)
+    rows = []
+    for f in sorted(kg.facts_of(name)):
+        s = world.support.get(f)
+        see = f.predicate in perceivable
+        rows.append({'fact': list(f.triplet()), 'perceivable': see,
+                     'support': s.to_json() if s is not None else None,
+                     'said': describe(phrase.sentence(f), s, see) if s is not None else None})
+    if args.json:
+        print(dump({'entity': name, 'type': kg.entities[name], 'facts': rows}))
+        return 0
+    print(f'{name} - {kg.entities[name]}: {len(rows)} facts')
+    for r, f in zip(rows, sorted(kg.facts_of(name)), strict=True):
+        s = r['support']
+        tag = '?' if s is None else s['kind'] + (' doubtful' if s['doubtful'] else '') + (
+            '' if s['kind'] == 'seen' or not r['perceivable'] else
+            ', confirmed' if s['confirmed'] else ', unconfirmed')
+        print(f'{f.text()}  [{tag}]')
+        if r['said']:
+            print(f'    {r["said"]}')
     return 0
 
 

@@ -7,6 +7,11 @@ order. :class:`~l3mp_ros.tasking.lifecycle.TaskLifecycle` keeps the active task:
 ``events``/``execution_feedback``, ``execution_timeout``, ``planned`` with no executor.
 Every status goes out on ``plan`` (transient-local), final ones as a sentence on ``say``;
 ``cancel`` takes a task id or ``all``; service ``tasks`` (std_srvs/Trigger) lists them.
+
+With ``patrol: idle`` an idle planner sends the robot to look at the place whose told,
+unconfirmed facts are most worth checking (:mod:`l3mp_ros.tasking.patrol`): planned like a
+goal on the worker, published on ``plan`` with ``patrol: true`` and executed like any
+task; a task arriving on ``task`` or ``goal`` pre-empts it at once.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from std_srvs.srv import Trigger
 
 from ..agent.task import new_task_id
 from ..compose import agent_setters
-from ..config import PLANNER, node_parameters
+from ..config import PATROL_POLICIES, PLANNER, checked, node_parameters
 from ..schemas import error_event, loads, parse
 from ..tasking.lifecycle import TaskLifecycle
+from ..tasking.patrol import PATROL_PREFIX, PatrolPolicy, patrol_policy
 from ..tasking.requests import RequestError, parse_cancel, parse_request, spoken
 from .common import COMMAND_QOS, PLAN_QOS, guarded, publish_json, run
 from .common import trigger_answer as answer
@@ -43,10 +49,25 @@ class PlannerNode(AgentNode):
         super().configure()
         self.plan_pub = self.publisher('plan', PLAN_QOS)
         self.tasks = TaskLifecycle.for_agent(self.agent, self.params)
+        self.patrol: PatrolPolicy | None = None
+        self._patrols = 0
+        self._patrol_planning = False
+        self._patrol_place: dict[str, str] = {}  # patrol task id -> place
+        if self.params['patrol'] == 'idle':
+            self.patrol = patrol_policy(self.agent.world.domain,
+                                        str(self.params['perception_config']))
 
     def setters(self) -> dict[str, Any]:
-        """Engine, time-outs, attempts and the execute policy change live."""
-        return agent_setters(self.agent, self.tasks)
+        """Engine, time-outs, attempts, the execute and patrol policies change live."""
+        out = agent_setters(self.agent, self.tasks)
+
+        def set_patrol(v: str) -> None:
+            self.patrol = (patrol_policy(self.agent.world.domain,
+                                         str(self.params['perception_config']))
+                           if v == 'idle' else None)
+        out['patrol'] = checked(lambda v: v in PATROL_POLICIES,
+                                'one of ' + ', '.join(PATROL_POLICIES), set_patrol)
+        return out
 
     def activate(self) -> None:
         """Open the task inputs, the status service and the execution clock."""
@@ -127,10 +148,48 @@ class PlannerNode(AgentNode):
         if self.tasks.overdue():  # starting the next task plans it: on the worker
             self.worker.submit('execution_timeout',
                                lambda: self._publish(self.tasks.check_timeout()))
+        self._check_patrol()
+
+    def _check_patrol(self) -> None:
+        """Plan a patrol when idle (policy ``idle``); never while a task waits."""
+        policy = self.patrol
+        if policy is None or self._patrol_planning or not self.tasks.idle():
+            return
+        world = self.agent.world
+        last = world.last_event()
+        with world._lock:
+            visit = policy.choose(world.kg, world.support, last)
+        if visit is None:
+            return
+        self._patrols += 1
+        tid = f'{PATROL_PREFIX}{self._patrols}'
+        self._patrol_planning = True
+
+        def job() -> None:
+            try:
+                if not self.tasks.idle():
+                    return  # a task came while this waited for the worker
+                outcome = self.agent.plan_goal(visit.goal, task_id=tid)
+                if outcome.status not in ('solved', 'already_satisfied') or not outcome.steps:
+                    policy.skip(visit.place, f'no plan to reach it ({outcome.status})', last)
+                    return
+                outcome.text = f'look at {visit.place} ({len(visit.facts)} told facts)'
+                self._patrol_place[tid] = visit.place
+                self._publish(self.tasks.start_patrol(outcome))
+            finally:
+                self._patrol_planning = False
+        self.worker.submit('patrol', job)
 
     def _publish(self, bodies: list[dict]) -> None:
         for body in bodies:
             publish_json(self.plan_pub, body)
+            if body.get('patrol'):
+                place = self._patrol_place.get(str(body.get('task_id')))
+                if body.get('status') in ('done', 'failed') and place and self.patrol:
+                    # visited (or could not get there): not again for a while
+                    why = 'visited' if body['status'] == 'done' else 'the visit failed'
+                    self.patrol.skip(place, why, self.agent.world.last_event())
+                continue  # a patrol is not announced on say
             sentence = spoken(body)
             if sentence is not None:
                 self._say(sentence)

@@ -70,6 +70,7 @@ class ActiveTask:
     replans: int = 0
     status: Status = Status.QUEUED
     heard: float = 0.0  # monotonic time of activation or of the last feedback on it
+    patrol: bool = False  # a visit to confirm told facts (tasking/patrol.py): any task wins
 
     def summary(self, now: float | None = None) -> dict[str, Any]:
         """Return the task's status in a few fields (for a status query)."""
@@ -147,6 +148,8 @@ class TaskLifecycle:
                        'revision': task.revision, 'next_step': task.next_step,
                        'progress': {'done': task.next_step, 'total': len(task.steps)},
                        'reason': reason})
+        if task.patrol:
+            fields['patrol'] = True
         return schemas.plan(**fields)
 
     def _finish(self, task: ActiveTask, status: Status | None = None) -> None:
@@ -168,15 +171,54 @@ class TaskLifecycle:
     # -- tasks ----------------------------------------------------------------
     def announce(self, task_id: str, text: str | None = None,
                  goal: str | None = None) -> list[dict[str, Any]]:
-        """Register a task that was received and waits to be planned (status ``queued``)."""
+        """Register a task that was received and waits to be planned (status ``queued``).
+
+        A patrol in progress is pre-empted at once: cancelled before the task is planned,
+        so the executor stops it now.
+        """
         with self._lock:
             if self._find(task_id) is not None and task_id not in self.recent:
                 raise ValueError(f'task id {task_id!r} is already in use')
+            out = self.preempt_patrol(task_id)
             self.recent.pop(task_id, None)
             self.dropped.discard(task_id)
             task = ActiveTask(task_id, text, goal)
             self.pending[task_id] = task
-            return [self._body(task, 'received; waiting to be planned')]
+            return out + [self._body(task, 'received; waiting to be planned')]
+
+    # -- patrols (tasking/patrol.py) ------------------------------------------
+    def idle(self) -> bool:
+        """Tell whether no task is active, queued, or received and waiting to be planned."""
+        with self._lock:
+            return self.active is None and not self.queue and not self.pending
+
+    def patrolling(self) -> bool:
+        """Tell whether the active task is a patrol."""
+        with self._lock:
+            return self.active is not None and self.active.patrol
+
+    def preempt_patrol(self, by: str) -> list[dict[str, Any]]:
+        """Cancel an active patrol for the task ``by``; return its message."""
+        with self._lock:
+            task = self.active
+            if task is None or not task.patrol:
+                return []
+            self.active = None
+            self._finish(task, 'cancelled')
+            return [self._body(task, f'pre-empted by task {by}')]
+
+    def start_patrol(self, outcome: Any) -> list[dict[str, Any]]:
+        """Activate a planned patrol when still idle (else drop it); return its messages."""
+        with self._lock:
+            if not self.idle():
+                return []
+            task = ActiveTask(outcome.task_id, outcome.text, outcome.goal, patrol=True)
+            self._adopt(task, outcome)
+            if task.status not in OK_STATUSES:
+                self._finish(task)
+                return [self._body(task, 'patrol: no plan')]
+            return self._activate(task, 'patrol: looking to confirm what I was told',
+                                  replan=False)
 
     def start(self, task_id: str) -> list[dict[str, Any]] | None:
         """Mark an announced task ``planning``; None when it was cancelled meanwhile."""
@@ -202,11 +244,12 @@ class TaskLifecycle:
             if task.status not in OK_STATUSES:
                 self._finish(task)
                 return [self._body(task, 'planning failed')]
+            out = self.preempt_patrol(task.task_id)
             if self.active is not None:
                 task.status = Status.QUEUED
                 self.queue.append(task)
                 return [self._body(task, f'queued behind {self.active.task_id}')]
-            return self._activate(task, 'new task', replan=False)
+            return out + self._activate(task, 'new task', replan=False)
 
     def _activate(self, task: ActiveTask, reason: str, replan: bool) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

@@ -18,7 +18,7 @@ from typing import Any
 from ..schemas import WireError, error_event, loads_object, validate
 from . import query, replica
 from .model import ApplyResult, WorldModel
-from .perceive import PerceptionError, load_perceivable, scene_graph_update
+from .perceive import PerceptionError, load_perceivable, perceived, scene_graph_update
 
 MAX_MESSAGE_BYTES = 4_000_000
 LANGUAGE_SOURCES = ('nl',)  # what people said (an observation may override it)
@@ -81,10 +81,16 @@ class WorldInputs:
                                              self.world.domain, self.world.constraints, limit)
         except PerceptionError as exc:
             return [error_event('perception', exc.errors, topic='scene_graph')]
-        if update.is_empty() and not new:
-            return []  # nothing changed: no event
+        # what the frame sees that the KG holds already: the facts it confirms
+        confirms = self.world.to_confirm(perceived(data, self.perceivable) - update.add)
+        if update.is_empty() and not new and not confirms:
+            return []  # nothing changed and nothing newly confirmed: no event
         source = str(data.get('source') or 'perception')
         info = {'stamp': data.get('stamp'), 'observed': len(data.get('observed') or [])}
+        if confirms:
+            info['confirmed'] = [list(f.triplet()) for f in confirms]
+        if data.get('robot'):
+            info['robot'] = str(data['robot'])
         overridden = self.world.overrides(update, LANGUAGE_SOURCES)
         if overridden:  # the reports whose facts what the robot sees now contradicts
             info['overrides'] = overridden
@@ -127,8 +133,10 @@ class WorldInputs:
             last = store.last_event_id() if store is not None else None
             if problems:
                 return query.result(rid, errors=problems, last_event_id=last), []
-            return query.answer(self.world.snapshot(), data, self.world.domain.predicates,
-                                last), []
+            body = query.answer(self.world.snapshot(), data, self.world.domain.predicates,
+                                last)
+            query.add_support(body, self.world, self.perceivable)
+            return body, []
         except Exception as exc:  # the asker gets an answer whatever happens
             return query.result(rid, errors=[f'internal error: {exc!r}']), []
 

@@ -24,6 +24,7 @@ from .constraints import Constraints
 from .domain import DomainSchema
 from .kg import Fact, KnowledgeGraph, Update
 from .store import Event, Store, StoreError
+from .support import RECENT_SEEN, REFRESH_SEEN, Support, SupportIndex, classify
 from .verify import Verifier
 
 
@@ -74,11 +75,18 @@ class WorldModel:
         self.verifier = Verifier(domain, self.constraints)
         self.store = store
         self._seen = 0  # newest store event reflected in self.kg
+        #: what every fact rests on (seen, told, given, done; world/support.py)
+        self.support = SupportIndex()
+        #: a report removing a fact seen less than this many seconds ago is doubtful
+        self.recent_seen = RECENT_SEEN
         if kg is None and store is not None:
-            kg, self._seen = store.load_state()
+            kg, self._seen, self.support = store.load_world()
         elif store is not None:
             self._seen = store.last_event_id()
+            self.support = store.load_support()
         self.kg = kg if kg is not None else KnowledgeGraph(domain.name)
+        if store is None:
+            self.support.give(self.kg.facts, 0, time.time())
         self._lock = threading.RLock()
         self.listeners: list[Callable[[Event | None, ApplyResult], None]] = []
         # without a store, the newest events live here (pending questions need them)
@@ -96,6 +104,7 @@ class WorldModel:
             with self._writing(caught):
                 new_entities = {k.lower(): v.lower() for k, v in (new_entities or {}).items()
                                 if self.kg.type_of(k.lower()) != v.lower()}
+                info = self._doubt(update, source, info)
                 errors = self.verifier.check(self.kg, update, new_entities) if verify else []
                 if not errors and not verify:
                     # even unverified updates must be applicable (existence, known entities)
@@ -124,6 +133,9 @@ class WorldModel:
                     self.kg.add_entity(name, t)
                 self.kg.apply(update)
                 self._track(update, eid, source)
+                writer = getattr(self.store, 'writer', None)
+                self.support.apply(eid or 0, time.time(), source, update,
+                                   {'writer': writer, **(info or {})} if writer else info)
                 result = ApplyResult(True, update, [], eid, dict(new_entities))
             self._notify_external(caught)
             self._notify(eid, result)
@@ -187,6 +199,7 @@ class WorldModel:
                 follow(self.kg, ev.update, ev.new_entities)
                 if ev.update is not None:
                     self._track(ev.update, ev.id, ev.source)
+                self.support.apply(ev.id, ev.time, ev.source, ev.update, ev.info)
                 caught.append(ev)
             self._seen = ev.id
 
@@ -196,6 +209,44 @@ class WorldModel:
         if eid is not None:
             for fact in update.add:
                 self._origin[fact] = (eid, source)
+
+    # -- what facts rest on ------------------------------------------------------------
+    def _doubt(self, update: Update, source: str, info: dict | None) -> dict | None:
+        """Mark a report that removes what was seen moments ago as doubtful.
+
+        Perception is the ground truth here and language a hint: such a report is still
+        written (the thing may have been moved since) but its facts are ``doubtful`` until
+        seen, and the event names what it contradicts (``info['contradicts_seen']``).
+        """
+        if classify(source, info) != 'told':
+            return info
+        now = time.time()
+        fresh = sorted(f for f in update.remove if (s := self.support.get(f)) is not None
+                       and s.seen_time is not None and now - s.seen_time < self.recent_seen)
+        if not fresh:
+            return info
+        return {**(info or {}), 'doubtful': True,
+                'contradicts_seen': [list(f.triplet()) for f in fresh]}
+
+    def support_of(self, fact: Fact) -> Support | None:
+        """Return what ``fact`` rests on (None: not in the KG)."""
+        with self._lock:
+            return self.support.get(fact) if fact in self.kg else None
+
+    def to_confirm(self, facts: Iterable[Fact], now: float | None = None) -> list[Fact]:
+        """Return the held facts of ``facts`` a sighting would tell something new about.
+
+        Never seen since written, or last seen more than ``REFRESH_SEEN`` seconds ago.
+        """
+        now = time.time() if now is None else now
+        with self._lock:
+            out = []
+            for f in facts:
+                s = self.support.get(f)
+                if f in self.kg and s is not None and (
+                        s.seen_time is None or now - s.seen_time > REFRESH_SEEN):
+                    out.append(f)
+            return sorted(out)
 
     def origin(self, fact: Fact) -> tuple[int, str] | None:
         """Return (event id, source) of the update that added ``fact``, when seen here."""

@@ -24,7 +24,7 @@ The update is then verified by the world model like any other.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import yaml
@@ -189,6 +189,20 @@ def scene_graph_update(kg: KnowledgeGraph, msg: dict, perceivable: set[str],
     remove |= _conflicts(kg, constraints, domain, add, remove, types)
     remove -= _keep_exactly(kg, constraints, domain, add, remove, observed, types)
     return Update.of(remove, add), new_entities
+
+
+def perceived(msg: Mapping, perceivable: Collection[str]) -> set[Fact]:
+    """Return the perceivable facts a (checked) scene graph says hold."""
+    observed = {str(o).lower() for o in msg.get('observed', []) or []}
+    out = set()
+    for trip in msg.get('facts', []) or []:
+        try:
+            fact = Fact.from_triplet(trip)
+        except KGError:
+            continue
+        if fact.predicate in perceivable and fact.args and fact.args[0] in observed:
+            out.add(fact)
+    return out
 
 
 def frame_signature(msg: Mapping) -> tuple:

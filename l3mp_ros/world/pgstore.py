@@ -39,12 +39,15 @@ from .kg import Fact, KnowledgeGraph, Update
 from .store import (
     BUSY_TIMEOUT,
     SCHEMA_VERSION,
+    SUPPORT_DDL,
+    SUPPORT_UPTO,
     Event,
     Store,
     StoreBase,
     StoreError,
     args_key,
 )
+from .support import SupportIndex
 
 CHANNEL = 'l3mp_events'
 LOCK_KEY = 0x6C336D70  # 'l3mp': the advisory lock every writer of a database takes
@@ -60,7 +63,7 @@ _DDL = (
     'CREATE TABLE snapshots (id BIGSERIAL PRIMARY KEY, event_id BIGINT, '
     'time DOUBLE PRECISION NOT NULL, kg TEXT NOT NULL)',
 )
-_TABLES = ('meta', 'entities', 'facts', 'events', 'snapshots')
+_TABLES = ('meta', 'entities', 'facts', 'events', 'snapshots', 'support')
 
 
 def redact(url: str) -> str:
@@ -95,6 +98,7 @@ class PgStore(StoreBase):
         self.busy_timeout = busy_timeout
         self._tx = False
         self.reconnects = 0
+        self._event_time = 0.0  # the time of the event being written
         self._conn = _connect(url)
         try:
             meta = dict(self._conn.execute('SELECT key, value FROM meta').fetchall())
@@ -110,6 +114,12 @@ class PgStore(StoreBase):
             raise StoreError(f'{self.path} is not an l3mp store (schema version '
                              f'{meta.get("schema_version")!r})')
         self._store_id = meta.get('store_id')
+        if meta.get(SUPPORT_UPTO) != str(self.last_event_id()):
+            try:
+                with self.transaction():
+                    self._support_sync()  # an older store: derive the table from the log
+            except StoreError:
+                pass  # readers replay (load_support); the next write syncs
 
     # -- creating ----------------------------------------------------------------
     @classmethod
@@ -152,9 +162,19 @@ class PgStore(StoreBase):
                 info = {'entities': len(kg.entities), 'facts': len(kg.facts)}
                 if writer:
                     info['writer'] = writer
+                now = time.time()
                 conn.execute('INSERT INTO events (id, time, source, status, info) '
                              'VALUES (1, %s, %s, %s, %s)',
-                             (time.time(), source, 'init', json.dumps(info)))
+                             (now, source, 'init', json.dumps(info)))
+                conn.execute(SUPPORT_DDL)
+                given = SupportIndex()
+                given.give(kg.facts, 1, now, source)
+                with conn.cursor() as cur:
+                    cur.executemany('INSERT INTO support VALUES (%s, %s, %s, %s, %s, %s, %s, '
+                                    '%s, %s, %s, %s, %s)',
+                                    [(f.predicate, args_key(f), *v.row())
+                                     for f, v in given.rows.items()])
+                conn.execute('INSERT INTO meta VALUES (%s, %s)', (SUPPORT_UPTO, '1'))
                 conn.execute('SELECT pg_notify(%s, %s)', (CHANNEL, '1'))
         except psycopg.Error as exc:
             raise StoreError(f'cannot create store {redact(url)}: {exc}') from None
@@ -207,11 +227,32 @@ class PgStore(StoreBase):
             self._conn.execute('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY')
             return self.load_kg(), self.last_event_id()
 
+    def load_world(self) -> tuple[KnowledgeGraph, int, SupportIndex]:
+        """Return the state, its newest event and every fact's support (one snapshot)."""
+        if self._tx:
+            return self.load_kg(), self.last_event_id(), self._read_support()
+        with self._conn.transaction():
+            self._conn.execute('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY')
+            return self.load_kg(), self.last_event_id(), self._read_support()
+
     def history(self, since_id: int = 0, limit: int | None = None,
                 status: str | None = None) -> list[Event]:
         """Return events with id > ``since_id`` in order (optionally only one status)."""
         sql, params = self._history_query(since_id, limit, status, '%s')
         return [Store._event(row) for row in self._query(sql, params)]
+
+    _mark = '%s'
+
+    def _exec(self, sql: str, params: tuple | list = ()) -> None:
+        self._conn.execute(sql, params or None)
+
+    def _many(self, sql: str, seq: list[tuple]) -> None:
+        if seq:
+            with self._conn.cursor() as cur:
+                cur.executemany(sql, seq)
+
+    def _fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        return self._query(sql, params or None)
 
     def last_event_id(self) -> int:
         """Return the id of the newest event (0 if none)."""
@@ -267,11 +308,12 @@ class PgStore(StoreBase):
 
     def _event(self, status: str, source: str, utterance: str | None, diff: str | None,
                new_entities: str | None, errors: str | None, info: dict | None) -> int:
+        self._event_time = time.time()
         row = self._conn.execute(
             'INSERT INTO events (id, time, source, status, utterance, diff, new_entities, '
             'errors, info) SELECT COALESCE(MAX(id), 0) + 1, %s, %s, %s, %s, %s, %s, %s, %s '
             'FROM events RETURNING id',
-            (time.time(), source, status, utterance, diff, new_entities, errors,
+            (self._event_time, source, status, utterance, diff, new_entities, errors,
              self._info(info))).fetchone()
         eid = int(row[0])
         self._conn.execute('SELECT pg_notify(%s, %s)', (CHANNEL, str(eid)))
@@ -289,14 +331,19 @@ class PgStore(StoreBase):
                                 [(f.predicate, args_key(f)) for f in update.remove])
                 cur.executemany('INSERT INTO facts VALUES (%s, %s) ON CONFLICT DO NOTHING',
                                 [(f.predicate, args_key(f)) for f in update.add])
-            return self._event('applied', source, utterance, json.dumps(update.to_json()),
-                               json.dumps([{'name': n, 'type': t} for n, t in ents]), None,
-                               info)
+            eid = self._event('applied', source, utterance, json.dumps(update.to_json()),
+                              json.dumps([{'name': n, 'type': t} for n, t in ents]), None,
+                              info)
+            self._support_event(eid, eid - 1, self._event_time, source, update,
+                                json.loads(self._info(info)))
+            return eid
 
     def _log_rejection(self, status: str, source: str, utterance: str | None,
                        diff: str | None, errors: str, info: dict | None) -> int:
         with self._writing():
-            return self._event(status, source, utterance, diff, None, errors, info)
+            eid = self._event(status, source, utterance, diff, None, errors, info)
+            self._support_event(eid, eid - 1, 0.0, source, None, None)
+            return eid
 
     def save_snapshot(self, kg: KnowledgeGraph) -> int:
         """Store a full snapshot of ``kg`` tagged with the newest event id."""

@@ -16,6 +16,8 @@ from typing import Any
 
 from .. import schemas
 from .kg import TRUE, Fact, KnowledgeGraph
+from .phrasing import Phrasing
+from .support import describe
 
 DEFAULT_LIMIT = 1000
 
@@ -78,3 +80,27 @@ def answer(kg: KnowledgeGraph, query: dict[str, Any], predicates: Collection[str
     pool = kg.facts_with(predicate) if predicate is not None else kg.facts
     return result(rid, facts=[f for f in pool if _matches(f, pattern)], kg=kg, limit=limit,
                   last_event_id=last_event_id)
+
+
+def add_support(body: dict[str, Any], world: Any, perceivable: Collection[str]) -> None:
+    """Add ``support`` to a ``kg_query_result/v1``: per fact, what it rests on.
+
+    One entry per triplet of ``facts`` (same order): the fact's support (seen, told,
+    given or done; which event, robot or speaker, when; ``confirmed``, ``doubtful``),
+    ``perceivable`` (whether perception can ever see it) and ``said``, a sentence.
+    """
+    if not body.get('facts') or 'snapshot' in body:
+        return
+    kg = world.snapshot()
+    phrase = Phrasing(world.domain, kg)
+    out = []
+    for trip in body['facts']:
+        fact = Fact.from_triplet(trip)
+        s = world.support_of(fact)
+        see = fact.predicate in perceivable
+        entry: dict[str, Any] = {'perceivable': see}
+        if s is not None:
+            entry.update(s.to_json())
+            entry['said'] = describe(phrase.sentence(fact), s, see)
+        out.append(entry)
+    body['support'] = out

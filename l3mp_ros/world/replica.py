@@ -100,6 +100,7 @@ class ReplicaWorldModel(WorldModel):
         self._reader = open_store(self.store_path)
         last = self._reader.last_event_id()
         super().__init__(domain, constraints, kg=self._reader.load_kg())
+        self.support = self._reader.load_support()
         self.last_event_id = last
         self._replay(last)
         self.send = send
@@ -107,13 +108,20 @@ class ReplicaWorldModel(WorldModel):
         self._waiting: dict[str, tuple[threading.Event, list[ApplyResult]]] = {}
 
     # -- following the writer -------------------------------------------------
-    def _apply_diff(self, diff: Mapping | None, new_entities: Mapping[str, str]) -> None:
-        follow(self.kg, Update.from_json(diff) if diff else None, new_entities)
+    def _apply_diff(self, diff: Mapping | None, new_entities: Mapping[str, str],
+                    event: Mapping | None = None) -> None:
+        update = Update.from_json(diff) if diff else None
+        follow(self.kg, update, new_entities)
+        if event is not None and isinstance(event.get('id'), int):
+            self.support.apply(event['id'], float(event.get('time') or time.time()),
+                               str(event.get('source') or ''), update, event.get('info'))
 
     def _replay(self, since: int) -> None:
         for ev in self._reader.history(since_id=since):
             if ev.status == 'applied':
-                self._apply_diff(ev.update.to_json() if ev.update else None, ev.new_entities)
+                self._apply_diff(ev.update.to_json() if ev.update else None, ev.new_entities,
+                                 {'id': ev.id, 'time': ev.time, 'source': ev.source,
+                                  'info': ev.info})
             self.last_event_id = max(self.last_event_id, ev.id)
 
     def on_event(self, event: Mapping) -> None:
@@ -129,7 +137,7 @@ class ReplicaWorldModel(WorldModel):
                     if event.get('status') == 'applied':
                         ents = {str(e['name']): str(e['type'])
                                 for e in event.get('new_entities') or []}
-                        self._apply_diff(event.get('diff'), ents)
+                        self._apply_diff(event.get('diff'), ents, event)
                     self.last_event_id = eid
             elif event.get('status') == 'applied':  # writer without a store
                 ents = {str(e['name']): str(e['type']) for e in event.get('new_entities') or []}

@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Self
 
 from .kg import Fact, KnowledgeGraph, Update
+from .support import COLUMNS as SUPPORT_COLUMNS
+from .support import Rows, Support, SupportIndex, event_rows, replay
 
 SCHEMA_VERSION = '1'
 
@@ -53,6 +55,15 @@ CREATE TABLE IF NOT EXISTS snapshots (
     id INTEGER PRIMARY KEY AUTOINCREMENT, event_id INTEGER, time REAL NOT NULL, kg TEXT NOT NULL
 );
 """
+#: the derived support table (world/support.py); added to older stores when opened
+SUPPORT_DDL = (
+    'CREATE TABLE IF NOT EXISTS support (predicate TEXT NOT NULL, args TEXT NOT NULL, '
+    'kind TEXT NOT NULL, event_id BIGINT NOT NULL, time DOUBLE PRECISION NOT NULL, '
+    'source TEXT NOT NULL, robot TEXT, speaker TEXT, doubtful INTEGER NOT NULL, '
+    'seen_event BIGINT, seen_time DOUBLE PRECISION, seen_robot TEXT, '
+    'PRIMARY KEY (predicate, args))')
+#: meta key: the newest event the support table reflects
+SUPPORT_UPTO = 'support_upto'
 
 
 #: statuses of a logged update that changed nothing
@@ -176,6 +187,86 @@ class StoreBase:
         """Close the connection."""
         raise NotImplementedError
 
+    # -- the derived support table (world/support.py) ---------------------------------
+    _mark = '?'  # the driver's parameter placeholder
+
+    def _exec(self, sql: str, params: tuple | list = ()) -> None:
+        raise NotImplementedError
+
+    def _many(self, sql: str, seq: list[tuple]) -> None:
+        raise NotImplementedError
+
+    def _fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        raise NotImplementedError
+
+    def _q(self, sql: str) -> str:
+        return sql if self._mark == '?' else sql.replace('?', self._mark)
+
+    def _support_upto(self) -> str | None:
+        rows = self._fetch(self._q('SELECT value FROM meta WHERE key = ?'), (SUPPORT_UPTO,))
+        return rows[0][0] if rows else None
+
+    def _set_support_upto(self, eid: int) -> None:
+        self._exec(self._q('INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE '
+                           'SET value = EXCLUDED.value'), (SUPPORT_UPTO, str(eid)))
+
+    def _put_support(self, put: Mapping[Fact, Support]) -> None:
+        cols = ', '.join(SUPPORT_COLUMNS)
+        sets = ', '.join(f'{c} = EXCLUDED.{c}' for c in SUPPORT_COLUMNS)
+        marks = ', '.join('?' * (len(SUPPORT_COLUMNS) + 2))
+        self._many(self._q(f'INSERT INTO support (predicate, args, {cols}) VALUES ({marks}) '
+                           f'ON CONFLICT (predicate, args) DO UPDATE SET {sets}'),
+                   [(f.predicate, args_key(f), *s.row()) for f, s in put.items()])
+
+    def _support_sync(self) -> None:
+        """Rebuild the support table from the event log when it is behind (write lock held).
+
+        A store made before the table existed, or written by an older build, is caught up
+        here: the table is derived data, the event log is the truth.
+        """
+        self._exec(SUPPORT_DDL)
+        last = self.last_event_id()
+        if self._support_upto() == str(last):
+            return
+        index = replay(self.load_kg().facts, self.history())
+        self._exec('DELETE FROM support')
+        self._put_support(index.rows)
+        self._set_support_upto(last)
+
+    def _support_event(self, eid: int, prev: int, t: float, source: str,
+                       update: Update | None, info: dict | None) -> None:
+        """Keep the support table current with event ``eid`` (inside its transaction)."""
+        if self._support_upto() != str(prev):
+            self._support_sync()
+            return
+        if update is not None:
+            rows: Rows = event_rows(eid, t, source, update, info)
+            self._many(self._q('DELETE FROM support WHERE predicate = ? AND args = ?'),
+                       [(f.predicate, args_key(f)) for f in rows.delete])
+            self._many(self._q('UPDATE support SET doubtful = 0, seen_event = ?, '
+                               'seen_time = ?, seen_robot = ? WHERE predicate = ? AND args = ?'),
+                       [(*rows.seen, f.predicate, args_key(f)) for f in rows.confirm])
+            self._put_support(rows.put)
+        self._set_support_upto(eid)
+
+    def _read_support(self) -> SupportIndex:
+        """Return the support of every fact (the table, or a replay when it is behind)."""
+        try:
+            upto = self._support_upto()
+            if upto is not None and upto == str(self.last_event_id()):
+                cols = ', '.join(SUPPORT_COLUMNS)
+                return SupportIndex({
+                    Fact(p, tuple(json.loads(a))): Support.from_row(rest)
+                    for p, a, *rest in self._fetch(f'SELECT predicate, args, {cols} '
+                                                   'FROM support')})
+        except Exception:  # noqa: BLE001 - no table (a read-only old store): replay
+            pass
+        return replay(self.load_kg().facts, self.history())
+
+    def load_support(self) -> SupportIndex:
+        """Return the support of every current fact, without replaying a current table."""
+        return self._read_support()
+
     def __enter__(self) -> Self:
         return self
 
@@ -218,6 +309,19 @@ class Store(StoreBase):
         if version != SCHEMA_VERSION:
             raise StoreError(f'{self.path} is not an l3mp store (schema version {version!r})')
         self._inode = self._current_inode()
+        if not self.read_only:
+            self._open_support()
+
+    def _open_support(self) -> None:
+        """Add the support table to an older store, or catch it up with the log."""
+        try:
+            last = self.last_event_id()
+            if self._support_upto() == str(last):
+                return
+            with self.transaction():
+                self._support_sync()
+        except (sqlite3.Error, StoreError):
+            pass  # busy or unwritable: readers replay (load_support); the next write syncs
 
     def _current_inode(self) -> int | None:
         try:
@@ -283,9 +387,18 @@ class Store(StoreBase):
         conn.executemany('INSERT INTO entities VALUES (?, ?)', sorted(kg.entities.items()))
         conn.executemany('INSERT INTO facts VALUES (?, ?)',
                          [(f.predicate, args_key(f)) for f in sorted(kg.facts)])
-        conn.execute('INSERT INTO events (time, source, status, info) VALUES (?, ?, ?, ?)',
-                     (time.time(), source, 'init', json.dumps(
-                         {'entities': len(kg.entities), 'facts': len(kg.facts)})))
+        now = time.time()
+        cur = conn.execute('INSERT INTO events (time, source, status, info) VALUES (?, ?, ?, ?)',
+                           (now, source, 'init', json.dumps(
+                               {'entities': len(kg.entities), 'facts': len(kg.facts)})))
+        conn.execute(SUPPORT_DDL)
+        given = SupportIndex()
+        given.give(kg.facts, int(cur.lastrowid), now, source)
+        cols = ', '.join(SUPPORT_COLUMNS)
+        conn.executemany(f'INSERT INTO support (predicate, args, {cols}) VALUES '
+                         f'({", ".join("?" * (len(SUPPORT_COLUMNS) + 2))})',
+                         [(f.predicate, args_key(f), *v.row()) for f, v in given.rows.items()])
+        conn.execute('INSERT INTO meta VALUES (?, ?)', (SUPPORT_UPTO, str(cur.lastrowid)))
         conn.execute('COMMIT')
         conn.execute('PRAGMA journal_mode=DELETE')  # fold the WAL in: one file to rename
         conn.close()
@@ -320,11 +433,32 @@ class Store(StoreBase):
         finally:
             conn.execute('COMMIT')
 
+    def load_world(self) -> tuple[KnowledgeGraph, int, SupportIndex]:
+        """Return the state, its newest event and every fact's support (one read)."""
+        conn = self._conn
+        if conn.in_transaction:
+            return self.load_kg(), self.last_event_id(), self._read_support()
+        conn.execute('BEGIN')
+        try:
+            return self.load_kg(), self.last_event_id(), self._read_support()
+        finally:
+            conn.execute('COMMIT')
+
     def history(self, since_id: int = 0, limit: int | None = None,
                 status: str | None = None) -> list[Event]:
         """Return events with id > ``since_id`` in order (optionally only one status)."""
         sql, params = self._history_query(since_id, limit, status, '?')
         return [self._event(row) for row in self._conn.execute(sql, params)]
+
+    def _exec(self, sql: str, params: tuple | list = ()) -> None:
+        self._conn.execute(sql, params)
+
+    def _many(self, sql: str, seq: list[tuple]) -> None:
+        if seq:
+            self._conn.executemany(sql, seq)
+
+    def _fetch(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        return self._conn.execute(sql, params).fetchall()
 
     def last_event_id(self) -> int:
         """Return the id of the newest event (0 if none)."""
@@ -389,12 +523,14 @@ class Store(StoreBase):
                                  [(f.predicate, args_key(f)) for f in update.remove])
                 conn.executemany('INSERT OR IGNORE INTO facts VALUES (?, ?)',
                                  [(f.predicate, args_key(f)) for f in update.add])
+                prev, now, body = self.last_event_id(), time.time(), self._info(info)
                 cur = conn.execute(
                     'INSERT INTO events (time, source, status, utterance, diff, new_entities, '
                     'info) VALUES (?, ?, ?, ?, ?, ?, ?)',
-                    (time.time(), source, 'applied', utterance, json.dumps(update.to_json()),
-                     json.dumps([{'name': n, 'type': t} for n, t in ents]),
-                     self._info(info)))
+                    (now, source, 'applied', utterance, json.dumps(update.to_json()),
+                     json.dumps([{'name': n, 'type': t} for n, t in ents]), body))
+                self._support_event(int(cur.lastrowid), prev, now, source, update,
+                                    json.loads(body))
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute('ROLLBACK')
@@ -406,10 +542,12 @@ class Store(StoreBase):
         conn = self._conn
         try:
             with self._writing():
+                prev = self.last_event_id()
                 cur = conn.execute(
                     'INSERT INTO events (time, source, status, utterance, diff, errors, info) '
                     'VALUES (?, ?, ?, ?, ?, ?, ?)',
                     (time.time(), source, status, utterance, diff, errors, self._info(info)))
+                self._support_event(int(cur.lastrowid), prev, 0.0, source, None, None)
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute('ROLLBACK')

@@ -1,0 +1,228 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Look to confirm: where an idle robot should go to check what it was only told (no ROS).
+
+Perception is the robot's ground truth and language a hint. Facts a report wrote and no
+observation has seen since (*told*, unconfirmed; :mod:`l3mp_ros.world.support`) are what
+an idle robot should look at. :class:`PatrolPolicy` scores every place by its unconfirmed
+perceivable told facts: each weighs more the older it is (in events) and three times as
+much when it is *doubtful*, and the sum is scaled by how often such facts turned out wrong
+when looked at (:meth:`~l3mp_ros.world.support.SupportIndex.wrong_rate`). The best place
+becomes a goal, ``(<robot_at> <robot> <place>)``, planned and executed like any task
+(:meth:`~l3mp_ros.tasking.lifecycle.TaskLifecycle.start_patrol`); the scene graph there
+confirms or overrides. Any task pre-empts a patrol at once.
+
+Which entities are places and how the robot's place is written come from the domain's
+perception config (a ``patrol`` section)::
+
+    patrol: {place_type: room, robot_at: agent_in_room}
+
+An entity belongs to the nearest place through the KG's facts (breadth-first). A place the
+robot cannot reach (no plan) or that a visit did not confirm (it cannot see into it) is
+skipped with a reason for ``retry_after`` events, not retried in a loop. Given and done
+facts (the initial state, the robot's own actions) are not patrolled for.
+
+Policies (parameter ``patrol``): ``off`` (the default: a robot that moves unasked is a
+safety matter, so moving on its own is opt-in) and ``idle`` (patrol whenever no task is
+active, queued or being planned).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .. import paths
+from ..planning.execute import execute_plan
+from ..planning.problem import GoalError, goal_holds
+from ..world.domain import DomainSchema
+from ..world.kg import Fact, KnowledgeGraph
+from ..world.support import SupportIndex
+
+PATROL_POLICIES = ('off', 'idle')
+PATROL_PREFIX = 'patrol-'  # task ids of patrols
+DOUBTFUL_WEIGHT = 3.0
+AGE_SCALE = 50.0  # events after which an unconfirmed fact counts twice
+MAX_AGE = 500.0
+RETRY_AFTER = 100  # events before a skipped or visited place is considered again
+
+
+@dataclass(frozen=True)
+class PatrolSpec:
+    """Which entities are places and which predicate says where a robot is."""
+
+    place_type: str
+    robot_at: str
+
+
+def load_patrol_spec(path: str | Path) -> PatrolSpec | None:
+    """Read the ``patrol`` section of a perception config (None when it has none)."""
+    try:
+        data = yaml.safe_load(paths.resolve(path).read_text()) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f'cannot read {path}: {exc}') from None
+    sec = data.get('patrol') if isinstance(data, dict) else None
+    if sec is None:
+        return None
+    if not isinstance(sec, dict) or not all(isinstance(sec.get(k), str)
+                                            for k in ('place_type', 'robot_at')):
+        raise ValueError(f'{path}: "patrol" must give place_type and robot_at')
+    return PatrolSpec(sec['place_type'].lower(), sec['robot_at'].lower())
+
+
+@dataclass
+class Visit:
+    """A place worth looking at, and why."""
+
+    place: str
+    robot: str
+    goal: str
+    score: float
+    facts: list[Fact] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """Return a JSON-ready dict."""
+        return {'place': self.place, 'robot': self.robot, 'goal': self.goal,
+                'score': round(self.score, 3), 'facts': [f.triplet() for f in self.facts]}
+
+
+class PatrolPolicy:
+    """Chooses the place whose unconfirmed perceivable told facts are most worth checking."""
+
+    def __init__(self, domain: DomainSchema, perceivable: Collection[str], spec: PatrolSpec,
+                 *, retry_after: int = RETRY_AFTER) -> None:
+        if spec.robot_at not in domain.predicates:
+            raise ValueError(f'patrol: robot_at {spec.robot_at!r} is not a predicate of the '
+                             'domain')
+        self.domain = domain
+        self.perceivable = set(perceivable)
+        self.spec = spec
+        self.retry_after = retry_after
+        #: place -> (reason, event id): not considered again before retry_after events
+        self.skipped: dict[str, tuple[str, int]] = {}
+        #: (from, to) -> the steps of a visit planned before (reused while they still work)
+        self.routes: dict[tuple[str, str], list[str]] = {}
+
+    def route(self, kg: KnowledgeGraph, visit: Visit) -> list[str] | None:
+        """Return the steps of an earlier visit between the same places, if they still work.
+
+        A remembered route is re-checked on ``kg`` (every step applies and the goal holds
+        after them), so the planner runs only for a new pair of places or a changed world.
+        """
+        here = self.robot(kg)
+        steps = self.routes.get((here[1], visit.place)) if here else None
+        if steps is None:
+            return None
+        result = execute_plan(self.domain, kg, steps)
+        try:
+            return steps if result.ok and goal_holds(self.domain, result.kg, visit.goal) \
+                else None
+        except GoalError:
+            return None
+
+    def remember(self, kg: KnowledgeGraph, visit: Visit, steps: list[str]) -> None:
+        """Keep a planned visit's steps for the next visit between the same places."""
+        here = self.robot(kg)
+        if here is not None and steps:
+            self.routes[(here[1], visit.place)] = list(steps)
+
+    def _is_place(self, t: str) -> bool:
+        return t == self.spec.place_type or self.domain.is_subtype(t, self.spec.place_type)
+
+    def places(self, kg: KnowledgeGraph) -> dict[str, str]:
+        """Return each entity's place: the nearest place through the KG's facts."""
+        home = {n: n for n, t in kg.entities.items() if self._is_place(t)}
+        todo = deque(sorted(home))
+        while todo:
+            n = todo.popleft()
+            for f in kg.facts_of(n):
+                if f.predicate == self.spec.robot_at:
+                    continue  # the robot is not part of the room it stands in
+                for a in f.args:
+                    if a not in home:
+                        home[a] = home[n]
+                        todo.append(a)
+        return home
+
+    def robot(self, kg: KnowledgeGraph) -> tuple[str, str] | None:
+        """Return (robot, its place), or None when the KG does not say."""
+        facts = sorted(kg.facts_with(self.spec.robot_at))
+        return (facts[0].args[0], facts[0].args[1]) if facts else None
+
+    def skip(self, place: str, reason: str, at_event: int) -> None:
+        """Do not consider ``place`` again for ``retry_after`` events."""
+        self.skipped[place] = (reason, at_event)
+
+    def candidates(self, kg: KnowledgeGraph, support: SupportIndex,
+                   last_event: int) -> list[Visit]:
+        """Return the places worth a visit, best first (skipped ones left out)."""
+        where = self.robot(kg)
+        if where is None:
+            return []
+        robot, here = where
+        home = self.places(kg)
+        scores: dict[str, float] = {}
+        facts: dict[str, list[Fact]] = {}
+        for f in kg.facts:
+            if f.predicate not in self.perceivable or not f.args:
+                continue
+            s = support.get(f)
+            if s is None or s.kind != 'told' or s.confirmed:
+                continue
+            place = home.get(f.args[0])
+            if place is None or place == here:
+                continue
+            age = min(MAX_AGE, max(0, last_event - s.event_id))
+            w = (DOUBTFUL_WEIGHT if s.doubtful else 1.0) * (1.0 + age / AGE_SCALE)
+            scores[place] = scores.get(place, 0.0) + w
+            facts.setdefault(place, []).append(f)
+        rate = support.wrong_rate()
+        out = []
+        for place, score in scores.items():
+            skipped = self.skipped.get(place)
+            if skipped is not None and last_event - skipped[1] < self.retry_after:
+                continue
+            out.append(Visit(place, robot, f'({self.spec.robot_at} {robot} {place})',
+                             score * rate, sorted(facts[place])))
+        return sorted(out, key=lambda v: (-v.score, v.place))
+
+    def choose(self, kg: KnowledgeGraph, support: SupportIndex,
+               last_event: int) -> Visit | None:
+        """Return the best place to look at, or None (nothing worth a move)."""
+        found = self.candidates(kg, support, last_event)
+        return found[0] if found else None
+
+    def status(self, last_event: int) -> dict[str, str]:
+        """Return the places skipped now, with their reasons."""
+        return {p: r for p, (r, at) in sorted(self.skipped.items())
+                if last_event - at < self.retry_after}
+
+
+def patrol_policy(domain: DomainSchema, perception_config: str,
+                  perceivable: Collection[str] | None = None) -> PatrolPolicy:
+    """Return the policy for a domain from its perception config; ValueError when it lacks one."""
+    from ..world.perceive import load_perceivable
+    spec = load_patrol_spec(perception_config)
+    if spec is None:
+        raise ValueError(f'{perception_config} has no "patrol" section (place_type, robot_at)')
+    if perceivable is None:
+        perceivable = load_perceivable(perception_config)
+    return PatrolPolicy(domain, perceivable, spec)
+
+
+def is_patrol(task_id: str | None) -> bool:
+    """Tell whether a task id names a patrol."""
+    return bool(task_id) and str(task_id).startswith(PATROL_PREFIX)
+
+
+def unconfirmed_at(policy: PatrolPolicy, kg: KnowledgeGraph, support: SupportIndex,
+                   place: str) -> list[Fact]:
+    """Return the unconfirmed told perceivable facts about things at ``place``."""
+    home: Mapping[str, str] = policy.places(kg)
+    return sorted(f for f in kg.facts if f.predicate in policy.perceivable and f.args
+                  and home.get(f.args[0]) == place and (s := support.get(f)) is not None
+                  and s.kind == 'told' and not s.confirmed)

@@ -1,0 +1,120 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Where an idle robot looks to confirm what it was told (issue 43), without ROS."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from l3mp_ros.planning.planner import Planner
+from l3mp_ros.tasking.lifecycle import TaskLifecycle
+from l3mp_ros.tasking.patrol import load_patrol_spec, patrol_policy
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros.world.support import SupportIndex
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSEHOLD = DomainSchema.load(ROOT / 'pddl' / 'household.pddl')
+
+
+def _household() -> KnowledgeGraph:
+    return KnowledgeGraph.from_json(json.loads(
+        (ROOT / 'config' / 'household_state.json').read_text()))
+
+
+def _told(index: SupportIndex, eid: int, facts, **info) -> None:
+    index.apply(eid, float(eid), 'nl', Update(add=frozenset(facts)), info)
+
+
+def test_the_place_with_the_most_worth_checking_comes_first_and_skips_wait():
+    kg = _household()
+    policy = patrol_policy(HOUSEHOLD, 'config/household_perception.yaml')
+    index = SupportIndex()
+    index.give(kg.facts, 1, 1.0)
+    assert policy.choose(kg, index, 10) is None  # nothing told: nothing worth a move
+    book = Fact('placed_at_table', ('book_hamlet', 'jerry_bedroom_table'))
+    light = Fact('light_on', ('kitchen_light',))
+    _told(index, 5, [book])
+    _told(index, 6, [light], doubtful=True)  # doubtful weighs more
+    ranked = policy.candidates(kg, index, 10)
+    assert [v.place for v in ranked] == ['kitchen', 'jerry_bedroom']
+    assert ranked[0].goal == '(agent_in_room the_robot kitchen)'
+    assert ranked[0].facts == [light]
+    # what the robot's own room holds is not a reason to move
+    here = next(f.args[1] for f in kg.facts_with('agent_in_room'))
+    _told(index, 7, [f for f in kg.facts if f.predicate == 'light_on'
+                     and policy.places(kg).get(f.args[0]) == here])
+    assert here not in {v.place for v in policy.candidates(kg, index, 10)}
+    # a place that cannot be reached is skipped with its reason, not retried in a loop
+    policy.skip('kitchen', 'no plan to reach it (unsolvable)', 10)
+    assert policy.choose(kg, index, 11).place == 'jerry_bedroom'
+    assert policy.status(11) == {'kitchen': 'no plan to reach it (unsolvable)'}
+    assert policy.choose(kg, index, 10 + policy.retry_after).place == 'kitchen'
+    # a sighting confirms: nothing left to look at in the kitchen
+    index.apply(20, 20.0, 'perception', Update(), {'confirmed': [list(light.triplet())]})
+    assert 'kitchen' not in {v.place for v in policy.candidates(kg, index, 10**6)}
+
+
+def test_a_domain_without_a_patrol_section_or_a_wrong_predicate_is_refused(tmp_path):
+    bare = tmp_path / 'p.yaml'
+    bare.write_text('perceivable_predicates: [light_on]\n')
+    assert load_patrol_spec(bare) is None
+    with pytest.raises(ValueError, match='no "patrol" section'):
+        patrol_policy(HOUSEHOLD, str(bare))
+    bad = tmp_path / 'q.yaml'
+    bad.write_text('perceivable_predicates: [light_on]\npatrol: {place_type: room, '
+                   'robot_at: flies_over}\n')
+    with pytest.raises(ValueError, match='flies_over'):
+        patrol_policy(HOUSEHOLD, str(bad))
+
+
+class _Outcome:
+    def __init__(self, task_id, goal, steps, status='solved'):
+        self.task_id, self.goal, self.text, self.status = task_id, goal, None, status
+        self.steps = steps
+
+    def to_json(self):
+        return {'task_id': self.task_id, 'goal': self.goal, 'steps': self.steps,
+                'status': self.status}
+
+
+def test_any_task_pre_empts_a_patrol_and_none_starts_while_a_task_waits():
+    tasks = TaskLifecycle(HOUSEHOLD, lambda g, t, x: _Outcome(t, g, ['(a)']), _household)
+    out = tasks.start_patrol(_Outcome('patrol-1', '(agent_in_room the_robot kitchen)',
+                                      ['(move the_robot living_room kitchen)']))
+    assert out[0]['patrol'] and out[0]['status'] == 'solved' and tasks.patrolling()
+    out = tasks.announce('t1', 'turn on the light')
+    assert [(b['task_id'], b['status']) for b in out] == [('patrol-1', 'cancelled'),
+                                                          ('t1', 'queued')]
+    assert out[0]['reason'] == 'pre-empted by task t1' and tasks.active is None
+    assert not tasks.idle()  # t1 waits to be planned: no patrol may start
+    assert tasks.start_patrol(_Outcome('patrol-2', '(x)', ['(s)'])) == []
+    tasks.submit(_Outcome('t1', '(light_on kitchen_light)', ['(s1)', '(s2)']))
+    assert tasks.active.task_id == 't1' and not tasks.idle()
+    assert tasks.start_patrol(_Outcome('patrol-3', '(x)', ['(s)'])) == []
+
+
+def test_patrol_works_on_another_domain_ai2thor():
+    domain = DomainSchema.load(ROOT / 'pddl' / 'ai2thor.pddl')
+    policy = patrol_policy(domain, 'config/ai2thor_perception.yaml')
+    kg = KnowledgeGraph('ai2thor')
+    for name, t in (('the_robot', 'robot'), ('kitchen_1', 'room'), ('bedroom_1', 'room'),
+                    ('countertop_1', 'surface'), ('fridge_1', 'fridge'),
+                    ('bed_1', 'bed'), ('apple_1', 'food')):
+        kg.add_entity(name, t)
+    for f in (('robot_in_room', 'the_robot', 'kitchen_1'),
+              ('robot_at', 'the_robot', 'countertop_1'),
+              ('hand_empty', 'the_robot'), ('in_room', 'countertop_1', 'kitchen_1'),
+              ('in_room', 'fridge_1', 'kitchen_1'), ('in_room', 'bed_1', 'bedroom_1'),
+              ('in_room', 'apple_1', 'bedroom_1')):
+        kg.add_fact(Fact(f[0], tuple(f[1:])))
+    index = SupportIndex()
+    index.give(kg.facts, 1, 1.0)
+    apple = Fact('in_receptacle', ('apple_1', 'bed_1'))
+    kg.add_fact(apple)
+    _told(index, 2, [apple])
+    visit = policy.choose(kg, index, 3)
+    assert visit.place == 'bedroom_1' and visit.goal == '(robot_in_room the_robot bedroom_1)'
+    plan = Planner(domain, engine='fast-downward', timeout=30.0).plan(kg, visit.goal)
+    assert plan.ok and plan.steps
