@@ -28,7 +28,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from unified_planning.engines.results import PlanGenerationResultStatus
 from unified_planning.model import Problem
 from unified_planning.plans import ActionInstance, SequentialPlan
 
@@ -50,8 +49,6 @@ from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 __all__ = ['PLAN_SCHEMA', 'PlanResult', 'Planner', 'WIDENING_STEPS', 'relevant_types']
 
-UNSUPPORTED_PROBLEM = PlanGenerationResultStatus.UNSUPPORTED_PROBLEM
-UNSOLVABLE_PROVEN = PlanGenerationResultStatus.UNSOLVABLE_PROVEN
 PLAN_SCHEMA = schemas.PLAN_SCHEMA
 WIDENING_STEPS = ('context', 'neighbours', 'types', 'full')
 Context = set[Fact] | frozenset[Fact] | Literal['full', 'auto'] | None
@@ -232,7 +229,8 @@ class Planner:
             attempt['status'] = res.status
             attempt['up_status'] = res.up_status
             last_status = res.status
-            if res.up_status == UNSUPPORTED_PROBLEM.name:  # a wider context cannot help
+            up = engines.PlanGenerationResultStatus  # UP's finer status, by name
+            if res.up_status == up.UNSUPPORTED_PROBLEM.name:  # a wider context cannot help
                 result.errors.append(res.log)
                 return done(Status.UNSUPPORTED)
             if res.status == Status.ERROR:
@@ -243,7 +241,7 @@ class Planner:
                                      f'({timeout:g} s) on the "{step}" problem')
                 break
             if res.status == Status.UNSOLVABLE and step == 'full':
-                result.proven = res.up_status == UNSOLVABLE_PROVEN.name
+                result.proven = res.up_status == up.UNSOLVABLE_PROVEN.name
                 result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
             if not res.solved:
                 continue
