@@ -54,6 +54,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if result.status == 'already_satisfied':
         print(f'the goal already holds: nothing to do ({result.goal})')
         return code
+    for note in result.notes:
+        print(f'; note: {note}', file=sys.stderr)
     if result.status == 'solved':
         for step in result.steps:
             print(step)
