@@ -193,8 +193,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--only', help='regular expression on domain directory names')
     ap.add_argument('--no-up', action='store_true', help='skip the UP-direct column')
     ap.add_argument('--json', type=Path, help='write every row (with errors) here')
+    ap.add_argument('--up-from', type=Path, help='take the UP-direct column from the --json '
+                    'rows of an earlier sweep (it does not depend on this package)')
+    ap.add_argument('--table-only', action='store_true',
+                    help='print the table of the --json rows without sweeping')
     args = ap.parse_args(argv)
     engines = [e for e in args.engines.split(',') if e]
+    if args.table_only:
+        print(table(json.loads(args.json.read_text()), engines))
+        return 0
+    earlier = {}
+    if args.up_from:
+        earlier = {(r['domain'], r['problem']): r for r in json.loads(args.up_from.read_text())}
     rows = []
     for ddir in sorted(p for p in args.directory.iterdir() if (p / 'domain.pddl').is_file()):
         if args.only and not re.search(args.only, ddir.name):
@@ -202,8 +212,11 @@ def main(argv: list[str] | None = None) -> int:
         for prob in sorted(ddir.glob('*.pddl')):
             if prob.name == 'domain.pddl':
                 continue
+            old = earlier.get((ddir.name, prob.stem))
             row = sweep_problem(ddir / 'domain.pddl', prob, engines, args.timeout,
-                                not args.no_up)
+                                not args.no_up and old is None)
+            if old is not None and 'up' in old:
+                row['up'], row['up_s'] = old['up'], old.get('up_s')
             rows.append(row)
             print(json.dumps(row), file=sys.stderr, flush=True)
     print(table(rows, engines))
