@@ -199,12 +199,17 @@ def main(argv: list[str] | None = None) -> int:
                     help='print the table of the --json rows without sweeping')
     args = ap.parse_args(argv)
     engines = [e for e in args.engines.split(',') if e]
-    if args.table_only:
-        print(table(json.loads(args.json.read_text()), engines))
-        return 0
     earlier = {}
     if args.up_from:
         earlier = {(r['domain'], r['problem']): r for r in json.loads(args.up_from.read_text())}
+    if args.table_only:
+        rows = json.loads(args.json.read_text())
+        for r in rows:
+            old = earlier.get((r['domain'], r['problem']), {})
+            if 'up' in old and 'up' not in r:
+                r['up'], r['up_s'] = old['up'], old.get('up_s')
+        print(table(rows, engines))
+        return 0
     rows = []
     for ddir in sorted(p for p in args.directory.iterdir() if (p / 'domain.pddl').is_file()):
         if args.only and not re.search(args.only, ddir.name):
