@@ -261,7 +261,7 @@ def test_unknown_names_in_a_problem_say_constant_or_type():
 
 @pytest.mark.parametrize('edit, message', [
     (lambda t: t.replace('(road farm shop)', '(road farm shop'),
-     r'line \d+, col \d+: "\(" is never closed'),
+     r'line 4, col \d+: "\(" of \(road ...\) is never closed'),
     (lambda t: t + ')', r'line 8, col 1: "\)" closes nothing'),
     (lambda t: t.replace('(:domain depot_costs)', '(:domain logistics)'),
      'written for domain "logistics" but the domain file is "depot_costs"'),

@@ -60,10 +60,21 @@ def where(node: object) -> str:
     return f'line {getattr(node, "line", "?")}, col {getattr(node, "col", "?")}'
 
 
+_NOT_ATOMS = frozenset({
+    'define', 'problem', 'domain', 'and', 'or', 'not', 'imply', 'forall', 'exists', 'when',
+    'at', 'over', 'either', '=', 'increase', 'decrease', 'assign', 'scale-up', 'scale-down',
+    'preference', '*', '+', '-', '/', '>', '<', '>=', '<='})
+
+
 def parse_sexprs(text: str, what: str = 'PDDL') -> list[Group | Word]:
-    """Return the top-level s-expressions of ``text``; raise :class:`PDDLSyntaxError`."""
+    """Return the top-level s-expressions of ``text``; raise :class:`PDDLSyntaxError`.
+
+    When a ``(`` is never closed, the atom that swallowed what follows it (an atom holding
+    a parenthesised part, e.g. ``(road a b`` followed by ``(= (total-cost) 0)``) is named.
+    """
     out: list[Group | Word] = []
     stack: list[Group] = []
+    suspect: Group | None = None
     line_starts = [0] + [m.end() for m in re.finditer('\n', text)]
     line = 0
     for m in _TOKEN_RE.finditer(text):
@@ -80,10 +91,17 @@ def parse_sexprs(text: str, what: str = 'PDDL') -> list[Group | Word]:
                 raise PDDLSyntaxError(f'{what}: line {pos[0]}, col {pos[1]}: ")" closes '
                                       'nothing')
             done = stack.pop()
+            if suspect is None and done.head() and done.head() not in _NOT_ATOMS \
+                    and not done.head().startswith(':') \
+                    and any(isinstance(x, Group) for x in done):
+                suspect = done
             (stack[-1] if stack else out).append(done)
         else:
             (stack[-1] if stack else out).append(Word(tok, *pos))
     if stack:
+        if suspect is not None:
+            raise PDDLSyntaxError(f'{what}: {where(suspect)}: "(" of ({suspect.head()} ...) '
+                                  'is never closed (it runs into the next parenthesis)')
         raise PDDLSyntaxError(f'{what}: {where(stack[-1])}: "(" is never closed '
                               f'({len(stack)} unclosed)')
     return out

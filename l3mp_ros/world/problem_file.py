@@ -91,8 +91,10 @@ def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
                                      'predicate')
         for a in args:
             if kg.type_of(a) is None:
+                hint = ': declare it in (:objects ...)' if unknown_name(domain, a).startswith(
+                    'unknown') else ''
                 raise ProblemImportError(f'{what}: {place}: {unknown_name(domain, a)} in '
-                                         f'{fact.pddl()}: declare it in (:objects ...)')
+                                         f'{fact.pddl()}{hint}')
         errors = verifier.check_fact(fact, kg.entities)
         if errors:
             raise ProblemImportError(f'{what}: {place}: {errors[0]}')
