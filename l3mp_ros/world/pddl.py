@@ -107,8 +107,8 @@ def parse_sexprs(text: str, what: str = 'PDDL') -> list[Group | Word]:
     return out
 
 
-def render(node: object, indent: str = '') -> str:
-    """Return PDDL text for a word or group (one line per top-level section)."""
+def render(node: object) -> str:
+    """Return PDDL text for a word or group, on one line."""
     if isinstance(node, list):
         return '(' + ' '.join(render(x) for x in node) + ')'
     return str(node)
