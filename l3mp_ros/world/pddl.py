@@ -152,9 +152,7 @@ def typed_list(items: Iterable, what: str) -> list[tuple[Word, Word]]:
             typ = items[i + 1]
             if isinstance(typ, Group):
                 typ = Word('object', typ.line, typ.col)  # (either a b): the reader's rule
-            if not pending:
-                raise PDDLSyntaxError(f'{what}: {where(tok)}: "- {typ}" names no object')
-            out += [(p, typ) for p in pending]
+            out += [(p, typ) for p in pending]  # "- board" alone declares nothing
             pending = []
             i += 2
             continue
