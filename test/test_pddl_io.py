@@ -313,3 +313,30 @@ def test_sweep_script_reads_a_directory(tmp_path):
                           str(d.parent), '--no-up', '--timeout', '30'], capture_output=True,
                          text=True, env={**os.environ, 'PYTHONPATH': str(ROOT)}, timeout=300)
     assert '| depot | p1 | pddl | solved (' in out.stdout, out.stdout + out.stderr[-2000:]
+
+
+TOOLS = ('(define (domain tools) (:requirements :strips :typing) (:types tool item) '
+         '(:predicates (rough ?i - item) (smooth ?i - item)) '
+         '(:action polish :parameters (?i - item ?t - tool) :precondition (rough ?i) '
+         ':effect (and (not (rough ?i)) (smooth ?i))))')
+
+
+def test_an_object_with_no_facts_is_still_an_action_parameter():
+    """IPC woodworking's grinder appears in no :init atom, only as a parameter."""
+    domain = DomainSchema.from_text(TOOLS)
+    kg = kg_from_problem(domain, '(define (problem p) (:domain tools) (:objects t1 - tool '
+                                 'i1 - item) (:init (rough i1)) (:goal (smooth i1)))').kg
+    result = Planner(domain, engine='lapkt', timeout=60).plan(kg, '(smooth i1)')
+    assert result.status == 'solved' and result.steps == ['(polish i1 t1)']
+
+
+def test_an_object_named_like_a_type_is_renamed_with_a_note():
+    """IPC tidybot has ``cart - cart``: planners allow it, the KG renames the object."""
+    domain = DomainSchema.from_text(TOOLS)
+    imported = kg_from_problem(domain, '(define (problem p) (:domain tools) (:objects '
+                                       'tool - tool i1 - item) (:init (rough i1)) '
+                                       '(:goal (forall (?t - tool) (smooth i1))))')
+    assert imported.kg.type_of('tool_obj') == 'tool' and not imported.kg.has_entity('tool')
+    assert imported.notes == ['object tool renamed tool_obj: its name is also a type of '
+                              'domain tools']
+    assert imported.goal == '(forall (?t - tool) (smooth i1))'

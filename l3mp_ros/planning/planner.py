@@ -210,8 +210,11 @@ class Planner:
             result.attempts.append(attempt)
             t0 = time.monotonic()
             try:
+                # the whole KG includes entities without facts (a grinder that only
+                # appears as an action parameter)
                 problem = build_problem(self.domain, kg, facts, parsed,
-                                        include_types=self.include_types)
+                                        include_types=self.include_types,
+                                        extra_objects=kg.entities if step == 'full' else ())
                 if step == 'full':
                     full_problem = problem
             except ProblemError as exc:
@@ -250,7 +253,8 @@ class Planner:
             t0 = time.monotonic()
             if full_problem is None:
                 full_problem = build_problem(self.domain, kg, kg.facts, parsed,
-                                             include_types=self.include_types)
+                                             include_types=self.include_types,
+                                             extra_objects=kg.entities)
                 timings['build'] += time.monotonic() - t0
                 t0 = time.monotonic()
             try:

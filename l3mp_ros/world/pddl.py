@@ -334,6 +334,19 @@ class ProblemFile:
     numbers: dict[str, float]  # ground numeric function → value
     goal: str
     metric: str
+    goal_formula: Group | None = None
+
+    def rename(self, old: str, new: str) -> None:
+        """Rename object ``old`` everywhere: objects, atoms and the goal's arguments."""
+        self.objects = {new if n == old else n: t for n, t in self.objects.items()}
+        self.atoms = [(p, tuple(new if a == old else a for a in args), place)
+                      for p, args, place in self.atoms]
+        if self.goal_formula is not None:
+            for group in _walk(self.goal_formula):
+                for k in range(1, len(group)):
+                    if group[k] == old and group[k - 1] != '-':
+                        group[k] = Word(new, group[k].line, group[k].col)
+            self.goal = render(self.goal_formula)
 
 
 def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
@@ -341,6 +354,7 @@ def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
     top, sections = _define(text, 'problem', what)
     name = str(top[1][1])
     domain, goal, metric = '', '', ''
+    formula: Group | None = None
     objects: dict[str, str] = {}
     atoms: list[tuple[str, tuple[str, ...], str]] = []
     numbers: dict[str, float] = {}
@@ -367,6 +381,7 @@ def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
                 raise PDDLSyntaxError(f'{what}: {where(sec)}: (:goal ...) must hold one '
                                       f'formula, found {len(sec) - 1}')
             goal = render(sec[1])
+            formula = sec[1] if isinstance(sec[1], Group) else None
         elif kind == ':metric':
             metric = render(sec)
         elif kind in (':requirements', ':situation'):
@@ -375,7 +390,7 @@ def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
             raise PDDLSyntaxError(f'{what}: {where(sec)}: section {kind} is not supported in '
                                   'a problem (supported: :domain, :objects, :init, :goal, '
                                   ':metric)')
-    return ProblemFile(name, domain, objects, atoms, numbers, goal, metric)
+    return ProblemFile(name, domain, objects, atoms, numbers, goal, metric, formula)
 
 
 def _init_item(item: object, atoms: list, numbers: dict, what: str) -> None:

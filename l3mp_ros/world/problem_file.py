@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .domain import DomainSchema
 from .kg import Fact, KGError, KnowledgeGraph, check_name
-from .pddl import COST, PDDLSyntaxError, read_problem, write_problem
+from .pddl import COST, PDDLSyntaxError, ProblemFile, read_problem, write_problem
 from .verify import Verifier
 
 __all__ = ['ImportedProblem', 'ProblemImportError', 'kg_from_problem', 'looks_like_pddl',
@@ -65,6 +65,7 @@ def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
     kg = KnowledgeGraph(domain.name)
     for name, typ in sorted(domain.constants.items()):
         kg.add_entity(name, typ)
+    notes = _rename_reserved(domain, pf)
     for name, typ in pf.objects.items():
         try:
             check_name(name, 'object name')
@@ -73,9 +74,6 @@ def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
         if not domain.has_type(typ):
             raise ProblemImportError(f'{what}: object {name} has type "{typ}", which domain '
                                      f'{domain.name} does not define')
-        if domain.has_type(name):
-            raise ProblemImportError(f'{what}: object {name} is named like a type of domain '
-                                     f'{domain.name}')
         if name in domain.constants and domain.constants[name] != typ:
             raise ProblemImportError(f'{what}: object {name} is a constant of domain '
                                      f'{domain.name} of type {domain.constants[name]}, '
@@ -99,12 +97,32 @@ def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
         if errors:
             raise ProblemImportError(f'{what}: {place}: {errors[0]}')
         kg.add_fact(fact)
-    notes = []
     numbers = [k for k in pf.numbers if k != f'({COST})']
     if numbers:
         notes.append(f'{len(numbers)} numeric value(s) of :init not kept (the KG holds facts; '
                      f'e.g. {numbers[0]})')
     return ImportedProblem(kg, pf.goal, notes)
+
+
+def _rename_reserved(domain: DomainSchema, pf: ProblemFile) -> list[str]:
+    """Rename objects named like a type, predicate or action (planners allow it; a KG not).
+
+    ``cart - cart`` becomes ``cart_obj``, in the atoms and the goal alike; a note says so.
+    """
+    notes = []
+    for name in sorted(pf.objects):
+        kind = ('type' if domain.has_type(name) else 'predicate' if name in domain.predicates
+                else 'action' if name in domain.actions else None)
+        if kind is None:
+            continue
+        new, n = f'{name}_obj', 1
+        while new in pf.objects or new in domain.constants:
+            n += 1
+            new = f'{name}_obj{n}'
+        pf.rename(name, new)
+        notes.append(f'object {name} renamed {new}: its name is also a {kind} of domain '
+                     f'{domain.name}')
+    return notes
 
 
 def problem_text(domain: DomainSchema, kg: KnowledgeGraph, goal: str | None = None,
