@@ -115,7 +115,7 @@ def up_direct(domain: Path, problem: Path, timeout: float) -> tuple[str, float]:
 
 
 def sweep_problem(domain: Path, problem: Path, engines: list[str], timeout: float,
-                  with_up: bool) -> dict:
+                  with_up: bool, context: str = 'auto') -> dict:
     """Run one problem through init, plan per engine and UP-direct."""
     row: dict = {'domain': domain.parent.name, 'problem': problem.stem}
     with tempfile.TemporaryDirectory(prefix='l3mp_sweep_') as tmp:
@@ -143,7 +143,8 @@ def sweep_problem(domain: Path, problem: Path, engines: list[str], timeout: floa
                 continue
             t0 = time.monotonic()
             code, out, err = run([*CLI, 'plan', '--store', store, '--goal', goal,
-                                  '--engine', engine, '--timeout', str(timeout), '--json'],
+                                  '--engine', engine, '--timeout', str(timeout), '--json',
+                                  '--context', context],
                                  timeout + 60)
             try:
                 doc = json.loads(out)
@@ -191,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--engines', default='lapkt,fast-downward')
     ap.add_argument('--timeout', type=float, default=30.0, help='seconds per planner call')
     ap.add_argument('--only', help='regular expression on domain directory names')
+    ap.add_argument('--context', choices=('auto', 'full'), default='auto',
+                    help='l3mp plan --context (auto: the widening a task gets; full: the whole '
+                         'state at once, as a planner given the problem file)')
     ap.add_argument('--no-up', action='store_true', help='skip the UP-direct column')
     ap.add_argument('--json', type=Path, help='write every row (with errors) here')
     ap.add_argument('--up-from', type=Path, help='take the UP-direct column from the --json '
@@ -219,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             old = earlier.get((ddir.name, prob.stem))
             row = sweep_problem(ddir / 'domain.pddl', prob, engines, args.timeout,
-                                not args.no_up and old is None)
+                                not args.no_up and old is None, args.context)
             if old is not None and 'up' in old:
                 row['up'], row['up_s'] = old['up'], old.get('up_s')
             rows.append(row)
