@@ -99,8 +99,6 @@ def test_a_goal_is_never_truncated_or_contradictory(store, capsys, goal, why):
 
 
 @pytest.mark.parametrize('block, feature', [
-    ('(:durative-action go :parameters (?r - room) :duration (= ?duration 2) '
-     ':condition (at start (lit ?r)) :effect (at end (not (lit ?r))))', 'durative actions'),
     ('(:derived (dark ?r - room) (not (lit ?r)))', 'derived predicates'),
     ('(:action go :parameters (?r - room) :precondition (lit ?r) '
      ':effect (increase (fuel ?r) 1))', 'numeric fluents'),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from datetime import UTC, datetime
@@ -18,6 +19,13 @@ from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import KGError, KnowledgeGraph, Update
 from ..world.model import WorldModel
+from ..world.problem_file import (
+    ProblemImportError,
+    kg_from_problem,
+    looks_like_pddl,
+    problem_text,
+    unknown_name,
+)
 from ..world.store import Event
 from ..world.stores import create_store, open_store
 from ..world.verify import Verifier
@@ -28,13 +36,16 @@ DEFAULT_DOMAIN = 'pddl/household.pddl'
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``kg`` verbs."""
-    kg = sub.add_parser('kg', help='knowledge-graph store: init, apply, show, history, verify')
+    kg = sub.add_parser('kg', help='knowledge-graph store: init, apply, show, export, history, '
+                        'verify')
     verbs = kg.add_subparsers(dest='verb', required=True, metavar='VERB')
 
-    p = verbs.add_parser('init', help='create a store from a KG snapshot (l3mp/kg/v1 JSON)')
+    p = verbs.add_parser('init', help='create a store from a KG snapshot (l3mp/kg/v1 JSON) '
+                         'or a PDDL problem file (its objects and :init)')
     p.add_argument('--domain', default=DEFAULT_DOMAIN, help='PDDL domain file')
     p.add_argument('--constraints', help='state-constraint YAML (default: beside the domain)')
-    p.add_argument('--from', dest='state', required=True, help='KG snapshot JSON')
+    p.add_argument('--from', dest='state', required=True,
+                   help='KG snapshot JSON or PDDL problem file (told apart by content)')
     add_store(p, made=False)
     p.add_argument('--force', action='store_true', help='overwrite an existing store')
     p.add_argument('--no-verify', action='store_true', help='skip the state check')
@@ -63,7 +74,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--perception', default=None,
                    help='perception config (which predicates can be seen; default: the '
                         "configuration's perception_config)")
+    add_pddl_options(p)
     p.set_defaults(func=cmd_show)
+
+    p = verbs.add_parser('export', help='write the KG as a PDDL problem (--pddl) or a '
+                         'snapshot (l3mp/kg/v1 JSON)')
+    add_store(p)
+    add_pddl_options(p)
+    p.add_argument('--out', help='write here instead of stdout')
+    p.set_defaults(func=cmd_export)
 
     p = verbs.add_parser('history', help='print the event log')
     add_store(p)
@@ -74,6 +93,53 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = verbs.add_parser('verify', help='check the whole stored state against its domain')
     add_store(p)
     p.set_defaults(func=cmd_verify)
+
+
+def add_pddl_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--pddl``, ``--goal`` and ``--name`` (the PDDL problem form of the KG)."""
+    p.add_argument('--pddl', action='store_true',
+                   help="print the state as a PDDL problem file of the store's domain")
+    p.add_argument('--goal', help="with --pddl: the problem's :goal (default: (and))")
+    p.add_argument('--name', default='state', help="with --pddl: the problem's name")
+
+
+def read_state(path: str, domain: DomainSchema) -> KnowledgeGraph:
+    """Read a KG snapshot or a PDDL problem file (by content) with one-line errors."""
+    p = paths.resolve(path)
+    if not p.is_file():
+        raise CLIError(f'no such file: {path}')
+    try:
+        text = p.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CLIError(f'cannot read {path}: {exc}') from None
+    if looks_like_pddl(text):
+        try:
+            imported = kg_from_problem(domain, text, str(path))
+        except ProblemImportError as exc:
+            raise CLIError(f'{exc}; no store created') from None
+        for note in imported.notes:
+            print(f'note: {note}', file=sys.stderr)
+        if imported.goal:
+            print(f"note: the problem's goal is not stored; plan it with: l3mp plan --goal "
+                  f'"{imported.goal[:200]}"', file=sys.stderr)
+        return imported.kg
+    if not text.lstrip().startswith(('{', '[')):
+        raise CLIError(f'{path} is neither a KG snapshot (l3mp/kg/v1 JSON) nor a PDDL problem '
+                       '(define (problem ...) ...)')
+    data = read_json(str(p))
+    if isinstance(data, dict) and isinstance(data.get('entities'), list):
+        # the domain's constants are entities of every state
+        named = {e.get('name') for e in data['entities'] if isinstance(e, dict)}
+        data = {**data, 'entities': data['entities'] + [
+            {'name': n, 'type': t} for n, t in sorted(domain.constants.items())
+            if n not in named]}
+    try:
+        return KnowledgeGraph.from_json(data)
+    except KGError as exc:
+        unknown = re.search(r"unknown entities \['([^']+)'", str(exc))
+        if unknown and domain.has_type(unknown.group(1)):
+            raise CLIError(f'{exc}: {unknown_name(domain, unknown.group(1))}') from None
+        raise
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -89,7 +155,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     problems = constraints.check_against(domain)
     if problems:
         raise CLIError(f'constraints do not fit the domain: {"; ".join(problems)}')
-    kg = KnowledgeGraph.from_json(read_json(str(paths.resolve(args.state))))
+    kg = read_state(args.state, domain)
     kg.domain = kg.domain or domain.name
     if kg.domain != domain.name:
         raise CLIError(f'the state is for domain "{kg.domain}" but {dpath} is "{domain.name}"')
@@ -209,8 +275,50 @@ def summary(kg: KnowledgeGraph) -> str:
     return '\n'.join(lines)
 
 
+def pddl_state(args: argparse.Namespace) -> str:
+    """Return the store's state as a PDDL problem (the goal checked on the domain)."""
+    from ..planning.problem import GoalError, parse_goal
+
+    world = open_existing_store(args.store)
+    try:
+        goal = None
+        if args.goal is not None:
+            try:
+                goal = parse_goal(world.domain, world.kg, args.goal, strict=True).text
+            except GoalError as exc:
+                raise CLIError(f'invalid goal: {"; ".join(exc.errors)}') from None
+        return problem_text(world.domain, world.kg, goal, args.name)
+    finally:
+        world.close()
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write the KG as a PDDL problem or a snapshot."""
+    if args.pddl:
+        text = pddl_state(args)
+    else:
+        if args.goal is not None:
+            raise CLIError('--goal needs --pddl (a snapshot has no goal)')
+        world = open_existing_store(args.store)
+        text = world.kg.dumps() + '\n'
+        world.close()
+    if args.out:
+        try:
+            Path(args.out).write_text(text)
+        except OSError as exc:
+            raise CLIError(f'cannot write {args.out}: {exc.strerror}') from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     """Print the KG."""
+    if args.pddl:
+        sys.stdout.write(pddl_state(args))
+        return 0
+    if args.goal is not None:
+        raise CLIError('--goal needs --pddl')
     world = open_existing_store(args.store)
     kg = world.kg
     world.close()

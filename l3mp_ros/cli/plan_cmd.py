@@ -56,6 +56,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if result.status == Status.ALREADY_SATISFIED:
         print(f'the goal already holds: nothing to do ({result.goal})')
         return code
+    for note in result.notes:
+        print(f'; note: {note}', file=sys.stderr)
     if result.status == Status.SOLVED:
         for step in result.steps:
             print(step)

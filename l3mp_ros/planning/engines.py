@@ -130,6 +130,7 @@ class EngineResult:
     log: str = ''
     up_status: str = ''
     metrics: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def solved(self) -> bool:
@@ -182,6 +183,7 @@ def solve(
     register_engines(problem.environment)
     params = dict(params or {})
     started = time.monotonic()
+    problem, notes = _without_costs_for(problem, engine)
     try:
         if engine == 'pyperplan' or (engine == 'lapkt'
                                      and problem.kind.features & _EXPANDING
@@ -200,11 +202,12 @@ def solve(
                     plan = plan.replace_action_instances(back)
     except UnsupportedProblem as exc:
         return EngineResult(Status.ERROR, [], None, engine, time.monotonic() - started,
-                            log=str(exc), up_status=_UNSUPPORTED)
+                            log=str(exc), up_status=_UNSUPPORTED, notes=notes)
     except Exception as exc:  # noqa: BLE001 - any engine failure becomes an 'error' result
         return EngineResult(Status.ERROR, [], None, engine, time.monotonic() - started,
                             log=f'{type(exc).__name__}: {exc}',
-                            up_status=PlanGenerationResultStatus.INTERNAL_ERROR.name)
+                            up_status=PlanGenerationResultStatus.INTERNAL_ERROR.name,
+                            notes=notes)
     short = _STATUS.get(status, Status.ERROR)
     if short == Status.SOLVED and not isinstance(plan, SequentialPlan):
         short, log = Status.ERROR, (log + '\nengine reported success without a sequential plan')
@@ -212,7 +215,22 @@ def solve(
         plan = None
     return EngineResult(
         short, plan_strings(plan), plan, engine, time.monotonic() - started,
-        log=log if short == Status.ERROR else '', up_status=status.name, metrics=metrics)
+        log=log if short == Status.ERROR else '', up_status=status.name, metrics=metrics,
+        notes=notes)
+
+
+def _without_costs_for(problem: up.model.Problem,
+                       engine: str) -> tuple[up.model.Problem, list[str]]:
+    """Drop the action-cost metric for an engine that cannot use it; say so in a note."""
+    if 'ACTIONS_COST' not in problem.kind.features:
+        return problem, []
+    if 'ACTIONS_COST' in problem.environment.factory.engine(engine).supported_kind().features:
+        return problem, [f'{engine} plans with the action costs (:metric minimize '
+                         '(total-cost))']
+    plain = problem.clone()
+    plain.clear_quality_metrics()
+    return plain, [f'{engine} does not use action costs: planned without them (the plan is '
+                   'valid; a cheaper one may exist, e.g. with fast-downward)']
 
 
 def validate(problem: up.model.Problem, up_plan: SequentialPlan | None) -> tuple[bool, str]:

@@ -73,6 +73,7 @@ class PlanResult:
     errors: list[str] = field(default_factory=list)
     attempts: list[dict[str, Any]] = field(default_factory=list)
     proven: bool | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -85,7 +86,8 @@ class PlanResult:
             task_id=task_id, utterance=utterance, goal=self.goal, steps=self.steps,
             status=self.status, engine=self.engine, timings=self.timings,
             widening=self.widening, problem_size=self.problem_size, errors=self.errors,
-            unsolvable_proven=self.proven, attempts=self.attempts)
+            unsolvable_proven=self.proven, attempts=self.attempts,
+            **({'notes': list(self.notes)} if self.notes else {}))
 
 
 def relevant_types(domain: DomainSchema, kg: KnowledgeGraph, goal: Goal) -> set[str]:
@@ -179,7 +181,8 @@ class Planner:
         started = time.monotonic()
         timings: dict[str, float] = {'build': 0.0, 'plan': 0.0, 'validate': 0.0}
         goal_text = goal.text if isinstance(goal, Goal) else str(goal)
-        result = PlanResult(Status.ERROR, goal=goal_text, engine=engine, timings=timings)
+        result = PlanResult(Status.ERROR, goal=goal_text, engine=engine, timings=timings,
+                            notes=list(self.domain.notes))
 
         def done(status: Status) -> PlanResult:
             result.status = status
@@ -208,8 +211,11 @@ class Planner:
             result.attempts.append(attempt)
             t0 = time.monotonic()
             try:
+                # the whole KG includes entities without facts (a grinder that only
+                # appears as an action parameter)
                 problem = build_problem(self.domain, kg, facts, parsed,
-                                        include_types=self.include_types)
+                                        include_types=self.include_types,
+                                        extra_objects=kg.entities if step == 'full' else ())
                 if step == 'full':
                     full_problem = problem
             except ProblemError as exc:
@@ -225,6 +231,7 @@ class Planner:
             res = engines.solve(problem, engine, max(left - attempt['build'], 0.05),
                                 self.engine_params)
             attempt['plan'] = res.seconds
+            result.notes += [n for n in res.notes if n not in result.notes]
             timings['plan'] += res.seconds
             attempt['status'] = res.status
             attempt['up_status'] = res.up_status
@@ -248,7 +255,8 @@ class Planner:
             t0 = time.monotonic()
             if full_problem is None:
                 full_problem = build_problem(self.domain, kg, kg.facts, parsed,
-                                             include_types=self.include_types)
+                                             include_types=self.include_types,
+                                             extra_objects=kg.entities)
                 timings['build'] += time.monotonic() - t0
                 t0 = time.monotonic()
             try:

@@ -352,6 +352,9 @@ def strict_goal_errors(text: str) -> list[str]:
         return [f'text outside the goal formula: "{" ".join(outside)[:80]}"']
     if len(exprs) > 1:
         return [f'{len(exprs)} formulas: give one goal (join its parts with (and ...))']
+    if exprs and exprs[0] and exprs[0][0] == 'define':
+        return ['this is a whole PDDL problem file: its :objects and :init would be ignored; '
+                'load it with "l3mp kg init --from FILE" and give only its goal formula here']
     return []
 
 

@@ -3,7 +3,14 @@
 """PDDL domain schema read through unified-planning's PDDLReader.
 
 Exposes the type hierarchy, the predicates with their argument types (``either``
-kept as a tuple of accepted types) and the actions of any typed STRIPS domain.
+kept as a tuple of accepted types) and the actions of any typed STRIPS/ADL domain.
+
+The text is first tidied by :func:`.pddl.normalise_domain` (section order, types declared
+twice, empty ``(:functions)``, costs read from numeric functions). Action costs with fixed
+values are read together with a ``:metric`` (so ``total-cost`` is no state); durative
+actions are compiled to instantaneous ones by unified-planning's ``TimedToSequential``
+(see :data:`DURATIVE_NOTE`); a name shared by a predicate and an action (or a type) is
+accepted. What was changed is kept in :attr:`DomainSchema.notes`.
 
 What a report's update needs (types, predicates, actions, constants, which predicates
 actions change) is kept on disk per domain text (``~/.cache/l3mp_ros/domains``), so a
@@ -19,16 +26,23 @@ import json
 import os
 import re
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from unified_planning.environment import get_environment
 from unified_planning.io import PDDLReader
-from unified_planning.model import Problem
+from unified_planning.model import DurativeAction, Problem
+
+from .pddl import COST, PDDLSyntaxError, normalise_domain
 
 ROOT_TYPE = 'object'
 _CACHE: dict[tuple[str, str], DomainSchema] = {}
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
+DURATIVE_NOTE = ('durative actions compiled to instantaneous ones, durations dropped: each '
+                 'checks its at-start conditions, applies its at-start effects, then checks '
+                 'its over-all and at-end conditions and applies its at-end effects')
 CACHE_ENV = 'L3MP_DOMAIN_CACHE'  # a directory, or "off"
 
 
@@ -86,6 +100,8 @@ class DomainSchema:
             n: ActionSchema(n, tuple((pn, tuple(tt)) for pn, tt in params))
             for n, params in summary['actions'].items()}
         self.constants: dict[str, str] = dict(summary['constants'])
+        self.notes: tuple[str, ...] = tuple(summary.get('notes', ()))
+        self.costs: bool = bool(summary.get('costs', False))
         self._fluent = frozenset(summary['fluent'])
         self._ancestors: dict[str, tuple[str, ...]] = {t: self._chain(t) for t in self.types}
 
@@ -93,7 +109,7 @@ class DomainSchema:
     def up_problem(self) -> Problem:
         """Return the unified-planning problem of the domain (parsed on first use)."""
         if self._up_problem is None:
-            self._up_problem = _parse(self.text or '', self.path)
+            self._up_problem = _parse(self.text or '', self.path)[0]
         return self._up_problem
 
     def summary(self) -> dict[str, Any]:
@@ -103,7 +119,8 @@ class DomainSchema:
                                for n, p in self.predicates.items()},
                 'actions': {n: [[pn, list(tt)] for pn, tt in a.params]
                             for n, a in self.actions.items()},
-                'constants': self.constants, 'fluent': sorted(self._fluent)}
+                'constants': self.constants, 'fluent': sorted(self._fluent),
+                'notes': list(self.notes), 'costs': self.costs}
 
     # -- loading -------------------------------------------------------------
     @classmethod
@@ -147,7 +164,10 @@ class DomainSchema:
         is replaced by the nearest common supertype of ``a`` and ``b`` before
         parsing, and the alternatives are kept for type checks of predicates.
         """
-        schema = cls(_parse(text, path), path, text)
+        problem, notes, costs = _parse(text, path)
+        summary = _summarise(problem, text)
+        summary.update(notes=notes, costs=costs)
+        schema = cls(problem, path, text, summary=summary)
         _write_summary(text, schema.summary())
         return schema
 
@@ -203,30 +223,74 @@ class DomainSchema:
         return frozenset(self.predicates) - self.fluent_predicates()
 
 
-def _parse(text: str, path: Path | None) -> Problem:
-    """Parse domain text with UP; raise :class:`DomainError` with a one-line reason.
+def _parse(text: str, path: Path | None) -> tuple[Problem, list[str], bool]:
+    """Parse domain text with UP; return (problem, notes, has costs).
 
-    unified-planning 1.3's PDDLReader has no ``either``: each ``(either a b)`` is
-    replaced by the nearest common supertype of ``a`` and ``b`` before parsing.
+    Raises :class:`DomainError` with a one-line reason in PDDL terms. unified-planning
+    1.3's PDDLReader has no ``either``: each ``(either a b)`` is replaced by the nearest
+    common supertype of ``a`` and ``b`` before parsing.
     """
     where = f' {path}' if path else ''
-    unsupported = unsupported_features(text)
+    try:
+        tidy = normalise_domain(text, f'PDDL domain{where}')
+    except PDDLSyntaxError as exc:
+        raise DomainError(f'malformed {exc}') from None
+    unsupported = unsupported_features(text, tidy.numeric_state)
     if unsupported:
         raise DomainError(f'PDDL domain{where} uses {"; ".join(unsupported)}: not '
                           'supported (l3mp_ros plans STRIPS/ADL domains with types; no '
                           'installed engine plans on these)')
+    notes = list(tidy.notes)
+    stub = (f'(define (problem {tidy.name}) (:domain {tidy.name}) (:init (= ({COST}) 0)) '
+            f'(:goal (and)) (:metric minimize ({COST})))') if tidy.costs else None
     try:
-        if _EITHER_RE.search(text):
-            flat = _EITHER_RE.sub('object', text)
-            hierarchy = _hierarchy(PDDLReader().parse_problem_string(flat))
-            text_up = _EITHER_RE.sub(lambda m: _common_ancestor(
-                m.group(1).lower().split(), hierarchy), text)
-        else:
-            text_up = text
-        return PDDLReader().parse_problem_string(text_up)
+        problem = _read(tidy.text, stub)
     except Exception as exc:  # UP raises several exception kinds on bad PDDL
-        msg = ' '.join(str(exc).split())[:300] or type(exc).__name__
-        raise DomainError(f'malformed PDDL domain{where}: {msg}') from None
+        msg = ' '.join(str(exc).split())
+        shared = re.match(r'Name (\S+) already defined', msg)
+        if shared is None:
+            raise DomainError(f'malformed PDDL domain{where}: {msg[:300] or type(exc).__name__}'
+                              ) from None
+        # planners accept a predicate and an action (or a type) of the same name: UP's
+        # environment can allow that, and then keeps them apart by kind
+        get_environment().error_used_name = False
+        warnings.filterwarnings('ignore', message='Name .* already defined')
+        try:
+            problem = _read(tidy.text, stub)
+        except Exception as exc2:  # noqa: BLE001
+            msg = ' '.join(str(exc2).split())[:300] or type(exc2).__name__
+            raise DomainError(f'malformed PDDL domain{where}: {msg}') from None
+        notes.append(f'the name {shared.group(1)} is used by two kinds of element (e.g. a '
+                     'predicate and an action)')
+    if any(isinstance(a, DurativeAction) for a in problem.actions):
+        problem = _sequential(problem, where)
+        notes.append(DURATIVE_NOTE)
+    problem.name = tidy.name
+    return problem, notes, tidy.costs
+
+
+def _read(text: str, stub: str | None) -> Problem:
+    """Parse a tidied domain (and the cost stub) with UP's reader, ``either`` flattened."""
+    if _EITHER_RE.search(text):
+        flat = _EITHER_RE.sub('object', text)
+        hierarchy = _hierarchy(PDDLReader().parse_problem_string(flat))
+        text = _EITHER_RE.sub(lambda m: _common_ancestor(
+            m.group(1).lower().split(), hierarchy), text)
+    return PDDLReader().parse_problem_string(text, stub)
+
+
+def _sequential(problem: Problem, where: str) -> Problem:
+    """Compile durative actions to instantaneous ones with UP's ``TimedToSequential``."""
+    from unified_planning.engines import CompilationKind
+    from unified_planning.engines.compilers.timed_to_sequential import TimedToSequential
+
+    try:
+        compiled = TimedToSequential().compile(problem, CompilationKind.TIMED_TO_SEQUENTIAL)
+    except Exception as exc:  # noqa: BLE001 - UP refuses e.g. intermediate effects
+        msg = ' '.join(str(exc).split())[:200]
+        raise DomainError(f'PDDL domain{where}: its durative actions cannot be made '
+                          f'sequential: {msg}') from None
+    return compiled.problem
 
 
 def _summarise(up_problem: Problem, text: str) -> dict[str, Any]:
@@ -282,21 +346,28 @@ def _write_summary(text: str, summary: dict[str, Any]) -> None:
 
 
 _FEATURES = (
-    (re.compile(r'\(\s*:durative-action\b'), 'durative actions (:durative-action)'),
     (re.compile(r'\(\s*:derived\b'), 'derived predicates (:derived)'),
     (re.compile(r'\(\s*:(?:process|event)\b'), 'processes or events (PDDL+)'),
     (re.compile(r'\(\s*:constraints\b'), 'state-trajectory constraints (:constraints)'),
 )
-_FUNCTIONS_RE = re.compile(r'\(\s*:functions\b(.*?)\)\s*\(\s*:', re.S)
 
 
-def unsupported_features(text: str) -> list[str]:
-    """Return the PDDL features of a domain text that no installed engine plans on."""
+def unsupported_features(text: str, numeric_state: list[str] | None = None) -> list[str]:
+    """Return the PDDL features of a domain text that no installed engine plans on.
+
+    ``numeric_state``: the functions actions read or change outside action costs (see
+    :func:`.pddl.normalise_domain`); found from the text when not given.
+    """
     body = re.sub(r';[^\n]*', '', text).lower()
     found = [name for pattern, name in _FEATURES if pattern.search(body)]
-    m = _FUNCTIONS_RE.search(body)
-    if m and re.sub(r'\(\s*total-cost\s*\)|-\s*number', '', m.group(1)).strip():
-        found.append('numeric fluents (:functions)')
+    if numeric_state is None:
+        try:
+            numeric_state = normalise_domain(text).numeric_state
+        except PDDLSyntaxError:
+            numeric_state = []
+    if numeric_state:
+        found.append(f'numeric fluents ({", ".join(numeric_state)} in preconditions or '
+                     'effects; only action costs, (increase (total-cost) ...), are read)')
     return found
 
 

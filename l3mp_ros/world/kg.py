@@ -154,11 +154,12 @@ def _parse_tuples(text: str) -> list[list[str]]:
     for group in re.findall(r'[\(\[]([^\(\)\[\]]*)[\)\]]', text):
         items = [x.strip().strip('\'"` ').strip() for x in group.split(',')]
         items = [x for x in items if x]
-        if not items:
+        if not items or (len(items) == 1 and items[0].lower() in ('none', 'nothing', 'empty')):
             continue
-        if len(items) < 3:
-            raise KGError(f'malformed triplet ({group.strip()}): '
-                          'expected (subject, predicate, object)')
+        if len(items) == 2 or (len(items) == 1 and len(items[0].split()) > 1):
+            raise KGError(f'malformed triplet ({group.strip()}): expected (subject, predicate, '
+                          'object), (subject, predicate, true) or (predicate) for a fact '
+                          'without arguments')
         tuples.append(items)
     leftover = re.sub(r'[\(\[][^\(\)\[\]]*[\)\]]', '', text)
     leftover = re.sub(r'[\s,;\[\]{}"\'`.]|none|nothing|empty|-', '', leftover, flags=re.I)

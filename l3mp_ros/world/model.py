@@ -104,6 +104,10 @@ class WorldModel:
             with self._writing(caught):
                 new_entities = {k.lower(): v.lower() for k, v in (new_entities or {}).items()
                                 if self.kg.type_of(k.lower()) != v.lower()}
+                # the domain's constants are entities of every state (older stores lack them)
+                new_entities.update({a: self.domain.constants[a] for f in update.add
+                                     for a in f.args if a in self.domain.constants
+                                     and self.kg.type_of(a) is None})
                 info = self._doubt(update, source, info)
                 errors = self.verifier.check(self.kg, update, new_entities) if verify else []
                 if not errors and not verify:

@@ -43,7 +43,10 @@ class Verifier:
         errors = []
         for i, (arg, (_, accepted)) in enumerate(zip(fact.args, pred.params, strict=True)):
             etype = types.get(arg)
-            if etype is None:
+            if etype is None and self.domain.has_type(arg):
+                errors.append(f'"{arg}" in {fact.text()} is a type of the domain, not an '
+                              'entity')
+            elif etype is None:
                 errors.append(f'unknown entity "{arg}" in {fact.text()}: updates cannot create '
                               f'entities{_close(arg, types)}')
             elif not self.domain.is_subtype(etype, accepted):

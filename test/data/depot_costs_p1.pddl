@@ -1,0 +1,7 @@
+(define (problem depot-1) (:domain depot_costs)
+  (:objects t1 - truck c1 c2 - crate shop farm - place)
+  (:init (at t1 depot) (at c1 farm) (at c2 depot)
+         (road depot farm) (road farm depot) (road depot shop) (road shop depot) (road farm shop)
+         (= (total-cost) 0))
+  (:goal (and (at c1 depot) (at c2 shop)))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,5 @@
+(define (problem patrol-1) (:domain patrol_durative)
+  (:objects rob - robot base wp1 wp2 - waypoint)
+  (:init (robot_at rob base) (charger_at base)
+         (connected base wp1) (connected wp1 base) (connected wp1 wp2) (connected wp2 wp1))
+  (:goal (and (inspected wp2) (robot_at rob base))))
