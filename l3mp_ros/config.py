@@ -27,7 +27,9 @@ from typing import Any
 WORLD, LANGUAGE, PLANNER, PERCEPTION, BRIDGE = (
     'world', 'language', 'planner', 'perception', 'bridge')
 AGENT = (LANGUAGE, PLANNER)
-ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
+ENGINES = ('lapkt', 'fast-downward', 'pyperplan')  # the planners themselves
+PORTFOLIO = 'portfolio'  # LAPKT with a short budget, then Fast Downward (planning/portfolio.py)
+ENGINE_SETTINGS = (PORTFOLIO, *ENGINES)  # what the engine setting may name
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 EXECUTE_POLICIES = ('feedback', 'none')
 
@@ -106,8 +108,9 @@ class Config:
                           '(SQLite) or ~/.l3mp/memory/<digest of the URL>.db (PostgreSQL)',
                           AGENT)
     # planning (Algorithm 4)
-    engine: str = _p('lapkt', 'planner engine: lapkt, fast-downward or pyperplan', AGENT,
-                     choices=ENGINES)
+    engine: str = _p(PORTFOLIO, 'planner engine: portfolio (LAPKT with a short budget, then '
+                     'Fast Downward, within plan_timeout), or one of lapkt, fast-downward, '
+                     'pyperplan', AGENT, choices=ENGINE_SETTINGS)
     plan_timeout: float = _p(30.0, 'seconds per planner call', AGENT)
     max_replans: int = _p(5, 're-plans of one task before it is declared failed', PLANNER)
     execute: str = _p('feedback', 'feedback: a plan stays active until execution_feedback '
