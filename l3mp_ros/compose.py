@@ -275,6 +275,11 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
         out['execution_timeout'] = checked(
             lambda v: v >= 0, 'zero (wait for ever) or more seconds',
             lambda v: setattr(tasks, 'execution_timeout', float(v)))
+        out['confirm_plan'] = checked(lambda v: isinstance(v, bool), 'true or false',
+                                      lambda v: setattr(tasks, 'confirm', v))
+        out['confirm_timeout'] = checked(
+            lambda v: v >= 0, 'zero (wait for ever) or more seconds',
+            lambda v: setattr(tasks, 'confirm_timeout', float(v)))
         out['apply_step_effects'] = checked(lambda v: isinstance(v, bool), 'true or false',
                                             lambda v: None)  # read per step
     return out

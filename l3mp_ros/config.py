@@ -120,6 +120,11 @@ class Config:
                                   'execution_feedback before the task fails '
                                   '(execution_timeout) and the next starts; 0: wait for ever',
                                   PLANNER)
+    confirm_plan: bool = _p(False, 'say each plan on say and wait for a yes or no (on '
+                            'voice_command, or the confirm service) before it is executed; no '
+                            'cancels the task', PLANNER)
+    confirm_timeout: float = _p(120.0, 'confirm_plan: seconds a plan waits for the yes or no '
+                                'before the task is cancelled; 0: wait for ever', PLANNER)
     apply_step_effects: bool = _p(True, "apply a succeeded step's effects to the KG (no "
                                   'perception)', PLANNER)
     replica_timeout: float = _p(30.0, 'seconds to wait for the world model (store, update '

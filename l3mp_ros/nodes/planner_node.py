@@ -7,6 +7,9 @@ order. :class:`~l3mp_ros.tasking.lifecycle.TaskLifecycle` keeps the active task:
 ``events``/``execution_feedback``, ``execution_timeout``, ``planned`` with no executor.
 Every status goes out on ``plan`` (transient-local), final ones as a sentence on ``say``;
 ``cancel`` takes a task id or ``all``; service ``tasks`` (std_srvs/Trigger) lists them.
+With nothing publishing ``execution_feedback`` (no executor) a plan ends ``planned`` at
+once. With ``confirm_plan`` a plan is said and waits for a plain yes or no on
+``voice_command`` (or service ``confirm``, std_srvs/SetBool) before it is executed.
 """
 
 from __future__ import annotations
@@ -16,14 +19,14 @@ import sys
 from typing import Any
 
 from std_msgs.msg import String
-from std_srvs.srv import Trigger
+from std_srvs.srv import SetBool, Trigger
 
 from ..agent.task import new_task_id
 from ..compose import agent_setters
 from ..config import PLANNER, node_parameters
 from ..schemas import error_event, loads, parse
 from ..tasking.lifecycle import TaskLifecycle
-from ..tasking.requests import RequestError, parse_cancel, parse_request, spoken
+from ..tasking.requests import RequestError, parse_cancel, parse_request, spoken, yes_no
 from .common import COMMAND_QOS, PLAN_QOS, guarded, publish_json, run
 from .common import trigger_answer as answer
 from .managed import AgentNode, Given
@@ -42,7 +45,12 @@ class PlannerNode(AgentNode):
         """Build the agent, the task manager and the ``plan`` publisher."""
         super().configure()
         self.plan_pub = self.publisher('plan', PLAN_QOS)
-        self.tasks = TaskLifecycle.for_agent(self.agent, self.params)
+        self.tasks = TaskLifecycle.for_agent(self.agent, self.params,
+                                             has_executor=self._has_executor)
+
+    def _has_executor(self) -> bool:
+        """An executor is a node that publishes ``execution_feedback`` (discovered)."""
+        return self.count_publishers('execution_feedback') > 0
 
     def setters(self) -> dict[str, Any]:
         """Engine, time-outs, attempts and the execute policy change live."""
@@ -52,10 +60,12 @@ class PlannerNode(AgentNode):
         """Open the task inputs, the status service and the execution clock."""
         for topic, callback in (('task', self._on_task), ('goal', self._on_goal),
                                 ('cancel', self._on_cancel), ('events', self._on_event),
-                                ('execution_feedback', self._on_feedback)):
+                                ('execution_feedback', self._on_feedback),
+                                ('voice_command', self._on_voice)):
             self.subscribe(topic, callback, COMMAND_QOS)
         self.service(Trigger, 'tasks', lambda q, r: answer(
             r, lambda: (True, json.dumps(self.tasks.status()))))
+        self.service(SetBool, 'confirm', lambda q, r: answer(r, lambda: self._answer(q.data)))
         self.timer(TIMEOUT_CHECK_PERIOD, self._check_timeout)
 
     def _bad(self, topic: str, errors: list[str], raw: str) -> None:
@@ -122,6 +132,26 @@ class PlannerNode(AgentNode):
                    if self.params['apply_step_effects'] else None)
         self.worker.submit('feedback', lambda: self._publish(
             self.tasks.on_feedback(data, effects)))
+
+    @guarded('voice_command')
+    def _on_voice(self, msg: String) -> None:
+        said = yes_no(msg.data)
+        if said is not None and self.tasks.awaiting() is not None:
+            self._answer(said)
+
+    def _answer(self, yes: bool) -> tuple[bool, str]:
+        """Answer the plan waiting for a yes or no (a "no" starts the next task: worker)."""
+        task_id = self.tasks.awaiting()
+        if task_id is None:
+            return False, 'no plan is waiting for a yes or no'
+
+        def job() -> None:
+            try:
+                self._publish(self.tasks.confirm_plan(yes, task_id))
+            except LookupError:  # answered or cancelled meanwhile
+                pass
+        self.worker.submit('confirm', job)
+        return True, task_id
 
     def _check_timeout(self) -> None:
         if self.tasks.overdue():  # starting the next task plans it: on the worker

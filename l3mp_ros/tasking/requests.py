@@ -10,6 +10,11 @@ from ..schemas import WireError, loads_object
 
 MAX_TEXT = 4000
 ALL = None  # a cancel request for every task
+SAID_STEPS = 8  # steps of a plan said aloud when asking for a yes or no
+YES = frozenset({'yes', 'yeah', 'yep', 'yes please', 'ok', 'okay', 'sure', 'go', 'go ahead',
+                 'do it', 'confirm', 'confirmed', 'proceed'})
+NO = frozenset({'no', 'nope', 'no thanks', 'no thank you', "don't", 'do not', 'stop',
+                'cancel', 'abort'})
 
 
 class RequestError(ValueError):
@@ -52,15 +57,30 @@ def parse_cancel(raw: str) -> str | None:
     return target
 
 
+def yes_no(text: str) -> bool | None:
+    """Return True for a plain yes, False for a plain no, None for anything else."""
+    words = ' '.join(''.join(c if c.isalnum() or c in " '" else ' '
+                             for c in (text or '').lower()).split())
+    return True if words in YES else False if words in NO else None
+
+
 def spoken(body: dict[str, Any]) -> str | None:
     """Return what the robot says about a ``plan/v1`` message (None: progress only)."""
     status, n = body.get('status'), len(body.get('steps') or [])
     if status in ('planning', 'executing') or (status == 'queued' and not body.get('steps')):
         return None
     what = body.get('utterance') or body.get('goal')
+    if status == 'solved' and body.get('reason') == 'confirmed':
+        return f'Going ahead: {what}'
     if status == 'solved':
         return f'Plan for "{what}": {n} steps' + (
             f' (re-planned: {body.get("reason")})' if body.get('revision') else '')
+    if status == 'awaiting_confirmation':
+        steps = [str(s) for s in body.get('steps') or []]
+        said = '; '.join(steps[:SAID_STEPS]) + (
+            f'; and {n - SAID_STEPS} more' if n > SAID_STEPS else '')
+        return (f'For "{what}" I would do {n} step{"s" if n != 1 else ""}: {said}. '
+                'Shall I go ahead? Say yes or no.')
     if status == 'done':
         return f'Done: {what}'
     if status == 'planned':  # no executor: nothing was done
