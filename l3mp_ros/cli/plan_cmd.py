@@ -19,8 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--goal', required=True,
                    help='PDDL goal, e.g. "(and (light_on kitchen_light))" or a (:goal ...) block')
     p.add_argument('--engine', choices=ENGINE_SETTINGS, default=default('engine'),
-                   help='portfolio (default: LAPKT with a short budget, then Fast Downward, '
-                        'within --timeout) or one engine')
+                   help='portfolio: LAPKT briefly, then Fast Downward; or one engine')
     p.add_argument('--timeout', type=float, default=30.0, help='seconds for the whole call')
     p.add_argument('--context', choices=('auto', 'full'), default='auto',
                    help='plan on the facts around the goal (auto, widened when needed) or on '

@@ -49,7 +49,7 @@ class PlannerNode(AgentNode):
                                              has_executor=self._has_executor)
 
     def _has_executor(self) -> bool:
-        """An executor is a node that publishes ``execution_feedback`` (discovered)."""
+        """Tell whether an executor is attached: a node publishing ``execution_feedback``."""
         return self.count_publishers('execution_feedback') > 0
 
     def setters(self) -> dict[str, Any]:

@@ -83,7 +83,7 @@ def _answered(res: EngineResult) -> bool:
 
 
 def _choose(results: list[EngineResult]) -> EngineResult:
-    """The answer of the portfolio: a plan, else a proof, else the last real attempt."""
+    """Return the answer of the portfolio: a plan, else a proof, else the last real try."""
     for res in results:
         if _answered(res):
             return res
