@@ -58,7 +58,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if result.status == 'solved':
         for step in result.steps:
             print(step)
-        print(f'; {len(result.steps)} steps, {result.engine}, context "{result.widening}", '
+        engine = result.solved_by or result.engine
+        if result.engine != engine:
+            engine += f' ({result.engine}: ' + ', '.join(
+                f'{e} {t:.2f} s' for e, t in result.engine_seconds.items()) + ')'
+        print(f'; {len(result.steps)} steps, {engine}, context "{result.widening}", '
               f'{result.timings.get("total", 0.0):.2f} s', file=sys.stderr)
         return code
     reason = {'unsolvable': 'no plan exists', 'timeout': 'no plan found in time',
