@@ -54,6 +54,7 @@ def test_node_groups():
     planner = config.node_parameters(config.PLANNER)
     language = config.node_parameters(config.LANGUAGE)
     assert set(planner) - set(language) == {'max_replans', 'execute', 'execution_timeout',
+                                            'confirm_plan', 'confirm_timeout',
                                             'apply_step_effects'}
     assert {'episodic_k', 'experience', 'answer_past', 'confirm', 'llm_cache'} <= set(language)
     assert 'initial_state' in config.node_parameters(config.WORLD)
