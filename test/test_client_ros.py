@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -60,6 +61,7 @@ def client(ros_context):
     c = L3mpClient(namespace=NS)
     yield c
     c.destroy()
+    gc.collect()  # finalise the rclpy objects now, not in a later test's forked child
 
 
 def test_client_sends_follows_cancels_and_queries(spinner, tmp_path, client):

@@ -254,8 +254,12 @@ class L3mpClient(Node):
                 self._answers.pop(request_id, None)
 
     def destroy(self) -> None:
-        """Stop spinning and destroy the node."""
-        self._executor.shutdown(timeout_sec=2.0)
+        """Stop spinning and destroy the node (its handles are released here, not by GC)."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        executor.remove_node(self)
+        executor.shutdown(timeout_sec=2.0)
         self._spin.join(timeout=2.0)
         self.destroy_node()
 
