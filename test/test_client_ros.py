@@ -1,17 +1,41 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The Python client and the plan confirmation over real DDS (issue 44, item 6)."""
+"""The Python client and the plan confirmation over real DDS (issue 44, item 6).
+
+The scenarios run in a pytest child process of their own (``L3MP_CLIENT_SCENARIOS=1``):
+left in the suite's process, the client's rclpy objects were finalised by the garbage
+collector inside a later test's forked child (ament_flake8's process pool), which crashed.
+"""
 
 from __future__ import annotations
 
 import gc
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from .ros_fixtures import Probe
 
+INNER = os.environ.get('L3MP_CLIENT_SCENARIOS') == '1'
+ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.ros
+
+
+def test_client_scenarios_over_dds_in_a_process_of_their_own():
+    if INNER:
+        pytest.skip('this is the child process')
+    env = {**os.environ, 'L3MP_CLIENT_SCENARIOS': '1', 'PYTHONPATH': str(ROOT)}
+    out = subprocess.run([sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider',
+                          '-k', 'scenario_', str(Path(__file__))], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0 and '2 passed' in out.stdout, out.stdout[-4000:]
+
+
+inner = pytest.mark.skipif(not INNER, reason='runs in the child process (see the top)')
 
 from rclpy.parameter import Parameter  # noqa: E402
 
@@ -58,13 +82,14 @@ def feedback(executor, task_id, steps, revision=0):
 
 @pytest.fixture
 def client(ros_context):
-    c = L3mpClient(namespace=NS)
-    yield c
-    c.destroy()
-    gc.collect()  # finalise the rclpy objects now, not in a later test's forked child
+    clients = [L3mpClient(namespace=NS)]
+    yield clients[0]
+    clients.pop().destroy()
+    gc.collect()
 
 
-def test_client_sends_follows_cancels_and_queries(spinner, tmp_path, client):
+@inner
+def test_scenario_client_sends_follows_cancels_and_queries(spinner, tmp_path, client):
     wm, executor = robot(spinner, tmp_path)
     task = client.send_goal(BOOK)
     assert client.wait_for_task(task, 60, statuses=('solved',)) == TaskResult.UNKNOWN
@@ -105,7 +130,8 @@ def _holds(wm, light: str) -> bool:
     return ('light_on', (light,)) in {(f.predicate, f.args) for f in wm.world.kg.facts}
 
 
-def test_confirm_plan_waits_for_yes_or_no(spinner, tmp_path, client):
+@inner
+def test_scenario_confirm_plan_waits_for_yes_or_no(spinner, tmp_path, client):
     wm, executor = robot(spinner, tmp_path, language=True, confirm_plan=True,
                          confirm_timeout=0.0)
     first = client.send_goal(BOOK)
