@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import paths
-from .config import ENGINES, EXECUTE_POLICIES, Config, Setter, checked
+from .config import ENGINE_SETTINGS, EXECUTE_POLICIES, Config, Setter, checked
 from .config import default as config_default
 from .world.constraints import Constraints
 from .world.domain import DomainSchema
@@ -254,7 +254,8 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
         agent.updater.settings.verify = v
 
     out: dict[str, Setter] = {
-        'engine': checked(lambda v: v in ENGINES, 'one of ' + ', '.join(ENGINES), set_engine),
+        'engine': checked(lambda v: v in ENGINE_SETTINGS, 'one of ' + ', '.join(ENGINE_SETTINGS),
+                          set_engine),
         'plan_timeout': checked(lambda v: v > 0, 'a positive number of seconds', set_timeout),
         'max_attempts': checked(lambda v: 1 <= v <= 20, 'between 1 and 20', set_attempts),
         'verify': checked(lambda v: isinstance(v, bool), 'true or false', set_verify),
@@ -271,6 +272,11 @@ def agent_setters(agent: Agent, tasks: TaskLifecycle | None = None) -> dict[str,
         out['execution_timeout'] = checked(
             lambda v: v >= 0, 'zero (wait for ever) or more seconds',
             lambda v: setattr(tasks, 'execution_timeout', float(v)))
+        out['confirm_plan'] = checked(lambda v: isinstance(v, bool), 'true or false',
+                                      lambda v: setattr(tasks, 'confirm', v))
+        out['confirm_timeout'] = checked(
+            lambda v: v >= 0, 'zero (wait for ever) or more seconds',
+            lambda v: setattr(tasks, 'confirm_timeout', float(v)))
         out['apply_step_effects'] = checked(lambda v: isinstance(v, bool), 'true or false',
                                             lambda v: None)  # read per step
     return out

@@ -28,7 +28,9 @@ from typing import Any
 WORLD, LANGUAGE, PLANNER, PERCEPTION, BRIDGE = (
     'world', 'language', 'planner', 'perception', 'bridge')
 AGENT = (LANGUAGE, PLANNER)
-ENGINES = ('lapkt', 'fast-downward', 'pyperplan')
+ENGINES = ('lapkt', 'fast-downward', 'pyperplan')  # the planners themselves
+PORTFOLIO = 'portfolio'  # LAPKT with a short budget, then Fast Downward (planning/portfolio.py)
+ENGINE_SETTINGS = (PORTFOLIO, *ENGINES)  # what the engine setting may name
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 EXECUTE_POLICIES = ('feedback', 'none')
 PATROL_POLICIES = ('off', 'idle')
@@ -119,8 +121,9 @@ class Config:
                           '(SQLite) or ~/.l3mp/memory/<digest of the URL>.db (PostgreSQL)',
                           AGENT)
     # planning (Algorithm 4)
-    engine: str = _p('lapkt', 'planner engine: lapkt, fast-downward or pyperplan', AGENT,
-                     choices=ENGINES)
+    engine: str = _p(PORTFOLIO, 'planner engine: portfolio (LAPKT with a short budget, then '
+                     'Fast Downward, within plan_timeout), or one of lapkt, fast-downward, '
+                     'pyperplan', AGENT, choices=ENGINE_SETTINGS)
     plan_timeout: float = _p(30.0, 'seconds per planner call', AGENT)
     max_replans: int = _p(5, 're-plans of one task before it is declared failed', PLANNER)
     execute: str = _p('feedback', 'feedback: a plan stays active until execution_feedback '
@@ -134,6 +137,11 @@ class Config:
                      'place whose unconfirmed told facts are most worth checking (any task '
                      'pre-empts it); off: the robot moves only when asked (the default: '
                      'moving unasked is a safety matter)', PLANNER, choices=PATROL_POLICIES)
+    confirm_plan: bool = _p(False, 'say each plan on say and wait for a yes or no (on '
+                            'voice_command, or the confirm service) before it is executed; no '
+                            'cancels the task', PLANNER)
+    confirm_timeout: float = _p(120.0, 'confirm_plan: seconds a plan waits for the yes or no '
+                                'before the task is cancelled; 0: wait for ever', PLANNER)
     apply_step_effects: bool = _p(True, "apply a succeeded step's effects to the KG (no "
                                   'perception)', PLANNER)
     replica_timeout: float = _p(30.0, 'seconds to wait for the world model (store, update '

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from l3mp_ros.cli.common import CLIError, add_llm_options, llm_settings
-from l3mp_ros.config import ENGINES, Config
+from l3mp_ros.config import ENGINE_SETTINGS, Config
 
 
 def register(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -48,7 +48,7 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--oracle', action='store_true',
                    help='replace the LLM by the gold answers of the generator')
     add_llm_options(p, api_key=True, timeout=300.0)  # the embedded model is slow
-    p.add_argument('--engine', choices=ENGINES, default='lapkt')
+    p.add_argument('--engine', choices=ENGINE_SETTINGS, default=Config().engine)
     p.add_argument('--plan-timeout', type=float, default=60.0,
                    help='seconds per planner call')
     p.add_argument('--max-attempts', type=int, default=3,
@@ -106,7 +106,7 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
                    help='moves the robot may spend on patrol after each step (default 3 '
                         'with --patrol idle)')
     add_llm_options(p)
-    p.add_argument('--engine', choices=ENGINES, default='lapkt')
+    p.add_argument('--engine', choices=ENGINE_SETTINGS, default=Config().engine)
     p.add_argument('--plan-timeout', type=float, default=60.0)
     p.add_argument('--variant', default='RS_V', help='agent variant (default RS_V)')
     _run_dir_options(p, 'run')

@@ -71,6 +71,21 @@ class Probe(Node):
             time.sleep(0.05)
         pub.publish(String(data=data if isinstance(data, str) else json.dumps(data)))
 
+    def as_executor(self, wait: float = 10.0) -> None:
+        """Publish on ``execution_feedback`` (the planner then sees an executor attached).
+
+        Returns once the planner's subscription is matched, so the planner knows of it.
+        """
+        if 'execution_feedback' not in self._pubs:
+            self._pubs['execution_feedback'] = self.create_publisher(
+                String, 'execution_feedback', COMMAND_QOS)
+        pub = self._pubs['execution_feedback']
+        end = time.monotonic() + wait
+        while pub.get_subscription_count() == 0:
+            if time.monotonic() > end:
+                raise TimeoutError('nobody subscribes to execution_feedback')
+            time.sleep(0.05)
+
     def wait(self, pred: Callable[[], object], timeout: float = 20.0) -> object:
         end = time.monotonic() + timeout
         while time.monotonic() < end:

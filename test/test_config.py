@@ -28,7 +28,7 @@ def test_every_setting_has_a_description_and_a_node_or_a_reason():
 
 
 @pytest.mark.parametrize('change, message', [
-    ({'engine': 'ff'}, 'engine must be one of lapkt'),
+    ({'engine': 'ff'}, 'engine must be one of portfolio, lapkt'),
     ({'max_attempts': '3'}, 'max_attempts must be int'),
     ({'verify': 1}, 'verify must be bool'),
     ({'max_attempts': True}, 'max_attempts must be int'),
@@ -54,6 +54,7 @@ def test_node_groups():
     planner = config.node_parameters(config.PLANNER)
     language = config.node_parameters(config.LANGUAGE)
     assert set(planner) - set(language) == {'max_replans', 'execute', 'execution_timeout',
+                                            'confirm_plan', 'confirm_timeout',
                                             'apply_step_effects', 'patrol',
                                             'perception_config'}
     assert {'episodic_k', 'experience', 'answer_past', 'confirm', 'llm_cache'} <= set(language)

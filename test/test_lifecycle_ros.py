@@ -134,14 +134,21 @@ def toggles(kg, n=5):
     return [f'(not (light_on {x}))' if x in on else f'(light_on {x})' for x in lights]
 
 
-def test_a_burst_with_no_executor_reaches_final_statuses(spinner, tmp_path):
-    """execute feedback with nobody executing: every task fails by execution_timeout."""
+@pytest.mark.parametrize('executor', [False, True])
+def test_a_burst_with_no_execution_reaches_final_statuses(spinner, tmp_path, executor):
+    """execute feedback, nobody executing: every task ends.
+
+    With no executor attached (nothing publishes execution_feedback) each plan ends
+    ``planned`` at once; with a silent one, each fails by execution_timeout.
+    """
     wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path, autostart=True)))
     agent = build_agent(Config(retriever='full', engine='fast-downward', plan_timeout=20.0),
                         wm.world, llm=object())
     spinner.add(PlannerNode(agent=agent, parameter_overrides=params(
-        tmp_path, autostart=True, execution_timeout=0.5)))
+        tmp_path, autostart=True, execution_timeout=0.5 if executor else 120.0)))
     probe = spinner.add(Probe(listen=('plan', 'say')))
+    if executor:
+        probe.as_executor()  # an executor that never says anything
     goals = toggles(wm.world.kg)
     for i, goal in enumerate(goals):
         probe.publish('goal', json.dumps({'task_id': f'b{i}', 'goal': goal}))
@@ -150,6 +157,13 @@ def test_a_burst_with_no_executor_reaches_final_statuses(spinner, tmp_path):
                        if len({p['task_id'] for p in probe.json('plan') if p['status'] in (
                            'done', 'failed', 'planned', 'cancelled')}) == 5 else None,
                        timeout=60)
+    if not executor:  # at once: far below the 120 s execution_timeout of five tasks
+        assert {b['status'] for b in final.values()} == {'planned'}
+        assert all('nothing publishes execution_feedback' in b['reason']
+                   for b in final.values())
+        assert all(b['steps'] for b in final.values())
+        probe.wait(lambda: len([s for s in probe.got['say'] if s.startswith('Planned: ')]) == 5)
+        return
     assert {b['status'] for b in final.values()} == {'failed'}
     assert {b['reason'] for b in final.values()} == {'execution_timeout'}
     assert any('execution_timeout' in s for s in probe.got['say'])

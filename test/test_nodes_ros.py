@@ -250,6 +250,7 @@ def test_a_sender_on_the_graph_cannot_skip_verification_or_pose_as_perception(
 def test_goal_plan_replan_and_done(spinner, tmp_path):
     wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe())
+    probe.as_executor()  # the probe executes the plans (sends execution_feedback)
     probe.publish('goal', '')  # bad: empty
     probe.publish('goal', json.dumps({'task_id': 'g1', 'goal':
                                       '(placed_at_table book_hamlet living_room_table)'}))
@@ -301,6 +302,7 @@ def _set(probe, node, **values):
 def test_cancel_status_and_live_parameters(spinner, tmp_path):
     wm, agent = planner_stack(spinner, tmp_path)
     probe = spinner.add(Probe())
+    probe.as_executor()
     goals = {'t1': '(placed_at_table book_hamlet living_room_table)',
              't2': '(light_on laundry_room_light)', 't3': '(window_open jerry_bedroom_window)'}
     for tid, goal in goals.items():
@@ -362,6 +364,7 @@ def test_language_node_reports_questions_and_queued_tasks(spinner, tmp_path):
         spinner.add(LanguageNode(agent=agent, parameter_overrides=params(tmp_path)))
         spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path)))
         probe = spinner.add(Probe())
+        probe.as_executor()
         probe.publish('voice_command', '   ')
         probe.publish('nl_update', 'Jerry took the red pen from the living room table.')
         ev = probe.wait_json('events', lambda e: e['status'] == 'applied')
@@ -478,7 +481,9 @@ def test_bringup_runs_all_nodes_in_one_process(spinner, tmp_path):
         probe = spinner.add(Probe('bringup_probe', namespace=ns))
         probe.publish('goal', '(light_on laundry_room_light)', wait=40.0)
         plan = probe.wait_json('plan', planned, timeout=40)
-        assert plan['status'] == 'solved' and plan['steps']
+        # nothing publishes execution_feedback: the plan ends planned at once, with why
+        assert plan['status'] == 'planned' and plan['steps']
+        assert 'no executor' in plan['reason']
         probe.publish('scene_graph', sg([('red_pen', 'placed_at_table', 'jerry_bedroom_table')],
                                         ['red_pen']))
         assert probe.wait_json('events', lambda e: e['status'] == 'applied')

@@ -58,4 +58,4 @@ def test_cli_version_and_defaults_in_help(capsys):
     assert done.value.code == 0 and capsys.readouterr().out.strip() == f'l3mp {__version__}'
     sub = next(a for a in build_parser()._actions if a.dest == 'command')
     text = sub.choices['plan'].format_help()
-    assert '(default: 30.0)' in text and 'default: lapkt' in text
+    assert '(default: 30.0)' in text and 'default: portfolio' in text

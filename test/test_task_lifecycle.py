@@ -291,3 +291,75 @@ def test_no_timeout_under_execute_none_or_zero(setup):
     assert manager.submit(agent.plan_goal(goal, task_id='w'))[0]['status'] == 'solved'
     clock.now += 1e6
     assert manager.check_timeout() == [] and manager.active.task_id == 'w'
+
+
+def test_no_executor_under_feedback_ends_planned_at_once_and_drains(setup):
+    """Five goals, nothing publishes execution_feedback: all planned at once, no time-out."""
+    _, world, agent = setup
+    clock = FakeClock()
+    executors = []
+    manager = TaskLifecycle(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                            world.snapshot, execution_timeout=120.0, clock=clock,
+                            has_executor=lambda: bool(executors))
+    ids = [f'n{i}' for i in range(5)]
+    out = []
+    for tid, goal in zip(ids, toggles(world)[:5], strict=True):
+        out += manager.submit(agent.plan_goal(goal, task_id=tid))
+    assert [(m['task_id'], m['status']) for m in out] == [(t, 'planned') for t in ids]
+    assert all('nothing publishes execution_feedback' in m['reason'] for m in out)
+    assert out[0]['steps'] and manager.active is None and not manager.queue
+    executors.append('bridge')  # an executor appears: the next plan waits for it
+    late = manager.submit(agent.plan_goal(toggles(world)[0], task_id='n5'))
+    assert late[0]['status'] == 'solved' and manager.active.task_id == 'n5'
+
+
+def test_confirm_waits_for_yes_or_no_and_times_out(setup):
+    _, world, agent = setup
+    clock = FakeClock()
+    manager = TaskLifecycle(world.domain, lambda g, t, x: agent.plan_goal(g, task_id=t, text=x),
+                            world.snapshot, clock=clock, confirm=True, confirm_timeout=60.0,
+                            has_executor=lambda: True)
+    goals = toggles(world)[:3]
+    first = manager.submit(agent.plan_goal(goals[0], task_id='c0'))
+    second = manager.submit(agent.plan_goal(goals[1], task_id='c1'))
+    assert [(m['task_id'], m['status']) for m in first + second] == [
+        ('c0', 'awaiting_confirmation'), ('c1', 'queued')]
+    assert manager.awaiting() == 'c0'
+    # feedback for a plan nobody said yes to is ignored
+    assert manager.on_feedback({'task_id': 'c0', 'step': 0, 'status': 'succeeded'}) == []
+    with pytest.raises(LookupError):
+        manager.confirm_plan(True, 'c1')
+    yes = manager.confirm_plan(True)
+    assert [(m['task_id'], m['status'], m['reason']) for m in yes] == [
+        ('c0', 'solved', 'confirmed')]
+    with pytest.raises(LookupError, match='no plan is waiting'):
+        manager.confirm_plan(True)
+    steps = len(yes[0]['steps'])
+    done = []
+    for i in range(steps):
+        done += manager.on_feedback({'task_id': 'c0', 'step': i, 'status': 'succeeded'})
+    assert [(m['task_id'], m['status']) for m in done][-2:] == [
+        ('c0', 'done'), ('c1', 'awaiting_confirmation')]  # the next one asks too
+    no = manager.confirm_plan(False)
+    assert no[0]['task_id'] == 'c1' and no[0]['status'] == 'cancelled'
+    assert no[0]['reason'] == 'declined' and manager.active is None
+    manager.submit(agent.plan_goal(goals[2], task_id='c2'))
+    clock.now += 59.0
+    assert manager.check_timeout() == []
+    clock.now += 2.0
+    silent = manager.check_timeout()
+    assert silent[0]['status'] == 'cancelled' and silent[0]['reason'] == 'not confirmed'
+    assert 'confirm_timeout' in silent[0]['errors'][0]
+
+
+def test_yes_no_and_what_is_said():
+    from l3mp_ros.tasking.requests import spoken, yes_no
+
+    assert [yes_no(t) for t in ('Yes', 'yes!', 'Go ahead.', 'no', "Don't", 'no way',
+                                'yes, bring the pen', '')] == [
+        True, True, True, False, False, None, None, None]
+    body = {'status': 'awaiting_confirmation', 'utterance': 'tidy up',
+            'steps': [f'(s{i})' for i in range(10)]}
+    said = spoken(body)
+    assert said.startswith('For "tidy up" I would do 10 steps: (s0); (s1)')
+    assert '(s7); and 2 more. Shall I go ahead? Say yes or no.' in said

@@ -8,7 +8,7 @@ import argparse
 import sys
 import uuid
 
-from ..config import ENGINES
+from ..config import ENGINE_SETTINGS, default
 from ..planning.status import Status
 from .common import CLIError, add_store, dump, open_existing_store
 
@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store(p)
     p.add_argument('--goal', required=True,
                    help='PDDL goal, e.g. "(and (light_on kitchen_light))" or a (:goal ...) block')
-    p.add_argument('--engine', choices=ENGINES, default='lapkt')
+    p.add_argument('--engine', choices=ENGINE_SETTINGS, default=default('engine'),
+                   help='portfolio: LAPKT briefly, then Fast Downward; or one engine')
     p.add_argument('--timeout', type=float, default=30.0, help='seconds for the whole call')
     p.add_argument('--context', choices=('auto', 'full'), default='auto',
                    help='plan on the facts around the goal (auto, widened when needed) or on '
@@ -61,7 +62,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
     if result.status == Status.SOLVED:
         for step in result.steps:
             print(step)
-        print(f'; {len(result.steps)} steps, {result.engine}, context "{result.widening}", '
+        engine = result.solved_by or result.engine
+        if result.engine != engine:
+            engine += f' ({result.engine}: ' + ', '.join(
+                f'{e} {t:.2f} s' for e, t in result.engine_seconds.items()) + ')'
+        print(f'; {len(result.steps)} steps, {engine}, context "{result.widening}", '
               f'{result.timings.get("total", 0.0):.2f} s', file=sys.stderr)
         return code
     reason = {'unsolvable': 'no plan exists', 'timeout': 'no plan found in time',

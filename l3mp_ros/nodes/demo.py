@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--model', default='local')
     parser.add_argument('--retriever', default='link',
                         choices=('full', 'select', 'search', 'link'))
-    parser.add_argument('--engine', default='lapkt')
+    parser.add_argument('--engine', default='portfolio')
     parser.add_argument('--timeout', type=float, default=300.0, help='seconds per step')
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     out = Path(args.out)

@@ -23,6 +23,7 @@ from std_msgs.msg import String
 from ..compose import agent_setters
 from ..config import LANGUAGE, node_parameters
 from ..schemas import error_event, loads
+from ..tasking.requests import yes_no
 from ..world.phrasing import Phrasing
 from .common import COMMAND_QOS, guarded, publish_json, run
 from .managed import AgentNode, Given
@@ -92,6 +93,8 @@ class LanguageNode(AgentNode):
 
     # -- jobs (worker thread) -------------------------------------------------
     def _route(self, text: str) -> None:
+        if yes_no(text) is not None and not self.agent.updater.answers(text):
+            return  # a plain yes or no answers the planner's plan (confirm_plan), not us
         kind = self.agent.route(text)
         self.get_logger().info(f'"{text[:80]}" is a {kind}')
         if kind == 'task':

@@ -12,6 +12,10 @@ With ``patrol: idle`` an idle planner sends the robot to look at the place whose
 unconfirmed facts are most worth checking (:mod:`l3mp_ros.tasking.patrol`): planned like a
 goal on the worker, published on ``plan`` with ``patrol: true`` and executed like any
 task; a task arriving on ``task`` or ``goal`` pre-empts it at once.
+
+With nothing publishing ``execution_feedback`` (no executor) a plan ends ``planned`` at
+once. With ``confirm_plan`` a plan is said and waits for a plain yes or no on
+``voice_command`` (or service ``confirm``, std_srvs/SetBool) before it is executed.
 """
 
 from __future__ import annotations
@@ -21,15 +25,16 @@ import sys
 from typing import Any
 
 from std_msgs.msg import String
-from std_srvs.srv import Trigger
+from std_srvs.srv import SetBool, Trigger
 
 from ..agent.task import new_task_id
 from ..compose import agent_setters
 from ..config import PATROL_POLICIES, PLANNER, checked, node_parameters
+from ..planning.status import Status
 from ..schemas import error_event, loads, parse
 from ..tasking.lifecycle import TaskLifecycle
 from ..tasking.patrol import PATROL_PREFIX, PatrolPolicy, patrol_policy
-from ..tasking.requests import RequestError, parse_cancel, parse_request, spoken
+from ..tasking.requests import RequestError, parse_cancel, parse_request, spoken, yes_no
 from .common import COMMAND_QOS, PLAN_QOS, guarded, publish_json, run
 from .common import trigger_answer as answer
 from .managed import AgentNode, Given
@@ -48,7 +53,8 @@ class PlannerNode(AgentNode):
         """Build the agent, the task manager and the ``plan`` publisher."""
         super().configure()
         self.plan_pub = self.publisher('plan', PLAN_QOS)
-        self.tasks = TaskLifecycle.for_agent(self.agent, self.params)
+        self.tasks = TaskLifecycle.for_agent(self.agent, self.params,
+                                             has_executor=self._has_executor)
         self.patrol: PatrolPolicy | None = None
         self._patrols = 0
         self._patrol_planning = False
@@ -56,6 +62,10 @@ class PlannerNode(AgentNode):
         if self.params['patrol'] == 'idle':
             self.patrol = patrol_policy(self.agent.world.domain,
                                         str(self.params['perception_config']))
+
+    def _has_executor(self) -> bool:
+        """Tell whether an executor is attached: a node publishing ``execution_feedback``."""
+        return self.count_publishers('execution_feedback') > 0
 
     def setters(self) -> dict[str, Any]:
         """Engine, time-outs, attempts, the execute and patrol policies change live."""
@@ -73,10 +83,12 @@ class PlannerNode(AgentNode):
         """Open the task inputs, the status service and the execution clock."""
         for topic, callback in (('task', self._on_task), ('goal', self._on_goal),
                                 ('cancel', self._on_cancel), ('events', self._on_event),
-                                ('execution_feedback', self._on_feedback)):
+                                ('execution_feedback', self._on_feedback),
+                                ('voice_command', self._on_voice)):
             self.subscribe(topic, callback, COMMAND_QOS)
         self.service(Trigger, 'tasks', lambda q, r: answer(
             r, lambda: (True, json.dumps(self.tasks.status()))))
+        self.service(SetBool, 'confirm', lambda q, r: answer(r, lambda: self._answer(q.data)))
         self.timer(TIMEOUT_CHECK_PERIOD, self._check_timeout)
 
     def _bad(self, topic: str, errors: list[str], raw: str) -> None:
@@ -144,6 +156,26 @@ class PlannerNode(AgentNode):
         self.worker.submit('feedback', lambda: self._publish(
             self.tasks.on_feedback(data, effects)))
 
+    @guarded('voice_command')
+    def _on_voice(self, msg: String) -> None:
+        said = yes_no(msg.data)
+        if said is not None and self.tasks.awaiting() is not None:
+            self._answer(said)
+
+    def _answer(self, yes: bool) -> tuple[bool, str]:
+        """Answer the plan waiting for a yes or no (a "no" starts the next task: worker)."""
+        task_id = self.tasks.awaiting()
+        if task_id is None:
+            return False, 'no plan is waiting for a yes or no'
+
+        def job() -> None:
+            try:
+                self._publish(self.tasks.confirm_plan(yes, task_id))
+            except LookupError:  # answered or cancelled meanwhile
+                pass
+        self.worker.submit('confirm', job)
+        return True, task_id
+
     def _check_timeout(self) -> None:
         if self.tasks.overdue():  # starting the next task plans it: on the worker
             self.worker.submit('execution_timeout',
@@ -151,10 +183,12 @@ class PlannerNode(AgentNode):
         self._check_patrol()
 
     def _check_patrol(self) -> None:
-        """Plan a patrol when idle (policy ``idle``); never while a task waits."""
+        """Plan a patrol when idle (policy ``idle``) with an executor; never while a task waits."""
         policy = self.patrol
         if policy is None or self._patrol_planning or not self.tasks.idle():
             return
+        if self.tasks.execute != 'feedback' or not self._has_executor():
+            return  # nobody would walk it: the patrol would end planned, again and again
         world = self.agent.world
         last = world.last_event()
         with world._lock:
@@ -170,7 +204,7 @@ class PlannerNode(AgentNode):
                 if not self.tasks.idle():
                     return  # a task came while this waited for the worker
                 outcome = self.agent.plan_goal(visit.goal, task_id=tid)
-                if outcome.status not in ('solved', 'already_satisfied') or not outcome.steps:
+                if not Status(outcome.status).ok or not outcome.steps:
                     policy.skip(visit.place, f'no plan to reach it ({outcome.status})', last)
                     return
                 outcome.text = f'look at {visit.place} ({len(visit.facts)} told facts)'
@@ -185,9 +219,9 @@ class PlannerNode(AgentNode):
             publish_json(self.plan_pub, body)
             if body.get('patrol'):
                 place = self._patrol_place.get(str(body.get('task_id')))
-                if body.get('status') in ('done', 'failed') and place and self.patrol:
+                if body.get('status') in (Status.DONE, Status.FAILED) and place and self.patrol:
                     # visited (or could not get there): not again for a while
-                    why = 'visited' if body['status'] == 'done' else 'the visit failed'
+                    why = 'visited' if body['status'] == Status.DONE else 'the visit failed'
                     self.patrol.skip(place, why, self.agent.world.last_event())
                 continue  # a patrol is not announced on say
             sentence = spoken(body)

@@ -33,7 +33,7 @@ from unified_planning.plans import ActionInstance, SequentialPlan
 
 from l3mp_ros.config import ENGINES
 from l3mp_ros.planning import lapkt_engine
-from l3mp_ros.planning.process import run_killable
+from l3mp_ros.planning.process import guarded, run_killable
 from l3mp_ros.planning.status import Status
 
 __all__ = ['ENGINES', 'EngineResult', 'register_engines', 'solve', 'validate', 'plan_strings']
@@ -120,6 +120,8 @@ class EngineResult:
     ``status`` is ``solved``, ``unsolvable``, ``timeout`` or ``error``; ``up_status`` is UP's
     status name (e.g. ``UNSOLVABLE_INCOMPLETELY`` vs ``UNSOLVABLE_PROVEN``); ``plan`` holds
     lowercase PDDL action strings such as ``(move_to_room the_robot kitchen bathroom)``.
+    ``stages``: a portfolio's calls in order (``engine``, ``status``, ``seconds``), each
+    with the time it was given (``budget``); ``engine`` is then the one that answered.
     """
 
     status: Status
@@ -131,6 +133,7 @@ class EngineResult:
     up_status: str = ''
     metrics: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    stages: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def solved(self) -> bool:
@@ -311,23 +314,25 @@ def _solve_in_process(
     factory = problem.environment.factory
     with factory.OneshotPlanner(name=engine, params=params) as planner:
         if engine == 'fast-downward':
-            _private_sas_file(planner)
+            _private_sas_file(planner, timeout)
         result = planner.solve(problem, timeout=timeout, output_stream=sink)
     log = '\n'.join(m.message for m in (result.log_messages or []) if m.message)
     return result.status, result.plan, log or sink.getvalue(), dict(result.metrics or {})
 
 
-def _private_sas_file(planner: Any) -> None:
+def _private_sas_file(planner: Any, timeout: float | None = None) -> None:
     """Make Fast Downward write its translator output next to the plan, not in our cwd.
 
     Its driver defaults to ``./output.sas``: concurrent calls would overwrite each other's.
+    The driver also starts behind :func:`.process.guarded`: it dies with its caller and
+    ends itself a little after ``timeout`` (UP's runner kills it at the deadline too).
     """
     base = planner._get_cmd
 
     def get_cmd(domain: str, problem: str, plan: str) -> list[str]:
         cmd = list(base(domain, problem, plan))
         sas = os.path.join(os.path.dirname(plan), 'output.sas')
-        return cmd[:2] + ['--sas-file', sas] + cmd[2:]
+        return guarded(cmd[:2] + ['--sas-file', sas] + cmd[2:], timeout)
 
     planner._get_cmd = get_cmd
 

@@ -32,7 +32,7 @@ from unified_planning.model import Problem
 from unified_planning.plans import ActionInstance, SequentialPlan
 
 from l3mp_ros import schemas
-from l3mp_ros.config import ENGINES
+from l3mp_ros.config import ENGINE_SETTINGS, PORTFOLIO
 from l3mp_ros.planning.execute import StepError, parse_step
 from l3mp_ros.planning.problem import (
     Goal,
@@ -60,7 +60,9 @@ class PlanResult:
 
     ``status``: ``solved``, ``already_satisfied``, ``unsolvable``, ``timeout``,
     ``invalid_goal``, ``unsupported`` (the engine cannot plan this kind of problem, even
-    after UP's compilations: no context widening is tried) or ``error``.
+    after UP's compilations: no context widening is tried) or ``error``. ``engine`` is the
+    setting (``portfolio`` or one engine), ``solved_by`` the engine whose plan this is,
+    ``engine_seconds`` the planner time per engine over all attempts.
     """
 
     status: Status
@@ -74,6 +76,8 @@ class PlanResult:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     proven: bool | None = None
     notes: list[str] = field(default_factory=list)
+    solved_by: str | None = None
+    engine_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -86,7 +90,8 @@ class PlanResult:
             task_id=task_id, utterance=utterance, goal=self.goal, steps=self.steps,
             status=self.status, engine=self.engine, timings=self.timings,
             widening=self.widening, problem_size=self.problem_size, errors=self.errors,
-            unsolvable_proven=self.proven, attempts=self.attempts,
+            unsolvable_proven=self.proven, attempts=self.attempts, solved_by=self.solved_by,
+            engine_seconds=self.engine_seconds,
             **({'notes': list(self.notes)} if self.notes else {}))
 
 
@@ -100,6 +105,13 @@ def relevant_types(domain: DomainSchema, kg: KnowledgeGraph, goal: Goal) -> set[
             types |= {p.type.name.lower() for p in action.parameters}
     types.discard(None)
     return {t for t in types if t}
+
+
+def _engine_words(engine: str) -> str:
+    if engine == PORTFOLIO:
+        from l3mp_ros.planning.portfolio import STAGES
+        return f'the portfolio ({", ".join(STAGES)})'
+    return engine
 
 
 def plan_on(problem: Problem, steps: list[str]) -> SequentialPlan:
@@ -118,14 +130,18 @@ def plan_on(problem: Problem, steps: list[str]) -> SequentialPlan:
 
 
 class Planner:
-    """Plan goals on a KG with one of ``ENGINES``, validating on the whole KG."""
+    """Plan goals on a KG with an engine setting, validating on the whole KG.
 
-    def __init__(self, domain: DomainSchema, engine: str = 'lapkt', timeout: float = 30.0,
+    ``engine``: ``portfolio`` (:mod:`.portfolio`) or one of ``ENGINES``; ``engine_params``
+    go to that engine (to the portfolio's LAPKT stage).
+    """
+
+    def __init__(self, domain: DomainSchema, engine: str = PORTFOLIO, timeout: float = 30.0,
                  engine_params: dict[str, Any] | None = None,
                  include_types: set[str] | None = None, auto_depth: int = 2) -> None:
-        if engine not in ENGINES:
+        if engine not in ENGINE_SETTINGS:
             raise ValueError(f'unknown engine {engine!r}; choose one of '
-                             f'{", ".join(ENGINES)}')
+                             f'{", ".join(ENGINE_SETTINGS)}')
         self.domain = domain
         self.engine = engine
         self.timeout = float(timeout)
@@ -227,25 +243,32 @@ class Planner:
             attempt['objects'] = len(problem.all_objects)
             attempt['init'] = sum(1 for v in problem.explicit_initial_values.values()
                                   if v.is_true())
-            from l3mp_ros.planning import engines  # the engines load on the first plan
-            res = engines.solve(problem, engine, max(left - attempt['build'], 0.05),
-                                self.engine_params)
+            # the engines load on the first plan
+            from l3mp_ros.planning import engines, portfolio
+            res = portfolio.solve(problem, engine, max(left - attempt['build'], 0.05),
+                                  self.engine_params)
             attempt['plan'] = res.seconds
             result.notes += [n for n in res.notes if n not in result.notes]
             timings['plan'] += res.seconds
             attempt['status'] = res.status
             attempt['up_status'] = res.up_status
+            attempt['engine'] = res.engine
+            if res.stages:
+                attempt['engines'] = res.stages
+            for stage in res.stages or [{'engine': res.engine, 'seconds': res.seconds}]:
+                result.engine_seconds[stage['engine']] = round(
+                    result.engine_seconds.get(stage['engine'], 0.0) + stage['seconds'], 3)
             last_status = res.status
             up = engines.PlanGenerationResultStatus  # UP's finer status, by name
             if res.up_status == up.UNSUPPORTED_PROBLEM.name:  # a wider context cannot help
                 result.errors.append(res.log)
                 return done(Status.UNSUPPORTED)
             if res.status == Status.ERROR:
-                result.errors.append(f'{engine} failed on the "{step}" problem: '
+                result.errors.append(f'{_engine_words(engine)} failed on the "{step}" problem: '
                                      f'{res.log.strip()[-500:]}')
             if res.status == Status.TIMEOUT:
-                result.errors.append(f'{engine} found no plan within the time limit '
-                                     f'({timeout:g} s) on the "{step}" problem')
+                result.errors.append(f'{_engine_words(engine)} found no plan within the time '
+                                     f'limit ({timeout:g} s) on the "{step}" problem')
                 break
             if res.status == Status.UNSOLVABLE and step == 'full':
                 result.proven = res.up_status == up.UNSOLVABLE_PROVEN.name
@@ -267,6 +290,7 @@ class Planner:
             timings['validate'] += attempt['validate']
             attempt['valid'] = valid
             if valid:
+                result.solved_by = res.engine
                 result.steps = list(res.plan)
                 result.widening = step
                 result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}

@@ -31,6 +31,7 @@ class Status(StrEnum):
     QUEUED = 'queued'
     PLANNING = 'planning'
     EXECUTING = 'executing'
+    AWAITING_CONFIRMATION = 'awaiting_confirmation'  # confirm_plan: said, not yet run
     DONE = 'done'
     PLANNED = 'planned'  # no executor: published, not executed
     FAILED = 'failed'

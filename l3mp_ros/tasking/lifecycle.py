@@ -15,13 +15,21 @@ Feedback that the last step succeeded marks the task ``done``. With no executor
 (``execute: none``) a published plan ends ``planned``: nothing was done. Under
 ``feedback``, an active task that hears nothing for ``execution_timeout`` seconds (per
 step: any feedback on it restarts the clock) ends ``failed`` with reason
-``execution_timeout``, and the next task starts. Every change produces a
-``plan/v1`` body (``revision`` counts re-plans, ``next_step`` is the step to execute,
-``progress`` the steps done of all) for the caller to publish.
+``execution_timeout``, and the next task starts. Under ``feedback`` with nobody to
+execute (``has_executor`` says no: in the node, nothing publishes ``execution_feedback``)
+a plan ends ``planned`` at once, with that reason, instead of waiting for the time-out.
+With ``confirm`` a plan that becomes active first waits in ``awaiting_confirmation`` for
+:meth:`confirm_plan` (a person's yes or no; ``confirm_timeout`` seconds, 0: for ever); yes
+makes it ``solved`` (the executor starts), no or silence ``cancelled``, and the next task
+starts. A patrol does not wait (``patrol: idle`` is the consent to move unasked, and a
+patrol is not said). Every change produces a ``plan/v1`` body (``revision`` counts
+re-plans, ``next_step`` is the step to execute, ``progress`` the steps done of all) for the
+caller to publish.
 
 Lifecycle of a task (``status``): ``queued`` (received, waiting to be planned, or planned
 and waiting behind the active task) → ``planning`` → ``solved`` (active, no step done yet)
-→ ``executing`` (step k of n succeeded) → ``done``; or ``planned`` (no executor),
+(or ``awaiting_confirmation`` first) → ``executing`` (step k of n succeeded) → ``done``;
+or ``planned`` (no executor),
 ``failed`` (incl. ``execution_timeout``) / ``cancelled`` / the
 planner's own failure (``unsolvable``, ``timeout``, ``invalid_goal``, ...). :meth:`cancel`
 takes a task in any unfinished state. Methods may be called from any thread (a lock
@@ -45,6 +53,7 @@ from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph, Update
 
 SOLVED = Status.SOLVED
+AWAITING = Status.AWAITING_CONFIRMATION  # confirm: the plan waits for a person's yes or no
 EXECUTING = Status.EXECUTING
 OK_STATUSES = (Status.SOLVED, Status.ALREADY_SATISFIED)
 FINISHED = (Status.DONE, Status.PLANNED, Status.FAILED, Status.CANCELLED)
@@ -71,6 +80,7 @@ class ActiveTask:
     status: Status = Status.QUEUED
     heard: float = 0.0  # monotonic time of activation or of the last feedback on it
     patrol: bool = False  # a visit to confirm told facts (tasking/patrol.py): any task wins
+    confirmed: bool = False  # a person said yes to one of its plans (confirm)
 
     def summary(self, now: float | None = None) -> dict[str, Any]:
         """Return the task's status in a few fields (for a status query)."""
@@ -108,13 +118,18 @@ class TaskLifecycle:
                  snapshot: Callable[[], KnowledgeGraph], *, max_replans: int = 5,
                  self_sources: tuple[str, ...] = ('execution',),
                  execute: str = 'feedback', execution_timeout: float = 0.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 has_executor: Callable[[], bool] | None = None, confirm: bool = False,
+                 confirm_timeout: float = 0.0) -> None:
         if execute not in EXECUTE_POLICIES:
             raise ValueError(f'execute must be one of {", ".join(EXECUTE_POLICIES)}, '
                              f'got {execute!r}')
         self.execute = execute
         self.execution_timeout = execution_timeout  # seconds per step; 0: wait for ever
         self.clock = clock
+        self.has_executor = has_executor  # None: assume one (feedback) is attached
+        self.confirm = confirm
+        self.confirm_timeout = confirm_timeout  # seconds a plan waits for yes/no; 0: ever
         self.domain = domain
         self.plan_goal = plan_goal
         self.snapshot = snapshot
@@ -128,16 +143,20 @@ class TaskLifecycle:
         self._lock = threading.RLock()
 
     @classmethod
-    def for_agent(cls, agent: Any, params: dict[str, Any]) -> TaskLifecycle:
+    def for_agent(cls, agent: Any, params: dict[str, Any],
+                  has_executor: Callable[[], bool] | None = None) -> TaskLifecycle:
         """Return the task manager of an agent's planner.
 
-        ``max_replans``, ``execute`` and ``execution_timeout`` come from ``params``.
+        ``max_replans``, ``execute``, ``execution_timeout``, ``confirm_plan`` and
+        ``confirm_timeout`` come from ``params``.
         """
         return cls(agent.world.domain,
                    lambda goal, tid, text: agent.plan_goal(goal, task_id=tid, text=text),
                    agent.world.snapshot, max_replans=int(params['max_replans']),
                    execute=str(params['execute']),
-                   execution_timeout=float(params['execution_timeout']))
+                   execution_timeout=float(params['execution_timeout']),
+                   has_executor=has_executor, confirm=bool(params.get('confirm_plan')),
+                   confirm_timeout=float(params.get('confirm_timeout') or 0.0))
 
     # -- messages -------------------------------------------------------------
     @staticmethod
@@ -204,7 +223,7 @@ class TaskLifecycle:
             if task is None or not task.patrol:
                 return []
             self.active = None
-            self._finish(task, 'cancelled')
+            self._finish(task, Status.CANCELLED)
             return [self._body(task, f'pre-empted by task {by}')]
 
     def start_patrol(self, outcome: Any) -> list[dict[str, Any]]:
@@ -269,11 +288,43 @@ class TaskLifecycle:
             out.append(self._body(task, f'{reason}; plan published, no executor '
                                         '(execute: none)'))
             return out + self._next()
-        task.status = SOLVED
+        if self.has_executor is not None and not self.has_executor():
+            self._finish(task, Status.PLANNED)  # waiting for execution_timeout would help nobody
+            out.append(self._body(task, f'{reason}; plan published, no executor: nothing '
+                                        'publishes execution_feedback'))
+            return out + self._next()
         task.heard = self.clock()
         self.active = task
+        if self.confirm and not task.confirmed and not task.patrol:  # patrol: idle consents
+            task.status = AWAITING
+            out.append(self._body(task, f'{reason}; waiting for a yes or no'))
+            return out
+        task.status = SOLVED
         out.append(self._body(task, reason))
         return out
+
+    def awaiting(self) -> str | None:
+        """Return the id of the task whose plan waits for a yes or no, if any."""
+        task = self.active
+        return task.task_id if task is not None and task.status == AWAITING else None
+
+    def confirm_plan(self, yes: bool, task_id: str | None = None) -> list[dict[str, Any]]:
+        """Take a person's answer to the waiting plan: yes executes it, no cancels it.
+
+        Raises ``LookupError`` when no plan (or not ``task_id``'s) waits for an answer.
+        """
+        with self._lock:
+            task = self.active
+            if task is None or task.status != AWAITING or task_id not in (None, task.task_id):
+                raise LookupError('no plan is waiting for a yes or no'
+                                  + (f' for task {task_id!r}' if task_id else ''))
+            if yes:
+                task.confirmed = True
+                task.status = SOLVED
+                task.heard = self.clock()
+                return [self._body(task, 'confirmed')]
+            self._finish(task, Status.CANCELLED)
+            return [self._body(task, 'declined')] + self._next()
 
     def _next(self) -> list[dict[str, Any]]:
         self.active = None
@@ -393,8 +444,8 @@ class TaskLifecycle:
                 return []  # feedback on a plan that was replaced
             step = int(fb.get('step', -1))
             status = fb.get('status')
-            if step < 0 or step >= len(task.steps):
-                return []
+            if step < 0 or step >= len(task.steps) or task.status == AWAITING:
+                return []  # not a step of this plan, or a plan nobody said yes to yet
             task.heard = self.clock()  # the executor is alive: the step clock restarts
             if status == Status.FAILED:
                 why = fb.get('message') or 'no reason given'
@@ -411,18 +462,33 @@ class TaskLifecycle:
             return [self._body(task, f'step {step + 1} of {len(task.steps)} succeeded')]
 
     def overdue(self) -> bool:
-        """Return True when the active task has waited past ``execution_timeout``."""
+        """Return True when the active task has waited past its time-out.
+
+        ``confirm_timeout`` for a plan waiting for a yes or no, else ``execution_timeout``.
+        """
         task = self.active
-        return (task is not None and self.execute == 'feedback' and self.execution_timeout > 0
-                and self.clock() - task.heard > self.execution_timeout)
+        if task is None:
+            return False
+        limit = self.confirm_timeout if task.status == AWAITING else (
+            self.execution_timeout if self.execute == 'feedback' else 0.0)
+        return limit > 0 and self.clock() - task.heard > limit
 
     def check_timeout(self) -> list[dict[str, Any]]:
-        """End an overdue active task as ``failed`` (``execution_timeout``); start the next."""
+        """End an overdue active task; start the next.
+
+        ``failed`` (``execution_timeout``), or ``cancelled`` for a plan nobody confirmed.
+        """
         with self._lock:
             if not self.overdue():
                 return []
             task = self.active
             waited = self.clock() - task.heard
+            if task.status == AWAITING:
+                self._finish(task, Status.CANCELLED)
+                body = self._body(task, 'not confirmed')
+                body['errors'] = [f'no yes or no within {self.confirm_timeout:g} s '
+                                  '(confirm_timeout)']
+                return [body] + self._next()
             self._finish(task, Status.FAILED)
             body = self._body(task, EXECUTION_TIMEOUT)
             body['errors'] = [f'no execution feedback for {waited:.1f} s on step '

@@ -11,6 +11,11 @@ from ..schemas import WireError, loads_object
 
 MAX_TEXT = 4000
 ALL = None  # a cancel request for every task
+SAID_STEPS = 8  # steps of a plan said aloud when asking for a yes or no
+YES = frozenset({'yes', 'yeah', 'yep', 'yes please', 'ok', 'okay', 'sure', 'go', 'go ahead',
+                 'do it', 'confirm', 'confirmed', 'proceed'})
+NO = frozenset({'no', 'nope', 'no thanks', 'no thank you', "don't", 'do not', 'stop',
+                'cancel', 'abort'})
 
 
 class RequestError(ValueError):
@@ -53,6 +58,13 @@ def parse_cancel(raw: str) -> str | None:
     return target
 
 
+def yes_no(text: str) -> bool | None:
+    """Return True for a plain yes, False for a plain no, None for anything else."""
+    words = ' '.join(''.join(c if c.isalnum() or c in " '" else ' '
+                             for c in (text or '').lower()).split())
+    return True if words in YES else False if words in NO else None
+
+
 def spoken(body: dict[str, Any]) -> str | None:
     """Return what the robot says about a ``plan/v1`` message (None: progress only)."""
     status, n = body.get('status'), len(body.get('steps') or [])
@@ -60,9 +72,17 @@ def spoken(body: dict[str, Any]) -> str | None:
                                                          and not body.get('steps')):
         return None
     what = body.get('utterance') or body.get('goal')
+    if status == Status.SOLVED and body.get('reason') == 'confirmed':
+        return f'Going ahead: {what}'
     if status == Status.SOLVED:
         return f'Plan for "{what}": {n} steps' + (
             f' (re-planned: {body.get("reason")})' if body.get('revision') else '')
+    if status == Status.AWAITING_CONFIRMATION:
+        steps = [str(s) for s in body.get('steps') or []]
+        said = '; '.join(steps[:SAID_STEPS]) + (
+            f'; and {n - SAID_STEPS} more' if n > SAID_STEPS else '')
+        return (f'For "{what}" I would do {n} step{"s" if n != 1 else ""}: {said}. '
+                'Shall I go ahead? Say yes or no.')
     if status == Status.DONE:
         return f'Done: {what}'
     if status == Status.PLANNED:  # no executor: nothing was done

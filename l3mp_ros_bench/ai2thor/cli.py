@@ -33,7 +33,7 @@ def register(bench_sub: argparse._SubParsersAction) -> None:
     p.add_argument('--llm', default='oracle',
                    help='oracle (gold goals and diffs; default), local (embedded model) or '
                         'an OpenAI-compatible URL')
-    p.add_argument('--engine', choices=('fast-downward', 'lapkt', 'pyperplan'),
+    p.add_argument('--engine', choices=('fast-downward', 'lapkt', 'pyperplan', 'portfolio'),
                    default='fast-downward')
     p.add_argument('--max-replans', type=int, default=6)
     p.add_argument('--max-steps', type=int, default=80)

@@ -383,6 +383,8 @@ class Runner:
             'reprompts': max(0, outcome.attempts - 1), 'errors': list(outcome.errors),
             'context_facts': outcome.context_size,
             'widening': plan.widening if plan is not None else None,
+            'solved_by': plan.solved_by if plan is not None else None,
+            'engine_seconds': dict(plan.engine_seconds) if plan is not None else {},
         })
         self._llm_fields(rec, log)
         timing = rec['timing']
