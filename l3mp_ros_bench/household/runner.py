@@ -384,13 +384,13 @@ class Runner:
             'context_facts': outcome.context_size,
             'widening': plan.widening if plan is not None else None,
             'solved_by': plan.solved_by if plan is not None else None,
-            'engine_seconds': dict(plan.engine_seconds) if plan is not None else {},
         })
         self._llm_fields(rec, log)
         timing = rec['timing']
         timing['retrieval_seconds'] = outcome.retrieval_seconds
         timing['planner_seconds'] = _planner_seconds(plan)
         timing['planner_total_seconds'] = float(plan.timings.get('total', 0.0)) if plan else 0.0
+        timing['engine_seconds'] = dict(plan.engine_seconds) if plan is not None else {}
         timing['task_seconds'] = outcome.seconds
         if planned and steps and tasks_done in _sample_tasks(self.config.tasks,
                                                              self.config.speedup_sample):
