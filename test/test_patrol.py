@@ -95,6 +95,20 @@ def test_any_task_pre_empts_a_patrol_and_none_starts_while_a_task_waits():
     assert tasks.start_patrol(_Outcome('patrol-3', '(x)', ['(s)'])) == []
 
 
+def test_a_patrol_does_not_wait_for_a_yes_but_a_task_still_does():
+    # confirm_plan on: patrol: idle is the consent to move unasked (a patrol is not said)
+    tasks = TaskLifecycle(HOUSEHOLD, lambda g, t, x: _Outcome(t, g, ['(a)']), _household,
+                          confirm=True, has_executor=lambda: True)
+    out = tasks.start_patrol(_Outcome('patrol-1', '(agent_in_room the_robot kitchen)',
+                                      ['(move the_robot living_room kitchen)']))
+    assert out[0]['status'] == 'solved' and tasks.awaiting() is None
+    out = tasks.announce('t1', 'turn on the light')
+    out += tasks.submit(_Outcome('t1', '(light_on kitchen_light)', ['(s1)']))
+    assert [(b['task_id'], b['status']) for b in out] == [
+        ('patrol-1', 'cancelled'), ('t1', 'queued'), ('t1', 'awaiting_confirmation')]
+    assert tasks.awaiting() == 't1'
+
+
 def test_patrol_works_on_another_domain_ai2thor():
     domain = DomainSchema.load(ROOT / 'pddl' / 'ai2thor.pddl')
     policy = patrol_policy(domain, 'config/ai2thor_perception.yaml')

@@ -36,7 +36,10 @@ def test_a_task_pre_empts_a_patrol_at_once_and_none_runs_while_it_waits(spinner,
                         wm.world, llm=object())
     probe = spinner.add(Probe())
     spinner.add(PlannerNode(agent=agent, parameter_overrides=params(tmp_path, patrol='idle')))
-    probe.as_executor()  # a patrol needs someone to walk it
+    # nothing publishes execution_feedback: no patrol (it would end planned, again and again)
+    with pytest.raises(TimeoutError):
+        probe.wait_json('plan', lambda p: p.get('patrol'), timeout=10.0)
+    probe.as_executor()  # someone to walk it: the patrol starts
     patrol = probe.wait_json('plan', lambda p: p.get('patrol') and p['status'] == 'solved',
                              timeout=60.0)
     assert patrol['goal'] == '(agent_in_room the_robot jerry_bedroom)'
