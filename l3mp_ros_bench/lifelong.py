@@ -155,6 +155,9 @@ class LifelongRun(Runner):
     def open(self, fresh: bool = False) -> None:
         """Open or resume the run; rebuild which wrong facts wait for repair."""
         super().open(fresh)
+        # steps are as far apart as the machine makes them: a report contradicting any
+        # sighting since the fact was written is doubtful, so runs repeat exactly
+        self.world.recent_seen = float('inf')
         self.wrong_since = {}
         for r in self.records:
             for k in r.get('appeared', []):
