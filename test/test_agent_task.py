@@ -43,6 +43,10 @@ def test_task_solved_and_valid_on_ground_truth(tmp_path, engine):
     body = out.to_json()
     assert body['schema'] == 'l3mp/plan/v1' and body['task_id'] == out.task_id
     assert body['tokens']['prompt'] > 0 and body['utterance'] == TASK
+    stages = body['stages']  # where the time went: the planner's share is its own stage
+    assert {'retrieval', 'context', 'propose', 'check', 'plan'} <= set(stages['seconds'])
+    assert [(c['stage'], c['kind']) for c in stages['calls']] == [('propose', 'pddl_goal')]
+    assert stages['seconds']['plan'] >= body['engine_seconds'].get(body['solved_by'], 0) * 0.5
 
 
 def test_task_retries_bad_goals_with_reasons(tmp_path):

@@ -56,6 +56,32 @@ def test_correct_first_time(tmp_path):
     assert event.update.remove == {OLD}
 
 
+def test_stages_say_where_the_time_went(tmp_path):
+    # llama.cpp's timings say what the server evaluated; each call lands in its stage
+    world = household_world(tmp_path)
+    timings = {'prompt_n': 120, 'cache_n': 780, 'prompt_ms': 2000.0, 'predicted_n': 40,
+               'predicted_ms': 3000.0}
+    confirm = {'content': {'answer': 'yes'}, 'prompt_tokens': 950, 'completion_tokens': 4,
+               'timings': {'prompt_n': 30, 'cache_n': 920, 'prompt_ms': 500.0,
+                           'predicted_n': 4, 'predicted_ms': 300.0}}
+    with FakeOpenAI([{'content': GOOD, 'prompt_tokens': 900, 'completion_tokens': 40,
+                      'timings': timings}], answers={'confirm': confirm}) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+    assert out.applied
+    body = json.loads(json.dumps(out.to_json()))['stages']
+    assert {'retrieval', 'context', 'propose', 'check', 'read_back', 'commit'} <= set(
+        body['seconds'])
+    assert all(v >= 0 for v in body['seconds'].values())
+    assert sum(body['seconds'].values()) <= out.seconds + 0.05  # exclusive, no double count
+    first, *rest = body['calls']
+    assert (first['stage'], first['kind'], first['prompt'], first['cached'],
+            first['evaluated'], first['generated']) == ('propose', 'kg_update', 900, 780, 120, 40)
+    assert (first['prompt_seconds'], first['generate_seconds']) == (2.0, 3.0)
+    assert rest and {c['stage'] for c in rest} == {'read_back'}
+    assert {(c['kind'], c['evaluated']) for c in rest} == {('confirm', 30)}
+    assert len(body['calls']) == out.usage.calls
+
+
 def test_paper_remove_add_replies_still_accepted(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': PAPER}]) as fake:

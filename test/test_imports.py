@@ -54,7 +54,8 @@ def test_lower_layers_do_not_import_the_pipelines(lower):
 
 
 RUNTIME = ('world', 'llm', 'planning', 'retrieval', 'memory', 'agent', 'tasking', 'compose',
-           'config', 'schemas', 'nodes', 'ai2thor', 'geometry', 'paths', 'text')
+           'config', 'schemas', 'nodes', 'ai2thor', 'geometry', 'paths', 'text',
+           'stages')
 BENCH = ROOT / 'l3mp_ros_bench'
 
 

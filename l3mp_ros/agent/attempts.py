@@ -21,6 +21,7 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from ..llm.protocol import ChatLLM, LLMError, LLMReply, Usage, llm_failure
+from ..stages import Stages, stage
 
 T = TypeVar('T')
 Messages = list[dict[str, str]]
@@ -68,6 +69,7 @@ class Trace:
     attempts: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     provenance: dict[str, Any] = field(default_factory=dict)  # model, endpoint, reply hash
+    stages: Stages = field(default_factory=Stages)  # seconds per stage, each LLM call's cost
 
 
 class Traced:
@@ -148,7 +150,8 @@ class Attempts:
             except LLMError as exc:
                 return Judged(Verdict.LLM_ERROR, errors=[llm_failure(exc)])
             self.trace.provenance = provenance(self.llm, reply)
-            judged = judge(reply)
+            with stage('check'):
+                judged = judge(reply)
             self.trace.history.append({'attempt': attempt, **judged.record})
             if not judged.verdict.retried:
                 return judged

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from .. import schemas
+from .. import schemas, stages
 from ..config import Config, default
 from ..llm.parse import strip_fences
 from ..llm.protocol import ChatLLM, LLMReply
@@ -31,6 +31,7 @@ from ..planning.planner import Planner, PlanResult
 from ..planning.status import Status
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.mentions import candidates, possessors, surfaces
+from ..stages import stage
 from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
@@ -92,7 +93,7 @@ class TaskOutcome(Traced):
             'errors': self.errors, 'attempts': self.attempts,
             'tokens': {'prompt': self.usage.prompt_tokens,
                        'completion': self.usage.completion_tokens},
-            'llm_calls': self.usage.calls,
+            'llm_calls': self.usage.calls, 'stages': self.trace.stages.to_json(),
         })
         timings = dict(body.get('timings') or {})
         timings.update({'retrieval': round(self.retrieval_seconds, 4),
@@ -218,21 +219,31 @@ class TaskPlanner:
     # -- Algorithm 4 -------------------------------------------------------------------
     def run(self, text: str, *, task_id: str | None = None,
             retrieval: Retrieval | None = None) -> TaskOutcome:
-        """Plan an NL task (Algorithm 4); never raises for LLM, goal or planner failures."""
-        began = time.perf_counter()
+        """Plan an NL task (Algorithm 4); never raises for LLM, goal or planner failures.
+
+        The outcome's ``trace.stages`` says where the time went (:mod:`l3mp_ros.stages`).
+        """
         out = TaskOutcome(task_id=task_id or new_task_id(), text=text)
+        with stages.recording(out.trace.stages):
+            return self._run(out, retrieval)
+
+    def _run(self, out: TaskOutcome, retrieval: Retrieval | None) -> TaskOutcome:
+        began, text = time.perf_counter(), out.text or ''
         req = Request.start(self.world, text)
         if req is None:
             out.errors = ['empty task']
             return self._done(out, began)
-        why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
+        with stage('retrieval'):
+            why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
         if why is not None:
             out.errors = [why]
             return self._done(out, began)
-        a = self._asking(req, out)  # mentions → grounding → memory → parts → request
+        with stage('context'):
+            a = self._asking(req, out)  # mentions → grounding → memory → parts → request
         loop = Attempts(self.llm, out.trace, self.settings.attempts)
         # propose (by parts first), check and plan; re-prompt with why the goal failed
-        got = loop.run(a.messages, partial(self._propose, a), partial(self._judge, a))
+        with stage('propose'):
+            got = loop.run(a.messages, partial(self._propose, a), partial(self._judge, a))
         if got.verdict is Verdict.LLM_ERROR:
             out.status, out.errors = Status.ERROR, got.errors
         if self.memory is not None:
@@ -327,7 +338,8 @@ class TaskPlanner:
             out.status, out.errors = Status.ALREADY_HOLDS, [ALREADY_HOLDS]
 
     def _solve(self, a: Asking, goal: str, out: TaskOutcome) -> None:
-        out.plan = self.planner.plan(a.req.kg, goal, context=set(a.req.retrieval.facts))
+        with stage('plan'):
+            out.plan = self.planner.plan(a.req.kg, goal, context=set(a.req.retrieval.facts))
         out.status = out.plan.status
         out.errors = list(out.plan.errors)
 

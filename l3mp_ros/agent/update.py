@@ -27,9 +27,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from .. import stages
 from ..llm.protocol import ChatLLM
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
+from ..stages import stage
 from . import clarify
 from .attempts import Attempts, Judged, Verdict
 from .examples import system_for
@@ -90,37 +92,52 @@ class NLUpdater:
     # -- Algorithm 3 -------------------------------------------------------------------
     def run(self, text: str, *, source: str = 'nl',
             retrieval: Retrieval | None = None) -> UpdateOutcome:
-        """Update the KG from one report (Algorithm 3); never raises for LLM or input errors."""
-        began, s = time.perf_counter(), self.settings
+        """Update the KG from one report (Algorithm 3); never raises for LLM or input errors.
+
+        The outcome's ``trace.stages`` says where the time went (:mod:`l3mp_ros.stages`).
+        """
         out = UpdateOutcome(text=text)
+        with stages.recording(out.trace.stages):
+            return self._run(out, source, retrieval)
+
+    def _run(self, out: UpdateOutcome, source: str,
+             retrieval: Retrieval | None) -> UpdateOutcome:
+        began, s, text = time.perf_counter(), self.settings, out.text
         req = Request.start(self.world, text)
         if req is None:
             return self._refuse(out, began, source, None, 'empty report')
         if s.verify and (why := unknown_names_error(req)):  # before any LLM work
             return self._refuse(out, began, source, req.text, why)
-        why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
+        with stage('retrieval'):
+            why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
         if why is not None:
             return self._refuse(out, began, source, None, why)
-        r = self._reading(req, out)  # mentions → grounding → memory → parts
+        with stage('context'):
+            r = self._reading(req, out)  # mentions → grounding → memory → parts
         loop = Attempts(self.llm, out.trace, s.attempts)
         for part in r.parts:  # one answer per part, composed in order
-            q = self._question(r, part, out)  # the part's prompt, scope and checks
-            got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
+            with stage('context'):
+                q = self._question(r, part, out)  # the part's prompt, scope and checks
+            with stage('propose'):
+                got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
             if self._repeats_earlier(r, part, got):  # asked again, earlier changes barred
-                got = self._again(loop, q.barring(r.changed()), got,
-                                  f'the first answer for "{part}" repeated an '
-                                  "earlier part's change; asked again without it")
+                with stage('propose'):
+                    got = self._again(loop, q.barring(r.changed()), got,
+                                      f'the first answer for "{part}" repeated an '
+                                      "earlier part's change; asked again without it")
             if self._changes_nothing(r, part, got):  # "still ...", or a repeat
                 continue
             if got.accepted and s.confirm and s.verify:
-                got = self._read_back(r, part, q, got, loop)  # choice, yes/no, re-asked
+                with stage('read_back'):
+                    got = self._read_back(r, part, q, got, loop)  # choice, yes/no, re-asked
             r.last, r.errors = got.value, got.errors
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last)
         self._compose(r, out)  # the parts' net change, or why there is none
         if not out.errors and s.clarify and s.verify:
-            self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
+            with stage('clarify'):
+                self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
         return self._finish(out, began, source, req.text)  # apply with provenance, or reject
 
     def _reading(self, req: Request, out: UpdateOutcome) -> Reading:
@@ -278,15 +295,16 @@ class NLUpdater:
             info['notes'] = list(out.notes)
         kept = {'source': source, 'utterance': utterance or out.text, 'update': out.update,
                 'info': info}
-        if out.clarify is not None:
-            info['clarify'] = out.clarify
-            res = self.world.reject(out.errors, status='clarify', **kept)
-        elif out.errors or out.update is None:
-            res = self.world.reject(out.errors or ['no update produced'], **kept)
-        else:
-            res = self.world.apply(out.update, source=source, utterance=utterance,
-                                   verify=self.settings.verify, info=info)
-            out.errors = res.errors
+        with stage('commit'):
+            if out.clarify is not None:
+                info['clarify'] = out.clarify
+                res = self.world.reject(out.errors, status='clarify', **kept)
+            elif out.errors or out.update is None:
+                res = self.world.reject(out.errors or ['no update produced'], **kept)
+            else:
+                res = self.world.apply(out.update, source=source, utterance=utterance,
+                                       verify=self.settings.verify, info=info)
+                out.errors = res.errors
         out.applied, out.event_id = res.applied, res.event_id
         out.seconds = time.perf_counter() - began
         return out

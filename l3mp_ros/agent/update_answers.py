@@ -102,7 +102,7 @@ class UpdateOutcome(Traced):
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'question': self.question, 'clarify': self.clarify,
-                'history': self.history}
+                'history': self.history, 'stages': self.trace.stages.to_json()}
 
 
 @dataclass

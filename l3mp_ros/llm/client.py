@@ -30,6 +30,7 @@ from typing import Any
 
 import openai
 
+from l3mp_ros import stages
 from l3mp_ros.llm import local_server
 from l3mp_ros.llm.parse import extract_json
 from l3mp_ros.llm.protocol import LOCAL_URLS, LLMConfig, LLMError, LLMReply, Usage
@@ -131,14 +132,21 @@ class LLMClient:
         if self._cache_dir is not None:
             key = cache_key(self.config.model, messages, schema, limit,
                             **({'logprobs': logprobs} if logprobs else {}))
+            began = time.monotonic()
             hit = self._cache_read(key)
             if hit is not None:
                 self._count(hit)
+                stages.llm_call(schema_name, time.monotonic() - began, hit.prompt_tokens,
+                                hit.prompt_tokens, hit.completion_tokens,
+                                from_reply_cache=True)
                 return hit
         reply = self._call(messages, schema, schema_name, limit, logprobs)
         if key is not None:
             self._cache_write(key, reply, messages, schema, limit)
         self._count(reply)
+        stages.llm_call(schema_name, reply.latency_s, reply.prompt_tokens, reply.prompt_cached,
+                        reply.completion_tokens, prompt_seconds=reply.prompt_seconds,
+                        generate_seconds=reply.generate_seconds)
         return reply
 
     # -- internals ---------------------------------------------------------------------
@@ -258,6 +266,10 @@ class LLMClient:
         choice = response.choices[0]
         text = (choice.message.content if choice.message is not None else None) or ''
         usage = getattr(response, 'usage', None)
+        timings = _timings(response)
+        cached = _cached_tokens(usage)
+        if 'prompt_n' in timings and 'cache_n' in timings:  # llama.cpp says what it evaluated
+            cached = max(cached, int(timings['cache_n']))
         return LLMReply(
             text=text,
             data=extract_json(text),
@@ -267,8 +279,10 @@ class LLMClient:
             cached=False,
             attempts=attempts,
             finish_reason=getattr(choice, 'finish_reason', None),
-            prompt_cached=_cached_tokens(usage),
+            prompt_cached=cached,
             top_logprobs=_top_logprobs(choice),
+            prompt_seconds=float(timings.get('prompt_ms', 0.0) or 0.0) / 1000,
+            generate_seconds=float(timings.get('predicted_ms', 0.0) or 0.0) / 1000,
         )
 
     def _cache_read(self, key: str) -> LLMReply | None:
@@ -305,6 +319,12 @@ class LLMClient:
             os.replace(tmp, self._cache_dir / f'{key}.json')
         except OSError:
             pass  # a cache that cannot be written only costs a repeated call
+
+
+def _timings(response: Any) -> dict[str, Any]:
+    """Return llama.cpp's ``timings`` of a reply (prompt_n, cache_n, ..._ms), else {}."""
+    value = (getattr(response, 'model_extra', None) or {}).get('timings')
+    return value if isinstance(value, dict) else {}
 
 
 def _top_logprobs(choice: Any) -> list[tuple[str, list[tuple[str, float]]]] | None:

@@ -102,6 +102,8 @@ class LLMReply:
     prompt_cached: int = 0  # prompt tokens the server reused from its prompt cache
     #: per generated token, (token, [(candidate, logprob), ...]) when asked (``logprobs``)
     top_logprobs: list[tuple[str, list[tuple[str, float]]]] | None = None
+    prompt_seconds: float = 0.0  # the server's time to evaluate the prompt (0: not told)
+    generate_seconds: float = 0.0  # the server's time to generate the reply (0: not told)
 
 
 @dataclass

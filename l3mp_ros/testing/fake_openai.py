@@ -13,7 +13,9 @@ and ``GET /v1/models``. Each chat request takes the next item of the *script*:
   ``cached_tokens`` (sent as ``usage.prompt_tokens_details.cached_tokens``, as llama.cpp's
   server and OpenAI report prompt-cache hits), ``logprobs`` (a list of ``[token,
   [[candidate, logprob], ...]]`` sent as ``choices[0].logprobs.content`` when the request
-  asks for ``logprobs``);
+  asks for ``logprobs``), ``timings`` (a dict sent as the body's ``timings``, as
+  llama.cpp's server says what it evaluated: ``prompt_n``, ``cache_n``, ``prompt_ms``,
+  ``predicted_n``, ``predicted_ms``);
 - a callable ``(request_json) -> str | dict``, returning one of the above.
 
 When the script is exhausted, the ``responder`` callable (if any) answers every further
@@ -267,6 +269,8 @@ class FakeOpenAI:
         }
         if spec.get('cached_tokens') is not None:
             body['usage']['prompt_tokens_details'] = {'cached_tokens': int(spec['cached_tokens'])}
+        if isinstance(spec.get('timings'), dict):
+            body['timings'] = dict(spec['timings'])
         if spec.get('logprobs') and request.get('logprobs'):
             body['choices'][0]['logprobs'] = {'content': [
                 {'token': tok, 'logprob': float(top[0][1]), 'bytes': None,
