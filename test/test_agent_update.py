@@ -82,6 +82,31 @@ def test_stages_say_where_the_time_went(tmp_path):
     assert len(body['calls']) == out.usage.calls
 
 
+@pytest.mark.parametrize('compact', [True, False])
+def test_prompt_lists_what_the_answer_can_use(tmp_path, compact):
+    # the full retriever hands over every fact; the answer can only be about referents
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': GOOD}]) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(compact_context=compact)).run(REPORT)
+        user = fake.requests[0]['messages'][1]['content']
+        schema = fake.requests[0]['response_format']['json_schema']['schema']
+    assert out.applied
+    listed = {line for line in user.splitlines() if line.startswith('[')}
+    assert '[placed_at_table, red_pen, living_room_table]' in listed
+    removable = {f'[{", ".join(f)}]' for branch in schema['properties']['facts']['items'][
+        'anyOf'] if 'not' in branch.get('properties', {})
+        for f in branch['properties']['not']['enum']}
+    assert removable and removable <= listed  # every fact a {"not": ...} may name is shown
+    others = {line for line in listed  # facts of none of the report's referents
+              if not any(line.startswith(f'[{p}, {e}') for p in world.domain.predicates
+                         for e in ('red_pen', 'jerry', 'living_room'))}
+    if compact:
+        assert not others and len(listed) < len(world.kg.facts) / 4
+    else:
+        assert others and len(listed) == len(world.kg.facts)
+
+
 def test_paper_remove_add_replies_still_accepted(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': PAPER}]) as fake:

@@ -60,6 +60,8 @@ class UpdateSettings:
     split_clauses: bool = True
     resolve_mentions: bool = True
     changes_only: bool = True
+    #: list only the referents' facts in the prompt (see ``UpdateGrounding.shown``)
+    compact_context: bool = True
 
     @classmethod
     def from_config(cls, cfg: Config) -> UpdateSettings:
