@@ -222,12 +222,19 @@ def make_memory(cfg: Config, domain: DomainSchema, llm: ChatLLM, retriever: Retr
 
 def build_agent(cfg: Config, world: WorldModel | None = None, llm: ChatLLM | None = None, *,
                 retriever: Retriever | None = None, lazy_llm: bool = True,
-                writer: str | None = None) -> Agent:
-    """Return the agent around ``world`` (default: :func:`open_world`) with all its parts."""
+                writer: str | None = None, warm: bool = False) -> Agent:
+    """Return the agent around ``world`` (default: :func:`open_world`) with all its parts.
+
+    ``warm``: a lazy LLM client is built at once in the background (the embedded model
+    loads while the world opens and the retriever is built).
+    """
     from .agent.agent import Agent
 
+    if llm is None:
+        llm = make_llm(cfg, lazy=lazy_llm)
+        if warm and callable(getattr(llm, 'warm', None)):
+            llm.warm()
     world = world if world is not None else open_world(cfg, writer=writer)
-    llm = llm if llm is not None else make_llm(cfg, lazy=lazy_llm)
     retriever = retriever if retriever is not None else make_retriever(cfg)
     planner = make_planner(cfg, world.domain)
     memory = make_memory(cfg, world.domain, llm, retriever)

@@ -98,3 +98,34 @@ def test_ngram_speculative_server_gives_the_same_greedy_answer():
             client = LLMClient(LLMConfig(base_url=server.base_url, max_tokens=120))
             replies.append(client.chat(MESSAGES, schema=SCHEMA).text)
     assert replies[0] == replies[1] and json.loads(replies[0])['add']
+
+
+@needs_llm
+def test_saved_prompt_prefix_outlives_the_server(tmp_path):
+    # the static prefix is evaluated once: a new server restores it and answers the same
+    from l3mp_ros.llm.local_server import LocalServer, PrefixFiles, default_model_path
+
+    model = default_model_path()
+    system = ' '.join([MESSAGES[0]['content']] * 8)  # a long static prefix
+    messages = [{'role': 'system', 'content': system}, MESSAGES[1]]
+    files = PrefixFiles(tmp_path / 'slots', model)
+
+    def ask() -> object:
+        with LocalServer(model, cache_dir=tmp_path) as server:
+            client = LLMClient(LLMConfig(base_url=server.base_url, max_tokens=120))
+            reply = client.chat(messages, schema=SCHEMA)
+            if files.wanted(system):
+                assert files.save(server.base_url[:-3], system)
+            return reply
+
+    first = ask()
+    assert first.prompt_cached < 20 and files.path(system).stat().st_size > 1_000_000
+    again = ask()  # restored before the server answered
+    assert again.text == first.text
+    assert again.prompt_cached >= first.prompt_tokens - 80  # all of the system part
+    files.path(system).write_bytes(b'not a slot file')  # damaged: deleted, never used
+    damaged = ask()
+    assert damaged.text == first.text and damaged.prompt_cached < 20
+    assert files.path(system).stat().st_size > 1_000_000  # saved anew
+    other = PrefixFiles(tmp_path / 'slots', model, build='another-build')
+    assert other.path(system) != files.path(system) and other.files() == []

@@ -80,7 +80,7 @@ def agent_from_args(args: argparse.Namespace) -> Agent:
     use_resident()  # one short call: the resident embedding server saves the model load
     cfg = agent_config(args)
     try:
-        return compose_agent(cfg, lazy_llm=False, writer=cli_writer())
+        return compose_agent(cfg, writer=cli_writer(), warm=True)
     except LLMError as exc:
         raise CLIError(f'cannot reach the LLM: {exc}') from None
 

@@ -63,8 +63,10 @@ class LLMClient:
     def __init__(self, config: LLMConfig) -> None:
         # the embedded server exits when idle: a local client finds (or starts) it again
         self._local = config.is_local
+        self._prefixes: local_server.PrefixFiles | None = None
         if config.is_local:
             config = replace(config, base_url=_local_url())
+            self._prefixes = local_server.prefix_files()
         self.config = config
         self.base_url = str(config.base_url).rstrip('/')
         self.usage = Usage()
@@ -141,6 +143,7 @@ class LLMClient:
                                 from_reply_cache=True)
                 return hit
         reply = self._call(messages, schema, schema_name, limit, logprobs)
+        self._keep_prefix(messages)
         if key is not None:
             self._cache_write(key, reply, messages, schema, limit)
         self._count(reply)
@@ -150,6 +153,20 @@ class LLMClient:
         return reply
 
     # -- internals ---------------------------------------------------------------------
+    def _keep_prefix(self, messages: list[dict[str, Any]]) -> None:
+        """Save the embedded server's slot after a long system prompt's first answer.
+
+        The next server restores it (:class:`~l3mp_ros.llm.local_server.PrefixFiles`):
+        the static prefix is evaluated once per model, build and prompt, not once per
+        server start.
+        """
+        if self._prefixes is None or not messages or messages[0].get('role') != 'system':
+            return
+        system = str(messages[0].get('content') or '')
+        if self._prefixes.wanted(system):
+            root = self.base_url[:-3] if self.base_url.endswith('/v1') else self.base_url
+            self._prefixes.save(root, system)
+
     def _count(self, reply: LLMReply) -> None:
         with self._lock:
             self.usage.add(reply)
@@ -387,6 +404,21 @@ class LazyLLM:
         self._factory = factory
         self._client: Any = None
         self._lock = threading.Lock()
+
+    def warm(self) -> None:
+        """Build the client now, in the background (the embedded server starts and loads).
+
+        The first call waits for it instead of starting it: the model loads while the
+        caller opens its store and builds its retriever. A failure here is reported by
+        that first call.
+        """
+        threading.Thread(target=self._try_get, name='llm-warm', daemon=True).start()
+
+    def _try_get(self) -> None:
+        try:
+            self._get()
+        except Exception:  # noqa: BLE001 - the first call builds it again and says why
+            pass
 
     def _get(self) -> Any:
         with self._lock:

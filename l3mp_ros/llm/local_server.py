@@ -15,6 +15,13 @@
   Ollama's keep-alive), so back-to-back CLI calls skip the model load and reuse
   llama.cpp's prompt cache for the static prompt prefix. ``L3MP_LOCAL_KEEP_ALIVE=0``
   gives each process its own server, stopped at exit.
+- :class:`PrefixFiles`: the static prompt prefixes outlive the server. After a call
+  whose long system prompt has no file yet, the client saves the server's slot (llama.cpp
+  slot save) to ``slots/<model>-<build>-<prompt hash>.bin`` in the cache directory; a new
+  server restores every file of its model and build before it answers, so even the first
+  report after a restart does not evaluate the prefix again. A file of another model or
+  build is never used (its name does not match); a damaged one fails to restore and is
+  deleted, to be saved anew.
 
 Run ``python -m l3mp_ros.llm.local_server`` to assemble the model and serve it in the
 foreground (prints the base URL; Ctrl-C stops it).
@@ -57,6 +64,12 @@ SPECULATIVE_ENV = 'L3MP_LOCAL_SPECULATIVE'
 #: llama.cpp's draft-free speculative decoding modes (drafts from n-grams of the context)
 SPECULATIVE = ('none', 'ngram-simple', 'ngram-map-k', 'ngram-mod', 'ngram-cache')
 DEFAULT_SPECULATIVE = 'none'
+
+
+SLOTS_DIR = 'slots'
+#: a system prompt shorter than this is cheaper to evaluate than to keep in a file
+MIN_PREFIX_CHARS = 1500
+MAX_PREFIX_FILES = 12  # files kept in all (oldest deleted first)
 
 
 class LocalModelError(LLMError):
@@ -158,6 +171,122 @@ def ensure_model(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     return target
 
 
+# -- saved prompt prefixes ----------------------------------------------------------------
+def build_tag() -> str:
+    """Return the llama.cpp build's tag (the xllamacpp version), '' when unknown."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version('xllamacpp')
+    except importlib.metadata.PackageNotFoundError:
+        return ''
+
+
+def model_tag(model_path: str | os.PathLike[str]) -> str:
+    """Return a short tag naming the model file (its sha256 for the embedded model)."""
+    path = Path(model_path)
+    if path.name == MODEL_FILE and _marker_ok(path):
+        return MODEL_SHA256[:16]
+    try:
+        stat = path.stat()
+        ident = f'{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}'
+    except OSError:
+        ident = str(path)
+    return hashlib.sha256(ident.encode()).hexdigest()[:16]
+
+
+def _post(address: str, path: str, body: dict[str, Any], timeout: float = 60.0) -> bool:
+    """POST JSON to the server; True on a 2xx answer."""
+    request = urllib.request.Request(address + path, data=json.dumps(body).encode(),
+                                     headers={'Content-Type': 'application/json'})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return 200 <= response.status < 300
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
+
+
+class PrefixFiles:
+    """Saved KV caches of static prompt prefixes: one llama.cpp slot file per prompt.
+
+    A file is named for the model, the llama.cpp build and the sha256 of the system
+    prompt, so one from another model, build or prompt is never restored. The server
+    writes and reads files in :attr:`folder` (its ``slot_save_path``).
+    """
+
+    def __init__(self, folder: str | os.PathLike[str], model_path: str | os.PathLike[str],
+                 build: str | None = None) -> None:
+        self.folder = Path(folder)
+        self.tag = f'{model_tag(model_path)}-{build_tag() if build is None else build}'
+
+    def path(self, system: str) -> Path:
+        """Return the file of one system prompt."""
+        digest = hashlib.sha256(system.encode()).hexdigest()[:24]
+        return self.folder / f'{self.tag}-{digest}.bin'
+
+    def wanted(self, system: str) -> bool:
+        """Tell whether this system prompt is long enough to keep and has no file yet."""
+        return len(system) >= MIN_PREFIX_CHARS and not self.path(system).exists()
+
+    def save(self, address: str, system: str) -> bool:
+        """Save the server's slot 0 (which has just answered ``system``) as its file.
+
+        Written under a temporary name and renamed, so a crash leaves no half file.
+        """
+        self.folder.mkdir(parents=True, exist_ok=True)
+        target = self.path(system)
+        tmp = target.with_name(f'tmp-{os.getpid()}-{target.name}')
+        if not _post(address, '/slots/0?action=save', {'filename': tmp.name}):
+            tmp.unlink(missing_ok=True)
+            return False
+        try:
+            os.replace(tmp, target)
+        except OSError:
+            return False
+        self.prune()
+        return True
+
+    def files(self) -> list[Path]:
+        """Return this model's and build's files, newest first."""
+        found = [p for p in self.folder.glob(f'{self.tag}-*.bin') if p.is_file()]
+        return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+    def prune(self, keep: int = MAX_PREFIX_FILES) -> None:
+        """Delete the oldest files (of any model or build) beyond ``keep``."""
+        every = sorted((p for p in self.folder.glob('*.bin') if p.is_file()),
+                       key=lambda p: p.stat().st_mtime, reverse=True)
+        for stale in every[keep:]:
+            stale.unlink(missing_ok=True)
+        for tmp in self.folder.glob('tmp-*.bin'):
+            if time.time() - tmp.stat().st_mtime > 3600:
+                tmp.unlink(missing_ok=True)
+
+    def restore(self, address: str) -> list[str]:
+        """Load every file into the server's prompt cache; return the names restored.
+
+        Each file is restored into slot 0, then a one-token request moves it to
+        llama.cpp's host-memory prompt cache (``cache_ram``) before the next file. A file
+        the server refuses (damaged, another model's) is deleted.
+        """
+        done: list[str] = []
+        for path in self.files()[:MAX_PREFIX_FILES]:
+            if not _post(address, '/slots/0?action=restore', {'filename': path.name}):
+                path.unlink(missing_ok=True)
+                continue
+            _post(address, '/v1/chat/completions', {
+                'messages': [{'role': 'user', 'content': '.'}], 'max_tokens': 1,
+                'temperature': 0.0})
+            done.append(path.name)
+        return done
+
+
+def prefix_files(cache_dir: str | os.PathLike[str] | None = None,
+                 model_path: str | os.PathLike[str] | None = None) -> PrefixFiles:
+    """Return the prefix files of the embedded model (or ``model_path``)."""
+    model = model_path if model_path is not None else default_model_path(cache_dir)
+    return PrefixFiles(_state_dir(cache_dir) / SLOTS_DIR, model)
+
+
 # -- the server ------------------------------------------------------------------------------
 def xllamacpp_available() -> bool:
     """Tell whether the ``xllamacpp`` wheel is importable (without importing it)."""
@@ -183,11 +312,12 @@ class LocalServer:
                  startup_timeout: float = 180.0,
                  cache_dir: str | os.PathLike[str] | None = None,
                  log_path: str | os.PathLike[str] | None = None, idle: float = 0.0,
-                 speculative: str = DEFAULT_SPECULATIVE) -> None:
+                 speculative: str = DEFAULT_SPECULATIVE, prefixes: bool = True) -> None:
         if speculative not in SPECULATIVE:
             raise LocalModelError(f'speculative decoding {speculative!r}: expected one of '
                                   f'{", ".join(SPECULATIVE)}')
         self.speculative = speculative
+        self.prefixes = prefixes  # save and restore static prompt prefixes (PrefixFiles)
         self.model_path = Path(model_path) if model_path is not None else None
         self.idle = idle  # > 0: detached, exits after this many seconds without requests
         self.threads = threads
@@ -236,6 +366,8 @@ class LocalServer:
                    '--model', str(self.model_path), '--threads', str(self.threads),
                    '--ctx-size', str(self.ctx_size), '--port', str(self.port),
                    '--idle', str(self.idle), '--speculative', self.speculative]
+        if self.prefixes:
+            command += ['--slots', str(_state_dir(self.cache_dir) / SLOTS_DIR)]
         self._log = self.log_path.open('a')
         began = time.monotonic()
         # Owned: stdin stays a pipe and the child exits when it closes (caller gone or
@@ -504,10 +636,13 @@ def _idle_wait(address: str, idle: float, poll: float = 2.0) -> None:
 
 
 def _serve_child(model: str, threads: int, ctx_size: int, port: int,
-                 idle: float = 0.0, speculative: str = DEFAULT_SPECULATIVE) -> int:
+                 idle: float = 0.0, speculative: str = DEFAULT_SPECULATIVE,
+                 slots: str | None = None) -> int:
     """Run inside the child: start xllamacpp's server, report its address, then wait.
 
-    Owned (``idle`` 0): until stdin reaches EOF. Resident: until idle for ``idle`` s.
+    With ``slots`` (a folder), saved prompt prefixes are restored before the address is
+    reported (:class:`PrefixFiles`). Owned (``idle`` 0): until stdin reaches EOF.
+    Resident: until idle for ``idle`` s.
     """
     os.environ.setdefault('OMP_WAIT_POLICY', 'passive')
     import xllamacpp  # after the environment is set
@@ -523,8 +658,16 @@ def _serve_child(model: str, threads: int, ctx_size: int, port: int,
     if speculative != 'none':  # drafts from n-grams already in the context: no second model
         kind = 'COMMON_SPECULATIVE_TYPE_' + speculative.upper().replace('-', '_')
         params.speculative.types = [getattr(xllamacpp.common_speculative_type, kind)]
+    if slots:
+        Path(slots).mkdir(parents=True, exist_ok=True)
+        params.slot_save_path = slots.rstrip('/') + '/'  # llama.cpp joins it to names
     server = xllamacpp.Server(params)
     address = str(server.listening_address)
+    if slots:
+        began = time.monotonic()
+        restored = PrefixFiles(slots, model).restore(address.rstrip('/'))
+        print(f'l3mp: restored {len(restored)} saved prompt prefix(es) in '
+              f'{time.monotonic() - began:.2f} s', file=sys.stderr, flush=True)
     print(_READY_PREFIX + address, flush=True)
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     try:
@@ -549,12 +692,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--port', type=int, default=0)
     parser.add_argument('--cache-dir', default=None)
     parser.add_argument('--idle', type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument('--slots', default=None, help=argparse.SUPPRESS)
     parser.add_argument('--speculative', choices=SPECULATIVE, default=DEFAULT_SPECULATIVE,
                         help='speculative decoding from n-grams of the context')
     args = parser.parse_args(argv)
     if args.child:
         return _serve_child(args.model, args.threads, args.ctx_size, args.port, args.idle,
-                            args.speculative)
+                            args.speculative, args.slots)
     try:
         with LocalServer(args.model, threads=args.threads, ctx_size=args.ctx_size,
                          port=args.port, cache_dir=args.cache_dir,

@@ -230,7 +230,7 @@ class AgentNode(ManagedNode):
             timeout = float(self.params['replica_timeout'])
             self.replica = world = open_replica(
                 cfg, lambda body: publish_when_matched(update_pub, body, timeout))
-        return build_agent(cfg, world)
+        return build_agent(cfg, world, warm=True)  # the model loads while the node configures
 
     def release(self) -> None:
         """Finish queued work; close the replica and the LLM client this node opened."""
