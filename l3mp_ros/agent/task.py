@@ -170,6 +170,8 @@ class TaskSettings:
     resolve_mentions: bool = True
     read_back: bool = True  # yes/no questions about a suspect goal's literals
     split_clauses: bool = True
+    #: list only the referents' facts in the prompt (see ``GoalGrounding.shown``)
+    compact_context: bool = True
 
     @classmethod
     def from_config(cls, cfg: Config) -> TaskSettings:
@@ -359,9 +361,11 @@ class TaskPlanner:
     def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:
         """Return the goal request for ``text`` (a part of ``whole``, if given)."""
+        entities, facts = (grounding.shown() if self.settings.compact_context
+                           else (grounding.entities, grounding.facts))
         return [{'role': 'system', 'content': self.system()},
                 {'role': 'user', 'content': recalled + grounded_message(
-                    kg, grounding.entities, grounding.facts, 'Task', text, whole=whole)}]
+                    kg, entities, facts, 'Task', text, whole=whole)}]
 
     def _by_parts(self, a: Asking, trace: Trace) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.
