@@ -518,6 +518,7 @@ class ResidentServer:
     ctx_size: int
     log: str | None = None
     speculative: str = DEFAULT_SPECULATIVE
+    prefixes: bool = False  # restores and saves prompt prefixes (PrefixFiles)
 
     @property
     def base_url(self) -> str:
@@ -551,7 +552,8 @@ def _read_state(path: Path) -> ResidentServer | None:
         data = json.loads(path.read_text())
         return ResidentServer(str(data['address']), int(data['pid']), str(data['model']),
                               int(data['threads']), int(data['ctx_size']), data.get('log'),
-                              str(data.get('speculative', DEFAULT_SPECULATIVE)))
+                              str(data.get('speculative', DEFAULT_SPECULATIVE)),
+                              bool(data.get('prefixes', False)))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -573,8 +575,8 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
         fcntl.flock(lock, fcntl.LOCK_EX)
         state = _read_state(folder / STATE_FILE)
         if state is not None and state.running:
-            if (state.model, state.threads, state.ctx_size, state.speculative) == (
-                    model, threads, ctx_size, speculative):
+            if (state.model, state.threads, state.ctx_size, state.speculative,
+                    state.prefixes) == (model, threads, ctx_size, speculative, True):
                 return state
             state.stop()
         log = folder / 'server.log'
@@ -585,7 +587,7 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
                              speculative=speculative).start()
         assert server._proc is not None and server._address is not None
         state = ResidentServer(server._address, server._proc.pid, model, threads, ctx_size,
-                               str(server.log_path), speculative)
+                               str(server.log_path), speculative, server.prefixes)
         tmp = folder / (STATE_FILE + '.tmp')
         tmp.write_text(json.dumps(dataclasses.asdict(state)))
         os.replace(tmp, folder / STATE_FILE)
