@@ -201,6 +201,22 @@ def test_retry_loop_fixes_wrong_types_and_invented_entities(tmp_path):
     assert 'living_room is a room, but argument 2 of (in_person_hand' in second
     assert 'gerry is not among the entities' in third
     assert world.kg.to_json() != before
+    # written after two wrong readings: the log and the fact's support say it is doubtful
+    held = Fact('in_person_hand', ('red_pen', 'jerry'))
+    assert world.support_of(held).doubtful and world.support_of(held).kind == 'told'
+    _, history = _disk(tmp_path)
+    assert history[-1].info['doubtful'] and history[-1].info['doubts'] == ['reprompted']
+
+
+def test_a_report_read_right_at_once_is_not_doubtful(tmp_path):
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': GOOD}]) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+    assert out.applied and not out.trace.doubts
+    support = world.support_of(Fact('in_person_hand', ('red_pen', 'jerry')))
+    assert support.kind == 'told' and not support.doubtful
+    _, history = _disk(tmp_path)
+    assert 'doubtful' not in history[-1].info
 
 
 @pytest.mark.parametrize('bad', [

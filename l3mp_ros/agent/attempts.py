@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Generic, TypeVar
 
 from ..llm.protocol import ChatLLM, LLMError, LLMReply, Usage, llm_failure
@@ -61,6 +61,16 @@ class Judged(Generic[T]):
         return self.verdict is Verdict.ACCEPTED
 
 
+class Doubt(StrEnum):
+    """Why the pipeline doubted the answer it kept (``Trace.doubts``)."""
+
+    REPROMPTED = 'reprompted'  # the first answer was wrong and asked again
+    NARRATIVE = 'narrative'  # several places of one thing told: the last named was kept
+    CHOICE = 'choice'  # readings that disagreed, settled by a numbered choice
+    DENIED = 'read_back_denied'  # the read-back denied a fact: asked again without it
+    REPEATED = 'repeated_part'  # a part repeated an earlier part's change: asked again
+
+
 @dataclass
 class Trace:
     """What one request's LLM work cost and said: usage, attempts, history, provenance."""
@@ -70,6 +80,14 @@ class Trace:
     history: list[dict[str, Any]] = field(default_factory=list)
     provenance: dict[str, Any] = field(default_factory=dict)  # model, endpoint, reply hash
     stages: Stages = field(default_factory=Stages)  # seconds per stage, each LLM call's cost
+    #: why the answer kept was in doubt (a re-prompt, a settled choice, a denied read-back,
+    #: a trimmed narrative): an applied report with doubts is marked doubtful in the log
+    doubts: list[str] = field(default_factory=list)
+
+    def doubt(self, why: str) -> None:
+        """Record one reason for doubt (once)."""
+        if why not in self.doubts:
+            self.doubts.append(why)
 
 
 class Traced:
@@ -156,4 +174,5 @@ class Attempts:
             if not judged.verdict.retried:
                 return judged
             messages = reprompt(messages, reply, judged.feedback)
+            self.trace.doubt(Doubt.REPROMPTED)
         return judged

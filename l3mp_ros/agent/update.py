@@ -33,7 +33,7 @@ from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
 from ..stages import stage
 from . import clarify
-from .attempts import Attempts, Judged, Verdict
+from .attempts import Attempts, Doubt, Judged, Verdict
 from .examples import system_for
 from .grounding import grounded_message
 from .open_questions import OpenQuestions
@@ -178,6 +178,7 @@ class NLUpdater:
     @staticmethod
     def _again(loop: Attempts, q: PartQuestion, got: Judged[Any], note: str) -> Judged[Any]:
         """Ask ``q`` once more (bounded); the new answer carries ``note``."""
+        loop.trace.doubt(Doubt.REPEATED)
         again = loop.run(q.messages, q.propose, q.judge)
         if again.value is not None:
             again.value.notes.append(note)
@@ -221,6 +222,7 @@ class NLUpdater:
         read_back = Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
         if not denied:
             return read_back
+        loop.trace.doubt(Doubt.DENIED)
         barred = q.barring(denied)
         again = loop.run(barred.messages, barred.propose, barred.judge)
         if not again.accepted:
@@ -292,6 +294,8 @@ class NLUpdater:
                 utterance: str | None) -> UpdateOutcome:
         info: dict[str, Any] = {'attempts': out.attempts, 'usage': out.usage.to_dict()}
         info.update(out.trace.provenance)
+        if out.trace.doubts:  # written, but the world model's support marks it doubtful
+            info['doubtful'], info['doubts'] = True, list(out.trace.doubts)
         if out.implied or out.notes:
             info['implied'] = [{'fact': list(f.triplet()), 'rule': r} for f, r in out.implied]
             info['notes'] = list(out.notes)

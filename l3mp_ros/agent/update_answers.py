@@ -24,7 +24,7 @@ from ..retrieval.mentions import candidates, resolve, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
-from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
+from .attempts import Chat, Doubt, Judged, Messages, Trace, Traced, Verdict
 from .request import Request
 from .update_checks import (
     CONFIRM_MIN_YES,
@@ -262,6 +262,8 @@ class PartQuestion:
         narrated: list[str] = []
         if self.settings.verify:  # a narrative's last place of a thing is where it is
             stated, narrated = last_places(stated, self.ctx.mentions, self.world, self.kg)
+            if narrated:
+                self.trace.doubt(Doubt.NARRATIVE)
         completion = self._complete(stated)
         completion.notes.extend(narrated)
         if stated.is_empty():

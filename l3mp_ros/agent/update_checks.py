@@ -26,7 +26,7 @@ from ..text import name_words, words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
-from .attempts import Trace
+from .attempts import Doubt, Trace
 from .clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
@@ -319,6 +319,7 @@ class ReadBack:
             dropped.update({f: group[picks[0]] for f in group if f != group[picks[0]]})
         if not dropped:
             return completion, []
+        out.doubt(Doubt.CHOICE)
         kept = Update.of(stated.remove - set(dropped), stated.add - set(dropped))
         settled = complete(kg, kept, self.world.constraints, self.world.domain)
         settled.notes.extend(f'dropped {f.text()}: asked which one the report says, the model '
