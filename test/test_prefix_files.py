@@ -56,3 +56,27 @@ def test_prune_keeps_the_newest(tmp_path):
     files.prune(keep=2)
     assert [p.name for p in files.files()] == [files.path(SYSTEM + str(i)).name
                                                for i in (4, 3)]
+
+
+def test_prepare_sends_the_domains_static_prompts(capsys):
+    from l3mp_ros.agent.examples import system_for
+    from l3mp_ros.cli import main
+    from l3mp_ros.compose import load_domain
+    from l3mp_ros.config import Config
+
+    domain = load_domain(Config())
+    with FakeOpenAI(responder=lambda request: '.') as server:
+        assert main(['prepare', '--llm', server.base_url, '--model', 'm']) == 0
+        sent = [r['messages'][0]['content'] for r in server.requests]
+        limits = {r['max_tokens'] for r in server.requests}
+    assert sent == [system_for(k, domain.schema, domain.constraints) for k in ('update', 'goal')]
+    assert limits == {1}
+    assert 'update prompt of household' in capsys.readouterr().out
+
+
+def test_prepare_refuses_a_missing_domain(capsys, tmp_path):
+    from l3mp_ros.cli import main
+
+    assert main(['prepare', '--domain', str(tmp_path / 'none.pddl'), '--llm',
+                 'http://127.0.0.1:9/v1']) == 2
+    assert 'no domain file' in capsys.readouterr().err

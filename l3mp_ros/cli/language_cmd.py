@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import paths
 from ..compose import store_config
 from ..config import Config
+from ..config import default as config_default
 from ..llm.protocol import LLMError, llm_unavailable
 from ..planning.status import Status
 from ..world.stores import is_url
@@ -53,6 +56,49 @@ def _common(p: argparse.ArgumentParser) -> None:
     config_option(p, 'experience')
 
 
+def _prepare_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument('--store', default=None, help="a KG store: prepare its domain's prompts "
+                   '(default: the shipped household domain)')
+    p.add_argument('--domain', default=None, help='a PDDL domain file instead of a store '
+                   '(its <domain>.constraints.yaml beside it is used when present)')
+    add_llm_options(p)
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    """Evaluate a domain's static prompts once, so later first reports skip them."""
+    from ..agent.examples import system_for
+    from ..compose import load_domain, make_llm
+
+    if args.store is not None:
+        cfg = agent_config(args)
+    else:
+        domain = args.domain or config_default('domain')
+        if not Path(paths.resolve(domain)).is_file():
+            raise CLIError(f'no domain file at {domain}')
+        cfg = Config(domain=domain, **llm_settings(args))
+    try:
+        loaded = load_domain(cfg)
+    except (OSError, ValueError) as exc:
+        raise CLIError(f'cannot load the domain: {exc}') from None
+    llm = make_llm(cfg, lazy=False) if not cfg.llm_cache else make_llm(cfg)
+    try:
+        for kind in ('update', 'goal'):
+            system = system_for(kind, loaded.schema, loaded.constraints)
+            began = time.perf_counter()
+            try:
+                reply = llm.chat([{'role': 'system', 'content': system},
+                                  {'role': 'user', 'content': '.'}], max_tokens=1)
+            except LLMError as exc:
+                raise CLIError(f'cannot reach the LLM: {exc}') from None
+            print(f'{kind} prompt of {loaded.schema.name}: {reply.prompt_tokens} tokens, '
+                  f'{reply.prompt_cached} already cached, {time.perf_counter() - began:.1f} s')
+    finally:
+        close = getattr(llm, 'close', None)
+        if callable(close):
+            close()
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the language verbs."""
     for verb, helptext, func in (
@@ -63,6 +109,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         p = sub.add_parser(verb, help=helptext)
         _common(p)
         p.set_defaults(func=func)
+    p = sub.add_parser('prepare', help="evaluate a domain's static prompts once: the embedded "
+                       'model keeps them, so a first report after a restart skips them')
+    _prepare_options(p)
+    p.set_defaults(func=cmd_prepare)
 
 
 def agent_config(args: argparse.Namespace) -> Config:
