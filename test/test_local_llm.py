@@ -129,3 +129,15 @@ def test_saved_prompt_prefix_outlives_the_server(tmp_path):
     assert files.path(system).stat().st_size > 1_000_000  # saved anew
     other = PrefixFiles(tmp_path / 'slots', model, build='another-build')
     assert other.path(system) != files.path(system) and other.files() == []
+    # two prompts (an update's and a goal's): both restored into the prompt cache
+    second = ' '.join(['You write PDDL goals for a household robot.'] * 40)
+    goal = [{'role': 'system', 'content': second}, MESSAGES[1]]
+    with LocalServer(model, cache_dir=tmp_path) as server:
+        client = LLMClient(LLMConfig(base_url=server.base_url, max_tokens=20))
+        client.chat(goal)
+        assert files.save(server.base_url[:-3], second)
+    with LocalServer(model, cache_dir=tmp_path) as server:
+        client = LLMClient(LLMConfig(base_url=server.base_url, max_tokens=120))
+        one, two = client.chat(messages, schema=SCHEMA), client.chat(goal, max_tokens=20)
+    assert one.text == first.text and one.prompt_cached >= one.prompt_tokens - 80
+    assert two.prompt_cached >= two.prompt_tokens - 80
