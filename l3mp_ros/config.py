@@ -32,6 +32,7 @@ ENGINES = ('lapkt', 'fast-downward', 'pyperplan')  # the planners themselves
 PORTFOLIO = 'portfolio'  # LAPKT with a short budget, then Fast Downward (planning/portfolio.py)
 ENGINE_SETTINGS = (PORTFOLIO, *ENGINES)  # what the engine setting may name
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
+PROMPT_CONTEXTS = ('full', 'mentioning', 'referents')  # agent/grounding.py Grounding.shown
 EXECUTE_POLICIES = ('feedback', 'none')
 PATROL_POLICIES = ('off', 'idle')
 
@@ -112,6 +113,10 @@ class Config:
                        'report waits for the answer', AGENT)
     clarify_timeout: float = _p(300.0, 'seconds a report waits for the answer to its question; '
                                 'then it is logged as not applied', AGENT)
+    prompt_context: str = _p('full', "the retrieved facts a report's or task's prompt lists: "
+                             'full; mentioning (those naming one of its referents); referents '
+                             '(those about one: fewest tokens, fastest, least accurate on the '
+                             'small model)', AGENT, choices=PROMPT_CONTEXTS)
     # lifelong memory (needs a store)
     episodic_k: int = _p(0, 'past episodes in the update/task prompts (0: off)', AGENT)
     experience: bool = _p(False, 'strategies of solved tasks as worked examples (and store '

@@ -82,13 +82,13 @@ def test_stages_say_where_the_time_went(tmp_path):
     assert len(body['calls']) == out.usage.calls
 
 
-@pytest.mark.parametrize('compact', [True, False])
-def test_prompt_lists_what_the_answer_can_use(tmp_path, compact):
+@pytest.mark.parametrize('mode', ['referents', 'mentioning', 'full'])
+def test_prompt_lists_what_the_answer_can_use(tmp_path, mode):
     # the full retriever hands over every fact; the answer can only be about referents
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GOOD}]) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(compact_context=compact)).run(REPORT)
+                        UpdateSettings(prompt_context=mode)).run(REPORT)
         user = fake.requests[0]['messages'][1]['content']
         schema = fake.requests[0]['response_format']['json_schema']['schema']
     assert out.applied
@@ -98,13 +98,18 @@ def test_prompt_lists_what_the_answer_can_use(tmp_path, compact):
         'anyOf'] if 'not' in branch.get('properties', {})
         for f in branch['properties']['not']['enum']}
     assert removable and removable <= listed  # every fact a {"not": ...} may name is shown
-    others = {line for line in listed  # facts of none of the report's referents
+    about = ('red_pen', 'jerry', 'living_room', 'living_room_table')  # the referents
+    others = {line for line in listed  # facts about none of them
               if not any(line.startswith(f'[{p}, {e}') for p in world.domain.predicates
-                         for e in ('red_pen', 'jerry', 'living_room'))}
-    if compact:
+                         for e in about)}
+    naming = {line for line in others if any(f' {e},' in line or f' {e}]' in line
+                                             for e in about)}
+    if mode == 'referents':
         assert not others and len(listed) < len(world.kg.facts) / 4
+    elif mode == 'mentioning':
+        assert others and others == naming and len(listed) < len(world.kg.facts) / 2
     else:
-        assert others and len(listed) == len(world.kg.facts)
+        assert others - naming and len(listed) == len(world.kg.facts)
 
 
 def test_paper_remove_add_replies_still_accepted(tmp_path):

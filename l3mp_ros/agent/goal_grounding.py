@@ -27,19 +27,11 @@ class GoalGrounding(Grounding):
     constants: frozenset[str] | None = None
     quantified: frozenset[str] | None = None
 
-    def shown(self) -> tuple[list[str], list[Fact]]:
-        """Return the entities and facts the prompt lists for this context.
-
-        A goal that may name only the task's referents and quantifies over no type
-        needs what holds of those referents: the facts whose first argument is one of
-        them and the entities they name. A task that speaks of kinds ("every room") or
-        names nothing the context resolves gets the whole context.
-        """
+    def about(self) -> frozenset[str]:
+        """Return what a goal may name when it names things, not kinds (else nothing)."""
         if not self.constants or self.quantified is None or self.quantified:
-            return list(self.entities), list(self.facts)
-        facts = [f for f in self.facts if f.args and f.args[0] in self.constants]
-        named = {a for f in facts for a in f.args} | self.constants
-        return [e for e in self.entities if e in named], facts
+            return frozenset()
+        return self.constants
 
     def changeable(self) -> frozenset[str]:
         """Return the predicates some action changes (all of them if none does)."""

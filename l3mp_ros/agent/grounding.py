@@ -104,6 +104,24 @@ class Grounding:
                  if kg.has_entity(e)]
         return cls(domain, kg, names, facts, **kw)
 
+    def shown(self, mode: str, about: frozenset[str] | set[str]) -> tuple[list[str], list[Fact]]:
+        """Return the entities and facts a prompt lists (the ``prompt_context`` setting).
+
+        ``full``: the whole context. With ``about`` (the entities the answer may name),
+        ``mentioning`` lists the facts naming one of them and ``referents`` those whose
+        first argument is one (every fact a ``{"not": ...}`` may name either way), with
+        the entities those facts name. The retrieval, the answer schema and every check
+        are the same whatever is listed; measured in docs/benchmark.md (issue 42).
+        """
+        if mode == 'full' or not about:
+            return list(self.entities), list(self.facts)
+        if mode == 'referents':
+            facts = [f for f in self.facts if f.args and f.args[0] in about]
+        else:
+            facts = [f for f in self.facts if any(a in about for a in f.args)]
+        named = {a for f in facts for a in f.args} | set(about)
+        return [e for e in self.entities if e in named], facts
+
     # -- slots -----------------------------------------------------------------------
     def slot(self, pred: str, index: int, *, variable: bool = False) -> list[str]:
         """Return the context entities that fit argument ``index`` of ``pred`` (capped)."""

@@ -170,8 +170,7 @@ class TaskSettings:
     resolve_mentions: bool = True
     read_back: bool = True  # yes/no questions about a suspect goal's literals
     split_clauses: bool = True
-    #: list only the referents' facts in the prompt (see ``GoalGrounding.shown``)
-    compact_context: bool = True
+    prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
 
     @classmethod
     def from_config(cls, cfg: Config) -> TaskSettings:
@@ -361,8 +360,7 @@ class TaskPlanner:
     def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:
         """Return the goal request for ``text`` (a part of ``whole``, if given)."""
-        entities, facts = (grounding.shown() if self.settings.compact_context
-                           else (grounding.entities, grounding.facts))
+        entities, facts = grounding.shown(self.settings.prompt_context, grounding.about())
         return [{'role': 'system', 'content': self.system()},
                 {'role': 'user', 'content': recalled + grounded_message(
                     kg, entities, facts, 'Task', text, whole=whole)}]

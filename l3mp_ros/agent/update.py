@@ -153,8 +153,7 @@ class NLUpdater:
     def _question(self, r: Reading, part: str, out: UpdateOutcome) -> PartQuestion:
         """Return the question for one part: its prompt, what it may be about, its checks."""
         kg, text, g, verify = r.req.kg, r.req.text, r.ctx.grounding, self.settings.verify
-        entities, facts = g.shown() if self.settings.compact_context else (g.entities,
-                                                                            g.facts)
+        entities, facts = g.shown(self.settings.prompt_context, g.about())
         ask = [r.system, {'role': 'user', 'content': r.recalled + grounded_message(
             kg, entities, facts, 'Report', part if r.several else text,
             whole=text if r.several else None)}]

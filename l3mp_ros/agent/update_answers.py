@@ -60,8 +60,7 @@ class UpdateSettings:
     split_clauses: bool = True
     resolve_mentions: bool = True
     changes_only: bool = True
-    #: list only the referents' facts in the prompt (see ``UpdateGrounding.shown``)
-    compact_context: bool = True
+    prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
 
     @classmethod
     def from_config(cls, cfg: Config) -> UpdateSettings:

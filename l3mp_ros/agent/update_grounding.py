@@ -32,20 +32,11 @@ class UpdateGrounding(Grounding):
     changes_only: bool = False
     changing: frozenset[str] | None = None  # predicates a report may change (None: all)
 
-    def shown(self) -> tuple[list[str], list[Fact]]:
-        """Return the entities and facts the prompt lists for this context.
-
-        With :attr:`changes_only` the answer can only be about the report's referents:
-        the prompt lists the facts whose first argument is one of them (where each is,
-        what holds of it: every fact a ``{"not": ...}`` may name) and the entities
-        those facts and the referents name, not the rest of the retrieved context,
-        which costs reading time and no answer can use. Otherwise everything.
-        """
+    def about(self) -> frozenset[str]:
+        """Return what an answer may be about: the referents when only changes are offered."""
         if not (self.changes_only and self.subjects):
-            return list(self.entities), list(self.facts)
-        facts = [f for f in self.facts if f.args and f.args[0] in self.subjects]
-        named = {a for f in facts for a in f.args} | self.subjects | (self.objects or set())
-        return [e for e in self.entities if e in named], facts
+            return frozenset()
+        return self.subjects | (self.objects or frozenset())
 
     def _update_slots(self, pred: str,
                       objects: frozenset[str] | None = None) -> list[list[str]]:

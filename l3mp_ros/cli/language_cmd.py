@@ -44,6 +44,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                   'ones)')
     config_option(p, 'clarify', help='guess instead of asking back which thing a report means')
     config_option(p, 'clarify_timeout')
+    config_option(p, 'prompt_context')
     add_llm_options(p)
     config_option(p, 'max_attempts', '--attempts')
     config_option(p, 'engine')
