@@ -178,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--model', default=None)
     ap.add_argument('--cache', default=None, help='directory of cached LLM replies')
     ap.add_argument('--timeout', type=float, default=600.0)
+    ap.add_argument('--prompt-context', default=None, choices=('full', 'mentioning', 'referents'),
+                    help="what the prompts list (the CLI's --prompt-context; default: its own)")
     ap.add_argument('--report-only', action='store_true')
     a = ap.parse_args(argv)
     log = RunLog(a.out, 'latency')
@@ -185,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         if not (a.set_dir / 'nl_updates.json').is_file():
             ap.error(f'{a.set_dir}: not an evaluation set (no nl_updates.json)')
         llm = ['--llm', a.llm] + (['--model', a.model] if a.model else []) + (
-            ['--cache', a.cache] if a.cache else [])
+            ['--cache', a.cache] if a.cache else []) + (
+            ['--prompt-context', a.prompt_context] if a.prompt_context else [])
         work = a.out / 'stores'
         work.mkdir(parents=True, exist_ok=True)
         stores = Stores(a.set_dir, work)
