@@ -158,6 +158,8 @@ class LifelongRun(Runner):
         # steps are as far apart as the machine makes them: a report contradicting any
         # sighting since the fact was written is doubtful, so runs repeat exactly
         self.world.recent_seen = float('inf')
+        # and every look confirms what it sees (when each fact was last seen is exact)
+        self.world.refresh_seen = 0.0
         self.wrong_since = {}
         for r in self.records:
             for k in r.get('appeared', []):

@@ -51,9 +51,54 @@ def test_the_place_with_the_most_worth_checking_comes_first_and_skips_wait():
     assert policy.choose(kg, index, 11).place == 'jerry_bedroom'
     assert policy.status(11) == {'kitchen': 'no plan to reach it (unsolvable)'}
     assert policy.choose(kg, index, 10 + policy.retry_after).place == 'kitchen'
-    # a sighting confirms: nothing left to look at in the kitchen
+    # a sighting confirms: nothing told left to look at in the kitchen
     index.apply(20, 20.0, 'perception', Update(), {'confirmed': [list(light.triplet())]})
-    assert 'kitchen' not in {v.place for v in policy.candidates(kg, index, 10**6)}
+    assert 'kitchen' not in {v.place for v in policy.candidates(kg, index, 21) if v.facts}
+    assert 'kitchen' not in {v.place for v in policy.candidates(kg, index, 21)}
+
+
+def _perceivable_at(policy, kg, place):
+    home = policy.places(kg)
+    return sorted(f for f in kg.facts if f.predicate in policy.perceivable and f.args
+                  and policy.where(f, home) == place)
+
+
+def test_facts_unseen_for_long_make_a_place_worth_a_look_even_if_nothing_was_told():
+    # a dropped report leaves an old fact wrong that was never told: only its age shows it
+    kg = _household()
+    policy = patrol_policy(HOUSEHOLD, 'config/household_perception.yaml')
+    index = SupportIndex()
+    index.give(kg.facts, 1, 1.0)
+    here = policy.robot(kg)[1]
+    assert policy.choose(kg, index, 2) is None  # just set up: nothing worth a move
+    ranked = policy.candidates(kg, index, 3000)
+    assert ranked and here not in {v.place for v in ranked}
+    assert all(not v.facts and v.stale >= policy.stale_min for v in ranked)
+    # more perceivable facts unseen as long: more to have gone wrong
+    counts = {v.place: len(_perceivable_at(policy, kg, v.place)) for v in ranked}
+    assert counts[ranked[0].place] == max(counts.values())
+    # a look there confirms what it holds: that place drops out, the others stay
+    best = ranked[0].place
+    seen = _perceivable_at(policy, kg, best)
+    index.apply(3000, 3000.0, 'perception', Update(),
+                {'confirmed': [list(f.triplet()) for f in seen]})
+    after = {v.place: v for v in policy.candidates(kg, index, 3001)}
+    assert best not in after
+    # ... and how often unseen facts go wrong is learnt: nothing was wrong, so less is
+    # expected elsewhere; a look that finds an old fact wrong expects more again
+    assert all(after[p].stale < v.stale for v in ranked if (p := v.place) in after)
+    low = index.stale_rate()
+    other = _perceivable_at(policy, kg, ranked[1].place)
+    index.apply(3002, 3002.0, 'perception', Update(remove=frozenset(other[:1])), {})
+    assert index.stale_rate() > low and index.stale_refuted == 1
+    # a told fact nobody has seen still counts on top, doubtful more
+    light = next(f for f in kg.facts if f.predicate == 'light_on'
+                 and policy.where(f, policy.places(kg)) not in (here, best))
+    place = policy.where(light, policy.places(kg))
+    plain = {v.place: v.score for v in policy.candidates(kg, index, 3003)}.get(place, 0.0)
+    _told(index, 3003, [light], doubtful=True)
+    top = policy.choose(kg, index, 3004)
+    assert top.place == place and top.facts == [light] and top.score > plain
 
 
 def test_a_domain_without_a_patrol_section_or_a_wrong_predicate_is_refused(tmp_path):
@@ -132,3 +177,21 @@ def test_patrol_works_on_another_domain_ai2thor():
     assert visit.place == 'bedroom_1' and visit.goal == '(robot_in_room the_robot bedroom_1)'
     plan = Planner(domain, engine='fast-downward', timeout=30.0).plan(kg, visit.goal)
     assert plan.ok and plan.steps
+
+
+def test_a_told_fact_is_looked_for_where_it_says_the_thing_is():
+    # "Helen took the blue pen" with the removal misheard: the KG still has the pen on
+    # Anna's table (given) and in Helen's hand (told); Helen is in the kitchen
+    kg = _household()
+    policy = patrol_policy(HOUSEHOLD, 'config/household_perception.yaml')
+    index = SupportIndex()
+    index.give(kg.facts, 1, 1.0)
+    held = Fact('in_person_hand', ('blue_pen', 'helen'))
+    kg.add_fact(held)
+    _told(index, 2, [held])
+    home = policy.places(kg)
+    assert policy.where(held, home) == 'kitchen'
+    assert policy.where(Fact('placed_at_table', ('blue_pen', 'anna_bedroom_table')),
+                        home) == 'anna_bedroom'
+    visit = policy.choose(kg, index, 3)
+    assert visit.place == 'kitchen' and visit.facts == [held]
