@@ -261,3 +261,42 @@ def unconfirmed_at(policy: PatrolPolicy, kg: KnowledgeGraph, support: SupportInd
                   and policy.where(f, home) == place and (s := support.get(f)) is not None
                   and s.unconfirmed_told)
 
+
+def relied_on(domain: DomainSchema, kg: KnowledgeGraph, steps: list[str], goal: str,
+              facts: Collection[Fact]) -> list[Fact]:
+    """Return the facts of ``facts`` the steps rely on.
+
+    A fact is relied on when, without it, a step of ``steps`` cannot run on ``kg`` or the
+    goal does not hold after them (the plan checked on the KG, no planner call).
+    """
+    out = []
+    for f in sorted(facts):
+        without = kg.copy()
+        without.remove_fact(f)
+        result = execute_plan(domain, without, steps)
+        try:
+            ok = result.ok and goal_holds(domain, result.kg, goal)
+        except GoalError:
+            ok = False
+        if not ok:
+            out.append(f)
+    return out
+
+
+def not_seen_on_arrival(policy: PatrolPolicy, kg: KnowledgeGraph, support: SupportIndex,
+                        steps: list[str], goal: str) -> list[Fact]:
+    """Return the told facts the rest of a plan relies on that the robot should see now.
+
+    The robot stands where such a fact says its subject is (:meth:`PatrolPolicy.where`),
+    an observation from there has come in, and the fact is still only told: what the robot
+    sees differs from what it was told. Facts seen before (or given, or done) are not
+    checked: a look that does not show them leaves them as they were.
+    """
+    here = policy.robot(kg)
+    if here is None or not steps:
+        return []
+    home = policy.places(kg)
+    told = [f for f in kg.facts if f.predicate in policy.perceivable and f.args
+            and (s := support.get(f)) is not None and s.unconfirmed_told
+            and policy.where(f, home) == here[1]]
+    return relied_on(policy.domain, kg, steps, goal, told)
