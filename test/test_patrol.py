@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.tasking.lifecycle import TaskLifecycle
 from l3mp_ros.tasking.patrol import load_patrol_spec, patrol_policy
@@ -195,3 +196,78 @@ def test_a_told_fact_is_looked_for_where_it_says_the_thing_is():
                         home) == 'anna_bedroom'
     visit = policy.choose(kg, index, 3)
     assert visit.place == 'kitchen' and visit.facts == [held]
+
+
+def test_patrol_on_the_ai2thor_double_repairs_a_told_and_a_stale_wrong_fact():
+    # another domain with a perception config: AI2-THOR through the controller double; the
+    # robot sees only the room it is in (scene graphs of visible objects)
+    from l3mp_ros.ai2thor import PlanExecutor, SceneGraphExtractor
+    from l3mp_ros.ai2thor.double import ControllerDouble
+    from l3mp_ros.world.constraints import Constraints
+    from l3mp_ros.world.inputs import WorldInputs
+    from l3mp_ros.world.model import WorldModel
+
+    domain = DomainSchema.load(ROOT / 'pddl' / 'ai2thor.pddl')
+    double = ControllerDouble()
+    names = SceneGraphExtractor(ROOT / 'config' / 'ai2thor_types.yaml', double.house)
+
+    def truth() -> set:
+        graph = names.extract(double.last_event.metadata, all_objects=True)
+        return {Fact.from_triplet(t) for t in graph['facts']}
+
+    kg = KnowledgeGraph('ai2thor')
+    for e in names.extract(double.last_event.metadata, all_objects=True)['entities']:
+        kg.add_entity(e['name'], e['type'])
+    for f in truth():
+        kg.add_fact(f)
+    world = WorldModel(domain, Constraints.load(ROOT / 'pddl' / 'ai2thor.constraints.yaml'),
+                       kg)
+    world.refresh_seen = 0.0
+    inputs = WorldInputs(world, {'perception_config': 'config/ai2thor_perception.yaml',
+                                 'max_scene_entities': 2000})
+    policy = patrol_policy(domain, 'config/ai2thor_perception.yaml')
+    robot = PlanExecutor(double, names)  # sees the visible objects of its room only
+
+    def walk(steps: list[str]) -> None:
+        """Execute on the double; effects as ``execution``, each frame merged."""
+        for i, step in enumerate(steps):
+            result = robot.execute_step(step, i)
+            assert result['success'], result['error']
+            done = execute_plan(domain, world.kg, [step])
+            if done.ok and not done.update.is_empty():
+                world.apply(done.update, source='execution', utterance=step)
+            assert inputs.scene_graph(json.dumps(result['scene_graph'])) == []
+
+    assert policy.robot(world.kg) == ('the_robot', 'kitchen_1')
+    # misheard: "the phone is on the bed" (it is on the dresser)
+    phone_said = Fact('in_receptacle', ('cellphone_1', 'bed_1'))
+    assert world.apply(Update.of([Fact('in_receptacle', ('cellphone_1', 'dresser_1'))],
+                                 [phone_said]), source='nl').applied
+    # never said: someone put the statue on the bed
+    double.relocate(names.object_id_of('statue_1'), names.object_id_of('bed_1'))
+    statue_now = Fact('in_receptacle', ('statue_1', 'bed_1'))
+    assert statue_now in truth() and statue_now not in world.kg
+    visit = policy.choose(world.kg, world.support, world.last_event())
+    assert visit.place == 'bedroom_1' and visit.facts == [phone_said]
+    plan = Planner(domain, engine='fast-downward', timeout=60.0).plan(world.snapshot(),
+                                                                     visit.goal)
+    assert plan.ok and plan.steps
+    walk(plan.steps)
+    assert policy.robot(world.kg) == ('the_robot', 'bedroom_1')
+    # what the robot saw there set both right: the told fact was refuted, the stale one found
+    bedroom = {f for f in truth() if policy.where(f, policy.places(world.kg)) == 'bedroom_1'
+               and f.predicate in policy.perceivable}
+    assert bedroom <= world.kg.facts and phone_said not in world.kg
+    assert world.support.refuted == 1 and world.support.stale_refuted >= 1
+    assert world.kg.facts == truth()
+    # nothing told now; while the robot is away someone moves the apple, unsaid. Nothing
+    # points there but time: later the kitchen's unseen facts make it worth a look
+    double.relocate(names.object_id_of('apple_1'), names.object_id_of('countertop_1'))
+    assert policy.choose(world.kg, world.support, world.last_event()) is None
+    visit = policy.choose(world.kg, world.support, world.last_event() + 300)
+    assert visit.place == 'kitchen_1' and not visit.facts and visit.stale >= policy.stale_min
+    plan = Planner(domain, engine='fast-downward', timeout=60.0).plan(world.snapshot(),
+                                                                     visit.goal)
+    walk(plan.steps)
+    assert Fact('in_receptacle', ('apple_1', 'countertop_1')) in world.kg
+    assert world.kg.facts == truth()
