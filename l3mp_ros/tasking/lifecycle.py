@@ -10,13 +10,15 @@ has changed since). The active task is re-planned
   remaining steps no longer reach the goal from the current KG (a perception frame that
   merely confirms the plan's progress does not cause churn);
 * when execution feedback reports that a step failed;
-* when the rest of the plan relies on a fact that was only *told* and the robot, standing
-  where that fact says its subject is, sees something else (``told_check``, from
-  :func:`~l3mp_ros.tasking.patrol.not_seen_on_arrival`): an observation came in there and
-  the fact is still unseen. The task re-plans with such facts set aside (``plan_on``: the
-  goal planned on the KG without them), so it does not act on what it was told but did not
-  see; with no plan left it fails and says why. A fact seen before is not checked this way
-  (a look that does not show it leaves it as it was).
+* when the rest of the plan relies on a fact that was only *told* about an entity an
+  observation just saw, and the frame did not show that fact (``told_check``, from
+  :func:`~l3mp_ros.tasking.patrol.not_seen_on_arrival`; the frame kept it only because
+  nothing else says where the thing is): the task re-plans with such facts set aside
+  (``plan_on``: the goal planned on the KG without them), so it does not act on what it was
+  told but did not see; with no plan left it fails and says why. A told fact the frame
+  contradicts outright is replaced by what it shows (the first rule re-plans); facts about
+  entities the frame did not see (a closed cupboard's contents) and facts seen before are
+  not checked.
 
 Feedback that the last step succeeded marks the task ``done``. With no executor
 (``execute: none``) a published plan ends ``planned``: nothing was done. Under
@@ -73,8 +75,8 @@ EXECUTE_POLICIES = ('feedback', 'none')
 PlanGoal = Callable[[str, str, 'str | None'], Any]  # (goal, task_id, text) -> TaskOutcome
 #: (kg, goal, task_id, text) -> an outcome planned on ``kg`` (told facts set aside)
 PlanOn = Callable[[KnowledgeGraph, str, str, 'str | None'], Any]
-#: (kg, remaining steps, goal) -> told facts they rely on that the robot does not see
-ToldCheck = Callable[[KnowledgeGraph, list[str], str], list[Fact]]
+#: (kg, remaining steps, goal, observed entities) -> told facts they rely on, not seen
+ToldCheck = Callable[[KnowledgeGraph, list[str], str, set[str]], list[Fact]]
 
 
 @dataclass
@@ -192,25 +194,21 @@ class TaskLifecycle:
         """Return the task manager of an agent's planner.
 
         ``max_replans``, ``execute``, ``execution_timeout``, ``confirm_plan`` and
-        ``confirm_timeout`` come from ``params``. When ``perception_config`` has a
-        ``patrol`` section (places), told facts a plan relies on are checked on arrival.
+        ``confirm_timeout`` come from ``params``. With a ``perception_config``, told facts
+        a plan relies on are checked against what each observation saw.
         """
         told_check: ToldCheck | None = None
         plan_on: PlanOn | None = None
-        policy = None
         if params.get('perception_config'):
-            from .patrol import load_patrol_spec, patrol_policy
-            try:
-                if load_patrol_spec(str(params['perception_config'])) is not None:
-                    policy = patrol_policy(agent.world.domain, str(params['perception_config']))
-            except ValueError:
-                policy = None
-        if policy is not None:
+            from ..world.perceive import load_perceivable
             from .patrol import not_seen_on_arrival
+            perceivable = load_perceivable(str(params['perception_config']))
             world = agent.world
 
-            def told_check(kg: KnowledgeGraph, steps: list[str], goal: str) -> list[Fact]:
-                return not_seen_on_arrival(policy, kg, world.support, steps, goal)
+            def told_check(kg: KnowledgeGraph, steps: list[str], goal: str,
+                           observed: set[str]) -> list[Fact]:
+                return not_seen_on_arrival(perceivable, world.domain, kg, world.support,
+                                           steps, goal, observed)
 
             def plan_on(kg: KnowledgeGraph, goal: str, tid: str, text: str | None) -> Any:
                 return Replanned(tid, text, goal, agent.planner.plan(kg, goal, strict=True))
@@ -499,15 +497,17 @@ class TaskLifecycle:
     def _check_told(self, task: ActiveTask, kg: KnowledgeGraph,
                     event: dict[str, Any]) -> list[dict[str, Any]]:
         """After an observation: re-plan when a told fact the plan relies on is not seen."""
+        info = event.get('info') or {}
         if (self.told_check is None or task.status == AWAITING
-                or classify(str(event.get('source')), event.get('info')) != 'seen'):
+                or classify(str(event.get('source')), info) != 'seen'):
             return []
-        differs = [f for f in self.told_check(kg, task.steps[task.next_step:], task.goal or '')
-                   if f not in task.set_aside]
+        observed = {str(o) for o in info.get('observed_entities') or []}
+        differs = [f for f in self.told_check(kg, task.steps[task.next_step:], task.goal or '',
+                                              observed) if f not in task.set_aside]
         if not differs:
             return []
         task.set_aside.update(differs)
-        return self._replan(task, 'told but not seen on arrival: '
+        return self._replan(task, 'told but not seen when looked at: '
                             + '; '.join(f.text() for f in differs))
 
     def _replan(self, task: ActiveTask, reason: str) -> list[dict[str, Any]]:

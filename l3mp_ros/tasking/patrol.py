@@ -283,20 +283,23 @@ def relied_on(domain: DomainSchema, kg: KnowledgeGraph, steps: list[str], goal: 
     return out
 
 
-def not_seen_on_arrival(policy: PatrolPolicy, kg: KnowledgeGraph, support: SupportIndex,
-                        steps: list[str], goal: str) -> list[Fact]:
-    """Return the told facts the rest of a plan relies on that the robot should see now.
+def not_seen_on_arrival(perceivable: Collection[str], domain: DomainSchema,
+                        kg: KnowledgeGraph, support: SupportIndex, steps: list[str], goal: str,
+                        observed: Collection[str]) -> list[Fact]:
+    """Return the told facts the rest of a plan relies on that an observation did not show.
 
-    The robot stands where such a fact says its subject is (:meth:`PatrolPolicy.where`),
-    an observation from there has come in, and the fact is still only told: what the robot
-    sees differs from what it was told. Facts seen before (or given, or done) are not
-    checked: a look that does not show them leaves them as they were.
+    ``observed``: the entities a scene graph just saw (its ``observed`` list). A perceivable
+    fact about one of them that is still only told, never seen, was not in the frame: the
+    scene graph kept it only because nothing else says where the thing is (an ``exactly``
+    rule), so what the robot sees differs from what it was told. Facts about entities the
+    frame did not see (in a closed cupboard, another room) are not checked: no news. Facts
+    seen before (or given, or done) are not checked either: a look that does not show them
+    leaves them as they were.
     """
-    here = policy.robot(kg)
-    if here is None or not steps:
+    observed = set(observed)
+    if not steps or not observed:
         return []
-    home = policy.places(kg)
-    told = [f for f in kg.facts if f.predicate in policy.perceivable and f.args
-            and (s := support.get(f)) is not None and s.unconfirmed_told
-            and policy.where(f, home) == here[1]]
-    return relied_on(policy.domain, kg, steps, goal, told)
+    told = [f for f in kg.facts if f.predicate in perceivable and f.args
+            and f.args[0] in observed and (s := support.get(f)) is not None
+            and s.unconfirmed_told]
+    return relied_on(domain, kg, steps, goal, told)
