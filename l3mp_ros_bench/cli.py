@@ -100,8 +100,8 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--no-observe', action='store_true', help='the robot never looks')
     p.add_argument('--measure-every', type=int, default=100)
     p.add_argument('--patrol', choices=('off', 'idle'), default='off',
-                   help='idle: between steps, look at the place whose told, unconfirmed '
-                        'facts are most worth checking (default off)')
+                   help='idle: between steps, look at the place whose facts are most '
+                        'worth checking: told, or unseen for long (default off)')
     p.add_argument('--idle-moves', type=int, default=None,
                    help='moves the robot may spend on patrol after each step (default 3 '
                         'with --patrol idle)')

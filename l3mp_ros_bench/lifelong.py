@@ -14,7 +14,8 @@ oracle** that misreads a seeded share of reports (:class:`NoisyOracle`: a wrong 
 the same type, a dropped removal, a dropped report), or from a real LLM.
 
 With ``patrol='idle'`` the robot also spends up to ``idle_moves`` moves after each step
-looking at the place whose told, unconfirmed facts are most worth checking
+looking at the place whose perceivable facts are most worth checking (told and
+unconfirmed, or unseen for long)
 (:class:`~l3mp_ros.tasking.patrol.PatrolPolicy`): the visit is planned by the agent's
 planner, executed on the truth step by step (its effects written to the agent's KG as
 ``execution``), and every room it enters observed. Each wrong perceivable fact is followed
@@ -64,7 +65,7 @@ class LifelongConfig(RunConfig):
     noise: float = 0.0  # share of reports the noisy oracle misreads
     observe: bool = True
     measure_every: int = 100
-    patrol: str = 'off'  # off | idle: look to confirm told facts between steps
+    patrol: str = 'off'  # off | idle: look to confirm facts between steps
     idle_moves: int = 0  # moves the robot may spend on patrol after each step
 
     def identity(self) -> dict[str, Any]:
@@ -211,7 +212,7 @@ class LifelongRun(Runner):
 
     # -- patrol ------------------------------------------------------------------------
     def _patrol(self, rec: dict[str, Any]) -> None:
-        """Spend up to ``idle_moves`` moves looking at places with told, unconfirmed facts."""
+        """Spend up to ``idle_moves`` moves looking at the places most worth checking."""
         assert self.patrol is not None
         moves, visits = 0, []
         while moves < self.cfg.idle_moves:
