@@ -44,6 +44,7 @@ from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.tasking.patrol import PatrolPolicy, load_patrol_spec, unconfirmed_at
 from l3mp_ros.world.kg import KnowledgeGraph
 from l3mp_ros.world.perceive import load_perceivable, perceived, scene_graph_update
+from l3mp_ros.world.support import replay
 from l3mp_ros_bench.household.base import Step
 from l3mp_ros_bench.household.oracle import OracleLLM
 from l3mp_ros_bench.household.run_config import RunConfig
@@ -161,6 +162,11 @@ class LifelongRun(Runner):
         self.world.recent_seen = float('inf')
         # and every look confirms what it sees (when each fact was last seen is exact)
         self.world.refresh_seen = 0.0
+        if self.records and self.world.store is not None:
+            # resumed: what looks found wrong so far is in the log, not in the support table
+            learnt = replay(self.world.kg.facts, self.world.store.history())
+            for name in ('refuted', 'upheld', 'stale_refuted', 'stale_exposure'):
+                setattr(self.world.support, name, getattr(learnt, name))
         self.wrong_since = {}
         for r in self.records:
             for k in r.get('appeared', []):
