@@ -68,6 +68,7 @@ class LifelongConfig(RunConfig):
     measure_every: int = 100
     patrol: str = 'off'  # off | idle: look to confirm facts between steps
     idle_moves: int = 0  # moves the robot may spend on patrol after each step
+    stale_min: float | None = None  # PatrolPolicy's stale_min (None: its default)
 
     def identity(self) -> dict[str, Any]:
         """Return the fields a resumed run must match (runs without patrol as before)."""
@@ -75,6 +76,8 @@ class LifelongConfig(RunConfig):
         if self.patrol == 'off' and not self.idle_moves:
             data.pop('patrol', None)
             data.pop('idle_moves', None)
+        if self.stale_min is None:
+            data.pop('stale_min', None)  # runs made before the setting resume unchanged
         return data
 
 
@@ -151,7 +154,9 @@ class LifelongRun(Runner):
         if config.patrol == 'idle':
             spec = load_patrol_spec(PERCEPTION_CONFIG)
             assert spec is not None
-            self.patrol = PatrolPolicy(self.domain, self.perceivable, spec)
+            self.patrol = PatrolPolicy(self.domain, self.perceivable, spec,
+                                       **({} if config.stale_min is None
+                                          else {'stale_min': config.stale_min}))
         self.wrong_since: dict[str, int] = {}  # wrong perceivable fact -> step it appeared
 
     def open(self, fresh: bool = False) -> None:
