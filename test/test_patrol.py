@@ -249,8 +249,8 @@ def test_patrol_on_the_ai2thor_double_repairs_a_told_and_a_stale_wrong_fact():
     assert statue_now in truth() and statue_now not in world.kg
     visit = policy.choose(world.kg, world.support, world.last_event())
     assert visit.place == 'bedroom_1' and visit.facts == [phone_said]
-    plan = Planner(domain, engine='fast-downward', timeout=60.0).plan(world.snapshot(),
-                                                                     visit.goal)
+    planner = Planner(domain, engine='fast-downward', timeout=60.0)
+    plan = planner.plan(world.snapshot(), visit.goal)
     assert plan.ok and plan.steps
     walk(plan.steps)
     assert policy.robot(world.kg) == ('the_robot', 'bedroom_1')
@@ -265,8 +265,8 @@ def test_patrol_on_the_ai2thor_double_repairs_a_told_and_a_stale_wrong_fact():
     double.relocate(names.object_id_of('apple_1'), names.object_id_of('countertop_1'))
     visit = policy.choose(world.kg, world.support, world.last_event())
     assert visit.place == 'kitchen_1' and not visit.facts and visit.stale >= policy.stale_min
-    plan = Planner(domain, engine='fast-downward', timeout=60.0).plan(world.snapshot(),
-                                                                     visit.goal)
+    planner = Planner(domain, engine='fast-downward', timeout=60.0)
+    plan = planner.plan(world.snapshot(), visit.goal)
     walk(plan.steps)
     assert Fact('in_receptacle', ('apple_1', 'countertop_1')) in world.kg
     assert world.kg.facts == truth()

@@ -205,13 +205,14 @@ class TaskLifecycle:
             perceivable = load_perceivable(str(params['perception_config']))
             world = agent.world
 
-            def told_check(kg: KnowledgeGraph, steps: list[str], goal: str,
-                           observed: set[str]) -> list[Fact]:
+            def check(kg: KnowledgeGraph, steps: list[str], goal: str,
+                      observed: set[str]) -> list[Fact]:
                 return not_seen_on_arrival(perceivable, world.domain, kg, world.support,
                                            steps, goal, observed)
 
-            def plan_on(kg: KnowledgeGraph, goal: str, tid: str, text: str | None) -> Any:
+            def replan(kg: KnowledgeGraph, goal: str, tid: str, text: str | None) -> Any:
                 return Replanned(tid, text, goal, agent.planner.plan(kg, goal, strict=True))
+            told_check, plan_on = check, replan
         return cls(agent.world.domain,
                    lambda goal, tid, text: agent.plan_goal(goal, task_id=tid, text=text),
                    agent.world.snapshot, max_replans=int(params['max_replans']),
