@@ -119,12 +119,12 @@ class Replanned:
 
     @property
     def status(self) -> Status:
-        """The planner's status."""
+        """Return the planner's status."""
         return self.plan.status
 
     @property
     def steps(self) -> list[str]:
-        """The plan's steps."""
+        """Return the plan's steps."""
         return list(self.plan.steps)
 
     def to_json(self) -> dict[str, Any]:
