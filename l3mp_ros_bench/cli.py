@@ -100,11 +100,14 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--no-observe', action='store_true', help='the robot never looks')
     p.add_argument('--measure-every', type=int, default=100)
     p.add_argument('--patrol', choices=('off', 'idle'), default='off',
-                   help='idle: between steps, look at the place whose told, unconfirmed '
-                        'facts are most worth checking (default off)')
+                   help='idle: between steps, look at the place whose facts are most '
+                        'worth checking: told, or unseen for long (default off)')
     p.add_argument('--idle-moves', type=int, default=None,
                    help='moves the robot may spend on patrol after each step (default 3 '
                         'with --patrol idle)')
+    p.add_argument('--stale-min', type=float, default=None,
+                   help='expected stale wrong facts that make a place with nothing told '
+                        'worth a patrol visit (default 0.02, the policy default)')
     add_llm_options(p)
     p.add_argument('--engine', choices=ENGINE_SETTINGS, default=Config().engine)
     p.add_argument('--plan-timeout', type=float, default=60.0)
@@ -143,7 +146,8 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
                             engine=args.engine, plan_timeout=args.plan_timeout,
                             speedup_sample=0, model=model, noise=args.noise,
                             observe=not args.no_observe, measure_every=args.measure_every,
-                            patrol=args.patrol, idle_moves=idle_moves)
+                            patrol=args.patrol, idle_moves=idle_moves,
+                            stale_min=args.stale_min)
     out = Path(args.out)
     if args.report_only and not (out / 'checkpoint.json').is_file():
         raise CLIError(f'--report-only: {out} holds no lifelong run; nothing to report')

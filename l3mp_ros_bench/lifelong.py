@@ -14,7 +14,8 @@ oracle** that misreads a seeded share of reports (:class:`NoisyOracle`: a wrong 
 the same type, a dropped removal, a dropped report), or from a real LLM.
 
 With ``patrol='idle'`` the robot also spends up to ``idle_moves`` moves after each step
-looking at the place whose told, unconfirmed facts are most worth checking
+looking at the place whose perceivable facts are most worth checking (told and
+unconfirmed, or unseen for long)
 (:class:`~l3mp_ros.tasking.patrol.PatrolPolicy`): the visit is planned by the agent's
 planner, executed on the truth step by step (its effects written to the agent's KG as
 ``execution``), and every room it enters observed. Each wrong perceivable fact is followed
@@ -43,6 +44,7 @@ from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.tasking.patrol import PatrolPolicy, load_patrol_spec, unconfirmed_at
 from l3mp_ros.world.kg import KnowledgeGraph
 from l3mp_ros.world.perceive import load_perceivable, perceived, scene_graph_update
+from l3mp_ros.world.support import replay
 from l3mp_ros_bench.household.base import Step
 from l3mp_ros_bench.household.oracle import OracleLLM
 from l3mp_ros_bench.household.run_config import RunConfig
@@ -64,8 +66,9 @@ class LifelongConfig(RunConfig):
     noise: float = 0.0  # share of reports the noisy oracle misreads
     observe: bool = True
     measure_every: int = 100
-    patrol: str = 'off'  # off | idle: look to confirm told facts between steps
+    patrol: str = 'off'  # off | idle: look to confirm facts between steps
     idle_moves: int = 0  # moves the robot may spend on patrol after each step
+    stale_min: float | None = None  # PatrolPolicy's stale_min (None: its default)
 
     def identity(self) -> dict[str, Any]:
         """Return the fields a resumed run must match (runs without patrol as before)."""
@@ -73,6 +76,8 @@ class LifelongConfig(RunConfig):
         if self.patrol == 'off' and not self.idle_moves:
             data.pop('patrol', None)
             data.pop('idle_moves', None)
+        if self.stale_min is None:
+            data.pop('stale_min', None)  # runs made before the setting resume unchanged
         return data
 
 
@@ -149,7 +154,9 @@ class LifelongRun(Runner):
         if config.patrol == 'idle':
             spec = load_patrol_spec(PERCEPTION_CONFIG)
             assert spec is not None
-            self.patrol = PatrolPolicy(self.domain, self.perceivable, spec)
+            self.patrol = PatrolPolicy(self.domain, self.perceivable, spec,
+                                       **({} if config.stale_min is None
+                                          else {'stale_min': config.stale_min}))
         self.wrong_since: dict[str, int] = {}  # wrong perceivable fact -> step it appeared
 
     def open(self, fresh: bool = False) -> None:
@@ -158,6 +165,13 @@ class LifelongRun(Runner):
         # steps are as far apart as the machine makes them: a report contradicting any
         # sighting since the fact was written is doubtful, so runs repeat exactly
         self.world.recent_seen = float('inf')
+        # and every look confirms what it sees (when each fact was last seen is exact)
+        self.world.refresh_seen = 0.0
+        if self.records and self.world.store is not None:
+            # resumed: what looks found wrong so far is in the log, not in the support table
+            learnt = replay(self.world.kg.facts, self.world.store.history())
+            for name in ('refuted', 'upheld', 'stale_refuted', 'stale_exposure'):
+                setattr(self.world.support, name, getattr(learnt, name))
         self.wrong_since = {}
         for r in self.records:
             for k in r.get('appeared', []):
@@ -209,7 +223,7 @@ class LifelongRun(Runner):
 
     # -- patrol ------------------------------------------------------------------------
     def _patrol(self, rec: dict[str, Any]) -> None:
-        """Spend up to ``idle_moves`` moves looking at places with told, unconfirmed facts."""
+        """Spend up to ``idle_moves`` moves looking at the places most worth checking."""
         assert self.patrol is not None
         moves, visits = 0, []
         while moves < self.cfg.idle_moves:

@@ -8,10 +8,11 @@ order. :class:`~l3mp_ros.tasking.lifecycle.TaskLifecycle` keeps the active task:
 Every status goes out on ``plan`` (transient-local), final ones as a sentence on ``say``;
 ``cancel`` takes a task id or ``all``; service ``tasks`` (std_srvs/Trigger) lists them.
 
-With ``patrol: idle`` an idle planner sends the robot to look at the place whose told,
-unconfirmed facts are most worth checking (:mod:`l3mp_ros.tasking.patrol`): planned like a
-goal on the worker, published on ``plan`` with ``patrol: true`` and executed like any
-task; a task arriving on ``task`` or ``goal`` pre-empts it at once.
+With ``patrol: idle`` an idle planner sends the robot to look at the place whose
+perceivable facts are most worth checking (told and unconfirmed, or unseen for long;
+:mod:`l3mp_ros.tasking.patrol`): planned like a goal on the worker, published on ``plan``
+with ``patrol: true`` and executed like any task; a task arriving on ``task`` or ``goal``
+pre-empts it at once.
 
 With nothing publishing ``execution_feedback`` (no executor) a plan ends ``planned`` at
 once. With ``confirm_plan`` a plan is said and waits for a plain yes or no on

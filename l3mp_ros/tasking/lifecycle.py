@@ -9,7 +9,16 @@ has changed since). The active task is re-planned
 * when an applied update touches an object of its remaining steps or goal **and** the
   remaining steps no longer reach the goal from the current KG (a perception frame that
   merely confirms the plan's progress does not cause churn);
-* when execution feedback reports that a step failed.
+* when execution feedback reports that a step failed;
+* when the rest of the plan relies on a fact that was only *told* about an entity an
+  observation just saw, and the frame did not show that fact (``told_check``, from
+  :func:`~l3mp_ros.tasking.patrol.not_seen_on_arrival`; the frame kept it only because
+  nothing else says where the thing is): the task re-plans with such facts set aside
+  (``plan_on``: the goal planned on the KG without them), so it does not act on what it was
+  told but did not see; with no plan left it fails and says why. A told fact the frame
+  contradicts outright is replaced by what it shows (the first rule re-plans); facts about
+  entities the frame did not see (a closed cupboard's contents) and facts seen before are
+  not checked.
 
 Feedback that the last step succeeded marks the task ``done``. With no executor
 (``execute: none``) a published plan ends ``planned``: nothing was done. Under
@@ -50,7 +59,8 @@ from ..planning.execute import execute_plan, parse_step
 from ..planning.problem import GoalError, goal_holds, goal_objects, parse_goal
 from ..planning.status import Status
 from ..world.domain import DomainSchema
-from ..world.kg import KnowledgeGraph, Update
+from ..world.kg import Fact, KnowledgeGraph, Update
+from ..world.support import classify
 
 SOLVED = Status.SOLVED
 AWAITING = Status.AWAITING_CONFIRMATION  # confirm: the plan waits for a person's yes or no
@@ -63,6 +73,10 @@ RECENT = 100  # finished tasks remembered for status queries
 # a published plan ends ``planned`` (not done) and the next queued task starts.
 EXECUTE_POLICIES = ('feedback', 'none')
 PlanGoal = Callable[[str, str, 'str | None'], Any]  # (goal, task_id, text) -> TaskOutcome
+#: (kg, goal, task_id, text) -> an outcome planned on ``kg`` (told facts set aside)
+PlanOn = Callable[[KnowledgeGraph, str, str, 'str | None'], Any]
+#: (kg, remaining steps, goal, observed entities) -> told facts they rely on, not seen
+ToldCheck = Callable[[KnowledgeGraph, list[str], str, set[str]], list[Fact]]
 
 
 @dataclass
@@ -81,6 +95,8 @@ class ActiveTask:
     heard: float = 0.0  # monotonic time of activation or of the last feedback on it
     patrol: bool = False  # a visit to confirm told facts (tasking/patrol.py): any task wins
     confirmed: bool = False  # a person said yes to one of its plans (confirm)
+    #: told facts not seen on arrival: this task's plans do not rely on them
+    set_aside: set[Fact] = field(default_factory=set)
 
     def summary(self, now: float | None = None) -> dict[str, Any]:
         """Return the task's status in a few fields (for a status query)."""
@@ -90,6 +106,33 @@ class ActiveTask:
         if now is not None:
             out['waiting_s'] = round(now - self.heard, 3)
         return out
+
+
+@dataclass
+class Replanned:
+    """A plan made by the planner alone on a given KG (the goal is known: no LLM)."""
+
+    task_id: str
+    text: str | None
+    goal: str
+    plan: Any  # a PlanResult
+
+    @property
+    def status(self) -> Status:
+        """Return the planner's status."""
+        return self.plan.status
+
+    @property
+    def steps(self) -> list[str]:
+        """Return the plan's steps."""
+        return list(self.plan.steps)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the ``plan/v1`` body."""
+        body = self.plan.to_json()
+        body.update({'task_id': self.task_id, 'utterance': self.text, 'goal': self.goal,
+                     'status': self.status, 'steps': self.steps})
+        return body
 
 
 def _objects(steps: list[str]) -> set[str]:
@@ -120,7 +163,8 @@ class TaskLifecycle:
                  execute: str = 'feedback', execution_timeout: float = 0.0,
                  clock: Callable[[], float] = time.monotonic,
                  has_executor: Callable[[], bool] | None = None, confirm: bool = False,
-                 confirm_timeout: float = 0.0) -> None:
+                 confirm_timeout: float = 0.0, told_check: ToldCheck | None = None,
+                 plan_on: PlanOn | None = None) -> None:
         if execute not in EXECUTE_POLICIES:
             raise ValueError(f'execute must be one of {", ".join(EXECUTE_POLICIES)}, '
                              f'got {execute!r}')
@@ -134,6 +178,8 @@ class TaskLifecycle:
         self.plan_goal = plan_goal
         self.snapshot = snapshot
         self.max_replans = max_replans
+        self.told_check = told_check if plan_on is not None else None
+        self.plan_on = plan_on
         self.self_sources = self_sources
         self.active: ActiveTask | None = None
         self.queue: deque[ActiveTask] = deque()
@@ -148,15 +194,33 @@ class TaskLifecycle:
         """Return the task manager of an agent's planner.
 
         ``max_replans``, ``execute``, ``execution_timeout``, ``confirm_plan`` and
-        ``confirm_timeout`` come from ``params``.
+        ``confirm_timeout`` come from ``params``. With a ``perception_config``, told facts
+        a plan relies on are checked against what each observation saw.
         """
+        told_check: ToldCheck | None = None
+        plan_on: PlanOn | None = None
+        if params.get('perception_config'):
+            from ..world.perceive import load_perceivable
+            from .patrol import not_seen_on_arrival
+            perceivable = load_perceivable(str(params['perception_config']))
+            world = agent.world
+
+            def check(kg: KnowledgeGraph, steps: list[str], goal: str,
+                      observed: set[str]) -> list[Fact]:
+                return not_seen_on_arrival(perceivable, world.domain, kg, world.support,
+                                           steps, goal, observed)
+
+            def replan(kg: KnowledgeGraph, goal: str, tid: str, text: str | None) -> Any:
+                return Replanned(tid, text, goal, agent.planner.plan(kg, goal, strict=True))
+            told_check, plan_on = check, replan
         return cls(agent.world.domain,
                    lambda goal, tid, text: agent.plan_goal(goal, task_id=tid, text=text),
                    agent.world.snapshot, max_replans=int(params['max_replans']),
                    execute=str(params['execute']),
                    execution_timeout=float(params['execution_timeout']),
                    has_executor=has_executor, confirm=bool(params.get('confirm_plan')),
-                   confirm_timeout=float(params.get('confirm_timeout') or 0.0))
+                   confirm_timeout=float(params.get('confirm_timeout') or 0.0),
+                   told_check=told_check, plan_on=plan_on)
 
     # -- messages -------------------------------------------------------------
     @staticmethod
@@ -274,7 +338,13 @@ class TaskLifecycle:
         out: list[dict[str, Any]] = []
         if replan:
             task.revision += 1
-            self._adopt(task, self.plan_goal(task.goal or '', task.task_id, task.text))
+            if task.set_aside and self.plan_on is not None:
+                kg = self.snapshot()
+                for f in task.set_aside:
+                    kg.remove_fact(f)
+                self._adopt(task, self.plan_on(kg, task.goal or '', task.task_id, task.text))
+            else:
+                self._adopt(task, self.plan_goal(task.goal or '', task.task_id, task.text))
         if task.status in OK_STATUSES and not task.steps:
             self._finish(task, Status.DONE)
             out.append(self._body(task, 'the goal already holds'))
@@ -421,9 +491,25 @@ class TaskLifecycle:
             kg = self.snapshot()
             touched = _diff_entities(event.get('diff')) | {
                 str(e.get('name')) for e in event.get('new_entities') or []}
-            if not touched & self.relevant(task, kg) or self.still_valid(task, kg):
-                return []
-            return self._replan(task, f'the world changed (event {event.get("id")})')
+            if touched & self.relevant(task, kg) and not self.still_valid(task, kg):
+                return self._replan(task, f'the world changed (event {event.get("id")})')
+            return self._check_told(task, kg, event)
+
+    def _check_told(self, task: ActiveTask, kg: KnowledgeGraph,
+                    event: dict[str, Any]) -> list[dict[str, Any]]:
+        """After an observation: re-plan when a told fact the plan relies on is not seen."""
+        info = event.get('info') or {}
+        if (self.told_check is None or task.status == AWAITING
+                or classify(str(event.get('source')), info) != 'seen'):
+            return []
+        observed = {str(o) for o in info.get('observed_entities') or []}
+        differs = [f for f in self.told_check(kg, task.steps[task.next_step:], task.goal or '',
+                                              observed) if f not in task.set_aside]
+        if not differs:
+            return []
+        task.set_aside.update(differs)
+        return self._replan(task, 'told but not seen when looked at: '
+                            + '; '.join(f.text() for f in differs))
 
     def _replan(self, task: ActiveTask, reason: str) -> list[dict[str, Any]]:
         task.replans += 1

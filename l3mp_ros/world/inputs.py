@@ -86,7 +86,10 @@ class WorldInputs:
         if update.is_empty() and not new and not confirms:
             return []  # nothing changed and nothing newly confirmed: no event
         source = str(data.get('source') or 'perception')
-        info = {'stamp': data.get('stamp'), 'observed': len(data.get('observed') or [])}
+        observed = sorted({str(o).lower() for o in data.get('observed') or []})
+        # which entities it saw: a task checks the told facts its plan relies on against them
+        info = {'stamp': data.get('stamp'), 'observed': len(observed),
+                'observed_entities': observed}
         if confirms:
             info['confirmed'] = [list(f.triplet()) for f in confirms]
         if data.get('robot'):

@@ -79,6 +79,8 @@ class WorldModel:
         self.support = SupportIndex()
         #: a report removing a fact seen less than this many seconds ago is doubtful
         self.recent_seen = RECENT_SEEN
+        #: a sighting of a fact seen less than this many seconds ago writes no confirmation
+        self.refresh_seen = REFRESH_SEEN
         if kg is None and store is not None:
             kg, self._seen, self.support = store.load_world()
         elif store is not None:
@@ -240,7 +242,7 @@ class WorldModel:
     def to_confirm(self, facts: Iterable[Fact], now: float | None = None) -> list[Fact]:
         """Return the held facts of ``facts`` a sighting would tell something new about.
 
-        Never seen since written, or last seen more than ``REFRESH_SEEN`` seconds ago.
+        Never seen since written, or last seen ``refresh_seen`` seconds ago or more.
         """
         now = time.time() if now is None else now
         with self._lock:
@@ -248,7 +250,7 @@ class WorldModel:
             for f in facts:
                 s = self.support.get(f)
                 if f in self.kg and s is not None and (
-                        s.seen_time is None or now - s.seen_time > REFRESH_SEEN):
+                        s.seen_time is None or now - s.seen_time >= self.refresh_seen):
                     out.append(f)
             return sorted(out)
 

@@ -38,6 +38,8 @@ GIVEN_SOURCES = ('init', 'initial', 'benchmark-init')
 RECENT_SEEN = 30.0
 #: an unchanged frame writes a confirming event only for facts not seen for this long
 REFRESH_SEEN = 300.0
+#: :meth:`SupportIndex.stale_rate` before any look: one wrong fact in this many fact-events
+STALE_PRIOR = 1000.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,16 @@ class Support:
     def confirmed(self) -> bool:
         """Seen when written or since."""
         return self.seen_event is not None
+
+    @property
+    def last_seen(self) -> int:
+        """Return the event of the newest sighting (the writing event when never seen)."""
+        return self.event_id if self.seen_event is None else self.seen_event
+
+    @property
+    def unconfirmed_told(self) -> bool:
+        """Only told, never seen since."""
+        return self.kind == 'told' and self.seen_event is None
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``confirmed`` included)."""
@@ -153,6 +165,11 @@ class SupportIndex:
         self.rows: dict[Fact, Support] = dict(rows or {})
         self.refuted = 0  # told facts an observation removed before any sighting
         self.upheld = 0  # told facts an observation confirmed
+        #: facts not only-told (seen before, given, done) an observation removed
+        self.stale_refuted = 0
+        #: events since last seen, summed over the not-only-told facts observations
+        #: removed or confirmed (how long such facts went unchecked)
+        self.stale_exposure = 0
 
     def get(self, fact: Fact) -> Support | None:
         """Return a fact's support (None: not in the KG, or not known)."""
@@ -165,13 +182,19 @@ class SupportIndex:
         observing = classify(source, info) == 'seen'
         for f in rows.delete:
             old = self.rows.pop(f, None)
-            if observing and old is not None and old.kind == 'told' and not old.confirmed:
-                self.refuted += 1
+            if observing and old is not None:
+                if old.unconfirmed_told:
+                    self.refuted += 1
+                else:
+                    self.stale_refuted += 1
+                    self.stale_exposure += max(0, eid - old.last_seen)
         for f in rows.confirm:
             old = self.rows.get(f)
             if old is not None:
-                if old.kind == 'told' and not old.confirmed:
+                if old.unconfirmed_told:
                     self.upheld += 1
+                else:
+                    self.stale_exposure += max(0, eid - old.last_seen)
                 self.rows[f] = sighted(old, rows.seen)
         self.rows.update(rows.put)
         return rows
@@ -184,6 +207,14 @@ class SupportIndex:
     def wrong_rate(self) -> float:
         """Return how often unconfirmed told facts turned out wrong when looked at (smoothed)."""
         return (self.refuted + 1) / (self.refuted + self.upheld + 2)
+
+    def stale_rate(self, prior: float = STALE_PRIOR) -> float:
+        """Return the chance per event that a fact not only told went wrong unseen (smoothed).
+
+        Observations that removed such a fact, over the events those and the ones they
+        confirmed had gone unseen: one wrong in ``prior`` fact-events before any evidence.
+        """
+        return (self.stale_refuted + 1) / (self.stale_exposure + prior)
 
 
 def replay(facts: Iterable[Fact], events: Iterable[Any]) -> SupportIndex:
