@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.prompting import prompt_text
+from ..llm.prompting import ask_choice, prompt_text
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..retrieval.mentions import Mention
 from ..world.kg import Fact, KnowledgeGraph, Update
@@ -183,22 +183,14 @@ def ask(llm: ChatLLM, system: str, report: str, q: Question, trace: Trace) -> in
 
     Raises the client's ``LLMError``.
     """
-    numbers = [str(i) for i in range(1, len(q.options) + 1)]
-    schema = {'type': 'object', 'properties': {'answer': {'enum': numbers}},
-              'required': ['answer'], 'additionalProperties': False}
-    listed = ''.join(f'{n}. {s}\n' for n, s in zip(numbers, q.options, strict=True))
-    messages = [{'role': 'system', 'content': system},
-                {'role': 'user', 'content': f'Report: {report}\n{q.text}\n{listed}Answer:'}]
-    extra = {'logprobs': len(numbers)} if getattr(llm, 'supports_logprobs', False) else {}
-    reply = llm.chat(messages, schema=schema, schema_name='state', max_tokens=8, **extra)
+    k, reply = ask_choice(llm, 'state', f'Report: {report}\n{q.text}\n', q.options,
+                          system=system, odds=True)
     trace.usage.add(reply)
-    data = reply.data if isinstance(reply.data, dict) else {}
-    answer = str(data.get('answer', '')).strip()
-    odds = option_odds(reply, numbers)
+    odds = option_odds(reply, [str(i) for i in range(1, len(q.options) + 1)])
     trace.history.append({'state': q.text, 'options': q.options,
                           'reply': (reply.text or '')[:200], 'odds': odds})
     q.odds = odds
-    return numbers.index(answer) if answer in numbers else -1
+    return k
 
 
 def option_odds(reply: Any, numbers: Sequence[str]) -> list[float] | None:

@@ -64,19 +64,24 @@ def user_message(kg: KnowledgeGraph, facts: Iterable[Fact], label: str, text: st
             f'{label}: {text}')
 
 
-def ask_choice(llm: ChatLLM, prompt: str, question: str, options: list[str]) -> tuple[int, Any]:
+def ask_choice(llm: ChatLLM, prompt: str, question: str, options: list[str], *,
+               system: str | None = None, odds: bool = False) -> tuple[int, Any]:
     """Ask which of ``options`` is meant (listed 1..n after ``question``).
 
-    Returns (index of the chosen option, reply); -1 when the reply names none. Raises the
-    client's ``LLMError``.
+    ``system``: the system text (default: the prompt file ``prompt``, which names the
+    answer schema either way); ``odds``: ask for each option number's log-probability
+    when the endpoint gives them. Returns (index of the chosen option, reply); -1 when
+    the reply names none. Raises the client's ``LLMError``.
     """
     numbers = [str(i) for i in range(1, len(options) + 1)]
     schema = {'type': 'object', 'properties': {'answer': {'enum': numbers}},
               'required': ['answer'], 'additionalProperties': False}
     listed = ''.join(f'{n}. {o}\n' for n, o in zip(numbers, options, strict=True))
-    messages = [{'role': 'system', 'content': prompt_text(prompt)},
+    messages = [{'role': 'system', 'content': prompt_text(prompt) if system is None else system},
                 {'role': 'user', 'content': f'{question}{listed}Answer:'}]
-    reply = llm.chat(messages, schema=schema, schema_name=prompt, max_tokens=8)
+    extra = ({'logprobs': len(numbers)} if odds and getattr(llm, 'supports_logprobs', False)
+             else {})
+    reply = llm.chat(messages, schema=schema, schema_name=prompt, max_tokens=8, **extra)
     data = reply.data if isinstance(reply.data, dict) else {}
     answer = str(data.get('answer', reply.text or '')).strip()
     return (numbers.index(answer) if answer in numbers else -1), reply
