@@ -85,7 +85,7 @@ class Trace:
     doubts: list[str] = field(default_factory=list)
 
     def doubt(self, why: str) -> None:
-        """Record one reason for doubt (once)."""
+        """Record one reason why the answer is in doubt, once."""
         if why not in self.doubts:
             self.doubts.append(why)
 
