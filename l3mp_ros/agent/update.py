@@ -56,7 +56,6 @@ from .update_checks import (
     own_content,
     part_scope,
     unknown_names_error,
-    unsettled_places,
 )
 
 if TYPE_CHECKING:
@@ -136,8 +135,6 @@ class NLUpdater:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last)
         self._compose(r, out)  # the parts' net change, or why there is none
-        if not out.errors and s.verify and out.update is not None:  # "went in, came out to"
-            out.errors = unsettled_places(out.update, r.ctx.mentions, self.world, r.req.kg)
         if not out.errors and s.clarify and s.verify:
             with stage('clarify'):
                 self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked

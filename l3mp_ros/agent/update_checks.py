@@ -93,61 +93,6 @@ def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
     return Update.of(stated.remove, stated.add - set(drop)), notes
 
 
-def unsettled_places(update: Update, mentions: Iterable[Any], world: WorldModel,
-                     kg: Any) -> list[str]:
-    """Say where an update puts someone in a place the report then leaves behind.
-
-    "went into the cold room and brought the yoghurt out to the packing table": the
-    answer keeps the cold room, but the report goes on to name a place in another zone,
-    so where the person ends up is not said for certain and the report is refused, not
-    guessed. For each new fact of an exactly-one group whose object the report names
-    and that does not move itself (a zone ``R``, not a person holding a thing: nothing
-    that an action changes keeps it in one place), every later-named entity that lies in
-    a zone of ``R``'s type (one of that type itself, or with exactly one fact placing it
-    in one, as a fixture) must lie in ``R``; things that move (another person, a thing)
-    are no such places.
-    """
-    where: dict[str, int] = {}
-    for m in mentions:
-        if m.resolved is not None:
-            where[m.resolved] = max(where.get(m.resolved, -1), m.start)
-    domain = world.domain
-    rules = [r for r in world.constraints.rules
-             if r.kind == 'functional' and r.exactly and r.key == 0]
-    fluent = domain.fluent_predicates() or set(domain.predicates)
-    moved = {p for r in rules for p in r.predicates} & fluent
-    kept = {g.args[0] for g in kg.facts if g.predicate in moved and g.args}  # things that move
-    errors: list[str] = []
-    for rule in rules:
-        for f in sorted(update.add):
-            if (f.predicate not in rule.predicates or len(f.args) != 2 or f in kg
-                    or f.args[1] not in where or f.args[1] in kept):
-                continue
-            zone_type = domain.predicates[f.predicate].params[1][1]
-            for later, at in sorted(where.items(), key=lambda kv: kv[1]):
-                if at <= where[f.args[1]] or later in kept or later == f.args[0]:
-                    continue
-                zone = _zone_of(kg, domain, later, zone_type)
-                if zone is not None and zone != f.args[1]:
-                    errors.append(
-                        f'the answer puts {f.args[0]} in {f.args[1]}, but the report then '
-                        f'names {later} in {zone}: where {f.args[0]} ends up is not said for '
-                        'certain; nothing is applied')
-                    break
-    return errors
-
-
-def _zone_of(kg: Any, domain: Any, entity: str, zone_type: str) -> str | None:
-    """Return the one entity of ``zone_type`` that ``entity`` is, or lies in, else None."""
-    kind = kg.entities.get(entity)
-    if kind is not None and domain.is_subtype(kind, zone_type):
-        return entity
-    zones = {g.args[1] for g in kg.facts_of(entity) if len(g.args) == 2
-             and g.args[0] == entity and g.args[1] in kg.entities
-             and domain.is_subtype(kg.entities[g.args[1]], zone_type)}
-    return zones.pop() if len(zones) == 1 else None
-
-
 def changed_before(kg: Any, stated: Update) -> bool:
     """Return whether a restating part repeats what an earlier part changed in ``kg``."""
     return any(f not in kg for f in stated.add) or any(f in kg for f in stated.remove)
