@@ -81,7 +81,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         loaded = load_domain(cfg)
     except (OSError, ValueError) as exc:
         raise CLIError(f'cannot load the domain: {exc}') from None
-    llm = make_llm(cfg, lazy=False) if not cfg.llm_cache else make_llm(cfg)
+    llm = make_llm(cfg, lazy=False)
     try:
         for kind in ('update', 'goal'):
             system = system_for(kind, loaded.schema, loaded.constraints)

@@ -45,7 +45,7 @@ from std_srvs.srv import SetBool, Trigger
 from .. import schemas
 from ..planning.status import Status
 from ..schemas import WireError
-from .common import COMMAND_QOS, PLAN_READER_QOS
+from .common import COMMAND_QOS, PLAN_READER_QOS, wait_for_subscriber
 
 __all__ = ['KgAnswer', 'L3mpClient', 'TaskResult', 'TaskStatus']
 
@@ -289,11 +289,8 @@ class L3mpClient(Node):
     def _publish(self, topic: str, data: str, wait: float) -> None:
         """Publish once a subscriber is matched (a message sent before would be lost)."""
         pub = self._pubs[topic]
-        end = time.monotonic() + wait
-        while pub.get_subscription_count() == 0:
-            if time.monotonic() > end:
-                raise TimeoutError(f'nobody subscribes to {self.resolve_topic_name(topic)}')
-            time.sleep(0.05)
+        if not wait_for_subscriber(pub, wait, poll=0.05):
+            raise TimeoutError(f'nobody subscribes to {self.resolve_topic_name(topic)}')
         pub.publish(String(data=data))
 
     def _call(self, client: Any, request: Any, timeout: float) -> tuple[bool, str]:

@@ -124,11 +124,19 @@ def trigger_answer(response: Any, fn: Callable[[], tuple[bool, str]]) -> Any:
     return response
 
 
+def wait_for_subscriber(pub: Any, timeout: float, poll: float = 0.02) -> bool:
+    """Wait until ``pub`` has a matched subscriber; False when ``timeout`` s passed first."""
+    end = time.monotonic() + timeout
+    while pub.get_subscription_count() == 0:
+        if time.monotonic() > end:
+            return False
+        time.sleep(poll)
+    return True
+
+
 def publish_when_matched(pub: Any, body: dict, timeout: float = 10.0) -> None:
     """Publish once a subscriber is matched (a late joiner would miss the message)."""
-    end = time.monotonic() + timeout
-    while pub.get_subscription_count() == 0 and time.monotonic() < end:
-        time.sleep(0.02)
+    wait_for_subscriber(pub, timeout)
     publish_json(pub, body)
 
 
