@@ -10,6 +10,12 @@ or on the initial state (an ``l3mp/nl_reports/v1`` file such as
 verified, are compared with the gold diff. ``--show`` prints the questions without asking::
 
     python benchmarks/state_questions.py ../shared/eval/warehouse --out out/sq_retail
+
+``--check RUN`` measures the place check (:func:`~l3mp_ros.agent.state_questions.
+check_places`) offline: on every update a run applied (``eval.jsonl`` of
+``../shared/eval/evaluate.py`` or ``reports.jsonl`` of ``benchmarks/nl_reports.py``), each
+on the state it was read on, it counts how often the check would have kept out a right
+update and a wrong one.
 """
 
 from __future__ import annotations
@@ -126,6 +132,53 @@ def score_questions(items, cfg, domain, llm, out: Path, swap: bool = False) -> i
     return 0
 
 
+def _applied(row: dict) -> Update | None:
+    if row.get('kind', 'update') != 'update' or row.get('verdict') not in ('exact', 'wrong'):
+        return None
+    if 'added' in row:  # evaluate.py
+        return Update.of([Fact.from_triplet(t) for t in row['removed']],
+                         [Fact.from_triplet(t) for t in row['added']])
+    return _update(row['applied'] or {})
+
+
+def check_run(items, cfg, domain, llm, run: Path, out: Path, stay: bool) -> int:
+    """Run the place check on each update ``run`` applied; tally it against the verdicts."""
+    from collections import Counter
+    done = {r['i']: r for r in map(json.loads, run.read_text().splitlines())
+            if 'i' in r and r.get('kind', 'update') == 'update'}
+    tally: Counter = Counter()
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / 'checks.jsonl').open('w') as log:
+        for i, (text, kg, _gold, _reject) in enumerate(items, 1):
+            row = done.get(i)
+            update = _applied(row) if row else None
+            if update is None:
+                continue
+            world = compose.open_world(cfg, domain, kg=kg)
+            mentions = resolve(kg, text, steady=domain.schema.static_predicates(),
+                               predicates=domain.schema.predicates)  # as the pipeline does
+            ents = list(dict.fromkeys(m.resolved for m in mentions if m.resolved))
+            trace = SimpleNamespace(usage=Usage(), history=[])
+            began = time.perf_counter()
+            c = sq.check_places(llm, world, kg, text, update, ents, trace,
+                                written=surfaces(mentions), stay=stay)
+            kept_out = bool(c.errors)
+            tally[row['verdict'], kept_out] += 1
+            tally['asked'] += c.asked
+            log.write(json.dumps({'i': i, 'verdict': row['verdict'], 'kept_out': kept_out,
+                                  'asked': c.asked, 'errors': c.errors,
+                                  'seconds': round(time.perf_counter() - began, 2),
+                                  'history': trace.history}) + '\n')
+            print(f"{i:3d} {row['verdict']:6s} {'KEPT OUT' if kept_out else 'passed  '} "
+                  f"q={c.asked} {text[:60]} {c.errors[:1]}", flush=True)
+    n = sum(v for k, v in tally.items() if k != 'asked')
+    print(f"place check on {run}: right kept out {tally['exact', True]}/"
+          f"{tally['exact', True] + tally['exact', False]}, wrong kept out "
+          f"{tally['wrong', True]}/{tally['wrong', True] + tally['wrong', False]}; "
+          f"{tally['asked'] / max(1, n):.1f} questions per update")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the set and print per-report verdicts and a summary line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -139,6 +192,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--limit', type=int, default=0)
     ap.add_argument('--swap', action='store_true',
                     help='with --questions: ask each where-question in both option orders')
+    ap.add_argument('--check', type=Path, default=None, metavar='RUN',
+                    help="the place check on each update of RUN's log (eval.jsonl or "
+                    'reports.jsonl)')
+    ap.add_argument('--no-stay', action='store_true',
+                    help='--check: "as before" against a move does not keep a report out')
     ap.add_argument('--out', type=Path, default=Path('out/state_questions'))
     args = ap.parse_args(argv)
     cfg, items = load_set(args.set)
@@ -146,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     domain = compose.load_domain(cfg)
     llm = None if args.show else compose.make_llm(cfg, lazy=False)
     log = RunLog(args.out, 'reports')
+    if args.check:
+        return check_run(items[:args.limit or None], cfg, domain, llm, args.check, args.out,
+                         not args.no_stay)
     if args.questions:
         return score_questions(items[:args.limit or None], cfg, domain, llm, args.out, args.swap)
     for i, (text, kg, gold, reject) in enumerate(items, 1):

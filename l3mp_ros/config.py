@@ -108,6 +108,10 @@ class Config:
     verify: bool = _p(True, 'verify NL updates before applying them', AGENT)
     confirm: bool = _p(True, 'a yes/no re-reading of every stated fact before applying (one '
                        'short LLM call per fact)', AGENT)
+    place_check: bool = _p(True, 'ask where each thing and person the report names is after '
+                           'it (multiple choice, both orders when the answer differs) and keep '
+                           'the update out when both orders go against it (one short LLM call '
+                           'per referent with a place)', AGENT)
     clarify: bool = _p(True, 'ask back (on say) which thing a report means when its words fit '
                        'several and the change would hold for each, instead of guessing; the '
                        'report waits for the answer', AGENT)

@@ -13,6 +13,7 @@ from l3mp_ros.cli import main
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.testing.fake_openai import DEFAULT_ANSWERS, NO_OPTION
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.store import Store
 
@@ -65,7 +66,7 @@ def test_stages_say_where_the_time_went(tmp_path):
                'timings': {'prompt_n': 30, 'cache_n': 920, 'prompt_ms': 500.0,
                            'predicted_n': 4, 'predicted_ms': 300.0}}
     with FakeOpenAI([{'content': GOOD, 'prompt_tokens': 900, 'completion_tokens': 40,
-                      'timings': timings}], answers={'confirm': confirm}) as fake:
+                      'timings': timings}], answers={'confirm': confirm, **NO_OPTION}) as fake:
         out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
     assert out.applied
     body = json.loads(json.dumps(out.to_json()))['stages']
@@ -77,8 +78,10 @@ def test_stages_say_where_the_time_went(tmp_path):
     assert (first['stage'], first['kind'], first['prompt'], first['cached'],
             first['evaluated'], first['generated']) == ('propose', 'kg_update', 900, 780, 120, 40)
     assert (first['prompt_seconds'], first['generate_seconds']) == (2.0, 3.0)
-    assert rest and {c['stage'] for c in rest} == {'read_back'}
-    assert {(c['kind'], c['evaluated']) for c in rest} == {('confirm', 30)}
+    assert rest and {c['stage'] for c in rest} == {'read_back', 'place_check'}
+    assert {(c['kind'], c['evaluated']) for c in rest if c['stage'] == 'read_back'} == {
+        ('confirm', 30)}
+    assert {c['kind'] for c in rest if c['stage'] == 'place_check'} == {'state'}
     assert len(body['calls']) == out.usage.calls
 
 
@@ -362,7 +365,7 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     world = household_world(tmp_path)
     before = world.kg.to_json()
     no = {'content': {'answer': 'no'}}
-    with FakeOpenAI([{'content': GOOD}, no], answers={}) as fake:
+    with FakeOpenAI([{'content': GOOD}, no], answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
         confirm = fake.requests[1]
     assert confirm['response_format']['json_schema']['name'] == 'confirm'
@@ -372,7 +375,8 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     assert not out.applied and 'does not read "the red pen is now in hand Jerry"' in \
         out.errors[0]
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
-    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
+    yes = {'content': {'answer': 'yes'}}
+    with FakeOpenAI([{'content': GOOD}, yes], answers=NO_OPTION) as fake:
         assert NLUpdater(world, client(fake), FullRetriever()).run(REPORT).applied
     with FakeOpenAI([{'content': GOOD}]) as fake:  # confirm=False: no second reading
         out = NLUpdater(world, client(fake), FullRetriever(), UpdateSettings(confirm=False)).run(
@@ -411,11 +415,11 @@ def test_cli_update_confirms_unless_told_not_to(tmp_path):
     args = ['update', '--store', str(path), '--text', REPORT, '--model', 'fake']
     no_change = {'content': {'facts': []}}
     with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'no'}}, no_change],
-                    answers={}) as fake:
+                    answers=NO_OPTION) as fake:
         assert main([*args, '--llm', fake.base_url]) == 1  # denied: rejected, KG unchanged
         assert len(fake.requests) == 3  # asked once more without the denied fact
-    with FakeOpenAI([{'content': GOOD}], answers={}) as fake:
-        assert main([*args, '--llm', fake.base_url, '--no-confirm']) == 0
+    with FakeOpenAI([{'content': GOOD}], answers=NO_OPTION) as fake:
+        assert main([*args, '--llm', fake.base_url, '--no-confirm', '--no-place-check']) == 0
         assert len(fake.requests) == 1
     with Store(path) as s:
         assert Fact('in_person_hand', ('red_pen', 'jerry')) in s.load_kg()
@@ -446,7 +450,8 @@ def test_a_part_naming_something_new_is_not_covered_by_a_repeat(tmp_path):
 
 def test_the_answer_schema_is_built_from_the_reports_referents(tmp_path):
     world = household_world(tmp_path)
-    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
+    yes = {'content': {'answer': 'yes'}}
+    with FakeOpenAI([{'content': GOOD}, yes], answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever()).run(REPORT)
         schema = _updates(fake)[0]['response_format']['json_schema']['schema']
     assert out.applied, out.errors
@@ -455,7 +460,8 @@ def test_the_answer_schema_is_built_from_the_reports_referents(tmp_path):
                      ['in_person_hand', 'red_pen', 'anna']):  # Anna is not in the report
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({'facts': [restated]}, schema)
-    with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'yes'}}], answers={}) as fake:
+    yes = {'content': {'answer': 'yes'}}
+    with FakeOpenAI([{'content': GOOD}, yes], answers=NO_OPTION) as fake:
         NLUpdater(world, client(fake), LinkRetriever(), UpdateSettings(changes_only=False)).run(
             'Jerry gave the red pen to Anna.')
         loose = _updates(fake)[0]['response_format']['json_schema']['schema']
@@ -486,7 +492,7 @@ def test_two_things_said_of_one_thing_are_settled_by_a_choice(tmp_path):
     yes = {'content': {'answer': 'yes'}}
     # asked in both orders ([in hand, owned by] then reversed): "in hand" both times
     with FakeOpenAI([{'content': {'facts': [took, extra]}}, _choice(1), _choice(2), yes],
-                    answers={}) as fake:
+                    answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), FullRetriever()).run(report)
         choose = [r for r in fake.requests
                   if r['response_format']['json_schema']['name'] == 'choose']
@@ -501,7 +507,7 @@ def test_two_things_said_of_one_thing_are_settled_by_a_choice(tmp_path):
     world = household_world(tmp_path / 'b')
     before = world.kg.to_json()
     with FakeOpenAI([{'content': {'facts': [took, extra]}}, _choice(1), _choice(1)],
-                    answers={}) as fake:
+                    answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), FullRetriever()).run(report)
     assert not out.applied and 'does not settle on one' in out.errors[0]
     assert world.kg.to_json() == before
@@ -512,7 +518,7 @@ def test_a_fact_the_rules_imply_is_not_a_second_thing(tmp_path):
     gone = {'not': ['placed_at_table', 'red_pen', 'living_room_table']}
     script = [{'content': {'facts': [*GOOD['facts'], gone]}},
               {'content': {'answer': 'yes'}}, {'content': {'answer': 'yes'}}]
-    with FakeOpenAI(script, answers={}) as fake:
+    with FakeOpenAI(script, answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
         names = [r['response_format']['json_schema']['name'] for r in fake.requests]
     assert out.applied and 'choose' not in names, (out.errors, names)
@@ -606,7 +612,7 @@ def test_a_denied_fact_is_asked_again_without_it(tmp_path):
     world = household_world(tmp_path)
     yes, no = {'content': {'answer': 'yes'}}, {'content': {'answer': 'no'}}
     script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, yes, no, {'content': GOOD}]
-    with FakeOpenAI(script, answers={}) as fake:
+    with FakeOpenAI(script, answers=NO_OPTION) as fake:
         out = _loose(world, fake).run(REPORT)
         updates = _updates(fake)
         assert len(fake.requests) == 4  # the red pen's read-back is not asked twice
@@ -631,7 +637,7 @@ def test_a_second_answer_denied_again_writes_nothing(tmp_path):
     elsewhere = ['person_in_room', 'jerry', 'anna_bedroom']  # also unsaid: denied again
     bad_again = {'content': {'facts': [*GOOD['facts'], elsewhere]}}
     script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, yes, no, bad_again, no]
-    with FakeOpenAI(script, answers={}) as fake:
+    with FakeOpenAI(script, answers=NO_OPTION) as fake:
         out = _loose(world, fake).run(REPORT)
         assert len(fake.requests) == 5 and len(_updates(fake)) == 2  # asked again once only
     assert not out.applied and world.kg.to_json() == before
@@ -654,7 +660,7 @@ def test_a_hesitant_yes_is_a_no(tmp_path):
     world = household_world(tmp_path)
     script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, _yes(0.97), _yes(0.6),
               {'content': GOOD}]
-    with FakeOpenAI(script, answers={}) as fake:
+    with FakeOpenAI(script, answers=NO_OPTION) as fake:
         updater = _loose(world, fake)
         updater.settings.confirm_min_yes = 0.75
         out = updater.run(REPORT)
@@ -668,6 +674,81 @@ def test_a_hesitant_yes_is_a_no(tmp_path):
     assert Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
     # the same answers with no bar: the hesitant yes is taken, and Jerry is moved
     world2 = household_world(tmp_path / 'b')
-    with FakeOpenAI(script[:3], answers={}) as fake:
+    with FakeOpenAI(script[:3], answers=NO_OPTION) as fake:
         out = _loose(world2, fake).run(REPORT)
     assert out.applied and Fact('person_in_room', ('jerry', 'jerry_bedroom')) in world2.kg
+
+
+def _answers(wants: dict[str, str]):
+    """State answers: for a question naming a key, the option containing its phrase."""
+    def answer(request):
+        lines = request['messages'][-1]['content'].lower().splitlines()
+        for key, phrase in wants.items():
+            if key in lines[1]:
+                for line in lines:
+                    if line[:1].isdigit() and phrase in line:
+                        return {'content': {'answer': line.split('.', 1)[0]}}
+        return {'content': {'answer': 'none'}}
+    return answer
+
+
+CARRIED = 'Jerry took the red pen from the living room table to the kitchen.'
+
+
+@pytest.mark.parametrize('place_check', [True, False])
+def test_where_questions_both_orders_refute_keep_a_partial_update_out(tmp_path, place_check):
+    # the free diff gives Jerry the pen and leaves him in the living room; asked where
+    # Jerry is, the model says the kitchen in both orders: kept out, the KG unchanged
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    wants = {'where is jerry': 'kitchen', 'where is the red pen': 'hand'}
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
+    with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(place_check=place_check)).run(CARRIED)
+        states = [r for r in fake.requests
+                  if r['response_format']['json_schema']['name'] == 'state']
+    if not place_check:
+        assert out.applied and not states
+        return
+    assert not out.applied and world.kg.to_json() == before
+    assert len(out.errors) == 1 and 'Jerry' in out.errors[0] and 'kitchen' in out.errors[0]
+    jerry = [[x.split('. ', 1)[1] for x in r['messages'][-1]['content'].splitlines()
+              if x[:1].isdigit()] for r in states if 'Where is Jerry' in r['messages'][-1][
+                  'content']]
+    assert len(jerry) == 2 and jerry[1] == jerry[0][::-1]  # the same question, reversed
+    assert jerry[0][0].endswith('(as before).')
+    kg, history = _disk(tmp_path)
+    assert kg == before and history[-1].status == 'rejected'
+    assert history[-1].errors == out.errors and history[-1].utterance == CARRIED  # not lost
+
+
+def test_as_before_against_the_update_is_no_evidence(tmp_path):
+    # "as before" in both orders is what the small model says for most moves it misses
+    world = household_world(tmp_path)
+    wants = {'where is the red pen': '(as before)'}
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
+    with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        states = [r for r in fake.requests
+                  if r['response_format']['json_schema']['name'] == 'state']
+    assert out.applied, out.errors
+    assert len(states) == 2  # asked again in the reverse order, then let pass
+    event = _disk(tmp_path)[1][-1]  # applied, marked doubtful: the patrol looks first
+    assert event.info['doubtful'] and event.info['doubts'] == ['place_as_before']
+
+
+def test_where_questions_that_agree_cost_one_call_each(tmp_path):
+    world = household_world(tmp_path)
+
+    def holds(request):  # the option where Jerry has the pen
+        for line in request['messages'][-1]['content'].splitlines():
+            if line[:1].isdigit() and 'jerry' in line.lower() and 'hand' in line.lower():
+                return {'content': {'answer': line.split('.', 1)[0]}}
+        return {'content': {'answer': '1'}}
+    with FakeOpenAI([{'content': GOOD}], answers={**DEFAULT_ANSWERS, 'state': holds}) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        states = [r for r in fake.requests
+                  if r['response_format']['json_schema']['name'] == 'state']
+    assert out.applied, out.errors
+    assert len(states) == 1  # the pen, agreed at once; nowhere new for Jerry to be

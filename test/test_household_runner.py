@@ -19,6 +19,7 @@ import pytest
 
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.testing.fake_openai import DEFAULT_ANSWERS
 from l3mp_ros.world.kg import Update  # noqa: F401 (used by the oracle helpers)
 from l3mp_ros_bench.household.base import Step
 from l3mp_ros_bench.household.checkpoint import RunError
@@ -198,7 +199,8 @@ def scripted_run(tmp_path: Path, house, variant: str, wrong_every: int):
 
     cfg = config(variant, 6, 2, oracle=False, model='fake-model')
     cfg.split_clauses = False  # the responder answers whole reports, like the oracle
-    with FakeOpenAI(responder=responder) as fake:
+    # the read-back says yes, the place check gets no option: the gold answers the rest
+    with FakeOpenAI(responder=responder, answers=DEFAULT_ANSWERS) as fake:
         llm = LLMClient(LLMConfig(base_url=fake.base_url, model='fake-model', max_retries=0))
         runner = Runner(cfg, tmp_path / variant, llm, household=house)
         runner.open()
@@ -215,17 +217,18 @@ def scripted_run(tmp_path: Path, house, variant: str, wrong_every: int):
         finally:
             runner.close()
             llm.close()
-        confirms = sum(_schema_name(r) == 'confirm' for r in fake.requests)
-        return runner, (len(fake.requests), confirms), wrong
+        checks = sum(_schema_name(r) in ('confirm', 'state') for r in fake.requests)
+        return runner, (len(fake.requests), checks), wrong
 
 
 def test_scripted_llm_through_the_real_client(tmp_path, house):
     runner, requests, wrong = scripted_run(tmp_path, house, 'R+_V', wrong_every=0)
     s = runner.summary()
     assert s['state_change_success'] == 1.0 and s['plan_success'] == 1.0
-    total, confirms = requests
-    # retrieval + update per change, retrieval + goal per task, one yes/no per stated fact
-    assert s['llm_calls'] == total and total - confirms == 16 and confirms >= 6
+    total, checks = requests
+    # retrieval + update per change, retrieval + goal per task; then one yes/no per stated
+    # fact and the place check's where-questions
+    assert s['llm_calls'] == total and total - checks == 16 and checks >= 6
     assert s['tokens']['prompt_total'] > 0 and not s['tokens']['estimated']
     assert not wrong
 

@@ -107,7 +107,7 @@ def test_an_answer_outside_the_options_is_refused_not_guessed(world, mini_kg, re
 
 
 def test_an_llm_failure_is_an_error_and_no_change(world, mini_kg):
-    with FakeOpenAI([{'status': 500}] * 4) as fake:
+    with FakeOpenAI([{'status': 500}] * 4, answers={}) as fake:
         r = sq.read_report(client(fake, retries=0), world, mini_kg,
                            'Gary went to the bedroom of Jerry.', ['gary', 'jerry_bedroom'],
                            _trace())
@@ -125,3 +125,64 @@ def test_every_question_shares_the_static_prefix_and_the_report(world, mini_kg):
     for r in reqs:
         assert r['messages'][1]['content'].startswith(f'Report: {text}\n')
         assert r['response_format']['json_schema']['schema']['properties']['answer']['enum']
+
+
+PARTIAL = Update.of([Fact('placed_at', ('dune', 'kitchen_table'))],
+                    [Fact('placed_at', ('dune', 'jerry_shelf'))])  # Gary left behind
+ENTS = ['gary', 'dune', 'jerry_bedroom', 'jerry', 'jerry_shelf']
+
+
+def _check(world, kg, wants, update=PARTIAL, stay=True, ents=ENTS):
+    log = []
+    with FakeOpenAI(responder=responder(wants, log)) as fake:
+        c = sq.check_places(client(fake), world, kg, NARRATIVE, update, ents, _trace(),
+                            stay=stay)
+    return c, log
+
+
+def test_the_place_check_keeps_out_a_partial_update_both_orders_refute(world, mini_kg):
+    c, log = _check(world, mini_kg, {'where is the gary': 'jerry bedroom',
+                                     'where is the dune': 'jerry shelf'})
+    assert [e for e, _, _ in c.against] == ['gary'] and len(c.errors) == 1
+    assert 'gary' in c.errors[0].lower() and 'jerry bedroom' in c.errors[0].lower()
+    # the dune agreed at once (one call); Gary was asked again in the reverse order
+    gary = [opts for q, opts in log if q.startswith('Where is the gary')]
+    assert len(gary) == 2 and gary[1] == gary[0][::-1] and c.asked == len(log) == 3
+    assert gary[0][0].endswith('(as before).')
+
+
+def test_the_place_check_passes_an_update_the_answers_agree_with(world, mini_kg):
+    whole = Update.of(PARTIAL.remove | {Fact('in_room', ('gary', 'kitchen'))},
+                      PARTIAL.add | {Fact('in_room', ('gary', 'jerry_bedroom'))})
+    c, log = _check(world, mini_kg, {'where is the gary': 'jerry bedroom',
+                                     'where is the dune': 'jerry shelf'}, update=whole)
+    assert not c.errors and not c.against and c.asked == len(log) == 2  # one call each
+
+
+def test_an_answer_only_one_order_gives_does_not_count(world, mini_kg):
+    log = []
+
+    def second_option(request):  # always "2": a position, not a reading
+        log.append(request)
+        return {'content': {'answer': '2'}}
+    with FakeOpenAI(responder=second_option) as fake:
+        c = sq.check_places(client(fake), world, mini_kg, NARRATIVE, PARTIAL, ENTS, _trace())
+    assert not c.errors and c.asked == len(log) >= 3
+
+
+def test_as_before_against_a_move_counts_only_with_stay(world, mini_kg):
+    wants = {'where is the gary': '(as before)', 'where is the dune': '(as before)'}
+    c, _ = _check(world, mini_kg, wants)
+    assert [e for e, _, _ in c.against] == ['dune']
+    assert '(as before)' not in c.errors[0] and 'kitchen table' in c.errors[0].lower()
+    c, _ = _check(world, mini_kg, wants, stay=False)
+    assert not c.errors
+
+
+def test_the_updates_own_place_is_an_option_when_no_referent_names_it(world, mini_kg):
+    # the report's referents do not include the shelf the update chose
+    c, log = _check(world, mini_kg, {'where is the dune': 'jerry shelf'},
+                    ents=['gary', 'dune', 'jerry'])
+    dune = [opts for q, opts in log if q.startswith('Where is the dune')]
+    assert dune and any('jerry shelf' in o for o in dune[0])
+    assert 'dune' not in [e for e, _, _ in c.against]

@@ -69,6 +69,7 @@ class Doubt(StrEnum):
     CHOICE = 'choice'  # readings that disagreed, settled by a numbered choice
     DENIED = 'read_back_denied'  # the read-back denied a fact: asked again without it
     REPEATED = 'repeated_part'  # a part repeated an earlier part's change: asked again
+    PLACE = 'place_as_before'  # asked where a moved thing is, both orders said "as before"
 
 
 @dataclass

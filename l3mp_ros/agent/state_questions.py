@@ -21,6 +21,10 @@ options is refused, never guessed.
 
 Every question shares the static system prompt and then the report, so a server's prompt
 cache reads each report once and each question adds only its own lines.
+
+As the proposer of a whole change they lose to the free diff (docs/decisions.md, issue
+45); they are kept as its **place check** (:func:`check_places`): a where-question the model
+answers the same way in both option orders, against the free diff, keeps the report out.
 """
 
 from __future__ import annotations
@@ -210,6 +214,102 @@ def option_odds(reply: Any, numbers: Sequence[str]) -> list[float] | None:
         total = sum(p.values())
         return [round(p[n] / total, 4) for n in numbers] if total > 0 else None
     return None
+
+
+@dataclass
+class PlaceCheck:
+    """What the place check asked and where the model's answers went against the update."""
+
+    asked: int = 0
+    errors: list[str] = field(default_factory=list)
+    #: (entity, what the update says, what both orders of the question said)
+    against: list[tuple[str, str, str]] = field(default_factory=list)
+    #: things the update moved that both orders kept "as before" (a doubt, not an error)
+    stayed: list[str] = field(default_factory=list)
+
+
+def _place_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, entity: str,
+                    said: str, group: tuple[str, ...], objects: Sequence[str],
+                    update: Update) -> tuple[Question, int] | None:
+    """Return the where-question over ``group`` and the option ``update`` chose, or None.
+
+    The update's own new place is always an option; None when the update leaves the
+    thing without a place of the group or gives it two.
+    """
+    new = [f for f in update.add if f.predicate in group and f.args[0] == entity]
+    if len(new) > 1:
+        return None
+    q = where_question(world, kg, phrasing, entity, said, group, objects)
+    if q is None:
+        if not new:
+            return None  # nowhere else to be among the report's referents
+        q = where_question(world, kg, phrasing, entity, said, group, [new[0].args[1]])
+        if q is None:
+            return None
+    if not new:
+        held = q.facts[0]
+        return (q, 0) if held and not (held & update.remove) else None
+    if frozenset(new) not in q.facts:
+        if len(q.options) >= MAX_OPTIONS:
+            return None
+        q.options.append(phrasing.sentence(new[0]))
+        q.facts.append(frozenset(new))
+        q.slot = q.slot | frozenset(new)
+    return q, q.facts.index(frozenset(new))
+
+
+def _reversed(q: Question) -> Question:
+    return Question(q.entity, q.text, q.options[::-1], q.facts[::-1], q.slot)
+
+
+def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
+                 update: Update, entities: Sequence[str], trace: Trace, *,
+                 written: dict[str, str] | None = None, stay: bool = False) -> PlaceCheck:
+    """Ask where each of ``entities`` is after the report; keep out what goes against ``update``.
+
+    One where-question per exactly-one place group of each referent, its options the
+    report's referents of the right type with the update's own choice among them. An answer
+    that agrees with the update ends the question (one call); one that does not is asked
+    again with the options in reverse order, and only a new place both orders give counts
+    against the update (a thing or person it left out, or stopped half-way). "As before"
+    against a move counts only with ``stay``: the model says it for most moves it misses,
+    right or not (measured: docs/decisions.md, issue 45); otherwise the thing is listed in
+    ``stayed``, a doubt about an update that is still applied. An answer outside the options is
+    no evidence. Raises the client's ``LLMError``.
+    """
+    out = PlaceCheck()
+    phrasing = Phrasing(world.domain, kg)
+    system = prompt_text('state')
+    report = ' '.join(text.split())
+    preds = changeable(world)
+    for entity in entities:
+        said = phrasing.entity(entity)
+        if (written or {}).get(entity) and written[entity].lower() != said.lower():
+            said = f'{said} ("{written[entity]}")'
+        for group in place_groups(world, kg, entity, preds):
+            got = _place_question(world, kg, phrasing, entity, said, group, entities, update)
+            if got is None:
+                continue
+            q, chosen = got
+            k = ask(llm, system, report, q, trace)
+            out.asked += 1
+            if k in (chosen, -1):
+                continue
+            flipped = _reversed(q)
+            k2 = ask(llm, system, report, flipped, trace)
+            out.asked += 1
+            if k2 < 0 or len(q.options) - 1 - k2 != k:
+                continue
+            if k == 0 and not stay:
+                out.stayed.append(entity)
+                continue
+            out.against.append((entity, q.options[chosen], q.options[k]))
+            out.errors.append(
+                f'asked where {said} is after the report, the model answered "'
+                f'{q.options[k].removesuffix(" (as before).").rstrip(".")}" in both orders '
+                f'of the options; the update says "{q.options[chosen].rstrip(".")}"; nothing '
+                'is applied')
+    return out
 
 
 def which(llm: ChatLLM, report: str, surface: str, options: Sequence[str],

@@ -28,7 +28,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .. import stages
-from ..llm.protocol import ChatLLM
+from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
 from ..stages import stage
@@ -38,6 +38,7 @@ from .examples import system_for
 from .grounding import grounded_message
 from .open_questions import OpenQuestions
 from .request import Request
+from .state_questions import check_places
 from .update_answers import (
     NO_CHANGE,
     RESTATED,
@@ -135,6 +136,9 @@ class NLUpdater:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last)
         self._compose(r, out)  # the parts' net change, or why there is none
+        if not out.errors and s.place_check and s.verify and out.update is not None:
+            with stage('place_check'):
+                self._check_places(r, out)  # where is each referent now? both orders
         if not out.errors and s.clarify and s.verify:
             with stage('clarify'):
                 self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
@@ -253,6 +257,24 @@ class NLUpdater:
         out.notes = [n for c in r.done for n in c.notes] + list(r.ctx.grounding.notes)
         if r.several:
             out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
+
+    def _check_places(self, r: Reading, out: UpdateOutcome) -> None:
+        """Keep the update out when where-questions, asked in both orders, go against it.
+
+        The free diff most often goes wrong by leaving out a thing or person the report
+        also moved, or by stopping at a place the report then leaves
+        (:func:`.state_questions.check_places`).
+        """
+        referents = list(dict.fromkeys(m.resolved for m in r.ctx.mentions if m.resolved))
+        try:
+            check = check_places(self.llm, self.world, r.req.kg, r.req.text, out.update,
+                                 referents, out.trace, written=r.ctx.written)
+        except LLMError as exc:
+            out.errors = [llm_failure(exc, 'place check')]
+            return
+        out.errors = check.errors
+        if check.stayed:  # applied, but its facts are looked at first (patrol)
+            out.trace.doubt(Doubt.PLACE)
 
     def _doubt(self, r: Reading, out: UpdateOutcome) -> None:
         """Keep the report pending and ask which thing it means when that was a guess."""

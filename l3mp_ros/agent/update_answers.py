@@ -51,6 +51,7 @@ class UpdateSettings:
     max_attempts: int = default('max_attempts')
     verify: bool = default('verify')
     confirm: bool = default('confirm')
+    place_check: bool = default('place_check')  # where-questions against the update
     # keep a report pending and ask when its referent is a guess
     clarify: bool = default('clarify')
     clarify_timeout: float = default('clarify_timeout')

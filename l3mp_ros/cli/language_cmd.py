@@ -42,6 +42,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     config_option(p, 'confirm', help='skip the yes/no re-reading of each stated fact (one '
                   'short LLM call per fact; keeps wrong updates out, also denies some right '
                   'ones)')
+    config_option(p, 'place_check', help='skip asking where each referent is after the '
+                  'report (keeps partial and half-way updates out, costs a call per thing)')
     config_option(p, 'clarify', help='guess instead of asking back which thing a report means')
     config_option(p, 'clarify_timeout')
     config_option(p, 'prompt_context')

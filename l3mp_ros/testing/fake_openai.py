@@ -22,7 +22,10 @@ When the script is exhausted, the ``responder`` callable (if any) answers every 
 request (long-running demos); without one the server answers 500 with a clear message.
 Requests whose JSON-schema name is a key of ``answers`` are answered from it without
 taking a script item; by default the update pipeline's yes/no confirmations (schema
-``confirm``) are answered "yes" (pass ``answers={}`` to script them). Every chat request
+``confirm``) are answered "yes" and the update's place-check questions (schema ``state``)
+get no option, i.e. no evidence either way (pass ``answers={}`` to script both,
+``answers=NO_OPTION`` to script the confirmations only; with a ``responder`` it answers
+the state questions). Every chat request
 body is recorded in :attr:`FakeOpenAI.requests`.
 """
 
@@ -38,7 +41,10 @@ from typing import Any
 
 Reply = str | dict[str, Any] | Callable[[dict[str, Any]], 'str | dict[str, Any]']
 Responder = Callable[[dict[str, Any]], 'str | dict[str, Any]']
-DEFAULT_ANSWERS: dict[str, Reply] = {'confirm': {'content': {'answer': 'yes'}}}
+# a state question (the update's place check) nobody scripted gets no option: no evidence,
+# so scripts written for the free diff and its read-back run unchanged
+NO_OPTION: dict[str, Reply] = {'state': {'content': {'answer': 'none'}}}
+DEFAULT_ANSWERS: dict[str, Reply] = {'confirm': {'content': {'answer': 'yes'}}, **NO_OPTION}
 
 
 def count_words(text: str) -> int:
@@ -144,7 +150,10 @@ class FakeOpenAI:
                  model: str = 'fake-model', answers: dict[str, Reply] | None = None) -> None:
         self.model = model
         self.responder = responder
-        self.answers = dict(DEFAULT_ANSWERS if answers is None else answers)
+        if answers is None:  # a responder answers the state questions itself
+            answers = {k: v for k, v in DEFAULT_ANSWERS.items()
+                       if not (responder and k in NO_OPTION)}
+        self.answers = dict(answers)
         self.requests: list[dict[str, Any]] = []
         self._script: deque[Reply] = deque(script)
         self._served = 0

@@ -159,14 +159,14 @@ class Runner:
         else:
             self._start(household)
         # the oracle answers a whole report with its gold diff: no part-by-part reading and
-        # no confirmation (it knows only gold JSON)
+        # no confirmation and no place check (it knows only gold JSON)
         grounded = self.config.split_clauses and self.oracle is None
         cfg = Config(domain=DOMAIN_PATH, constraints=CONSTRAINTS_PATH,
                      store=str(self.store_path), initial_state='',
                      retriever=self.variant.retriever, engine=self.config.engine,
                      plan_timeout=self.config.plan_timeout,
                      max_attempts=self.config.max_attempts, verify=self.variant.verify,
-                     confirm=self.oracle is None)
+                     confirm=self.oracle is None, place_check=self.oracle is None)
         self.world = compose.open_world(cfg)
         self._reconcile_store()
         agent = compose.build_agent(
