@@ -25,6 +25,7 @@ provenance, or reject and record why. Nothing unverified is applied (with
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import stages
@@ -38,7 +39,7 @@ from .examples import system_for
 from .grounding import grounded_message
 from .open_questions import OpenQuestions
 from .request import Request
-from .state_questions import check_places
+from .state_questions import changeable, check_places, place_groups
 from .update_answers import (
     NO_CHANGE,
     RESTATED,
@@ -61,6 +62,7 @@ from .update_checks import (
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory
+    from ..world.kg import Fact
     from ..world.model import WorldModel
 
 __all__ = ['NLUpdater', 'UpdateOutcome', 'UpdateSettings', 'NO_CHANGE', 'RESTATED']
@@ -217,7 +219,9 @@ class NLUpdater:
         ("repaired" → also "the room is no longer lit"): the part is asked once more with
         the denied facts barred, and the new answer must pass the same read-back.
         """
-        check = ReadBack(self.llm, self.world, self.settings.confirm_min_yes)
+        check = ReadBack(self.llm, self.world, self.settings.confirm_min_yes,
+                         self._placed(r) if self.settings.place_check
+                         and self.settings.places_by_check else None)
         asked = part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement
         completion, errors, denied = check.check(r.req.text, asked, got.value, r.work,
@@ -257,6 +261,17 @@ class NLUpdater:
         out.notes = [n for c in r.done for n in c.notes] + list(r.ctx.grounding.notes)
         if r.several:
             out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
+
+    def _placed(self, r: Reading) -> Callable[[Fact], bool]:
+        """Return a test: is a fact a referent's place, which the place check asks about?"""
+        referents = {m.resolved for m in r.ctx.mentions if m.resolved}
+        preds = changeable(self.world)
+
+        def placed(fact: Fact) -> bool:
+            return fact.args[0] in referents and any(
+                fact.predicate in g for g in place_groups(self.world, r.req.kg, fact.args[0],
+                                                          preds))
+        return placed
 
     def _check_places(self, r: Reading, out: UpdateOutcome) -> None:
         """Keep the update out when where-questions, asked in both orders, go against it.

@@ -14,7 +14,7 @@ a numbered choice asked in both orders, then each stated fact is read back yes/n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -261,6 +261,8 @@ class ReadBack:
     llm: ChatLLM
     world: WorldModel
     min_yes: float = CONFIRM_MIN_YES
+    #: added facts the yes/no reading leaves to another check (the place check)
+    unread: Callable[[Fact], bool] | None = None
 
     def check(self, text: str, part: str | None, completion: Completion, kg: Any,
               out: Trace, written: dict[str, str] | None,
@@ -364,6 +366,8 @@ class ReadBack:
         said = _said(text, part)
         stated = completion.stated
         for fact in sorted(stated.add | stated.remove):
+            if self.unread is not None and fact in stated.add and self.unread(fact):
+                continue
             claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
                         names=written)
             if claim not in read:
