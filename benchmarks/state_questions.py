@@ -133,7 +133,8 @@ def score_questions(items, cfg, domain, llm, out: Path, swap: bool = False) -> i
 
 
 def _applied(row: dict) -> Update | None:
-    if row.get('kind', 'update') != 'update' or row.get('verdict') not in ('exact', 'wrong'):
+    if row.get('kind', 'update') != 'update' or row.get('verdict') not in ('exact', 'wrong',
+                                                                          'let_in'):
         return None
     if 'added' in row:  # evaluate.py
         return Update.of([Fact.from_triplet(t) for t in row['removed']],
@@ -163,7 +164,8 @@ def check_run(items, cfg, domain, llm, run: Path, out: Path, stay: bool) -> int:
             c = sq.check_places(llm, world, kg, text, update, ents, trace,
                                 written=surfaces(mentions), stay=stay)
             kept_out = bool(c.errors)
-            tally[row['verdict'], kept_out] += 1
+            verdict = 'exact' if row['verdict'] == 'exact' else 'wrong'  # a reject let in too
+            tally[verdict, kept_out] += 1
             tally['asked'] += c.asked
             log.write(json.dumps({'i': i, 'verdict': row['verdict'], 'kept_out': kept_out,
                                   'asked': c.asked, 'errors': c.errors,
