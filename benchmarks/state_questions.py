@@ -133,8 +133,8 @@ def score_questions(items, cfg, domain, llm, out: Path, swap: bool = False) -> i
 
 
 def _applied(row: dict) -> Update | None:
-    if row.get('kind', 'update') != 'update' or row.get('verdict') not in ('exact', 'wrong',
-                                                                          'let_in'):
+    applied = ('exact', 'wrong', 'let_in')  # let_in: a reject applied
+    if row.get('kind', 'update') != 'update' or row.get('verdict') not in applied:
         return None
     if 'added' in row:  # evaluate.py
         return Update.of([Fact.from_triplet(t) for t in row['removed']],
