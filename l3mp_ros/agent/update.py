@@ -263,7 +263,7 @@ class NLUpdater:
             out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
 
     def _placed(self, r: Reading) -> Callable[[Fact], bool]:
-        """Return a test: is a fact a referent's place, which the place check asks about?"""
+        """Return a test of whether a fact is a referent's place (the place check asks those)."""
         referents = {m.resolved for m in r.ctx.mentions if m.resolved}
         preds = changeable(self.world)
 
