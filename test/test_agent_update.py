@@ -78,10 +78,8 @@ def test_stages_say_where_the_time_went(tmp_path):
     assert (first['stage'], first['kind'], first['prompt'], first['cached'],
             first['evaluated'], first['generated']) == ('propose', 'kg_update', 900, 780, 120, 40)
     assert (first['prompt_seconds'], first['generate_seconds']) == (2.0, 3.0)
-    assert rest and {c['stage'] for c in rest} == {'read_back', 'place_check'}
-    assert {(c['kind'], c['evaluated']) for c in rest if c['stage'] == 'read_back'} == {
-        ('confirm', 30)}
-    assert {c['kind'] for c in rest if c['stage'] == 'place_check'} == {'state'}
+    assert rest and {c['stage'] for c in rest} == {'read_back'}  # the pen: stay or Jerry
+    assert {(c['kind'], c['evaluated']) for c in rest} == {('confirm', 30)}
     assert len(body['calls']) == out.usage.calls
 
 
@@ -729,13 +727,28 @@ def test_as_before_against_the_update_is_no_evidence(tmp_path):
     wants = {'where is the red pen': '(as before)'}
     scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
     with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever()).run(
+            'Jerry took the red pen from the living room table for Anna.')
         states = [r for r in fake.requests
                   if r['response_format']['json_schema']['name'] == 'state']
     assert out.applied, out.errors
-    assert len(states) == 2  # asked again in the reverse order, then let pass
+    pen = [r['messages'][-1]['content'] for r in states
+           if 'Where is the red pen' in r['messages'][-1]['content']]
+    assert len(pen) == 2 and "Anna's hand" in pen[0]  # a third option; asked again, reversed
     event = _disk(tmp_path)[1][-1]  # applied, marked doubtful: the patrol looks first
     assert event.info['doubtful'] and event.info['doubts'] == ['place_as_before']
+
+
+def test_a_move_with_nothing_else_to_choose_is_not_asked(tmp_path):
+    # the pen could only stay or go to Jerry: "as before" would be no evidence, so no call
+    world = household_world(tmp_path)
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers({'where is the red pen': '(as before)'})}
+    with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        states = [r for r in fake.requests
+                  if r['response_format']['json_schema']['name'] == 'state']
+    assert out.applied and not states
+    assert 'doubtful' not in _disk(tmp_path)[1][-1].info
 
 
 def test_where_questions_that_agree_cost_one_call_each(tmp_path):
@@ -747,8 +760,11 @@ def test_where_questions_that_agree_cost_one_call_each(tmp_path):
                 return {'content': {'answer': line.split('.', 1)[0]}}
         return {'content': {'answer': '1'}}
     with FakeOpenAI([{'content': GOOD}], answers={**DEFAULT_ANSWERS, 'state': holds}) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
-        states = [r for r in fake.requests
-                  if r['response_format']['json_schema']['name'] == 'state']
+        out = NLUpdater(world, client(fake), FullRetriever()).run(
+            'Jerry took the red pen from the living room table for Anna.')
+        asked = [r['messages'][-1]['content'].splitlines()[1] for r in fake.requests
+                 if r['response_format']['json_schema']['name'] == 'state']
     assert out.applied, out.errors
-    assert len(states) == 1  # the pen, agreed at once; nowhere new for Jerry to be
+    # the pen (agreed: Jerry's hand) and Anna (agreed: as before), each asked once
+    assert sorted(asked) == ['Where is Anna after the report?',
+                             'Where is the red pen after the report?']

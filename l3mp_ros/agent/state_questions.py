@@ -274,7 +274,8 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     against the update (a thing or person it left out, or stopped half-way). "As before"
     against a move counts only with ``stay``: the model says it for most moves it misses,
     right or not (measured: docs/decisions.md, issue 45); otherwise the thing is listed in
-    ``stayed``, a doubt about an update that is still applied. An answer outside the options is
+    ``stayed``, a doubt about an update that is still applied; a moved thing with no third
+    option is not asked at all. An answer outside the options is
     no evidence. Raises the client's ``LLMError``.
     """
     out = PlaceCheck()
@@ -291,6 +292,8 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
             if got is None:
                 continue
             q, chosen = got
+            if chosen and len(q.options) == 2 and not stay:
+                continue  # only "as before" could go against the move: no evidence
             k = ask(llm, system, report, q, trace)
             out.asked += 1
             if k in (chosen, -1):
