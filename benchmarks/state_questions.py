@@ -93,9 +93,7 @@ def score_questions(items, cfg, domain, llm, out: Path, swap: bool = False) -> i
             ents, _ = sq.settle_mentions(llm, kg, text, mentions, ph, trace)
             written = surfaces(mentions)
             for e in ents:
-                said = ph.entity(e)
-                if written.get(e) and written[e].lower() != said.lower():
-                    said = f'{said} ("{written[e]}")'
+                said = sq.as_said(ph, e, written)
                 qs = sq.questions_for(world, kg, ph, e, ents, said)
                 if swap:  # where-questions only, in both orders
                     qs = [q for q in qs if q.text.startswith('Where')]

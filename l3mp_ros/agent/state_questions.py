@@ -109,6 +109,14 @@ def place_groups(world: WorldModel, kg: KnowledgeGraph, entity: str,
     return out
 
 
+def as_said(phrasing: Phrasing, entity: str, written: dict[str, str] | None) -> str:
+    """Return how a question names ``entity``: its name, and the report's words if other."""
+    said = phrasing.entity(entity)
+    if (written or {}).get(entity) and written[entity].lower() != said.lower():
+        said = f'{said} ("{written[entity]}")'
+    return said
+
+
 def _before(text: str) -> str:
     return text.rstrip('.') + ' (as before).'
 
@@ -284,9 +292,7 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     report = ' '.join(text.split())
     preds = changeable(world)
     for entity in entities:
-        said = phrasing.entity(entity)
-        if (written or {}).get(entity) and written[entity].lower() != said.lower():
-            said = f'{said} ("{written[entity]}")'
+        said = as_said(phrasing, entity, written)
         for group in place_groups(world, kg, entity, preds):
             got = _place_question(world, kg, phrasing, entity, said, group, entities, update)
             if got is None:
@@ -367,9 +373,7 @@ def read_report(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     adds: set[Fact] = set()
     removes: set[Fact] = set()
     for entity in entities:
-        said = phrasing.entity(entity)
-        if (written or {}).get(entity) and written[entity].lower() != said.lower():
-            said = f'{said} ("{written[entity]}")'
+        said = as_said(phrasing, entity, written)
         for q in questions_for(world, kg, phrasing, entity, list(objects or entities),
                                said, preds):
             try:

@@ -262,9 +262,14 @@ class NLUpdater:
         if r.several:
             out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
 
+    @staticmethod
+    def _referents(r: Reading) -> list[str]:
+        """Return the entities the report's resolved mentions name, in reading order."""
+        return list(dict.fromkeys(m.resolved for m in r.ctx.mentions if m.resolved))
+
     def _placed(self, r: Reading) -> Callable[[Fact], bool]:
         """Return a test of whether a fact is a referent's place (the place check asks those)."""
-        referents = {m.resolved for m in r.ctx.mentions if m.resolved}
+        referents = set(self._referents(r))
         preds = changeable(self.world)
 
         def placed(fact: Fact) -> bool:
@@ -280,7 +285,7 @@ class NLUpdater:
         also moved, or by stopping at a place the report then leaves
         (:func:`.state_questions.check_places`).
         """
-        referents = list(dict.fromkeys(m.resolved for m in r.ctx.mentions if m.resolved))
+        referents = self._referents(r)
         try:
             check = check_places(self.llm, self.world, r.req.kg, r.req.text, out.update,
                                  referents, out.trace, written=r.ctx.written)
