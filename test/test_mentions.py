@@ -184,3 +184,34 @@ def test_a_word_of_a_relation_names_no_thing_alone(workshop):
     # the thing's own head noun still names it
     assert [m.candidates for m in resolve(kg, 'Ada dusted the blue shade.',
                                           predicates=['lamp_on'])][-1] == ['lamp_shade_blue']
+
+
+@pytest.fixture()
+def flat() -> KnowledgeGraph:
+    """A made-up flat: rooms whose names share "room", a light in each, two residents."""
+    kg = KnowledgeGraph('flat')
+    for name, type_ in [('dana', 'person'), ('eli', 'person'), ('living_room', 'room'),
+                        ('laundry_room', 'room'), ('dana_bedroom', 'room'),
+                        ('eli_bedroom', 'room')]:
+        kg.add_entity(name, type_)
+    for room in ('living_room', 'laundry_room', 'dana_bedroom', 'eli_bedroom'):
+        kg.add_entity(f'{room}_light', 'light')
+        kg.add_entity(f'{room}_window', 'window')
+        kg.add_fact(Fact('light_in_room', (f'{room}_light', room)))
+        kg.add_fact(Fact('window_in_room', (f'{room}_window', room)))
+    kg.add_fact(Fact('person_in_room', ('dana', 'living_room')))
+    return kg
+
+
+@pytest.mark.parametrize(('text', 'head', 'meant'), [
+    ("Could you turn the light in Dana's room on?", 'light', 'dana_bedroom_light'),
+    ("Please open the window in Eli's room.", 'window', 'eli_bedroom_window'),
+    ("Eli shut the window in Dana's room.", 'window', 'dana_bedroom_window'),
+    ('Dana left the light in the laundry room on.', 'light', 'laundry_room_light'),
+])
+def test_a_word_of_another_mention_does_not_speak_across_a_preposition(flat, text, head,
+                                                                       meant):
+    # "room" in "Dana's room" names Dana's bedroom; it says nothing for the lights whose
+    # names hold "room" (living room, laundry room): the graph picks the light in there
+    got = said(flat, text)
+    assert (head, [meant]) in got

@@ -314,6 +314,8 @@ def _attachments(mentions: list[Mention], said: list[str],
         if between and set(between) <= ATTACHING and set(between) & PREPOSITIONS:
             out[b.start] = a.start
         elif not between and owner[a.end - 1]:
+            if a.start in out:  # "the light in David's room": the room describes the light
+                out[b.start] = out[a.start]
             out[a.start] = b.start
     return out
 
@@ -335,9 +337,11 @@ def _by_words(m: Mention, near: list[int], said: list[str], names: dict[str, lis
 
     A word of another mention counts only when that mention describes ``m`` ("the bench
     in the equipment room") or ``m`` is owned by someone named elsewhere (``owned``: "his
-    apron"), and then as that mention's entity. A mention written right next to ``m``
-    whose entity is one of ``m``'s candidates names the same thing ("Professor Okafor":
-    the professor is Okafor, not the other professor).
+    apron"), and then as that mention's entity; a word of a mention not yet resolved
+    counts only when written right next to ``m`` ("the staff areas"), never across a
+    preposition ("the light in David's room" is not the living room's light). A mention
+    written right next to ``m`` whose entity is one of ``m``'s candidates names the same
+    thing ("Professor Okafor": the professor is Okafor, not the other professor).
     """
     free: set[str] = set()
     after: set[str] = set()
@@ -345,10 +349,13 @@ def _by_words(m: Mention, near: list[int], said: list[str], names: dict[str, lis
     same: set[str] = set()
     for k in near:
         o = covering.get(k)
-        if o is not None and o.start != m.start and o.resolved:
+        touching = o is not None and (o.end == m.start or o.start == m.end)
+        if o is not None and o.start != m.start and (o.resolved or not touching):
+            if not o.resolved:  # "the light in David's room": "room" names a room
+                continue
             if owned or heads.get(o.start) == m.start:
                 others[o.start] = o
-            if o.start == m.end or o.end == m.start:
+            if touching:
                 same.add(o.resolved)
             continue
         free.add(said[k])
