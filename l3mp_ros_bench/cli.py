@@ -47,6 +47,9 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
                         '(short streams that still exercise everything)')
     p.add_argument('--oracle', action='store_true',
                    help='replace the LLM by the gold answers of the generator')
+    p.add_argument('--oracle-reports', action='store_true',
+                   help='gold answers for the reports only: the LLM reads the tasks alone, '
+                        'on a world that follows the truth (measures Algorithm 4 alone)')
     add_llm_options(p, api_key=True, timeout=300.0)  # the embedded model is slow
     p.add_argument('--engine', choices=ENGINE_SETTINGS, default=Config().engine)
     p.add_argument('--plan-timeout', type=float, default=60.0,
@@ -232,13 +235,15 @@ def cmd_household(args: argparse.Namespace) -> int:
     written: list[Path] = []
     meta = {'seed': args.seed, 'changes': args.changes, 'tasks': args.tasks,
             'task_every': args.task_every, 'cover': args.cover, 'oracle': args.oracle,
+            'oracle_reports': args.oracle_reports,
             'model': model,
             'engine': args.engine, 'command': 'l3mp ' + ' '.join(sys.argv[1:])}
     try:
         for name in variants:
             config = RunConfig(variant=name, seed=args.seed, changes=args.changes,
                                tasks=args.tasks, task_every=args.task_every,
-                               cover=args.cover, oracle=args.oracle, engine=args.engine,
+                               cover=args.cover, oracle=args.oracle,
+                               oracle_reports=args.oracle_reports, engine=args.engine,
                                plan_timeout=args.plan_timeout, max_attempts=args.max_attempts,
                                speedup_sample=args.speedup_sample,
                                speedup_timeout=args.speedup_timeout, model=model)

@@ -249,6 +249,48 @@ def test_scripted_wrong_answers_verifier_repairs_them(tmp_path, house):
     assert plain.summary()['state_change_success'] < 1.0
 
 
+def test_oracle_reports_puts_only_the_tasks_to_the_llm(tmp_path, house):
+    """``oracle_reports``: the reports are read from the gold, the LLM gets only the tasks."""
+    steps: dict[str, Step] = {}
+    oracle = OracleLLM()
+    seen: list[str] = []
+
+    def responder(request: dict[str, Any]) -> dict[str, Any]:
+        said = _utterance(request)  # a task is asked part by part: the part's whole step
+        step = next(st for text, st in steps.items() if said in text)
+        seen.append(step.kind)
+        return {'content': json.dumps(oracle.answer(_schema_name(request), step))}
+
+    cfg = config('RL_V', 6, 2, oracle=False, oracle_reports=True, model='fake-model')
+    assert cfg.identity()['oracle_reports'] and 'oracle_reports' not in config(
+        'RL_V', 6, 2).identity()  # runs made before the option still resume
+    # the goal's read-back ("will the trousers be dry?") says yes: the gold keeps them
+    yes = {**DEFAULT_ANSWERS, 'outcome': {'content': {'answer': 'yes'}}}
+    with FakeOpenAI(responder=responder, answers=yes) as fake:
+        llm = LLMClient(LLMConfig(base_url=fake.base_url, model='fake-model', max_retries=0))
+        runner = Runner(cfg, tmp_path / 'tasks_only', llm, household=house)
+        runner.open()
+        original = runner.gen.next_step
+
+        def recording(truth, kind=None):
+            step = original(truth, kind)
+            steps[step.text] = step
+            return step
+
+        runner.gen.next_step = recording
+        try:
+            runner.run()
+        finally:
+            runner.close()
+            llm.close()
+    assert seen and set(seen) == {'task'}  # no report reached the LLM
+    changes = [r for r in runner.records if r['kind'] == 'change']
+    assert len(changes) == 6 and all(r['diff_correct'] and r['llm']['calls'] == 0
+                                     for r in changes)
+    s = runner.summary()
+    assert s['state_change_success'] == 1.0 and s['plan_success'] == 1.0
+
+
 # --------------------------------------------------------------------------- resuming
 def test_resume_rolls_back_a_step_that_never_checkpointed(tmp_path, house):
     """Crash between the agent-store commit and the checkpoint: the step is undone, redone."""

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The checks of Algorithm 4: what a goal may ask for, settled against the state and the task.
 
-Without an LLM: conjuncts a state-constraint rule forbids together (:func:`reconcile_goal`),
+Without an LLM: an atom asked both true and false (:func:`settle_contradictions`),
+conjuncts a state-constraint rule forbids together (:func:`reconcile_goal`),
 conjuncts that hold now beside a change (:func:`drop_held`), a goal about nothing the task
 mentions (:func:`unmentioned`). With the LLM (:class:`GoalReadBack`): a yes/no question per
 literal, "once the task is done, will this be true?", for a goal whose polarity is suspect.
@@ -76,9 +77,11 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
     negated or one-entity conjunct that holds ("not showing the sports channel" for "show
     the sports channel") is more often the model's wrong polarity: with ``wants`` (does
     the task want this fact true? None: cannot tell) it is asked about and negated when
-    the answer contradicts it, else dropped. Everything is kept when the task says to keep
-    or restore something ("put it back", "leave it open") or when nothing else in the goal
-    is a change (the whole goal then already holds, which is reported as such).
+    the answer contradicts it, kept when the answer confirms it (the plan may undo it on
+    the way: washing wets a dry shirt), dropped when there is no answer. Everything is
+    kept when the task says to keep or restore something ("put it back", "leave it open")
+    or when nothing else in the goal is a change (the whole goal then already holds, which
+    is reported as such).
     """
     if KEEPS.search(text or ''):
         return goal, []
@@ -100,8 +103,11 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
         fact, positive = lit
         wanted = wants(fact) if wants is not None and not (
             positive and len(fact.args) > 1) else None
-        if wanted is None or wanted == positive:
+        if wanted is None:
             dropped.append(render_goal(n))
+            continue
+        if wanted == positive:  # "wash and dry the hoodie": dry now, wet once washed
+            kept.append(n)
             continue
         flipped = ('atom', fact.predicate, fact.args) if wanted else ('not', n)
         kept.append(flipped)
@@ -111,6 +117,38 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
         notes.append(f'dropped {", ".join(dropped)} from the goal: it holds now and the task '
                      'asks for a change')
     return conjoin(kept), notes
+
+
+def settle_contradictions(domain: DomainSchema, kg: KnowledgeGraph,
+                          goal: str) -> tuple[str, list[str]]:
+    """Keep the change of a ground atom a goal asks to be both true and false.
+
+    A small model writes where the task starts beside where it ends ("close the window":
+    the window is open, and it is not). A goal is the state after the task and the task
+    asks for a change, so of the two the literal that does not hold now stays. Return
+    (goal, notes); anything else (an atom under a quantifier) is left to the planner's
+    error.
+    """
+    try:
+        node = parse_goal(domain, kg, goal, consistent=False).formula
+    except GoalError:
+        return goal, []
+    items = list(node[1]) if node[0] == 'and' else [node]
+    positive = {render_goal(n) for n in items if n[0] == 'atom'}
+    both = [n[1] for n in items if n[0] == 'not' and render_goal(n[1]) in positive]
+    drop: set[str] = set()
+    notes: list[str] = []
+    for atom in both:
+        if not atom[2] or any(a.startswith('?') for a in atom[2]):
+            continue
+        fact = Fact(atom[1], tuple(atom[2]))
+        now = fact in kg
+        drop.add(render_goal(atom) if now else render_goal(('not', atom)))
+        notes.append(f'dropped {"" if now else "not "}{fact.text()} from the goal: it holds '
+                     'now and the goal also asks for the opposite, the change the task wants')
+    if not drop:
+        return goal, []
+    return conjoin([n for n in items if render_goal(n) not in drop]), notes
 
 
 def conjoin(nodes: list[Any]) -> str:

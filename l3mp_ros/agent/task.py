@@ -38,7 +38,13 @@ from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
 from .attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
 from .examples import system_for
-from .goal_checks import GoalReadBack, drop_held, reconcile_goal, unmentioned
+from .goal_checks import (
+    GoalReadBack,
+    drop_held,
+    reconcile_goal,
+    settle_contradictions,
+    unmentioned,
+)
 from .goal_grounding import GoalGrounding
 from .grounding import grounded_message
 from .request import Request
@@ -310,8 +316,10 @@ class TaskPlanner:
         wants = ((lambda f: a.asker.wants(text, f, a.names, out.trace)) if self.settings.read_back
                  else None)
         if not errors and goal:
-            goal, notes, errors = reconcile_goal(domain, kg, self.world.constraints, goal,
-                                                 wants)
+            goal, notes = settle_contradictions(domain, kg, goal)
+            goal, more, errors = reconcile_goal(domain, kg, self.world.constraints, goal,
+                                                wants)
+            notes += more
         if not errors and goal and self.settings.resolve_mentions:
             goal, held = drop_held(domain, kg, goal, text, wants)
             notes += held

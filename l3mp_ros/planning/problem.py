@@ -369,12 +369,13 @@ def _contradictions(node: Node) -> list[str]:
 
 
 def parse_goal(domain: DomainSchema, kg: KnowledgeGraph, text: str | Goal, *,
-               strict: bool = False) -> Goal:
+               strict: bool = False, consistent: bool = True) -> Goal:
     """Parse and check a PDDL goal against the domain and the KG's entities.
 
     Tolerant by default (a formula is picked out of an LLM's prose); ``strict`` refuses
-    anything but one formula (:func:`strict_goal_errors`). Raises :class:`GoalError`
-    listing every problem found.
+    anything but one formula (:func:`strict_goal_errors`); ``consistent`` refuses a
+    conjunction asking for an atom and its negation. Raises :class:`GoalError` listing
+    every problem found.
     """
     if isinstance(text, Goal):
         return text
@@ -388,7 +389,7 @@ def parse_goal(domain: DomainSchema, kg: KnowledgeGraph, text: str | Goal, *,
     checker = _GoalChecker(domain, kg)
     node = checker.formula(expr, {})
     errors = errors + checker.errors
-    if node is not None and not errors:
+    if node is not None and not errors and consistent:
         errors = _contradictions(node)
     if errors or node is None:
         raise GoalError(errors)

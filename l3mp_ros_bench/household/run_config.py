@@ -21,6 +21,9 @@ class RunConfig:
     task_every: int = 5
     cover: bool = False  # draw every change and task kind once before the weights rule
     oracle: bool = False
+    # gold answers for the reports only: the world follows the truth and the LLM reads only
+    # the tasks (Algorithm 4 measured alone)
+    oracle_reports: bool = False
     # read reports and tasks part by part, ground tasks in their mentions and read goals back
     # with yes/no questions (never for the oracle, which answers whole utterances' gold JSON)
     split_clauses: bool = True
@@ -35,6 +38,7 @@ class RunConfig:
         """Return the fields that must match for a run to be resumed."""
         data = asdict(self)
         data['variant'] = resolve_variant(self.variant).name
-        if not self.cover:
-            del data['cover']  # runs made before the option resume as they were
+        for flag in ('cover', 'oracle_reports'):
+            if not data[flag]:
+                del data[flag]  # runs made before the option resume as they were
         return data

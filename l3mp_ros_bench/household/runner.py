@@ -105,6 +105,8 @@ class Runner:
         if self.oracle is None and llm is None:
             raise ValueError('a non-oracle run needs an LLM client')
         self.llm = CountingLLM(self.oracle if self.oracle is not None else llm)
+        self.report_oracle = (OracleLLM() if config.oracle_reports and self.oracle is None
+                              else None)
         self._household = household
         self.retriever_params = dict(retriever_params or {})
         self.records: list[dict[str, Any]] = []
@@ -175,6 +177,10 @@ class Runner:
         self.retriever, self.planner = agent.retriever, agent.planner
         self.updater, self.task_planner = agent.updater, agent.tasks
         self.updater.settings.split_clauses = grounded
+        if self.report_oracle is not None:  # gold reports: read as the oracle run reads them
+            self.updater.llm = self.report_oracle
+            us = self.updater.settings
+            us.split_clauses = us.confirm = us.place_check = False
         tp = self.task_planner
         s = tp.settings
         s.resolve_mentions = s.read_back = s.split_clauses = grounded
@@ -319,6 +325,8 @@ class Runner:
         agent_before = self.world.snapshot()
         if self.oracle is not None:
             self.oracle.step = step
+        if self.report_oracle is not None:
+            self.report_oracle.step = step
         self.llm.reset()
         outcome = None
         if self.variant.updates:
