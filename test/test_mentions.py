@@ -215,3 +215,22 @@ def test_a_word_of_another_mention_does_not_speak_across_a_preposition(flat, tex
     # names hold "room" (living room, laundry room): the graph picks the light in there
     got = said(flat, text)
     assert (head, [meant]) in got
+
+
+def test_a_compound_head_is_a_word_of_its_own(flat):
+    # "room" names a bedroom (a compound ending in it); "lock" does not name a block
+    flat.add_entity('cheddar_block', 'cheese')
+    flat.add_entity('front_door', 'door')
+    got = said(flat, 'Lock the front door.')
+    assert got == [('front door', ['front_door'])]
+    assert ('room', ['eli_bedroom']) in said(flat, "Dana went to Eli's room.")
+
+
+def test_the_bare_head_points_back_at_what_was_named_before(workshop):
+    # "the desk" after "Cleo's desk" is Cleo's desk again, unless something describes it
+    got = said(workshop, "Ben took the drill off Cleo's desk and later put it back on the desk.")
+    assert got[-1] == ('desk', ['cleo_desk'])
+    got = said(workshop, "Ben took the drill off Cleo's desk and put it on the desk by the door.")
+    assert ('desk', ['ada_desk', 'ben_desk']) in got  # described: another desk
+    got = said(workshop, 'Ada took the gloves off hook rack 1 and hung them back on the rack.')
+    assert got[-1] == ('rack', ['hook_rack_1'])

@@ -174,10 +174,10 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                     and (proper[i] or i > 0 and said[i - 1] in DETERMINERS)):
                 runs.append((i, j, n))
             i = j
-    for i, w in enumerate(said):  # "Andrew's room": a compound head ending in the word
+    for i, w in enumerate(said):  # "Andrew's room": bedroom, a compound head (not "lock": block)
         if len(w) > 2 and w not in STOPWORDS:
             runs.extend((i, i + 1, n) for n, hs in heads.items()
-                        if any(h != w and h.endswith(w) for h in hs))
+                        if any(len(h) - len(w) > 2 and h.endswith(w) for h in hs))
     by_type: dict[str, list[str]] = {}
     for n, t in kg.entities.items():
         by_type.setdefault(t, []).append(n)
@@ -268,6 +268,8 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
     for m in mentions:
         if len(m.candidates) < 2:
             continue
+        if _anaphor(m, mentions, said, heads):
+            continue
         full = [n for n in m.candidates if set(names[n]) <= set(said[m.start:m.end])]
         if full:  # "the student office", not the student office's door
             m.candidates = full
@@ -284,6 +286,9 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
                                  heads, owned)
     links = _Links(kg, steady)
     while True:  # the nearest mention that tells the candidates apart decides
+        for m in mentions:
+            if len(m.candidates) > 1:
+                _anaphor(m, mentions, said, heads)
         resolved = [o for o in mentions if o.resolved]
         for m in mentions:
             taken = {o.resolved for o in resolved if o.start != m.start}
@@ -296,6 +301,24 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         if not any(_joined(links, mentions[i], mentions[j], stage)
                    for stage in links.stages for _, _, i, j in pairs):
             return
+
+
+def _anaphor(m: Mention, mentions: list[Mention], said: list[str],
+             heads: dict[int, int]) -> bool:
+    """Resolve "the <head>" to the thing an earlier mention named; return whether it did.
+
+    "Get the tube out of the minus eighty and lock the freezer": a bare definite head noun
+    with nothing describing it points back at the last earlier mention it may denote
+    (before the rule that two mentions mean two things).
+    """
+    if m.end - m.start != 1 or m.start == 0 or said[m.start - 1] != 'the' \
+            or m.start in heads or any(h == m.start for h in heads.values()):
+        return False
+    before = [o.resolved for o in mentions if o.end <= m.start and o.resolved in m.candidates]
+    if not before:
+        return False
+    m.candidates = [before[-1]]
+    return True
 
 
 def _attachments(mentions: list[Mention], said: list[str],
