@@ -111,6 +111,43 @@ def test_goal_asking_an_atom_and_its_negation_keeps_the_change(tmp_path, task, l
         assert 'the change the task wants' in ' '.join(out.history[0]['notes'])
 
 
+JERRY = {'goal': '(and (in_person_hand red_pen jerry))'}  # plannable, but not for Anna
+
+
+@pytest.mark.parametrize(('second', 'goal', 'kept_note'), [
+    (GOOD, GOOD['goal'], False),  # the hint mends it
+    (JERRY, JERRY['goal'], False),  # the same goal again: accepted as it is
+    ({'goal': '(and (holding anna red_pen))'}, JERRY['goal'], True),  # worse: the first stays
+])
+def test_goal_leaving_out_what_the_task_names_is_asked_once_more(tmp_path, second, goal,
+                                                                 kept_note):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([{'content': JERRY}, {'content': second}, {'content': GOOD}]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
+            'Bring Anna the red pen.')
+        hint = fake.requests[1]['messages'][-1]['content']
+        asked = len(fake.requests)
+    assert 'says nothing about Anna' in hint and asked == 2  # one hint, never a third call
+    assert out.status == 'solved' and out.goal == goal and out.attempts == 2, out.errors
+    assert out.history[0]['notes'][-1].startswith('the goal leaves out anna')
+    assert kept_note == any('the goal before it is kept' in n
+                            for h in out.history for n in h.get('notes', []))
+    assert world.kg.to_json() == before  # planning changes nothing
+
+
+def test_goal_naming_everything_the_task_names_is_not_asked_again(tmp_path):
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': GOOD}]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
+            'Bring Anna the red pen.')
+    assert out.status == 'solved' and out.attempts == 1 and len(fake.requests) == 1
+    with FakeOpenAI([{'content': JERRY}]) as fake:  # the setting off: the goal as written
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          TaskSettings(hint_left_out=False)).run('Bring Anna the red pen.')
+    assert out.goal == JERRY['goal'] and out.attempts == 1
+
+
 def test_task_gives_up_after_bounded_attempts(tmp_path):
     world = household_world(tmp_path)
     before = world.kg.to_json()

@@ -5,8 +5,10 @@
 Without an LLM: an atom asked both true and false (:func:`settle_contradictions`),
 conjuncts a state-constraint rule forbids together (:func:`reconcile_goal`),
 conjuncts that hold now beside a change (:func:`drop_held`), a goal about nothing the task
-mentions (:func:`unmentioned`). With the LLM (:class:`GoalReadBack`): a yes/no question per
-literal, "once the task is done, will this be true?", for a goal whose polarity is suspect.
+mentions (:func:`unmentioned`), a thing the task names that the goal leaves out
+(:func:`left_out`, a hint re-asked once). With the LLM (:class:`GoalReadBack`): a yes/no
+question per literal, "once the task is done, will this be true?", for a goal whose
+polarity is suspect.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from ..llm.prompting import ask_yes_no
 from ..llm.protocol import ChatLLM, LLMError
 from ..planning.problem import GoalError, parse_goal, render_goal
+from ..retrieval.mentions import Mention
 from ..world.complete import forbidding_rule
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
@@ -45,6 +48,40 @@ def unmentioned(goal: str, kg: Any, mentioned: set[str]) -> list[str]:
         return [f'the goal names {", ".join(sorted(named))} but the task is '
                 f'about {", ".join(sorted(mentioned)[:6])}']
     return []
+
+
+def left_out(goal: str, kg: Any, mentions: list[Mention],
+             parts: list[str] | None = None) -> list[str]:
+    """Return the things the task names that a goal leaves out, in reading order.
+
+    A thing counts when a mention names it alone (one candidate, not a plural: "Lena's
+    tubes" may be several), describes no other mention and is not described away: no
+    mention of the same thing describes another ("from Professor Okafor": where the rack
+    is now). It is covered when the goal names it or a mention that describes it ("the
+    water in the bathroom sink": the sink's faucet). "Bring Theo a charged tablet"
+    answered with only the tablet's charge leaves Theo out. With ``parts`` (the task's
+    requests, descriptions like "it is on the table" left out) only mentions inside one
+    count.
+    """
+    named = goal_entities(goal, kg)
+    asked = [' '.join(p.lower().split()) for p in parts] if parts is not None else None
+    describing = {m.resolved for m in mentions if m.describes is not None}
+    out: list[str] = []
+    for m in mentions:
+        n = m.resolved
+        if n is None or m.plural or m.describes is not None or n in describing or n in out:
+            continue
+        if asked is not None and not any(' '.join(m.surface.lower().split()) in p
+                                         for p in asked):
+            continue
+        group, grew = {m.start}, True
+        while grew:  # the mentions describing it, and those describing them
+            more = {o.start for o in mentions if o.describes in group} - group
+            grew, group = bool(more), group | more
+        covered = {c for o in mentions if o.start in group for c in o.candidates}
+        if not covered & named:
+            out.append(n)
+    return out
 
 
 def conjuncts(domain: DomainSchema, kg: KnowledgeGraph,

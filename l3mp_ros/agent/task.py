@@ -41,6 +41,7 @@ from .examples import system_for
 from .goal_checks import (
     GoalReadBack,
     drop_held,
+    left_out,
     reconcile_goal,
     settle_contradictions,
     unmentioned,
@@ -165,6 +166,8 @@ class Asking:
     asker: GoalReadBack  # yes/no questions about the goal's literals
     out: TaskOutcome  # the goal, plan and status of the latest answer
     flagged: bool = False  # a suspect goal was read back (once per task)
+    # the planned goal kept aside while the model is asked about what it left out (once)
+    hinted: tuple[Any, ...] | None = None
 
 
 @dataclass
@@ -175,6 +178,7 @@ class TaskSettings:
     per_slot: int = 30
     resolve_mentions: bool = True
     read_back: bool = True  # yes/no questions about a suspect goal's literals
+    hint_left_out: bool = True  # a goal leaving out a thing the task names is asked once more
     split_clauses: bool = True
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
 
@@ -298,10 +302,26 @@ class TaskPlanner:
         goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
         self._plan(a, goal, errors, out.attempts, out, notes)  # suspect goals read back once
         verdict, reason = self._verdict(out)
-        return Judged(verdict, out.plan, list(out.errors),
-                      f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.',
-                      {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
-                       'notes': notes, 'reply': reply.text[:2000]})
+        feedback = f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.'
+        record = {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
+                  'notes': notes, 'reply': reply.text[:2000]}
+        if a.hinted is not None and verdict is not Verdict.ACCEPTED:
+            out.goal, out.plan, out.status, out.errors = a.hinted  # the hint made it worse
+            verdict = Verdict.ACCEPTED
+            notes.append('the goal asked for after the hint failed; the goal before it is kept')
+        elif verdict is Verdict.ACCEPTED and a.hinted is None and self.settings.hint_left_out \
+                and out.attempts < self.settings.attempts and out.goal:
+            missing = left_out(out.goal, a.req.kg, a.req.mentions, a.parts)
+            if missing:
+                a.hinted = (out.goal, out.plan, out.status, list(out.errors))
+                verdict = Verdict.LEFT_OUT
+                said = ', '.join(a.names.get(n, n.replace('_', ' ')) for n in missing)
+                notes.append(f'the goal leaves out {", ".join(missing)}, which the task '
+                             'names: asked once more')
+                feedback = (f'Your goal says nothing about {said}, which the task names. If '
+                            'the task asks for something about it, answer again with the '
+                            'whole goal including it; if it does not, answer the same goal.')
+        return Judged(verdict, out.plan, list(out.errors), feedback, record)
 
     def _check(self, a: Asking, reply: LLMReply,
                out: TaskOutcome) -> tuple[str | None, list[str], list[str]]:

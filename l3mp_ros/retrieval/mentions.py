@@ -48,6 +48,7 @@ DETERMINERS = frozenset('the a an his her its their my our your this that these 
 # determiners) describes the mention before it
 PREPOSITIONS = frozenset('in on at from of for inside under near beside behind onto into '
                          'off by'.split())
+KINDS = frozenset('every each all any'.split())  # "every light": a kind, not one thing
 ATTACHING = PREPOSITIONS | (DETERMINERS - {'that', 'this', 'these', 'those'}) | {'own'}
 
 
@@ -63,6 +64,10 @@ class Mention:
     # the words that name it when it is named inside a longer mention ("cold room" of
     # "the cold room door"): its surface is those words, not the whole mention's
     part: tuple[int, int] | None = None
+    # the start of the mention it describes ("Julia's bedroom" in "the TV in Julia's
+    # bedroom"), None when it describes none (:func:`_attachments`)
+    describes: int | None = None
+    plural: bool = False  # its last word is a plural ("Lena's tubes"), or "every light"
 
     @property
     def resolved(self) -> str | None:
@@ -119,6 +124,13 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
             m.surface += '"'
 
     _narrow(kg, mentions, said, names, owner, steady)
+    heads = _attachments(mentions, said, owner)
+    for m in mentions:
+        m.describes = heads.get(m.start)
+        last = tokens[m.end - 1][2]
+        m.plural = (not owner[m.end - 1] and last.endswith('s') and not last.endswith('ss')
+                    and said[m.end - 1] != last) or (
+            m.start > 0 and said[m.start - 1] in KINDS)  # "every light"
     return mentions
 
 
