@@ -315,6 +315,19 @@ def test_goal_keeps_only_changes_unless_the_task_says_keep(tmp_path):
     assert drop_held(d, kg, goal, TASK) == ('(and (in_person_hand red_pen anna))', [
         f'dropped {held} from the goal: it holds now and the task asks for a change'])
     assert drop_held(d, kg, goal, 'Give the pen to Anna and leave the light on.')[0] == goal
+    # "leave it in the cradle" written as not in it: under a keep word only a negated
+    # conjunct that holds is asked about, and turned when the task wants it
+    off = next(f for f in kg.facts if f.predicate == 'person_in_room')
+    other = next(r for r, t in kg.entities.items() if t == 'room' and r != off.args[1])
+    neg = f'(not (person_in_room {off.args[0]} {other}))'
+    leave = f'(and {held} {neg} (in_person_hand red_pen anna))'
+    keep_text = 'Give the pen to Anna and leave the light on.'
+    asked: list[Fact] = []
+    assert drop_held(d, kg, leave, keep_text, lambda f: asked.append(f) or None)[0] == leave
+    assert asked == [Fact('person_in_room', (off.args[0], other))]  # the positive is not asked
+    turned, notes = drop_held(d, kg, leave, keep_text, lambda f: True)
+    assert turned == (f'(and {held} (person_in_room {off.args[0]} {other}) '
+                      '(in_person_hand red_pen anna))') and notes[0].startswith('negated')
     assert drop_held(d, kg, f'(and {held})', TASK)[0] == f'(and {held})'  # nothing else: kept
     # a one-entity or negated conjunct that holds is asked about: negated when not wanted,
     # kept when wanted (washing a dry shirt wets it: "dry" must stay in the goal)

@@ -115,13 +115,13 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
     the sports channel") is more often the model's wrong polarity: with ``wants`` (does
     the task want this fact true? None: cannot tell) it is asked about and negated when
     the answer contradicts it, kept when the answer confirms it (the plan may undo it on
-    the way: washing wets a dry shirt), dropped when there is no answer. Everything is
-    kept when the task says to keep or restore something ("put it back", "leave it open")
-    or when nothing else in the goal is a change (the whole goal then already holds, which
-    is reported as such).
+    the way: washing wets a dry shirt), dropped when there is no answer. Nothing is dropped
+    when the task says to keep or restore something ("put it back", "leave it open"), and
+    there only a negated conjunct is asked about ("leave it in the cradle" written as not in
+    the cradle); everything is kept when nothing else in the goal is a change (the whole
+    goal then already holds, which is reported as such).
     """
-    if KEEPS.search(text or ''):
-        return goal, []
+    keeps = bool(KEEPS.search(text or ''))
     parsed = conjuncts(domain, kg, goal)
     if parsed is None:
         return goal, []
@@ -139,11 +139,11 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
             continue
         fact, positive = lit
         wanted = wants(fact) if wants is not None and not (
-            positive and len(fact.args) > 1) else None
-        if wanted is None:
+            positive and (keeps or len(fact.args) > 1)) else None
+        if wanted is None and not keeps:
             dropped.append(render_goal(n))
             continue
-        if wanted == positive:  # "wash and dry the hoodie": dry now, wet once washed
+        if wanted is None or wanted == positive:  # "wash and dry": dry now, wet once washed
             kept.append(n)
             continue
         flipped = ('atom', fact.predicate, fact.args) if wanted else ('not', n)
