@@ -4,7 +4,7 @@
 
 import pytest
 
-from l3mp_ros.agent.goal_checks import drop_held
+from l3mp_ros.agent.goal_checks import drop_held, extend_goal, left_out
 from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind, place_predicates
 from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, TaskSettings, named_types
 from l3mp_ros.planning.execute import execute_plan
@@ -12,6 +12,7 @@ from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import goal_holds, parse_goal
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
+from l3mp_ros.retrieval.mentions import resolve
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact, Update
 
@@ -114,26 +115,51 @@ def test_goal_asking_an_atom_and_its_negation_keeps_the_change(tmp_path, task, l
 JERRY = {'goal': '(and (in_person_hand red_pen jerry))'}  # plannable, but not for Anna
 
 
-@pytest.mark.parametrize(('second', 'goal', 'kept_note'), [
-    (GOOD, GOOD['goal'], False),  # the hint mends it
-    (JERRY, JERRY['goal'], False),  # the same goal again: accepted as it is
-    ({'goal': '(and (holding anna red_pen))'}, JERRY['goal'], True),  # worse: the first stays
+@pytest.mark.parametrize(('about', 'goal', 'note'), [
+    # the answer about Anna wins over the conjunct it cannot hold beside (one hand)
+    ({'goal': [['in_person_hand', 'red_pen', 'anna']]}, GOOD['goal'], 'added'),
+    ({'goal': []}, JERRY['goal'], 'did not read'),  # garbage: the goal stays
 ])
-def test_goal_leaving_out_what_the_task_names_is_asked_once_more(tmp_path, second, goal,
-                                                                 kept_note):
+def test_goal_leaving_out_what_the_task_names_is_asked_about_it(tmp_path, about, goal, note):
     world = household_world(tmp_path)
     before = world.kg.to_json()
-    with FakeOpenAI([{'content': JERRY}, {'content': second}, {'content': GOOD}]) as fake:
+    with FakeOpenAI([{'content': JERRY}, {'content': about}, {'content': GOOD}]) as fake:
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world)).run(
             'Bring Anna the red pen.')
-        hint = fake.requests[1]['messages'][-1]['content']
-        asked = len(fake.requests)
-    assert 'says nothing about Anna' in hint and asked == 2  # one hint, never a third call
-    assert out.status == 'solved' and out.goal == goal and out.attempts == 2, out.errors
-    assert out.history[0]['notes'][-1].startswith('the goal leaves out anna')
-    assert kept_note == any('the goal before it is kept' in n
-                            for h in out.history for n in h.get('notes', []))
+        asked = fake.requests[1]
+        calls = len(fake.requests)
+    assert calls == 2 and 'The task also names Anna.' in asked['messages'][-1]['content']
+    # the question's schema offers only conditions about Anna
+    branches = asked['response_format']['json_schema']['schema']['properties']['goal'][
+        'items']['anyOf']  # literals only: no "not" (a thing named is a thing to give)
+    assert branches and all(any(slot.get('enum') == ['anna'] for slot in b['prefixItems'][1:])
+                            for b in branches)
+    assert out.status == 'solved' and out.goal == goal and out.attempts == 1, out.errors
+    assert note in ' '.join(out.history[0]['notes'])
     assert world.kg.to_json() == before  # planning changes nothing
+
+
+def test_what_a_goal_leaves_out_and_how_an_answer_about_it_joins(tmp_path):
+    world = household_world(tmp_path)
+    d, kg = world.domain, world.kg
+
+    def missing(goal, text, parts=None):
+        return left_out(goal, kg, resolve(kg, text, steady=d.static_predicates(),
+                                          predicates=d.predicates), parts)
+    gave = '(and (in_person_hand red_pen anna))'
+    assert missing('(and (placed_at_table red_pen living_room_table))',
+                   'Give Anna the red pen.') == ['anna']
+    # what only describes another mention (where the pen lies) is not asked for
+    assert missing(gave, "Give the red pen on the table in Jerry's bedroom to Anna.") == []
+    assert missing(gave, 'Give Anna all the pens.') == []  # a plural may be several
+    assert missing('(and (light_on kitchen_light))', 'Give Anna the red pen, it is on the '
+                   'table.', ['Give Anna the red pen']) == ['anna', 'red_pen']
+    # the narrower answer wins where the two clash: one hand, one polarity
+    off = '(and (in_person_hand red_pen anna) (not (light_on kitchen_light)))'
+    jerry = '(and (in_person_hand red_pen jerry) (light_on kitchen_light))'
+    grown, notes = extend_goal(d, kg, world.constraints, jerry, off)
+    assert grown == off
+    assert len(notes) == 2 and extend_goal(d, kg, world.constraints, gave, '(nonsense)')[0] is None
 
 
 def test_goal_naming_everything_the_task_names_is_not_asked_again(tmp_path):
@@ -144,7 +170,7 @@ def test_goal_naming_everything_the_task_names_is_not_asked_again(tmp_path):
     assert out.status == 'solved' and out.attempts == 1 and len(fake.requests) == 1
     with FakeOpenAI([{'content': JERRY}]) as fake:  # the setting off: the goal as written
         out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
-                          TaskSettings(hint_left_out=False)).run('Bring Anna the red pen.')
+                          TaskSettings(ask_left_out=False)).run('Bring Anna the red pen.')
     assert out.goal == JERRY['goal'] and out.attempts == 1
 
 

@@ -36,15 +36,13 @@ class Verdict(str, Enum):
     INVALID = 'invalid'  # the answer breaks a rule: re-prompted with the errors
     UNSOLVABLE = 'unsolvable'  # no plan reaches the goal: re-prompted
     ALREADY_HOLDS = 'already_holds'  # the goal holds, the task asks for a change: re-prompted
-    LEFT_OUT = 'left_out'  # the goal leaves out something the task names: asked once more
     FAILED = 'failed'  # a failure no re-prompt mends (the planner timed out, ...)
     LLM_ERROR = 'llm_error'  # the LLM call failed: nothing to judge
 
     @property
     def retried(self) -> bool:
         """Tell whether a re-prompt may mend an answer judged so."""
-        return self in (Verdict.INVALID, Verdict.UNSOLVABLE, Verdict.ALREADY_HOLDS,
-                        Verdict.LEFT_OUT)
+        return self in (Verdict.INVALID, Verdict.UNSOLVABLE, Verdict.ALREADY_HOLDS)
 
 
 @dataclass

@@ -6,9 +6,10 @@ Without an LLM: an atom asked both true and false (:func:`settle_contradictions`
 conjuncts a state-constraint rule forbids together (:func:`reconcile_goal`),
 conjuncts that hold now beside a change (:func:`drop_held`), a goal about nothing the task
 mentions (:func:`unmentioned`), a thing the task names that the goal leaves out
-(:func:`left_out`, a hint re-asked once). With the LLM (:class:`GoalReadBack`): a yes/no
-question per literal, "once the task is done, will this be true?", for a goal whose
-polarity is suspect.
+(:func:`left_out`; the task planner then asks what must hold of it, constrained to
+conditions about it, and :func:`extend_goal` joins the answer). With the LLM
+(:class:`GoalReadBack`): a yes/no question per literal, "once the task is done, will this
+be true?", for a goal whose polarity is suspect.
 """
 
 from __future__ import annotations
@@ -186,6 +187,43 @@ def settle_contradictions(domain: DomainSchema, kg: KnowledgeGraph,
     if not drop:
         return goal, []
     return conjoin([n for n in items if render_goal(n) not in drop]), notes
+
+
+def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constraints,
+                goal: str, more: str) -> tuple[str | None, list[str]]:
+    """Return ``goal`` and ``more`` joined, ``more`` winning where they clash, and notes.
+
+    ``more`` answers a narrower question (what must hold of one thing), so a conjunct of
+    ``goal`` it negates, or that a state-constraint rule forbids beside one of its
+    literals (the pen in Jerry's hand when the answer puts it in Anna's), is dropped.
+    None when either does not parse.
+    """
+    def items(text: str) -> list[Any] | None:
+        try:
+            node = parse_goal(domain, kg, text, consistent=False).formula
+        except GoalError:
+            return None
+        return list(node[1]) if node[0] == 'and' else [node]
+
+    old, new = items(goal), items(more)
+    if old is None or new is None:
+        return None, []
+    added = [(n[1] if n[0] == 'not' else n, n[0] != 'not') for n in new]
+    kept: list[Any] = []
+    notes: list[str] = []
+    for n in old:
+        atom, positive = (n[1], False) if n[0] == 'not' else (n, True)
+        clash = next((render_goal(m if pos else ('not', m)) for m, pos in added
+                      if m[0] == 'atom' and atom[0] == 'atom' and (
+                          (m == atom and pos != positive) or (pos and positive and m != atom
+                          and forbidding_rule(Fact(m[1], tuple(m[2])),
+                                              Fact(atom[1], tuple(atom[2])), kg.entities,
+                                              constraints, domain) is not None))), None)
+        if clash is None:
+            kept.append(n)
+        else:
+            notes.append(f'dropped {render_goal(n)}: it cannot hold with {clash}')
+    return conjoin(kept + new), notes
 
 
 def conjoin(nodes: list[Any]) -> str:

@@ -110,6 +110,34 @@ class GoalGrounding(Grounding):
         return {'type': 'object', 'properties': {'goal': goal}, 'required': ['goal'],
                 'additionalProperties': False}
 
+    def about_schema(self, entity: str) -> dict[str, Any] | None:
+        """Return the schema of conditions about ``entity`` alone (None: no predicate fits).
+
+        Each item is a literal of a predicate some action changes, with ``entity`` in a
+        place its type fits and context entities elsewhere. No ``not``: what a task names
+        and a goal leaves out is a thing to bring, fill or put somewhere ("get Ben a
+        charged scanner"); offered a negation, a small model wrote "Ben does not carry
+        scanner 1".
+        """
+        type_ = self.kg.type_of(entity)
+        lits = []
+        for name in sorted(self.changeable()):
+            pred = self.domain.predicates.get(name)
+            if pred is None:
+                continue
+            ground = [self._goal_slot(name, i) for i in range(pred.arity)]
+            for i in range(pred.arity):
+                if not self.domain.is_subtype(type_, pred.params[i][1]):
+                    continue
+                slots = [[entity] if k == i else ground[k] for k in range(pred.arity)]
+                if all(slots):
+                    lits.append(literal([{'const': name}, *({'enum': s} for s in slots)]))
+        if not lits:
+            return None
+        return {'type': 'object', 'properties': {'goal': {
+            'type': 'array', 'items': {'anyOf': lits}, 'minItems': 1, 'maxItems': 2}},
+            'required': ['goal'], 'additionalProperties': False}
+
     def read_goal(self, data: Any) -> tuple[str | None, list[str]]:
         """Turn a structured goal into PDDL; errors for anything outside the context.
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .. import schemas, stages
 from ..config import Config, default
 from ..llm.parse import strip_fences
-from ..llm.protocol import ChatLLM, LLMReply
+from ..llm.protocol import ChatLLM, LLMError, LLMReply
 from ..planning.planner import Planner, PlanResult
 from ..planning.status import Status
 from ..retrieval.base import Retrieval, Retriever
@@ -41,6 +41,7 @@ from .examples import system_for
 from .goal_checks import (
     GoalReadBack,
     drop_held,
+    extend_goal,
     left_out,
     reconcile_goal,
     settle_contradictions,
@@ -166,8 +167,7 @@ class Asking:
     asker: GoalReadBack  # yes/no questions about the goal's literals
     out: TaskOutcome  # the goal, plan and status of the latest answer
     flagged: bool = False  # a suspect goal was read back (once per task)
-    # the planned goal kept aside while the model is asked about what it left out (once)
-    hinted: tuple[Any, ...] | None = None
+    hinted: bool = False  # the things the planned goal leaves out were asked about (once)
 
 
 @dataclass
@@ -178,7 +178,7 @@ class TaskSettings:
     per_slot: int = 30
     resolve_mentions: bool = True
     read_back: bool = True  # yes/no questions about a suspect goal's literals
-    hint_left_out: bool = True  # a goal leaving out a thing the task names is asked once more
+    ask_left_out: bool = True  # ask what the task wants of a thing a planned goal leaves out
     split_clauses: bool = True
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
 
@@ -302,26 +302,56 @@ class TaskPlanner:
         goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
         self._plan(a, goal, errors, out.attempts, out, notes)  # suspect goals read back once
         verdict, reason = self._verdict(out)
-        feedback = f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.'
-        record = {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
-                  'notes': notes, 'reply': reply.text[:2000]}
-        if a.hinted is not None and verdict is not Verdict.ACCEPTED:
-            out.goal, out.plan, out.status, out.errors = a.hinted  # the hint made it worse
-            verdict = Verdict.ACCEPTED
-            notes.append('the goal asked for after the hint failed; the goal before it is kept')
-        elif verdict is Verdict.ACCEPTED and a.hinted is None and self.settings.hint_left_out \
-                and out.attempts < self.settings.attempts and out.goal:
-            missing = left_out(out.goal, a.req.kg, a.req.mentions, a.parts)
-            if missing:
-                a.hinted = (out.goal, out.plan, out.status, list(out.errors))
-                verdict = Verdict.LEFT_OUT
-                said = ', '.join(a.names.get(n, n.replace('_', ' ')) for n in missing)
-                notes.append(f'the goal leaves out {", ".join(missing)}, which the task '
-                             'names: asked once more')
-                feedback = (f'Your goal says nothing about {said}, which the task names. If '
-                            'the task asks for something about it, answer again with the '
-                            'whole goal including it; if it does not, answer the same goal.')
-        return Judged(verdict, out.plan, list(out.errors), feedback, record)
+        if verdict is Verdict.ACCEPTED and not a.hinted and self.settings.ask_left_out \
+                and out.goal:
+            a.hinted = True
+            self._left_out(a, reply, out, notes)
+        return Judged(verdict, out.plan, list(out.errors),
+                      f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.',
+                      {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
+                       'notes': notes, 'reply': reply.text[:2000]})
+
+    def _left_out(self, a: Asking, reply: LLMReply, out: TaskOutcome, notes: list[str]) -> None:
+        """Ask what the task wants of each thing it names that a planned goal leaves out.
+
+        "Bring Rachel the juice glass filled with orange juice" answered with the glass in
+        Rachel's hand alone: the model is asked, constrained to conditions about the orange
+        juice, what must hold of it when the task is done, and the goal grows by that when
+        the bigger goal still plans; otherwise the goal stays as it was.
+        """
+        for name in left_out(out.goal or '', a.req.kg, a.req.mentions, a.parts)[:2]:
+            schema = a.grounding.about_schema(name)
+            if schema is None:
+                continue
+            said = a.names.get(name, name.replace('_', ' '))
+            ask = a.messages + [
+                {'role': 'assistant', 'content': reply.text or ''},
+                {'role': 'user', 'content': f'The task also names {said}. Which condition about '
+                                            f'{said} must hold when the task is done?'}]
+            try:
+                got = Chat(self.llm, out.trace, schema, 'pddl_goal', GOAL_TOKENS)(ask)
+            except LLMError as exc:
+                notes.append(f'asked about {name}: {exc}')
+                return
+            more, errors = a.grounding.read_goal(got.data if got.data is not None
+                                                  else extract_goal(None, got.text))
+            if errors or not more:
+                notes.append(f'asked about {name}, the answer did not read: {errors[:1]}')
+                continue
+            kept = (out.goal, out.plan, out.status, list(out.errors))
+            grown, settled = extend_goal(self.world.domain, a.req.kg, self.world.constraints,
+                                         out.goal or '', more)
+            if grown is not None:
+                self._solve(a, grown, out)
+            if grown is not None and Status(out.status).ok \
+                    and out.status != Status.ALREADY_SATISFIED:
+                out.goal = grown
+                notes.append(f'asked what the task wants of {name} (the goal left it out): '
+                             f'added {more}' + ''.join(f'; {n}' for n in settled))
+            else:
+                out.goal, out.plan, out.status, out.errors = kept
+                notes.append(f'asked what the task wants of {name}, the answer {more} does '
+                             'not plan with the goal: the goal stays')
 
     def _check(self, a: Asking, reply: LLMReply,
                out: TaskOutcome) -> tuple[str | None, list[str], list[str]]:
