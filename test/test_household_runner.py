@@ -200,9 +200,21 @@ def scripted_run(tmp_path: Path, house, variant: str, wrong_every: int):
     cfg = config(variant, 6, 2, oracle=False, model='fake-model')
     cfg.split_clauses = False  # the responder answers whole reports, like the oracle
     # the read-back says yes, the place check gets no option: the gold answers the rest
-    with FakeOpenAI(responder=responder, answers=DEFAULT_ANSWERS) as fake:
+    runner, requests = _recording_run(cfg, tmp_path / variant, house, responder,
+                                      DEFAULT_ANSWERS, steps)
+    checks = sum(_schema_name(r) in ('confirm', 'state') for r in requests)
+    return runner, (len(requests), checks), wrong
+
+
+def _recording_run(cfg: RunConfig, run_dir: Path, house, responder: Any,
+                   answers: dict[str, Any], steps: dict[str, Step]
+                   ) -> tuple[Runner, list[dict[str, Any]]]:
+    """Run ``cfg`` through the real client against a fake whose ``responder`` answers
+    from the gold steps (``steps`` fills as the generator draws them); return the runner
+    and the requests."""
+    with FakeOpenAI(responder=responder, answers=answers) as fake:
         llm = LLMClient(LLMConfig(base_url=fake.base_url, model='fake-model', max_retries=0))
-        runner = Runner(cfg, tmp_path / variant, llm, household=house)
+        runner = Runner(cfg, run_dir, llm, household=house)
         runner.open()
         original = runner.gen.next_step
 
@@ -217,8 +229,7 @@ def scripted_run(tmp_path: Path, house, variant: str, wrong_every: int):
         finally:
             runner.close()
             llm.close()
-        checks = sum(_schema_name(r) in ('confirm', 'state') for r in fake.requests)
-        return runner, (len(fake.requests), checks), wrong
+        return runner, list(fake.requests)
 
 
 def test_scripted_llm_through_the_real_client(tmp_path, house):
@@ -266,23 +277,7 @@ def test_oracle_reports_puts_only_the_tasks_to_the_llm(tmp_path, house):
         'RL_V', 6, 2).identity()  # runs made before the option still resume
     # the goal's read-back ("will the trousers be dry?") says yes: the gold keeps them
     yes = {**DEFAULT_ANSWERS, 'outcome': {'content': {'answer': 'yes'}}}
-    with FakeOpenAI(responder=responder, answers=yes) as fake:
-        llm = LLMClient(LLMConfig(base_url=fake.base_url, model='fake-model', max_retries=0))
-        runner = Runner(cfg, tmp_path / 'tasks_only', llm, household=house)
-        runner.open()
-        original = runner.gen.next_step
-
-        def recording(truth, kind=None):
-            step = original(truth, kind)
-            steps[step.text] = step
-            return step
-
-        runner.gen.next_step = recording
-        try:
-            runner.run()
-        finally:
-            runner.close()
-            llm.close()
+    runner, _ = _recording_run(cfg, tmp_path / 'tasks_only', house, responder, yes, steps)
     assert seen and set(seen) == {'task'}  # no report reached the LLM
     changes = [r for r in runner.records if r['kind'] == 'change']
     assert len(changes) == 6 and all(r['diff_correct'] and r['llm']['calls'] == 0
