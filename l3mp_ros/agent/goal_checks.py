@@ -211,14 +211,20 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
     added = [(n[1] if n[0] == 'not' else n, n[0] != 'not') for n in new]
     kept: list[Any] = []
     notes: list[str] = []
+
+    def clashes(m: Any, pos: bool, atom: Any, positive: bool) -> bool:
+        if m[0] != 'atom' or atom[0] != 'atom':
+            return False
+        if m == atom:
+            return pos != positive
+        return pos and positive and forbidding_rule(
+            Fact(m[1], tuple(m[2])), Fact(atom[1], tuple(atom[2])), kg.entities, constraints,
+            domain) is not None
+
     for n in old:
         atom, positive = (n[1], False) if n[0] == 'not' else (n, True)
         clash = next((render_goal(m if pos else ('not', m)) for m, pos in added
-                      if m[0] == 'atom' and atom[0] == 'atom' and (
-                          (m == atom and pos != positive) or (pos and positive and m != atom
-                          and forbidding_rule(Fact(m[1], tuple(m[2])),
-                                              Fact(atom[1], tuple(atom[2])), kg.entities,
-                                              constraints, domain) is not None))), None)
+                      if clashes(m, pos, atom, positive)), None)
         if clash is None:
             kept.append(n)
         else:

@@ -333,8 +333,8 @@ class TaskPlanner:
             except LLMError as exc:
                 notes.append(f'asked about {name}: {exc}')
                 return
-            more, errors = a.grounding.read_goal(got.data if got.data is not None
-                                                  else extract_goal(None, got.text))
+            data = got.data if got.data is not None else extract_goal(None, got.text)
+            more, errors = a.grounding.read_goal(data)
             if errors or not more:
                 notes.append(f'asked about {name}, the answer did not read: {errors[:1]}')
                 continue
