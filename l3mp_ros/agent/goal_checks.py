@@ -85,6 +85,19 @@ def left_out(goal: str, kg: Any, mentions: list[Mention],
     return out
 
 
+def top_level(domain: DomainSchema, kg: KnowledgeGraph, goal: str, *,
+              consistent: bool = True) -> list[Any] | None:
+    """Return the top-level conjuncts of a goal as formula nodes (None: it does not parse).
+
+    ``consistent=False`` reads a goal asking an atom and its negation too.
+    """
+    try:
+        node = parse_goal(domain, kg, goal, consistent=consistent).formula
+    except GoalError:
+        return None
+    return list(node[1]) if node[0] == 'and' else [node]
+
+
 def conjuncts(domain: DomainSchema, kg: KnowledgeGraph,
               goal: str) -> list[tuple[Any, tuple[Fact, bool] | None]] | None:
     """Return the top-level conjuncts of a goal, each with (fact, positive) or None.
@@ -92,12 +105,11 @@ def conjuncts(domain: DomainSchema, kg: KnowledgeGraph,
     A ground literal comes with its fact and polarity, anything else (a quantifier) with
     None; an unreadable goal gives None.
     """
-    try:
-        node = parse_goal(domain, kg, goal).formula
-    except GoalError:
+    items = top_level(domain, kg, goal)
+    if items is None:
         return None
     out: list[tuple[Any, tuple[Fact, bool] | None]] = []
-    for n in (list(node[1]) if node[0] == 'and' else [node]):
+    for n in items:
         neg = n[0] == 'not' and n[1][0] == 'atom'
         atom = n[1] if neg else n
         ground = atom[0] == 'atom' and atom[2] and not any(a.startswith('?') for a in atom[2])
@@ -167,11 +179,9 @@ def settle_contradictions(domain: DomainSchema, kg: KnowledgeGraph,
     (goal, notes); anything else (an atom under a quantifier) is left to the planner's
     error.
     """
-    try:
-        node = parse_goal(domain, kg, goal, consistent=False).formula
-    except GoalError:
+    items = top_level(domain, kg, goal, consistent=False)
+    if items is None:
         return goal, []
-    items = list(node[1]) if node[0] == 'and' else [node]
     positive = {render_goal(n) for n in items if n[0] == 'atom'}
     both = [n[1] for n in items if n[0] == 'not' and render_goal(n[1]) in positive]
     drop: set[str] = set()
@@ -198,14 +208,8 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
     literals (the pen in Jerry's hand when the answer puts it in Anna's), is dropped.
     None when either does not parse.
     """
-    def items(text: str) -> list[Any] | None:
-        try:
-            node = parse_goal(domain, kg, text, consistent=False).formula
-        except GoalError:
-            return None
-        return list(node[1]) if node[0] == 'and' else [node]
-
-    old, new = items(goal), items(more)
+    old = top_level(domain, kg, goal, consistent=False)
+    new = top_level(domain, kg, more, consistent=False)
     if old is None or new is None:
         return None, []
     added = [(n[1] if n[0] == 'not' else n, n[0] != 'not') for n in new]
@@ -248,11 +252,9 @@ def reconcile_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constr
     put it on the shelf"), it is dropped with a note; when neither holds, that is an error
     to re-prompt with. Only ground, positive, top-level conjuncts are compared.
     """
-    try:
-        node = parse_goal(domain, kg, goal).formula
-    except GoalError:
+    items = top_level(domain, kg, goal)
+    if items is None:
         return goal, [], []  # the planner words it
-    items = list(node[1]) if node[0] == 'and' else [node]
     atoms = [(i, Fact(n[1], tuple(n[2]))) for i, n in enumerate(items)
              if n[0] == 'atom' and n[2] and not any(a.startswith('?') for a in n[2])]
     drop: set[int] = set()

@@ -45,11 +45,11 @@ class GoalGrounding(Grounding):
         return [e for e in fits if e == VAR or e in self.constants]
 
     def _triplet_schemas(self, *, variable: bool = False, only: frozenset[str] | None = None,
-                         var_type: str | None = None) -> list[dict[str, Any]]:
+                         var_type: str | None = None, fill: str = VAR) -> list[dict[str, Any]]:
         """Return one literal branch per predicate.
 
-        With ``var_type``, one branch per argument where a variable of that type fits:
-        ``?x`` there, context entities elsewhere.
+        With ``var_type``, one branch per argument where a thing of that type fits:
+        ``fill`` there (``?x``, or one entity), context entities elsewhere.
         """
         out = []
         for name in sorted(self.domain.predicates):
@@ -65,7 +65,7 @@ class GoalGrounding(Grounding):
             for i in range(pred.arity):
                 if not self.fits(var_type, name, i):
                     continue
-                slots = [[VAR] if k == i else ground[k] for k in range(pred.arity)]
+                slots = [[fill] if k == i else ground[k] for k in range(pred.arity)]
                 if all(slots):
                     out.append(literal([{'const': name}, *({'enum': s} for s in slots)]))
         return out
@@ -119,19 +119,8 @@ class GoalGrounding(Grounding):
         charged scanner"); offered a negation, a small model wrote "Ben does not carry
         scanner 1".
         """
-        type_ = self.kg.type_of(entity)
-        lits = []
-        for name in sorted(self.changeable()):
-            pred = self.domain.predicates.get(name)
-            if pred is None:
-                continue
-            ground = [self._goal_slot(name, i) for i in range(pred.arity)]
-            for i in range(pred.arity):
-                if not self.domain.is_subtype(type_, pred.params[i][1]):
-                    continue
-                slots = [[entity] if k == i else ground[k] for k in range(pred.arity)]
-                if all(slots):
-                    lits.append(literal([{'const': name}, *({'enum': s} for s in slots)]))
+        lits = self._triplet_schemas(only=self.changeable(), var_type=self.kg.type_of(entity),
+                                     fill=entity)
         if not lits:
             return None
         return {'type': 'object', 'properties': {'goal': {

@@ -167,7 +167,7 @@ class Asking:
     asker: GoalReadBack  # yes/no questions about the goal's literals
     out: TaskOutcome  # the goal, plan and status of the latest answer
     flagged: bool = False  # a suspect goal was read back (once per task)
-    hinted: bool = False  # the things the planned goal leaves out were asked about (once)
+    asked_left_out: bool = False  # what the planned goal leaves out was asked about (once)
 
 
 @dataclass
@@ -302,9 +302,9 @@ class TaskPlanner:
         goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
         self._plan(a, goal, errors, out.attempts, out, notes)  # suspect goals read back once
         verdict, reason = self._verdict(out)
-        if verdict is Verdict.ACCEPTED and not a.hinted and self.settings.ask_left_out \
+        if verdict is Verdict.ACCEPTED and not a.asked_left_out and self.settings.ask_left_out \
                 and out.goal:
-            a.hinted = True
+            a.asked_left_out = True
             self._left_out(a, reply, out, notes)
         return Judged(verdict, out.plan, list(out.errors),
                       f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.',

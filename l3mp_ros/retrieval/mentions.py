@@ -123,8 +123,7 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
         if m.surface.count('"') % 2:  # 'the book "The Odyssey': close the quote
             m.surface += '"'
 
-    _narrow(kg, mentions, said, names, owner, steady)
-    heads = _attachments(mentions, said, owner)
+    heads = _narrow(kg, mentions, said, names, owner, steady)
     for m in mentions:
         m.describes = heads.get(m.start)
         last = tokens[m.end - 1][2]
@@ -254,8 +253,10 @@ def _within(said: list[str], i: int, j: int, name: list[str]) -> tuple[int, int]
 
 def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
             names: dict[str, list[str]], owner: list[bool],
-            steady: Collection[str] | None = None) -> None:
+            steady: Collection[str] | None = None) -> dict[int, int]:
     """Narrow ambiguous mentions: full names, the name's other words nearby, the graph.
+
+    Return which mention describes which (:func:`_attachments`).
 
     A word nearby that belongs to another mention speaks for a candidate only through
     that mention's entity: "the window" in "Nora was in Lucy's room" is Lucy's bedroom's
@@ -312,7 +313,7 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
                         if o.start != m.start and _may_narrow(heads, m, o)))
         if not any(_joined(links, mentions[i], mentions[j], stage)
                    for stage in links.stages for _, _, i, j in pairs):
-            return
+            return heads
 
 
 def _anaphor(m: Mention, mentions: list[Mention], said: list[str],
@@ -324,7 +325,7 @@ def _anaphor(m: Mention, mentions: list[Mention], said: list[str],
     (before the rule that two mentions mean two things).
     """
     if m.end - m.start != 1 or m.start == 0 or said[m.start - 1] != 'the' \
-            or m.start in heads or any(h == m.start for h in heads.values()):
+            or m.start in heads or m.start in heads.values():
         return False
     before = [o.resolved for o in mentions if o.end <= m.start and o.resolved in m.candidates]
     if not before:
