@@ -38,9 +38,10 @@ class Probe(Node):
         self.got: dict[str, list[str]] = defaultdict(list)
         self._lock = threading.Lock()
         self._pubs: dict[str, object] = {}
+        self._subs: dict[str, object] = {}
         for topic in listen:
             qos = PLAN_READER_QOS if topic == 'plan' else COMMAND_QOS
-            self.create_subscription(String, topic, self._keep(topic), qos)
+            self._subs[topic] = self.create_subscription(String, topic, self._keep(topic), qos)
 
     def _keep(self, topic: str) -> Callable[[String], None]:
         def cb(msg: String) -> None:
@@ -70,6 +71,20 @@ class Probe(Node):
                 raise TimeoutError(f'nobody subscribes to {topic}')
             time.sleep(0.05)
         pub.publish(String(data=data if isinstance(data, str) else json.dumps(data)))
+
+    def matched(self, topic: str, publishers: int = 1, wait: float = 60.0) -> None:
+        """Return once ``topic``'s subscription is matched with ``publishers`` writers.
+
+        Volatile topics (``events``) are lost to a reader another process has not yet
+        discovered; a test that listens across processes waits for the match first.
+        """
+        sub = self._subs[topic]
+        end = time.monotonic() + wait
+        while sub.get_publisher_count() < publishers:
+            if time.monotonic() > end:
+                raise TimeoutError(f'{topic}: {sub.get_publisher_count()} of {publishers} '
+                                   'publishers matched')
+            time.sleep(0.05)
 
     def as_executor(self, wait: float = 10.0) -> None:
         """Publish on ``execution_feedback`` (the planner then sees an executor attached).

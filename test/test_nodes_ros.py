@@ -439,10 +439,11 @@ def test_two_processes_single_writer(spinner, tmp_path):
             spinner.add(lang)
             planner = spinner.add(PlannerNode(parameter_overrides=params(tmp_path)))
             probe = spinner.add(Probe())
+            # the writer's events are volatile: a probe the other process has not discovered
+            # yet misses the applied event (CI failed so on a loaded machine)
+            probe.matched('events')
             probe.publish('nl_update', 'Anna went to the kitchen.')
-            # a bound, not a timing assertion: the writer process starts and loads while the
-            # update is read; on a loaded 2-core machine that took more than 40 s
-            ev = probe.wait_json('events', lambda e: e['status'] == 'applied', timeout=120)
+            ev = probe.wait_json('events', lambda e: e['status'] == 'applied', timeout=60)
             assert ev['id'] >= 2 and ev['source'] == 'nl'
             # both replicas follow the writer
             probe.wait(lambda: planner.replica.last_event_id >= ev['id'])
