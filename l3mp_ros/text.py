@@ -60,8 +60,8 @@ def stem(w: str) -> str:
     """Return the singular of a plural word ("batteries" → battery), else the word."""
     if len(w) > 4 and w.endswith('ies'):
         return w[:-3] + 'y'
-    if len(w) > 3 and w.endswith('es') and w[-3] in 'sxz':
-        return w[:-2]
-    if len(w) > 3 and w.endswith('s') and not w.endswith('ss'):
+    if len(w) > 3 and w.endswith('es') and (w[-3] in 'sxz' or w[-4:-2] in ('sh', 'ch')):
+        return w[:-2]  # "boxes", "dishes", "benches"
+    if len(w) > 3 and w.endswith('s') and not w.endswith(('ss', 'us', 'is')):
         return w[:-1]
     return w

@@ -4,7 +4,7 @@
 
 import pytest
 
-from l3mp_ros.agent.clauses import split_report, unknown_names
+from l3mp_ros.agent.clauses import describes, split_report, split_task, unknown_names
 
 LEX = {'red', 'blue', 'pen', 'pens', 'jerry', 'anna', 'kitchen', 'table', 'light', 'door'}
 
@@ -64,3 +64,44 @@ def test_named_in_prefers_the_fuller_name_and_knows_rare_words():
     assert named_in(kg, 'put on the goggles') == {'safety_goggles_1', 'safety_goggles_2'}
     assert named_in(kg, 'the robot went to the hall') == {'rover', 'hall'}
     assert named_in(kg, 'went to a room') == set()  # four rooms: the type names none
+
+
+TASK_LEX = {'laura', 'phone', 'kitchen', 'sink', 'light', 'lucy', 'bedroom', 'burgundy',
+            'hoodie', 'laundry', 'basket', 'nora', 'glass', 'tall', 'tomatoes', 'table'}
+
+
+@pytest.mark.parametrize('text,parts', [
+    # a sentence that only describes is left out; a request naming nothing itself gets
+    # the description's subject for "it" / "them"
+    ("Laura's phone is ringing. Please answer it.", ["Please answer Laura's phone."]),
+    ('The dishes are dirty. Wash all of them, please.', ['Wash all of the dishes, please.']),
+    ('The water is running in the kitchen sink. Could you turn it off?',
+     ['Could you turn the water off?']),
+    ('Nora is thirsty. Bring her the tall glass.', ['Bring her the tall glass.']),
+    ("It is too dark: switch on the light in Lucy's bedroom, please.",
+     ["switch on the light in Lucy's bedroom, please."]),
+    ("Please pick up Laura's phone, it is ringing.", ["Please pick up Laura's phone"]),
+    # a clause naming nothing joins the next: "wash and dry" is one request
+    ('Please wash and dry the burgundy hoodie and put it in the laundry basket.',
+     ['Please wash and dry the burgundy hoodie', 'put it in the laundry basket.']),
+    # a sentence naming nothing stays with its neighbour: the task is asked whole
+    ('I would like the tomatoes on the table. Can you see to it?',
+     ['I would like the tomatoes on the table. Can you see to it?']),
+    ('Nora is thirsty. Fill the tall glass and hand it over, please.',
+     ['Fill the tall glass and hand it over, please']),
+    # requests that mention a state are not descriptions
+    ('Make sure the light is off.', ['Make sure the light is off.']),
+    ('Everything should be clean.', ['Everything should be clean.']),
+    # a description alone is all there is to ask
+    ('The light in the kitchen is on.', ['The light in the kitchen is on.']),
+])
+def test_a_task_is_cut_into_requests_without_its_descriptions(text, parts):
+    assert split_task(text, TASK_LEX) == parts
+
+
+def test_what_describes_and_what_asks():
+    assert describes("Laura's phone is ringing", TASK_LEX)
+    assert describes('it is ringing') and describes('The dishes are dirty')
+    assert not describes('Please tell me if the light is on', TASK_LEX)
+    assert not describes('Switch off the light', TASK_LEX)
+    assert not describes('Bob is here', TASK_LEX)  # a name the world does not hold

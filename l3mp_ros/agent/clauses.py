@@ -34,6 +34,15 @@ _BOUNDARY = re.compile(r'\s*(;|,\s*and then|,\s*then|\band then\b|,\s*and\b|\ban
 # a leading participle clause that tells a change of its own ("after going to ...,")
 _LEADING = re.compile(r'^((?:after|before|once|having)\s+\w+ing\b[^,;]*|having\s+\w+[^,;]*),\s+',
                       re.IGNORECASE)
+# a task's sentences (and "It is too dark: switch on the light")
+_SENTENCE = re.compile(r'(?<=[.!?;:])\s+')
+# a pronoun a request uses for what a dropped description named ("answer it")
+_PRONOUN = re.compile(r'\b(it|them)\b', re.IGNORECASE)
+STATE_VERBS = frozenset('am is are was were seems seem looks look'.split())
+REQUESTING = frozenset('please should must can could would will shall may might need needs '
+                       'make let want wants'.split())
+DESCRIBED = frozenset('the a an my his her its our their your this that these those there '
+                      'everything nothing nobody everyone someone something'.split())
 SUBORDINATORS = frozenset('after before once having while when as since'.split())
 # a verb of going with a place word after it: the one named before it is somewhere else now
 # ("Bob came into the mailroom", "Mia just headed over to", "Sven went back"); "moved the
@@ -91,6 +100,80 @@ def split_report(text: str, lexicon: Iterable[str] = (), *, min_words: int = 2) 
     if last:
         parts.append(' '.join(last.split()))
     return parts if len(parts) > 1 else [text]
+
+
+def split_task(text: str, lexicon: Iterable[str] = ()) -> list[str]:
+    """Return the requests of a task: its sentences cut at clauses (:func:`split_report`).
+
+    A sentence or clause that only describes (:func:`describes`: "Laura's phone is
+    ringing.", "it is ringing") is left out when something else is asked; a request that
+    names nothing itself gets the description's subject for its "it" or "them" ("Please
+    answer Laura's phone."). A clause that
+    names no thing of the world ("Please wash") is joined to the next one ("... and dry
+    the hoodie"), so "wash and dry" stays one request; a sentence that names nothing
+    ("Can you see to it?") stays with the one before it.
+    """
+    lex = {w.lower() for w in lexicon}
+    text = ' '.join(str(text).split())
+    sentences = [x for x in _SENTENCE.split(text) if x.strip(' .')]
+    kept = [x for x in sentences if not describes(x, lex)] or sentences
+    said = [subject(x) for x in sentences if x not in kept]
+    if len(said) == 1 and said[0]:  # "Laura's phone is ringing. Please answer it."
+        kept = [x if {_plain(w) for w in _words(x)} & lex else _PRONOUN.sub(said[0], x)
+                for x in kept]
+    parts: list[str] = []
+    ahead = ''  # a first sentence naming nothing, put before the next one
+    for k, sentence in enumerate(kept):
+        clauses = [c for c in split_report(sentence, lex) if not describes(c, lex)] or [sentence]
+        named = [bool({_plain(w) for w in _words(c)} & lex) for c in clauses]
+        if not any(named):
+            if parts and kept[k - 1] is sentences[sentences.index(sentence) - 1]:
+                parts[-1] = f'{parts[-1]} {sentence}'  # the sentence it follows in the text
+            elif k + 1 < len(kept):
+                ahead += sentence + ' '
+            else:
+                parts.append(ahead + sentence)
+            continue
+        carry, ahead = ahead, ''
+        for c, has in zip(clauses, named, strict=True):
+            if not has:
+                carry += c.rstrip(' ,.') + ' and '
+                continue
+            parts.append(carry + c)
+            carry = ''
+        if carry:
+            parts[-1] = parts[-1].rstrip(' ,.') + ' and ' + carry[:-5]
+    if len(parts) == 1 and parts[0].strip(' .!?') == text.strip(' .!?'):
+        return [text]
+    return parts
+
+
+def subject(sentence: str) -> str | None:
+    """Return the words before a describing sentence's verb ("Laura's phone").
+
+    A leading determiner is written in lower case; None when the subject is a pronoun
+    ("It is too dark").
+    """
+    ws = _words(sentence)
+    k = next((i for i, w in enumerate(ws[:6]) if _plain(w) in STATE_VERBS), None)
+    if not k or _plain(ws[0]) in SUBJECT_PRONOUNS:
+        return None
+    first = ws[0].lower() if _plain(ws[0]) in DESCRIBED else ws[0]
+    return ' '.join([first, *ws[1:k]])
+
+
+def describes(clause: str, lexicon: Iterable[str] = ()) -> bool:
+    """Return True when a clause only says how things are ("Nora is thirsty").
+
+    Its subject (a pronoun, a determiner's noun phrase or a name of the world) is followed,
+    within five words, by a form of "be" or "seem", with no modal or request word before
+    it ("Make sure the door is shut", "Everything should be clean" ask).
+    """
+    ws = [_plain(w) for w in _words(clause)]
+    k = next((i for i, w in enumerate(ws[:6]) if w in STATE_VERBS), None)
+    if not k or set(ws[:k]) & REQUESTING:
+        return False
+    return ws[0] in SUBJECT_PRONOUNS or ws[0] in DESCRIBED or ws[0] in set(lexicon)
 
 
 def _is_clause_start(sep: str, right: list[str], lex: set[str]) -> bool:

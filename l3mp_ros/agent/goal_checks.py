@@ -28,6 +28,7 @@ from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
 from .attempts import Trace
+from .kinds import Kind
 from .wording import say
 
 MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one
@@ -83,6 +84,55 @@ def left_out(goal: str, kg: Any, mentions: list[Mention],
         if not covered & named:
             out.append(n)
     return out
+
+
+def uncovered(domain: DomainSchema, kg: KnowledgeGraph, goal: str | None,
+              kinds: list[Kind]) -> list[Kind]:
+    """Return the kinds a task asks about as a whole that a goal does not cover.
+
+    A kind is covered by a ``forall`` over its type (or a type above or below it) or by
+    naming every member: "turn off all the lights" answered with three of eleven lights
+    is not.
+    """
+    items = top_level(domain, kg, goal, consistent=False) if goal else []
+    over = {t for n in items or [] if n[0] == 'forall' for _, t in n[1]}
+    named = goal_entities(goal or '', kg)
+    return [k for k in kinds
+            if not any(domain.is_subtype(t, k.type) or domain.is_subtype(k.type, t)
+                       for t in over) and not k.members <= named]
+
+
+def _instances(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> set[str]:
+    """Return the ground atoms (rendered) a one-variable ``forall`` asks about."""
+    if node[0] != 'forall' or len(node[1]) != 1:
+        return set()
+    (var, typ), body = node[1][0], node[2]
+    cond = None
+    if body[0] == 'imply':
+        cond, body = body[1], body[2]
+    out: set[str] = set()
+    for e in kg.entities:
+        if not domain.is_subtype(kg.type_of(e) or '', typ):
+            continue
+        sub = _substitute(body, var, e)
+        if sub is None:
+            continue
+        if cond is not None:
+            c = _substitute(cond, var, e)
+            if c is None or c[0] != 'atom' or Fact(c[1], tuple(c[2])) not in kg:
+                continue
+        out.add(render_goal(sub[1] if sub[0] == 'not' else sub))
+    return out
+
+
+def _substitute(node: Any, var: str, entity: str) -> Any:
+    """Return a literal node with ``var`` replaced by ``entity`` (None: not a literal)."""
+    if node[0] == 'not':
+        inner = _substitute(node[1], var, entity)
+        return None if inner is None else ('not', inner)
+    if node[0] != 'atom':
+        return None
+    return ('atom', node[1], tuple(entity if a == var else a for a in node[2]))
 
 
 def top_level(domain: DomainSchema, kg: KnowledgeGraph, goal: str, *,
@@ -169,6 +219,88 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
     return conjoin(kept), notes
 
 
+def settle_quantified(domain: DomainSchema, kg: KnowledgeGraph, goal: str,
+                      wants: Callable[[Fact], bool | None]) -> tuple[str, list[str]]:
+    """Ask about one member of each ``forall`` conjunct; negate its body when denied.
+
+    A small model sets ``negate`` the wrong way round ("wash all the dishes" as every dish
+    not clean), and a goal about kinds is never read back literal by literal. Per
+    top-level one-variable ``forall`` whose body is a literal (under an ``imply`` or not),
+    one member it covers is asked about (one the task would change, if any): "when the
+    robot is done, will the coffee mug be clean?". An answer against the body negates it.
+    """
+    items = top_level(domain, kg, goal, consistent=False)
+    if items is None:
+        return goal, []
+    out: list[Any] = []
+    notes: list[str] = []
+    asked = 0
+    for n in items:
+        if n[0] != 'forall' or len(n[1]) != 1 or asked >= MAX_READ_BACK:
+            out.append(n)
+            continue
+        (var, typ), body = n[1][0], n[2]
+        cond, lit = (body[1], body[2]) if body[0] == 'imply' else (None, body)
+        positive = lit[0] != 'not'
+        atom = lit[1] if not positive else lit
+        if atom[0] != 'atom' or var not in atom[2] or (positive and len(atom[2]) > 1):
+            out.append(n)  # a place asked for: yes/no denies right ones (as drop_held)
+            continue
+        members = []
+        for e in sorted(kg.entities):
+            if not domain.is_subtype(kg.type_of(e) or '', typ):
+                continue
+            c = _substitute(cond, var, e) if cond is not None else None
+            if cond is not None and (c is None or c[0] != 'atom'
+                                     or Fact(c[1], tuple(c[2])) not in kg):
+                continue
+            fact = Fact(atom[1], tuple(e if a == var else a for a in atom[2]))
+            members.append(((fact in kg) != positive, fact))
+        if not members:
+            out.append(n)
+            continue
+        fact = max(members, key=lambda m: m[0])[1]  # one the task changes, if any
+        asked += 1
+        wanted = wants(fact)
+        if wanted is None or wanted == positive:
+            out.append(n)
+            continue
+        flipped = atom if wanted else ('not', atom)
+        new = ('forall', n[1], ('imply', cond, flipped) if cond is not None else flipped)
+        out.append(new)
+        notes.append(f'negated what {render_goal(n)} asks of every one: asked whether the '
+                     f'task wants {fact.text()}, the model answered {"yes" if wanted else "no"}')
+    return (conjoin(out), notes) if notes else (goal, [])
+
+
+def turn_one_way(domain: DomainSchema, kg: KnowledgeGraph,
+                 goal: str) -> tuple[str | None, list[str]]:
+    """Negate the ground conjuncts that ask for what holds, against the only way it can go.
+
+    "Please pick up Laura's phone, it is ringing" answered with the phone ringing: no
+    action makes a phone ring, only answering stops it, so the conjunct can only ask for
+    what holds now. For a goal that already holds or that no plan reaches, each top-level
+    ground literal that holds now although actions only ever give its predicate the
+    other value is negated. Return (the new goal or None when nothing turned, notes).
+    """
+    items = top_level(domain, kg, goal, consistent=False)
+    if items is None:
+        return None, []
+    out: list[Any] = []
+    notes: list[str] = []
+    for n in items:
+        atom, positive = (n[1], False) if n[0] == 'not' else (n, True)
+        way = domain.one_way(atom[1]) if atom[0] == 'atom' else None
+        if way is None or way == positive or any(a.startswith('?') for a in atom[2]) \
+                or (Fact(atom[1], tuple(atom[2])) in kg) != positive:
+            out.append(n)
+            continue
+        out.append(atom if not positive else ('not', atom))
+        notes.append(f'negated {render_goal(n)}: it holds now, and no action makes it '
+                     f'{"false" if way else "true"} again, so the task asks for the change')
+    return (conjoin(out), notes) if notes else (None, [])
+
+
 def settle_contradictions(domain: DomainSchema, kg: KnowledgeGraph,
                           goal: str) -> tuple[str, list[str]]:
     """Keep the change of a ground atom a goal asks to be both true and false.
@@ -206,8 +338,12 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
     ``more`` answers a narrower question (what must hold of one thing), so a conjunct of
     ``goal`` it negates, or that a state-constraint rule forbids beside one of its
     literals (the pen in Jerry's hand when the answer puts it in Anna's), is dropped.
-    None when either does not parse.
+    A ``forall`` in ``more`` (what holds of every one of a kind) replaces the conjuncts
+    of ``goal`` about its members. None when either does not parse.
     """
+    if not goal:
+        return (more if top_level(domain, kg, more, consistent=False) is not None
+                else None), []
     old = top_level(domain, kg, goal, consistent=False)
     new = top_level(domain, kg, more, consistent=False)
     if old is None or new is None:
@@ -225,8 +361,12 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
             Fact(m[1], tuple(m[2])), Fact(atom[1], tuple(atom[2])), kg.entities, constraints,
             domain) is not None
 
+    covered = set().union(*(_instances(domain, kg, n) for n in new))
     for n in old:
         atom, positive = (n[1], False) if n[0] == 'not' else (n, True)
+        if atom[0] == 'atom' and render_goal(atom) in covered:
+            notes.append(f'dropped {render_goal(n)}: the answer says what holds of every one')
+            continue
         clash = next((render_goal(m if pos else ('not', m)) for m, pos in added
                       if clashes(m, pos, atom, positive)), None)
         if clash is None:

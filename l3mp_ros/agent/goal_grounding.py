@@ -9,7 +9,7 @@ with ``"?x"`` standing for the bound variable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..world.kg import FALSE, Fact, KGError
@@ -126,6 +126,55 @@ class GoalGrounding(Grounding):
         return {'type': 'object', 'properties': {'goal': {
             'type': 'array', 'items': {'anyOf': lits}, 'minItems': 1, 'maxItems': 2}},
             'required': ['goal'], 'additionalProperties': False}
+
+    def kind_schema(self, type_: str) -> dict[str, Any] | None:
+        """Return the schema of conditions every thing of ``type_`` must meet (None: none fit).
+
+        Each item is a literal of a predicate some action changes with ``?x`` where a
+        ``type_`` fits and entities the task names elsewhere, or its ``not`` ("turn off all
+        the lights").
+        """
+        lits = self._triplet_schemas(variable=True, only=self.changeable(), var_type=type_)
+        if not lits:
+            return None
+        item = {'anyOf': [*lits, {'type': 'object', 'properties': {'not': {'anyOf': lits}},
+                                  'required': ['not'], 'additionalProperties': False}]}
+        return {'type': 'object', 'properties': {'goal': {
+            'type': 'array', 'items': item, 'minItems': 1, 'maxItems': 2}},
+            'required': ['goal'], 'additionalProperties': False}
+
+    def read_kind(self, data: Any, type_: str, where: tuple[str, int, str] | None = None
+                  ) -> tuple[str | None, list[str]]:
+        """Read an answer to :meth:`kind_schema` as one ``forall`` over ``type_``.
+
+        ``where`` (predicate, position of ``?x``, other argument) restricts it to the
+        things it holds of ("Lena's tubes": those that belong to Lena).
+        """
+        if isinstance(data, dict):
+            data = {str(k).lower(): v for k, v in data.items()}.get('goal')
+        if not isinstance(data, list) or not data:
+            return None, ['the reply has no "goal" list']
+        then: list[Any] = []
+        negate: set[bool] = set()
+        for item in data:
+            neg = isinstance(item, dict) and 'not' in {str(k).lower() for k in item}
+            lit = {str(k).lower(): v for k, v in item.items()}['not'] if neg else item
+            if not isinstance(lit, list) or VAR not in lit[1:]:
+                return None, [f'{item!r}: write "{VAR}" for each one']
+            then.append(lit)
+            negate.add(neg)
+        if len(negate) > 1:
+            return None, ['the conditions mix true and not true']
+        cond = []
+        if where is not None:
+            pred, i, other = where
+            cond = [[pred, *([VAR, other] if i == 0 else [other, VAR])]]
+        wide = replace(self, constants=None, quantified=None)
+        try:
+            return wide._goal_item({'forall': type_, 'if': cond, 'then': then,
+                                    'negate': negate.pop()}), []
+        except KGError as exc:
+            return None, [str(exc)]
 
     def read_goal(self, data: Any) -> tuple[str | None, list[str]]:
         """Turn a structured goal into PDDL; errors for anything outside the context.

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import time
 from dataclasses import dataclass, field, fields
 from functools import partial
@@ -37,6 +36,7 @@ from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
 from .attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
+from .clauses import split_task
 from .examples import system_for
 from .goal_checks import (
     GoalReadBack,
@@ -45,10 +45,14 @@ from .goal_checks import (
     left_out,
     reconcile_goal,
     settle_contradictions,
+    settle_quantified,
+    turn_one_way,
+    uncovered,
     unmentioned,
 )
 from .goal_grounding import GoalGrounding
 from .grounding import grounded_message
+from .kinds import ALL, kinds
 from .request import Request
 
 if TYPE_CHECKING:
@@ -60,11 +64,9 @@ ALREADY_HOLDS = ('the goal already holds in the current state, but the task asks
 # words by which a task speaks of a kind of thing rather than of one thing
 QUANTIFIERS = frozenset('all every each any none no nothing everything anything some a an '
                         'both either neither whichever whatever'.split())
-# a part of a task that describes rather than asks ("..., it is ringing"; "she is thirsty")
-DESCRIBES = re.compile(r'^(it|he|she|they|this|that|there)\s+(is|are|was|were|has|have|seems?)\b',
-                       re.IGNORECASE)
 _ids = itertools.count(1)
 GOAL_TOKENS = 300  # tokens one goal may take
+MAX_KINDS = 3  # kinds of one task asked about
 
 
 def new_task_id() -> str:
@@ -168,6 +170,7 @@ class Asking:
     out: TaskOutcome  # the goal, plan and status of the latest answer
     flagged: bool = False  # a suspect goal was read back (once per task)
     asked_left_out: bool = False  # what the planned goal leaves out was asked about (once)
+    asked_kinds: bool = False  # what must hold of every one of a kind was asked (once)
 
 
 @dataclass
@@ -179,6 +182,7 @@ class TaskSettings:
     resolve_mentions: bool = True
     read_back: bool = True  # yes/no questions about a suspect goal's literals
     ask_left_out: bool = True  # ask what the task wants of a thing a planned goal leaves out
+    ask_kinds: bool = True  # ask what must hold of every one of a kind the goal misses
     split_clauses: bool = True
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
 
@@ -285,14 +289,14 @@ class TaskPlanner:
                     if self.memory is not None else '')
         messages = self._request(req.kg, grounding, recalled, req.text)
         schema = grounding.goal_schema()
-        parts = [p for p in req.parts(self.settings.split_clauses)
-                 if not DESCRIBES.match(p)]  # "pick up the phone, it is ringing"
+        parts = (split_task(req.text, req.lexicon) if self.settings.split_clauses
+                 else [req.text])  # "Laura's phone is ringing. Please answer it."
         return Asking(req, grounding, mentioned, names, recalled, parts, messages, schema,
                       GoalReadBack(self.llm, self.world.domain, self.settings.read_back), out)
 
     def _propose(self, a: Asking, messages: Messages, attempt: int) -> LLMReply:
         """Ask for the goal (first by parts, when there are several)."""
-        if attempt == 1 and len(a.parts) > 1:
+        if attempt == 1 and a.parts != [' '.join(a.req.text.split())]:  # or one described
             return self._by_parts(a, a.out.trace)
         return Chat(self.llm, a.out.trace, a.schema, 'pddl_goal', GOAL_TOKENS)(messages)
 
@@ -302,6 +306,11 @@ class TaskPlanner:
         goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
         self._plan(a, goal, errors, out.attempts, out, notes)  # suspect goals read back once
         verdict, reason = self._verdict(out)
+        if not a.asked_kinds and self.settings.ask_kinds and (
+                verdict is Verdict.ACCEPTED or out.attempts >= self.settings.attempts):
+            a.asked_kinds = True  # on a planned goal, or on the last one the loop gets
+            self._kinds(a, reply, out, notes)
+            verdict, reason = self._verdict(out)
         if verdict is Verdict.ACCEPTED and not a.asked_left_out and self.settings.ask_left_out \
                 and out.goal:
             a.asked_left_out = True
@@ -310,6 +319,63 @@ class TaskPlanner:
                       f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.',
                       {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
                        'notes': notes, 'reply': reply.text[:2000]})
+
+    def _kinds(self, a: Asking, reply: LLMReply, out: TaskOutcome, notes: list[str]) -> None:
+        """Ask what must hold of every one of a kind the task speaks of as a whole.
+
+        "Turn off all the lights, faucets and TVs" answered about three lights: per kind
+        the goal does not cover, the model is asked for conditions with ``?x`` for each one
+        (constrained to literals where that type fits, or their negation), read as one
+        ``forall``. The goal grows by it (replacing what it said of the members), or is
+        replaced by it when the two do not plan together (the goal missed the kind, so
+        the rest of it is suspect too); kept only when the result plans and does not
+        already hold.
+        """
+        found = uncovered(self.world.domain, a.req.kg, out.goal,
+                          kinds(self.world.domain, a.req.kg, a.req.text))
+        for kind in found[:MAX_KINDS]:
+            schema = a.grounding.kind_schema(kind.type)
+            if schema is None:
+                continue
+            every = ' '.join(w for w in name_words(kind.type) if not w.isdigit())
+            said = kind.said if kind.said.split()[0] in ALL else (
+                f'{kind.said}: every {every} it means')
+            ask = a.messages + [
+                {'role': 'assistant', 'content': reply.text or ''},
+                {'role': 'user', 'content': f'The task speaks of {said}. Which condition must '
+                                            f'hold for each of them when the task is done? '
+                                            f'Write "?x" for each one.'}]
+            try:
+                got = Chat(self.llm, out.trace, schema, 'pddl_goal', GOAL_TOKENS)(ask)
+            except LLMError as exc:
+                notes.append(f'asked about every {kind.type}: {exc}')
+                return
+            more, errors = a.grounding.read_kind(got.data, kind.type, kind.where)
+            if errors or not more:
+                notes.append(f'asked about every {kind.type}, the answer did not read: '
+                             f'{errors[:1]}')
+                continue
+            if self.settings.read_back:
+                more, flipped = settle_quantified(
+                    self.world.domain, a.req.kg, f'(and {more})',
+                    lambda f: a.asker.wants(a.req.text, f, a.names, out.trace))
+                notes += flipped
+            kept = (out.goal, out.plan, out.status, list(out.errors))
+            tries = [extend_goal(self.world.domain, a.req.kg, self.world.constraints,
+                                 out.goal or '', more), (more, [])]
+            for grown, settled in tries:
+                if grown is None:
+                    continue
+                self._solve(a, grown, out)
+                if Status(out.status).ok and out.status != Status.ALREADY_SATISFIED:
+                    out.goal = grown
+                    notes.append(f'asked what must hold of {kind.said} (the goal did not '
+                                 f'cover them): {more}' + ''.join(f'; {n}' for n in settled))
+                    break
+            else:
+                out.goal, out.plan, out.status, out.errors = kept
+                notes.append(f'asked what must hold of {kind.said}, the answer {more} does '
+                             'not plan: the goal stays')
 
     def _left_out(self, a: Asking, reply: LLMReply, out: TaskOutcome, notes: list[str]) -> None:
         """Ask what the task wants of each thing it names that a planned goal leaves out.
@@ -373,6 +439,9 @@ class TaskPlanner:
         if not errors and goal and self.settings.resolve_mentions:
             goal, held = drop_held(domain, kg, goal, text, wants)
             notes += held
+        if not errors and goal and wants is not None:
+            goal, flipped = settle_quantified(domain, kg, goal, wants)
+            notes += flipped
         out.goal = goal
         if not errors and goal and a.mentioned:
             errors = unmentioned(goal, kg, a.mentioned)
@@ -387,6 +456,15 @@ class TaskPlanner:
         self._solve(a, goal, out)
         if out.status not in (Status.ALREADY_SATISFIED, Status.UNSOLVABLE) or a.flagged:
             return
+        turned, why = turn_one_way(self.world.domain, a.req.kg, goal)
+        if turned is not None:
+            kept = (out.plan, out.status, list(out.errors))
+            self._solve(a, turned, out)
+            if Status(out.status).ok and out.status != Status.ALREADY_SATISFIED:
+                out.goal = turned
+                notes.extend(why)
+                return
+            out.plan, out.status, out.errors = kept
         a.flagged = True
         flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out.trace, notes)
         if flipped is not None:  # asked literal by literal: a change after all

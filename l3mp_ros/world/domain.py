@@ -39,7 +39,7 @@ from .pddl import COST, PDDLSyntaxError, normalise_domain
 
 ROOT_TYPE = 'object'
 _CACHE: dict[tuple[str, str], DomainSchema] = {}
-SUMMARY_VERSION = 2
+SUMMARY_VERSION = 3
 DURATIVE_NOTE = ('durative actions compiled to instantaneous ones, durations dropped: each '
                  'checks its at-start conditions, applies its at-start effects, then checks '
                  'its over-all and at-end conditions and applies its at-end effects')
@@ -103,6 +103,9 @@ class DomainSchema:
         self.notes: tuple[str, ...] = tuple(summary.get('notes', ()))
         self.costs: bool = bool(summary.get('costs', False))
         self._fluent = frozenset(summary['fluent'])
+        made = summary.get('made') or {}
+        self._made = {side: frozenset(made.get(side, ())) for side in ('true', 'false')} \
+            if made else None
         self._ancestors: dict[str, tuple[str, ...]] = {t: self._chain(t) for t in self.types}
 
     @property
@@ -120,6 +123,8 @@ class DomainSchema:
                 'actions': {n: [[pn, list(tt)] for pn, tt in a.params]
                             for n, a in self.actions.items()},
                 'constants': self.constants, 'fluent': sorted(self._fluent),
+                'made': ({k: sorted(v) for k, v in self._made.items()} if self._made
+                         else {}),
                 'notes': list(self.notes), 'costs': self.costs}
 
     # -- loading -------------------------------------------------------------
@@ -218,6 +223,17 @@ class DomainSchema:
         """Return predicates that some action changes (the rest are static)."""
         return self._fluent
 
+    def one_way(self, pred: str) -> bool | None:
+        """Return the only value actions ever give ``pred`` (None: both, none, unknown).
+
+        False for a phone's ringing that only answering it changes: a goal asking it true
+        can only ask for what already holds.
+        """
+        if self._made is None or pred not in self._fluent:
+            return None
+        up, down = pred in self._made['true'], pred in self._made['false']
+        return up if up != down else None
+
     def static_predicates(self) -> frozenset[str]:
         """Return predicates no action changes: which room a TV is in, who owns a phone."""
         return frozenset(self.predicates) - self.fluent_predicates()
@@ -310,13 +326,25 @@ def _summarise(up_problem: Problem, text: str) -> dict[str, Any]:
                                        for i, p in enumerate(fl.signature)]
     actions = {act.name.lower(): [[p.name, [p.type.name.lower()]] for p in act.parameters]
                for act in up_problem.actions}
-    fluent = sorted({eff.fluent.fluent().name.lower() for act in up_problem.actions
-                     for eff in getattr(act, 'effects', [])})
+    effects = [eff for act in up_problem.actions for eff in _effects(act)]
+    fluent = sorted({eff.fluent.fluent().name.lower() for eff in effects})
+    made = {side: sorted({eff.fluent.fluent().name.lower() for eff in effects
+                          if eff.value.is_bool_constant()
+                          and eff.value.bool_constant_value() is (side == 'true')})
+            for side in ('true', 'false')}
     return {'name': (up_problem.name or '').lower(), 'types': types,
             'predicates': predicates, 'actions': actions,
             'constants': {o.name.lower(): o.type.name.lower()
                           for o in up_problem.all_objects},
-            'fluent': fluent}
+            'fluent': fluent, 'made': made}
+
+
+def _effects(act: Any) -> list[Any]:
+    """Return an action's effects (a durative action keeps them per timing)."""
+    effs = getattr(act, 'effects', [])
+    if isinstance(effs, dict):
+        return [e for timed in effs.values() for e in timed]
+    return list(effs)
 
 
 def _summary_file(text: str) -> Path | None:

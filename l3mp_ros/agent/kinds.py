@@ -1,0 +1,170 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The kinds of things a task asks about as a whole ("all the dishes", "Lena's tubes").
+
+A phrase names a kind when its head is the plural of a type's last word, the other words of
+that type just before it ("the staff areas": ``staff_area``), or of the only argument of a
+one-argument predicate ("the dishes": ``dish_is_clean ?k - kitchenware``), or when the head
+follows "every" or "each" ("every dish"). It asks about the whole kind only when a word
+says so: "all", "every", "each", a definite "the" or an owner ("Lena's tubes") right
+before it, or a list it continues ("all the lights, faucets and TVs"); a count ("both
+cartons") names so many things, not the kind. A definite plural that a place follows
+("the lights in the kitchen") is read as the members at that place, or left alone when
+no member is there. An owner keeps the members the graph links to the owner, by the one
+predicate that links them. No LLM; nothing about any domain.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..text import NUMBER_WORDS, STOPWORDS, WORD_RE, name_words, stem
+from ..world.domain import DomainSchema
+from ..world.kg import KnowledgeGraph
+
+ALL = frozenset({'all', 'every', 'each'})
+EVERY = frozenset({'every', 'each'})
+COUNTS = frozenset({'both', 'few', 'several', 'some', 'many', 'most', 'couple', 'pair'}
+                   ) | frozenset(NUMBER_WORDS)
+# words after a definite plural that place it ("the lights in the kitchen")
+PLACING = frozenset({'in', 'on', 'at', 'from', 'inside', 'near', 'of', 'by'})
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind a task speaks of as a whole, and the things in the graph it covers."""
+
+    type: str
+    said: str  # the phrase as written, lower case ("all of lena's tubes")
+    members: frozenset[str]
+    # a restriction that holds of exactly the members: (predicate, member position, other
+    # argument), e.g. ("belongs_to", 0, "lena") for "Lena's tubes"; None: every one
+    where: tuple[str, int, str] | None = None
+
+
+def _type_words(t: str) -> list[str]:
+    return [w for w in name_words(t) if not w.isdigit()]
+
+
+def _head_types(domain: DomainSchema, head: str, before: list[str]) -> tuple[str | None, int]:
+    """Return the type ``head`` (a singular) names, and how many words before it help.
+
+    The type's other words just ``before`` the head pick among types sharing a last word
+    ("staff areas"); several left give their common supertype. Without a type, the one
+    argument type of the one-argument predicates the word belongs to ("dish_is_clean").
+    None: no type, or only ``object``.
+    """
+    best: list[tuple[int, str]] = []
+    for t in domain.types:
+        tw = _type_words(t)
+        if not tw or tw[-1] != head:
+            continue
+        rest, k = tw[:-1], 0
+        while k < len(rest) and len(before) > k and before[-1 - k] == rest[-1 - k]:
+            k += 1
+        best.append((k, t))
+    if best:
+        top = max(k for k, _ in best)
+        types = {t for k, t in best if k == top}
+        common = [a for a in domain.ancestors(next(iter(types)))
+                  if all(domain.is_subtype(t, a) for t in types)]
+        found = common[0] if common and common[0] != 'object' else None
+        return found, top
+    by_pred = {domain.predicates[p].params[0][1] for p in domain.predicates
+               if domain.predicates[p].arity == 1 and head in name_words(p)}
+    if len(by_pred) == 1 and len(next(iter(by_pred))) == 1:
+        return next(iter(by_pred))[0], 0
+    return None, 0
+
+
+def _members(domain: DomainSchema, kg: KnowledgeGraph, t: str) -> set[str]:
+    return {e for e in kg.entities if domain.is_subtype(kg.type_of(e) or '', t)}
+
+
+def _link(kg: KnowledgeGraph, members: set[str], other: str
+          ) -> tuple[tuple[str, int, str] | None, set[str]]:
+    """Return the one predicate linking ``other`` to some members, and those members."""
+    links: Counter[tuple[str, int, int]] = Counter()
+    for f in kg.facts:
+        if len(f.args) == 2 and other in f.args:
+            i = 0 if f.args[0] in members else 1 if f.args[1] in members else None
+            if i is not None and f.args[1 - i] == other:
+                links[(f.predicate, i, 1 - i)] += 1
+    if len(links) != 1:
+        return None, set()
+    pred, i, j = next(iter(links))
+    linked = {f.args[i] for f in kg.facts
+              if f.predicate == pred and len(f.args) == 2 and f.args[j] == other}
+    return (pred, i, other), linked & members
+
+
+def _place(kg: KnowledgeGraph, toks: list[str], start: int) -> str | None:
+    """Return the entity the words from ``start`` name ("the kitchen sink"), if one."""
+    words = [t.split("'")[0] for t in toks[start:start + 5] if t not in STOPWORDS]
+    for n in range(min(4, len(words)), 0, -1):
+        name = '_'.join(words[:n])
+        if name in kg.entities:
+            return name
+    return None
+
+
+def _lead(toks: list[str], j: int) -> int:
+    """Return where "all of the" / "all the" before word ``j`` starts (else ``j``)."""
+    k = j
+    while k >= 0 and toks[k] in ('the', 'of'):
+        k -= 1
+    return k if k >= 0 and k < j and toks[k] in ALL else j
+
+
+def kinds(domain: DomainSchema, kg: KnowledgeGraph, text: str) -> list[Kind]:
+    """Return the kinds ``text`` asks about as a whole, in reading order (see module doc)."""
+    toks = WORD_RE.findall(text.lower().replace('\u2019', "'"))
+    found: list[tuple[int, Kind]] = []
+    for i, tok in enumerate(toks):
+        if "'" in tok or tok in STOPWORDS:
+            continue
+        prev = toks[i - 1] if i else ''
+        one = tok[:-1] if len(tok) == 3 and tok.endswith('s') else stem(tok)  # "TVs"
+        plural = one != tok and tok.endswith('s')
+        if not plural and prev not in EVERY:
+            continue
+        t, used = _head_types(domain, one if plural else tok, toks[:i])
+        if t is None:
+            continue
+        j = _lead(toks, i - 1 - used)  # the word before the phrase
+        before = toks[j] if j >= 0 else ''
+        owner = before.split("'")[0] if before.endswith(("'s", "s'")) else None
+        if owner is not None and owner not in kg.entities:
+            continue
+        if owner is not None:
+            j = _lead(toks, j - 1)
+            before = toks[j] if j >= 0 else ''
+        listed = bool(found) and (found[-1][0] == j or (
+            before in ('and', 'or') and found[-1][0] == j - 1))
+        if before in COUNTS or before.isdigit():
+            continue
+        if not (before in ALL or before == 'the' or owner is not None or listed
+                or prev in EVERY):
+            continue
+        members = _members(domain, kg, t)
+        where: tuple[str, int, str] | None = None
+        if owner is not None:
+            where, members = _link(kg, members, owner)
+            if where is None:
+                continue
+        elif before == 'the' and i + 1 < len(toks) and toks[i + 1] in PLACING:
+            place = _place(kg, toks, i + 2)
+            if place is None:
+                continue
+            where, there = _link(kg, members, place)
+            if where is None or not there:
+                continue
+            members = there
+        if len(members) < 2:
+            continue
+        said = ' '.join(toks[i - used if listed or j < 0 else j:i + 1])
+        found.append((i, Kind(t, said, frozenset(members), where)))
+    types = [k.type for _, k in found]
+    return [k for _, k in found  # "the lights in the staff areas": the staff areas
+            if not any(u != k.type and domain.is_subtype(u, k.type) for u in types)]
