@@ -109,7 +109,8 @@ def test_a_goal_missing_a_kind_is_asked_about_every_one(
         asked = fake.requests[1]
         calls = [r['messages'][-1]['content'] for r in fake.requests]
     assert len(calls) == 2 + len(read_back)
-    assert 'The task speaks of all the lights.' in calls[1]
+    assert 'Question: the task speaks of all the lights.' in calls[1]
+    assert '"light_on", "kitchen_light"' not in calls[1]  # not shown the answer it missed
     if read_back:
         light = 'bathroom light is on' if answer is OFF else 'anna bedroom light is on'
         assert calls[2].endswith(f'will this be true: {light}?')

@@ -340,11 +340,12 @@ class TaskPlanner:
             every = ' '.join(w for w in name_words(kind.type) if not w.isdigit())
             said = kind.said if kind.said.split()[0] in ALL else (
                 f'{kind.said}: every {every} it means')
-            ask = a.messages + [
-                {'role': 'assistant', 'content': reply.text or ''},
-                {'role': 'user', 'content': f'The task speaks of {said}. Which condition must '
-                                            f'hold for each of them when the task is done? '
-                                            f'Write "?x" for each one.'}]
+            # the request alone, not the answer that missed the kind: shown it, the model
+            # copies its predicate ("Lena's tubes" held by Lena, as the one tube was)
+            request = a.messages[-1]['content'].removesuffix('\nAnswer:')
+            ask = a.messages[:-1] + [{'role': 'user', 'content': (
+                f'{request}\nQuestion: the task speaks of {said}. Which condition must hold '
+                f'for each of them when the task is done? Write "?x" for each one.\nAnswer:')}]
             try:
                 got = Chat(self.llm, out.trace, schema, 'pddl_goal', GOAL_TOKENS)(ask)
             except LLMError as exc:
