@@ -4,11 +4,12 @@
 
 import pytest
 
-from l3mp_ros.agent.goal_checks import extend_goal, turn_one_way, uncovered
+from l3mp_ros.agent.goal_checks import extend_goal, last_condition, turn_one_way, uncovered
 from l3mp_ros.agent.kinds import kinds
 from l3mp_ros.agent.task import TaskPlanner, TaskSettings
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.retrieval.mentions import resolve
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, Update
@@ -163,3 +164,19 @@ def test_a_goal_asking_what_only_actions_undo_asks_for_the_change(tmp_path):
     # a literal that does not hold now, or one actions change both ways, is left alone
     assert turn_one_way(d, world.kg, '(and (phone_ringing jerry_phone))') == (None, [])
     assert turn_one_way(d, world.kg, '(and (light_on kitchen_light))') == (None, [])
+
+
+def test_of_two_places_for_every_one_the_one_the_task_names_last_stays(tmp_path):
+    world = household_world(tmp_path)
+    text = "Put all of Anna's pens on the living room table."
+    ms = resolve(world.kg, text)
+    both = [['in_person_hand', '?x', 'anna'], ['placed_at_table', '?x', 'living_room_table']]
+    kept, notes = last_condition(both, world.constraints, text, ms)
+    assert kept == [both[1]] and 'names living_room_table later' in notes[0]
+    assert last_condition(both[::-1], world.constraints, text, ms)[0] == [both[1]]
+    # one condition, a negation, or places the task does not name: as they are
+    assert last_condition(both[:1], world.constraints, text, ms) == (both[:1], [])
+    neg = [both[0], {'not': both[1]}]
+    assert last_condition(neg, world.constraints, text, ms) == (neg, [])
+    other = [both[0], ['placed_at_table', '?x', 'jerry_bedroom_table']]
+    assert last_condition(other, world.constraints, text, ms) == (other, [])

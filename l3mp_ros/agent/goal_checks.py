@@ -23,11 +23,13 @@ from ..llm.prompting import ask_yes_no
 from ..llm.protocol import ChatLLM, LLMError
 from ..planning.problem import GoalError, parse_goal, render_goal
 from ..retrieval.mentions import Mention
+from ..text import WORD_RE
 from ..world.complete import forbidding_rule
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KnowledgeGraph
 from .attempts import Trace
+from .grounding import VAR
 from .kinds import Kind
 from .wording import say
 
@@ -133,6 +135,36 @@ def _substitute(node: Any, var: str, entity: str) -> Any:
     if node[0] != 'atom':
         return None
     return ('atom', node[1], tuple(entity if a == var else a for a in node[2]))
+
+
+def last_condition(items: list[Any], constraints: Constraints, text: str,
+                   mentions: list[Mention]) -> tuple[list[Any], list[str]]:
+    """Keep, of two places an answer about every one of a kind gives, the one named last.
+
+    "Put all of Lena's tubes in the fridge" answered with each tube held by Lena and kept
+    in the fridge: a thing is in one place, and a request names what it is about before
+    where it goes, so of two positive conditions of one exactly-one group with ``?x`` as
+    its key, the one whose other argument the task mentions later stays. Return the items
+    and a note; anything else is returned as it is.
+    """
+    lits = [i for i in items if isinstance(i, list) and len(i) == 3 and i[1] == VAR]
+    if len(lits) != 2 or len(items) != 2:
+        return items, []
+    grouped = any(r.kind == 'functional' and r.exactly and r.key == 0
+                  and all(str(i[0]).lower() in r.predicates for i in lits)
+                  for r in constraints.rules)
+    where: dict[str, int] = {}
+    for m in mentions:
+        for c in m.candidates:
+            where[c] = max(where.get(c, -1), m.start)
+    for k, tok in enumerate(WORD_RE.findall(text.lower().replace('\u2019', "'"))):
+        where.setdefault(tok.split("'")[0], k)  # an owner inside a mention ("Lena's tubes")
+    at = [where.get(str(i[2]).lower()) for i in lits]
+    if not grouped or None in at or at[0] == at[1]:
+        return items, []
+    first, last = (lits[0], lits[1]) if at[0] < at[1] else (lits[1], lits[0])
+    return [last], [f'dropped {first} for every one: the task names {last[2]} later, and '
+                    'each is in one place']
 
 
 def top_level(domain: DomainSchema, kg: KnowledgeGraph, goal: str, *,

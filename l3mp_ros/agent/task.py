@@ -42,6 +42,7 @@ from .goal_checks import (
     GoalReadBack,
     drop_held,
     extend_goal,
+    last_condition,
     left_out,
     reconcile_goal,
     settle_contradictions,
@@ -351,7 +352,12 @@ class TaskPlanner:
             except LLMError as exc:
                 notes.append(f'asked about every {kind.type}: {exc}')
                 return
-            more, errors = a.grounding.read_kind(got.data, kind.type, kind.where)
+            data = got.data.get('goal') if isinstance(got.data, dict) else None
+            if isinstance(data, list):
+                data, dropped = last_condition(data, self.world.constraints, a.req.text,
+                                               a.req.mentions)
+                notes += dropped
+            more, errors = a.grounding.read_kind(data, kind.type, kind.where)
             if errors or not more:
                 notes.append(f'asked about every {kind.type}, the answer did not read: '
                              f'{errors[:1]}')
