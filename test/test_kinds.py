@@ -5,6 +5,7 @@
 import pytest
 
 from l3mp_ros.agent.goal_checks import extend_goal, last_condition, turn_one_way, uncovered
+from l3mp_ros.agent.goal_grounding import GoalGrounding
 from l3mp_ros.agent.kinds import kinds
 from l3mp_ros.agent.task import TaskPlanner, TaskSettings
 from l3mp_ros.planning.planner import Planner
@@ -180,3 +181,19 @@ def test_of_two_places_for_every_one_the_one_the_task_names_last_stays(tmp_path)
     assert last_condition(neg, world.constraints, text, ms) == (neg, [])
     other = [both[0], ['placed_at_table', '?x', 'jerry_bedroom_table']]
     assert last_condition(other, world.constraints, text, ms) == (other, [])
+
+
+def test_a_kinds_question_offers_no_negated_place(tmp_path):
+    world = household_world(tmp_path)
+    grounding = GoalGrounding.build(world.domain, world.kg, sorted(world.kg.entities),
+                                    world.kg.facts)
+    placing = frozenset({'placed_at_kitchensink', 'placed_at_table'})
+    items = grounding.kind_schema('kitchenware', placing)['properties']['goal']['items']
+    plain = {b['prefixItems'][0]['const'] for b in items['anyOf'] if 'prefixItems' in b}
+    negated = {b['prefixItems'][0]['const'] for o in items['anyOf'] if 'properties' in o
+               for b in o['properties']['not']['anyOf']}
+    assert {'placed_at_kitchensink', 'dish_is_clean'} <= plain
+    assert 'dish_is_clean' in negated and not negated & placing
+    # repeated items read as one condition
+    more, errors = grounding.read_kind({'goal': [['dish_is_clean', '?x']] * 3}, 'kitchenware')
+    assert more == '(forall (?x - kitchenware) (dish_is_clean ?x))' and not errors

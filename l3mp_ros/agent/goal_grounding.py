@@ -127,18 +127,25 @@ class GoalGrounding(Grounding):
             'type': 'array', 'items': {'anyOf': lits}, 'minItems': 1, 'maxItems': 2}},
             'required': ['goal'], 'additionalProperties': False}
 
-    def kind_schema(self, type_: str) -> dict[str, Any] | None:
+    def kind_schema(self, type_: str, placing: frozenset[str] = frozenset()
+                    ) -> dict[str, Any] | None:
         """Return the schema of conditions every thing of ``type_`` must meet (None: none fit).
 
         Each item is a literal of a predicate some action changes with ``?x`` where a
         ``type_`` fits and entities the task names elsewhere, or its ``not`` ("turn off all
-        the lights").
+        the lights") unless the predicate is in ``placing`` (where a thing is, of which it
+        is always in one: a goal says where the things go; offered "not in the sink", the
+        model wrote it for "collect every dish and put it in the kitchen sink").
         """
-        lits = self._triplet_schemas(variable=True, only=self.changeable(), var_type=type_)
+        changeable = self.changeable()
+        lits = self._triplet_schemas(variable=True, only=changeable, var_type=type_)
         if not lits:
             return None
-        item = {'anyOf': [*lits, {'type': 'object', 'properties': {'not': {'anyOf': lits}},
-                                  'required': ['not'], 'additionalProperties': False}]}
+        negatable = self._triplet_schemas(variable=True, only=changeable - placing,
+                                          var_type=type_)
+        item = {'anyOf': [*lits, *([{'type': 'object', 'properties': {
+            'not': {'anyOf': negatable}}, 'required': ['not'],
+            'additionalProperties': False}] if negatable else [])]}
         return {'type': 'object', 'properties': {'goal': {
             'type': 'array', 'items': item, 'minItems': 1, 'maxItems': 2}},
             'required': ['goal'], 'additionalProperties': False}
@@ -161,7 +168,8 @@ class GoalGrounding(Grounding):
             lit = {str(k).lower(): v for k, v in item.items()}['not'] if neg else item
             if not isinstance(lit, list) or VAR not in lit[1:]:
                 return None, [f'{item!r}: write "{VAR}" for each one']
-            then.append(lit)
+            if lit not in then:  # a small model repeats an item
+                then.append(lit)
             negate.add(neg)
         if len(negate) > 1:
             return None, ['the conditions mix true and not true']
