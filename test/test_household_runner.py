@@ -242,6 +242,8 @@ def test_scripted_llm_through_the_real_client(tmp_path, house):
     assert s['llm_calls'] == total and total - checks == 16 and checks >= 6
     assert s['tokens']['prompt_total'] > 0 and not s['tokens']['estimated']
     assert not wrong
+    tasks = [r for r in runner.records if r['kind'] == 'task']  # what the checks did, kept
+    assert tasks and all(isinstance(r['notes'], list) for r in tasks)
 
 
 def test_scripted_wrong_answers_verifier_repairs_them(tmp_path, house):

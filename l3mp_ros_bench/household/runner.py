@@ -389,6 +389,8 @@ class Runner:
             'state_errors': state_errors(self.world.kg, self.truth),
             'own_execution_errors': own_errors,
             'reprompts': max(0, outcome.attempts - 1), 'errors': list(outcome.errors),
+            # what Algorithm 4's checks did (asked about a kind, negated, dropped ...)
+            'notes': [n for h in outcome.history for n in h.get('notes', [])],
             'context_facts': outcome.context_size,
             'widening': plan.widening if plan is not None else None,
             'solved_by': plan.solved_by if plan is not None else None,
