@@ -21,7 +21,7 @@ from typing import Any
 
 from ..llm.prompting import ask_yes_no
 from ..llm.protocol import ChatLLM, LLMError
-from ..planning.problem import GoalError, parse_goal, render_goal
+from ..planning.problem import GoalError, entities_of_type, parse_goal, render_goal
 from ..retrieval.mentions import Mention
 from ..text import WORD_RE
 from ..world.complete import forbidding_rule
@@ -113,9 +113,7 @@ def _instances(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> set[str]:
     if body[0] == 'imply':
         cond, body = body[1], body[2]
     out: set[str] = set()
-    for e in kg.entities:
-        if not domain.is_subtype(kg.type_of(e) or '', typ):
-            continue
+    for e in entities_of_type(domain, kg, typ):
         sub = _substitute(body, var, e)
         if sub is None:
             continue
@@ -279,9 +277,7 @@ def settle_quantified(domain: DomainSchema, kg: KnowledgeGraph, goal: str,
             out.append(n)  # a place asked for: yes/no denies right ones (as drop_held)
             continue
         members = []
-        for e in sorted(kg.entities):
-            if not domain.is_subtype(kg.type_of(e) or '', typ):
-                continue
+        for e in sorted(entities_of_type(domain, kg, typ)):
             c = _substitute(cond, var, e) if cond is not None else None
             if cond is not None and (c is None or c[0] != 'atom'
                                      or Fact(c[1], tuple(c[2])) not in kg):

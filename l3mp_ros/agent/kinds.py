@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ..planning.problem import entities_of_type
 from ..text import NUMBER_WORDS, STOPWORDS, WORD_RE, name_words, stem
 from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
@@ -76,10 +77,6 @@ def _head_types(domain: DomainSchema, head: str, before: list[str]) -> tuple[str
     if len(by_pred) == 1 and len(next(iter(by_pred))) == 1:
         return next(iter(by_pred))[0], 0
     return None, 0
-
-
-def _members(domain: DomainSchema, kg: KnowledgeGraph, t: str) -> set[str]:
-    return {e for e in kg.entities if domain.is_subtype(kg.type_of(e) or '', t)}
 
 
 def _link(kg: KnowledgeGraph, members: set[str], other: str
@@ -147,7 +144,7 @@ def kinds(domain: DomainSchema, kg: KnowledgeGraph, text: str) -> list[Kind]:
         if not (before in ALL or before == 'the' or owner is not None or listed
                 or prev in EVERY):
             continue
-        members = _members(domain, kg, t)
+        members = set(entities_of_type(domain, kg, t))
         where: tuple[str, int, str] | None = None
         if owner is not None:
             where, members = _link(kg, members, owner)

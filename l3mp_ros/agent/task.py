@@ -369,20 +369,14 @@ class TaskPlanner:
                     self.world.domain, a.req.kg, f'(and {more})',
                     lambda f: a.asker.wants(a.req.text, f, a.names, out.trace))
                 notes += flipped
-            kept = (out.goal, out.plan, out.status, list(out.errors))
             tries = [extend_goal(self.world.domain, a.req.kg, self.world.constraints,
                                  out.goal or '', more), (more, [])]
             for grown, settled in tries:
-                if grown is None:
-                    continue
-                self._solve(a, grown, out)
-                if Status(out.status).ok and out.status != Status.ALREADY_SATISFIED:
-                    out.goal = grown
+                if grown is not None and self._adopt(a, grown, out):
                     notes.append(f'asked what must hold of {kind.said} (the goal did not '
                                  f'cover them): {more}' + ''.join(f'; {n}' for n in settled))
                     break
             else:
-                out.goal, out.plan, out.status, out.errors = kept
                 notes.append(f'asked what must hold of {kind.said}, the answer {more} does '
                              'not plan: the goal stays')
 
@@ -413,18 +407,12 @@ class TaskPlanner:
             if errors or not more:
                 notes.append(f'asked about {name}, the answer did not read: {errors[:1]}')
                 continue
-            kept = (out.goal, out.plan, out.status, list(out.errors))
             grown, settled = extend_goal(self.world.domain, a.req.kg, self.world.constraints,
                                          out.goal or '', more)
-            if grown is not None:
-                self._solve(a, grown, out)
-            if grown is not None and Status(out.status).ok \
-                    and out.status != Status.ALREADY_SATISFIED:
-                out.goal = grown
+            if grown is not None and self._adopt(a, grown, out):
                 notes.append(f'asked what the task wants of {name} (the goal left it out): '
                              f'added {more}' + ''.join(f'; {n}' for n in settled))
             else:
-                out.goal, out.plan, out.status, out.errors = kept
                 notes.append(f'asked what the task wants of {name}, the answer {more} does '
                              'not plan with the goal: the goal stays')
 
@@ -466,14 +454,9 @@ class TaskPlanner:
         if out.status not in (Status.ALREADY_SATISFIED, Status.UNSOLVABLE) or a.flagged:
             return
         turned, why = turn_one_way(self.world.domain, a.req.kg, goal)
-        if turned is not None:
-            kept = (out.plan, out.status, list(out.errors))
-            self._solve(a, turned, out)
-            if Status(out.status).ok and out.status != Status.ALREADY_SATISFIED:
-                out.goal = turned
-                notes.extend(why)
-                return
-            out.plan, out.status, out.errors = kept
+        if turned is not None and self._adopt(a, turned, out):
+            notes.extend(why)
+            return
         a.flagged = True
         flipped = a.asker.read_back(a.req.text, goal, a.req.kg, a.names, out.trace, notes)
         if flipped is not None:  # asked literal by literal: a change after all
@@ -482,6 +465,16 @@ class TaskPlanner:
         elif (out.status == Status.ALREADY_SATISFIED and not self.settings.read_back
               and attempt < self.settings.attempts):
             out.status, out.errors = Status.ALREADY_HOLDS, [ALREADY_HOLDS]
+
+    def _adopt(self, a: Asking, goal: str, out: TaskOutcome) -> bool:
+        """Plan ``goal`` and keep it when it plans a change; else leave ``out`` as it was."""
+        kept = (out.goal, out.plan, out.status, list(out.errors))
+        self._solve(a, goal, out)
+        if Status(out.status).ok and out.status != Status.ALREADY_SATISFIED:
+            out.goal = goal
+            return True
+        out.goal, out.plan, out.status, out.errors = kept
+        return False
 
     def _solve(self, a: Asking, goal: str, out: TaskOutcome) -> None:
         with stage('plan'):

@@ -405,7 +405,8 @@ def goal_objects(goal: Goal) -> set[str]:
 # ------------------------------------------------------------------ evaluation
 
 
-def _entities_of_type(domain: DomainSchema, kg: KnowledgeGraph, typ: str) -> list[str]:
+def entities_of_type(domain: DomainSchema, kg: KnowledgeGraph, typ: str) -> list[str]:
+    """Return the KG's entities and the domain's constants of type ``typ`` (or below it)."""
     names = [n for n, t in kg.entities.items() if domain.is_subtype(t, typ)]
     names += [n for n, t in domain.constants.items()
               if domain.is_subtype(t, typ) and n not in kg.entities]
@@ -431,7 +432,7 @@ def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
     variables, body = node[1], node[2]
     combos: list[dict[str, str]] = [dict(env)]
     for var, typ in variables:
-        objs = _entities_of_type(domain, kg, typ)
+        objs = entities_of_type(domain, kg, typ)
         combos = [{**c, var: o} for c in combos for o in objs]
     test = all if kind == 'forall' else any
     return test(_holds(body, facts, c, domain, kg) for c in combos)
