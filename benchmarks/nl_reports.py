@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--no-confirm', action='store_true', help='no yes/no re-reading')
     ap.add_argument('--no-place-check', action='store_true',
                     help='no where-questions against the update')
+    ap.add_argument('--no-place-amend', action='store_true',
+                    help='a new place both orders give keeps the update out (not taken in)')
     ap.add_argument('--attempts', type=int, default=3)
     ap.add_argument('--no-clarify', action='store_true', help='guess instead of asking back')
     ap.add_argument('--cache', default=None, help='directory of cached LLM replies')
@@ -87,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                  llm_cache=args.cache or '', retriever=args.retriever,
                  max_attempts=args.attempts, verify=not args.no_verify,
                  confirm=not args.no_confirm, place_check=not args.no_place_check,
+                 place_amend=not args.no_place_amend,
                  clarify=not args.no_clarify)
     domain = compose.load_domain(cfg)
     state = json.loads((ROOT / spec['state']).read_text())

@@ -696,14 +696,15 @@ CARRIED = 'Jerry took the red pen from the living room table to the kitchen.'
 @pytest.mark.parametrize('place_check', [True, False])
 def test_where_questions_both_orders_refute_keep_a_partial_update_out(tmp_path, place_check):
     # the free diff gives Jerry the pen and leaves him in the living room; asked where
-    # Jerry is, the model says the kitchen in both orders: kept out, the KG unchanged
+    # Jerry is, the model says the kitchen in both orders: kept out (with place_amend
+    # off), the KG unchanged
     world = household_world(tmp_path)
     before = world.kg.to_json()
     wants = {'where is jerry': 'kitchen', 'where is the red pen': 'hand'}
     scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
     with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(place_check=place_check)).run(CARRIED)
+                        UpdateSettings(place_check=place_check, place_amend=False)).run(CARRIED)
         states = [r for r in fake.requests
                   if r['response_format']['json_schema']['name'] == 'state']
     if not place_check:
@@ -719,6 +720,24 @@ def test_where_questions_both_orders_refute_keep_a_partial_update_out(tmp_path, 
     kg, history = _disk(tmp_path)
     assert kg == before and history[-1].status == 'rejected'
     assert history[-1].errors == out.errors and history[-1].utterance == CARRIED  # not lost
+
+
+def test_a_new_place_both_orders_give_for_a_person_is_taken_into_the_update(tmp_path):
+    # the same partial answer, place_amend on (the default): Jerry's place both orders of
+    # the where-question gave joins the update, which is applied and marked doubtful
+    world = household_world(tmp_path)
+    wants = {'where is jerry': 'kitchen', 'where is the red pen': 'hand'}
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
+    with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(CARRIED)
+    assert out.applied and not out.errors
+    assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
+    assert Fact('person_in_room', ('jerry', 'living_room')) not in world.kg
+    assert Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
+    assert 'place_amended' in out.trace.doubts
+    assert any('jerry' in n and 'taken into the update' in n for n in out.notes)
+    kg, history = _disk(tmp_path)
+    assert history[-1].status == 'applied' and history[-1].info.get('doubtful') is True
 
 
 def test_as_before_against_the_update_is_no_evidence(tmp_path):

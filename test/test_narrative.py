@@ -54,3 +54,13 @@ def test_everyone_said_to_go_somewhere_must_move(mini_domain, mini_constraints, 
     # one subject, and someone named after the verb is no subject
     g = going(world, mini_kg, 'Gary went to the kitchen and Jerry stayed put.')
     assert (g.subject, g.others) == ('gary', ())
+
+
+def test_on_ones_way_to_a_place_is_going_there_a_way_up_is_not(mini_domain, mini_constraints,
+                                                                  mini_kg):
+    from l3mp_ros.agent.update_checks import going
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    g = going(world, mini_kg, 'Gary switched the lamp off on his way out to the kitchen.')
+    assert g is not None and g.subject == 'gary' and g.words == 'on his way out to'
+    assert going(world, mini_kg, 'Gary rolled the blind all the way up.') is None
+    assert going(world, mini_kg, 'The way to the kitchen is blocked by Gary.') is None

@@ -186,3 +186,32 @@ def test_the_updates_own_place_is_an_option_when_no_referent_names_it(world, min
     dune = [opts for q, opts in log if q.startswith('Where is the dune')]
     assert dune and any('jerry shelf' in o for o in dune[0])
     assert 'dune' not in [e for e, _, _ in c.against]
+
+
+def test_amend_takes_each_place_both_orders_gave_and_nothing_that_cannot_move(world):
+    before = frozenset({Fact('in_room', ('gary', 'kitchen'))})
+    new = frozenset({Fact('in_room', ('gary', 'jerry_bedroom'))})
+    check = sq.PlaceCheck(moves=[(before, new, before, True)])
+    got = sq.amend(PARTIAL, check)
+    assert got == Update.of(PARTIAL.remove | before, PARTIAL.add | new)
+    # the update's own new place is replaced, the place before still goes
+    shelf = frozenset({Fact('placed_at', ('dune', 'jerry_shelf'))})
+    table = frozenset({Fact('placed_at', ('dune', 'kitchen_table'))})
+    hand = frozenset({Fact('in_hand', ('dune', 'gary'))})
+    got = sq.amend(PARTIAL, sq.PlaceCheck(moves=[(shelf, hand, table, True)]))
+    assert got == Update.of(table, hand)
+    # one answer about a thing that cannot move (a fixture): nothing is taken in
+    assert sq.amend(PARTIAL, sq.PlaceCheck(moves=[(before, new, before, True),
+                                                  (shelf, hand, table, False)])) is None
+    assert sq.amend(PARTIAL, sq.PlaceCheck()) is None
+
+
+def test_people_and_things_actions_move_are_movable_fixed_relations_are_not(tmp_path):
+    from .agent_fixtures import household_world
+    w = household_world(tmp_path)
+    ph = Phrasing(w.domain, w.kg)
+    remote = 'anna_bedroom_tv_remote'
+    groups = dict.fromkeys(sq.place_groups(w, w.kg, remote, sq.changeable(w)))
+    assert [sq.movable(w, w.kg, ph, remote, g) for g in groups] == [True, False]
+    (people,) = sq.place_groups(w, w.kg, 'anna', sq.changeable(w))
+    assert sq.movable(w, w.kg, ph, 'anna', people)  # a name: people move without actions

@@ -70,6 +70,7 @@ class Doubt(StrEnum):
     DENIED = 'read_back_denied'  # the read-back denied a fact: asked again without it
     REPEATED = 'repeated_part'  # a part repeated an earlier part's change: asked again
     PLACE = 'place_as_before'  # asked where a moved thing is, both orders said "as before"
+    AMENDED = 'place_amended'  # a place both orders of a where-question gave was taken in
 
 
 @dataclass

@@ -45,12 +45,14 @@ DESCRIBED = frozenset('the a an my his her its our their your this that these th
                       'everything nothing nobody everyone someone something'.split())
 SUBORDINATORS = frozenset('after before once having while when as since'.split())
 # a verb of going with a place word after it: the one named before it is somewhere else now
-# ("Bob came into the mailroom", "Mia just headed over to", "Sven went back"); "moved the
+# ("Bob came into the mailroom", "Mia just headed over to", "Sven went back", "on his way
+# out to"); "moved the
 # tablet" or "left her door open" are no such verbs (an object follows)
 _GOING = re.compile(
     r'\b(?:came|comes|come|coming|went|goes|go|going|walked|walks|walking|stepped|steps|'
     r'headed|heads|heading|ran|runs|running|returned|returns|hurried|rushed|strolled|'
-    r'wandered|popped|moved|moves|drove|arrived|arrives|got|gets)\s+(?:just\s+|now\s+)?'
+    r'wandered|popped|moved|moves|drove|arrived|arrives|got|gets|'
+    r'on\s+(?:his|her|their|my|our)\s+way)\s+(?:just\s+|now\s+)?'
     r'(?:back\s+|over\s+|off\s+|out\s+|down\s+|up\s+|away\s+|straight\s+)*'
     r'(?:in|into|to|towards?|inside|outside|out|over|across|through|from|down|up|back|'
     r'home|off|away)\b', re.IGNORECASE)

@@ -33,13 +33,14 @@ from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
 from ..stages import stage
+from ..world.complete import complete
 from . import clarify
 from .attempts import Attempts, Doubt, Judged, Verdict
 from .examples import system_for
 from .grounding import grounded_message
 from .open_questions import OpenQuestions
 from .request import Request
-from .state_questions import changeable, check_places, place_groups
+from .state_questions import amend, changeable, check_places, place_groups
 from .update_answers import (
     NO_CHANGE,
     RESTATED,
@@ -295,6 +296,30 @@ class NLUpdater:
         out.errors = check.errors
         if check.stayed:  # applied, but its facts are looked at first (patrol)
             out.trace.doubt(Doubt.PLACE)
+        if check.errors and self.settings.place_amend:
+            self._amend(r, out, check)
+
+    def _amend(self, r: Reading, out: UpdateOutcome, check: Any) -> None:
+        """Take the places both orders gave into the update, when the rules accept it.
+
+        Only for things that move (people, things actions move): the update is applied
+        with each such place and marked doubtful (the patrol looks first); otherwise it
+        stays out, as the check's errors say.
+        """
+        amended = amend(out.update, check)
+        if amended is None:
+            return
+        kg, world = r.req.kg, self.world
+        done = complete(kg, amended, world.constraints, world.domain)
+        if done.update.is_empty() or world.verifier.check(kg, done.update):
+            return
+        out.update = done.update
+        out.implied = [(f, rule) for f, rule in done.implied]
+        out.notes.extend(f'asked where {e} is after the report, both orders of the options '
+                         f'said "{said}" (the answer had "{was}"): taken into the update'
+                         for e, was, said in check.against)
+        out.errors = []
+        out.trace.doubt(Doubt.AMENDED)
 
     def _doubt(self, r: Reading, out: UpdateOutcome) -> None:
         """Keep the report pending and ask which thing it means when that was a guess."""

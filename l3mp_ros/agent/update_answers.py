@@ -52,6 +52,8 @@ class UpdateSettings:
     verify: bool = default('verify')
     confirm: bool = default('confirm')
     place_check: bool = default('place_check')  # where-questions against the update
+    #: a new place both orders give, for a thing that moves, is taken into the update
+    place_amend: bool = default('place_amend')
     #: a referent's new place is verified by the place check alone (no yes/no reading)
     places_by_check: bool = False
     # keep a report pending and ask when its referent is a guess

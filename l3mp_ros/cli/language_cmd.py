@@ -44,6 +44,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                   'ones)')
     config_option(p, 'place_check', help='skip asking where each referent is after the '
                   'report (keeps partial and half-way updates out, costs a call per thing)')
+    config_option(p, 'place_amend', help='keep the report out instead of taking in a new place '
+                  'both orders of a where-question gave')
     config_option(p, 'clarify', help='guess instead of asking back which thing a report means')
     config_option(p, 'clarify_timeout')
     config_option(p, 'prompt_context')
