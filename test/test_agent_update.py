@@ -573,14 +573,18 @@ def test_a_part_repeating_an_earlier_change_is_asked_again_without_it(tmp_path):
     assert any('repeated an earlier part' in n for n in out.notes)
 
 
+GONE = 'Jerry went to the kitchen and switched off the light.'
+LIGHT = {'content': {'facts': [['light_on', 'kitchen_light', 'false']]}}
+
+
 def test_a_subject_that_went_somewhere_must_be_moved_not_left_out(tmp_path):
     """'Jerry went to the kitchen and ...' answered without Jerry's move is asked again."""
     world = household_world(tmp_path)
-    report = 'Jerry went to the kitchen and switched off the light.'
-    light = {'content': {'facts': [['light_on', 'kitchen_light', 'false']]}}
+    report, light = GONE, LIGHT
     moved = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
+    plain = UpdateSettings(place_amend=False)  # no where-question: re-prompted
     with FakeOpenAI([light, moved, light]) as fake:
-        out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
+        out = NLUpdater(world, client(fake), LinkRetriever(), plain).run(report)
         again = fake.requests[1]['messages'][-1]['content']
     assert 'the report says jerry went to somewhere: state where jerry is now' in again
     assert out.applied and out.update == Update.of(
@@ -592,9 +596,50 @@ def test_a_subject_that_went_somewhere_must_be_moved_not_left_out(tmp_path):
     world = household_world(tmp_path / 'b')
     before = world.kg.to_json()
     with FakeOpenAI([light, light, light]) as fake:
-        out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
+        out = NLUpdater(world, client(fake), LinkRetriever(), plain).run(report)
     assert not out.applied and 'state where jerry is now' in out.errors[0]
     assert world.kg.to_json() == before
+
+
+@pytest.mark.parametrize('said', ['kitchen', '(as before)', 'one order'])
+def test_where_a_subject_went_is_asked_before_a_reprompt(tmp_path, said):
+    """The answer leaves out Jerry's move: asked where he is (both orders), no re-prompt."""
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    seen: list[list[str]] = []
+
+    def where(request):
+        lines = request['messages'][-1]['content'].splitlines()
+        opts = [x.split('. ', 1)[1] for x in lines if x[:1].isdigit()]
+        seen.append(opts)
+        want = 'kitchen' if said == 'one order' and len(seen) % 2 else said
+        if said == 'one order' and not len(seen) % 2:
+            want = '(as before)'
+        return {'content': {'answer': str(next(
+            (k for k, o in enumerate(opts, 1) if want in o), 1))}}
+    scripted = {**DEFAULT_ANSWERS, 'state': where}
+    with FakeOpenAI([LIGHT, LIGHT, LIGHT], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(GONE)
+        updates = _updates(fake)
+        confirms = [r['messages'][-1]['content'] for r in fake.requests
+                    if r['response_format']['json_schema']['name'] == 'confirm']
+    assert seen and seen[0][0].endswith('(as before).')
+    if said != '(as before)':  # a new place is asked again in the reverse order
+        assert seen[1] == seen[0][::-1]
+    if said != 'kitchen':  # no new place in both orders: re-prompted as without it
+        assert len(updates) == 3 and not out.applied and world.kg.to_json() == before
+        assert 'state where jerry is now' in out.errors[0]
+        return
+    assert out.applied, out.errors  # one answer per part, no re-prompt
+    assert len(updates) == 2 and not any(
+        'Your answer has errors' in m['content'] for r in updates for m in r['messages'])
+    assert out.update == Update.of(
+        [Fact('person_in_room', ('jerry', 'living_room')),
+         Fact('light_on', ('kitchen_light',))],
+        [Fact('person_in_room', ('jerry', 'kitchen'))])
+    assert 'place_amended' in out.trace.doubts
+    # the light is read back yes/no; the place both orders gave is not
+    assert confirms and not any('Jerry' in c.split('Statement:')[-1] for c in confirms)
 
 
 EXTRA = ['person_in_room', 'jerry', 'jerry_bedroom']  # a change the report never says

@@ -270,7 +270,8 @@ def _place_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, e
     return q, q.facts.index(frozenset(new))
 
 
-def _reversed(q: Question) -> Question:
+def reverse(q: Question) -> Question:
+    """Return ``q`` with its options in the opposite order."""
     return Question(q.entity, q.text, q.options[::-1], q.facts[::-1], q.slot)
 
 
@@ -308,7 +309,7 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
             out.asked += 1
             if k in (chosen, -1):
                 continue
-            flipped = _reversed(q)
+            flipped = reverse(q)
             k2 = ask(llm, system, report, flipped, trace)
             out.asked += 1
             if k2 < 0 or len(q.options) - 1 - k2 != k:

@@ -169,7 +169,7 @@ class NLUpdater:
         goes = going(self.world, kg, part if r.several else text) if verify else None
         r.earlier |= named_in(kg, part)
         return PartQuestion(self.world, self.settings, self.llm, out.trace, r.ctx, r.work, ask,
-                            scope, goes)
+                            scope, goes, text)
 
     def _repeats_earlier(self, r: Reading, part: str, got: Judged[Any]) -> bool:
         """Tell whether a part's answer repeats an earlier part's change.
@@ -220,9 +220,10 @@ class NLUpdater:
         ("repaired" → also "the room is no longer lit"): the part is asked once more with
         the denied facts barred, and the new answer must pass the same read-back.
         """
+        by_check = (self._placed(r) if self.settings.place_check
+                    and self.settings.places_by_check else None)
         check = ReadBack(self.llm, self.world, self.settings.confirm_min_yes,
-                         self._placed(r) if self.settings.place_check
-                         and self.settings.places_by_check else None)
+                         lambda f: f in q.placed or (by_check is not None and by_check(f)))
         asked = part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement
         completion, errors, denied = check.check(r.req.text, asked, got.value, r.work,

@@ -18,14 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Config, default
-from ..llm.protocol import ChatLLM, LLMReply
+from ..llm.prompting import prompt_text
+from ..llm.protocol import ChatLLM, LLMError, LLMReply
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.mentions import candidates, resolve, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
+from ..world.phrasing import Phrasing
 from .attempts import Chat, Doubt, Judged, Messages, Trace, Traced, Verdict
 from .request import Request
+from .state_questions import as_said, ask, changeable, place_groups, reverse, where_question
 from .update_checks import (
     CONFIRM_MIN_YES,
     Going,
@@ -233,7 +236,10 @@ class PartQuestion:
     messages: Messages
     scope: PartScope | None  # what a part of several may be about
     going: Going | None  # the subject a report of going must move
+    report: str = ''  # the whole report (where-questions are asked about it)
     excluded: set[Fact] = field(default_factory=set)
+    #: places a where-question gave in both option orders (no yes/no reading needed)
+    placed: set[Fact] = field(default_factory=set)
     propose: Chat = field(init=False)
 
     def __post_init__(self) -> None:
@@ -285,11 +291,60 @@ class PartQuestion:
         self.excluded |= off
         if not errors and self.going is not None and self.going.missing(completion.stated):
             # "Bob came into the mailroom" answered with the mailroom door only: a partial
-            # update would be applied as if it were the whole
-            errors = [self.going.error(completion.stated)]
+            # update would be applied as if it were the whole; asked where the subject is
+            # now (both orders), or else re-prompted
+            where = self._ask_where(completion.stated) if self.settings.place_amend else None
+            if where:
+                completion = self._complete(Update.of(completion.stated.remove,
+                                                      completion.stated.add | where))
+                completion.notes.extend(narrated)
+                completion.notes.extend(f'{f.text()}: asked where {f.args[0]} is after the '
+                                        'report, both orders of the options said so'
+                                        for f in sorted(where))
+                self.placed |= where
+                self.trace.doubt(Doubt.AMENDED)
+            else:
+                errors = [self.going.error(completion.stated)]
         if not errors and verify:
             errors = self.world.verifier.check(self.kg, completion.update)
         return Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
+
+    def _ask_where(self, stated: Update) -> set[Fact]:
+        """Return the new place of each subject a report of going left unplaced, or none.
+
+        Each is asked where it is after the report among the report's referents of the
+        right type, in both option orders; every subject needs a new place both orders
+        give, else the answer goes back to the model as an error (empty set).
+        """
+        assert self.going is not None
+        refs = list(dict.fromkeys(m.resolved for m in self.ctx.mentions if m.resolved))
+        phrasing = Phrasing(self.world.domain, self.kg)
+        system, report = prompt_text('state'), ' '.join(self.report.split())
+        found: set[Fact] = set()
+        for subject in self.going.unplaced(stated):
+            said = as_said(phrasing, subject, self.ctx.written)
+            got = None
+            for group in place_groups(self.world, self.kg, subject, changeable(self.world)):
+                if not set(group) & self.going.places:
+                    continue
+                q = where_question(self.world, self.kg, phrasing, subject, said, group, refs)
+                if q is None:
+                    continue
+                try:
+                    k = ask(self.llm, system, report, q, self.trace)
+                    if k <= 0:
+                        continue
+                    flipped = len(q.options) - 1 - ask(self.llm, system, report,
+                                                        reverse(q), self.trace)
+                except LLMError:
+                    return set()
+                if flipped == k:
+                    got = q.facts[k]
+                    break
+            if not got:
+                return set()
+            found |= got
+        return found
 
     def _within_part(self, completion: Completion, part: PartScope
                      ) -> tuple[Completion, list[str], set[Fact]]:
