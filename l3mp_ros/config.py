@@ -114,8 +114,9 @@ class Config:
                            'per referent with a place)', AGENT)
     place_amend: bool = _p(True, 'when both orders of a where-question give a new place for '
                            'a person or a thing that actions move, take it into the update '
-                           '(applied, marked doubtful) instead of keeping the report out',
-                           AGENT)
+                           '(applied, marked doubtful) instead of keeping the report out; '
+                           'ask where someone the report says went somewhere is, before '
+                           're-prompting an answer that left them behind', AGENT)
     clarify: bool = _p(True, 'ask back (on say) which thing a report means when its words fit '
                        'several and the change would hold for each, instead of guessing; the '
                        'report waits for the answer', AGENT)
