@@ -56,8 +56,8 @@ def test_everyone_said_to_go_somewhere_must_move(mini_domain, mini_constraints, 
     assert (g.subject, g.others) == ('gary', ())
 
 
-def test_on_ones_way_to_a_place_is_going_there_a_way_up_is_not(mini_domain, mini_constraints,
-                                                                  mini_kg):
+def test_on_ones_way_to_a_place_is_going_there_a_way_up_is_not(
+        mini_domain, mini_constraints, mini_kg):
     from l3mp_ros.agent.update_checks import going
     world = _world(mini_domain, mini_constraints, mini_kg)
     g = going(world, mini_kg, 'Gary switched the lamp off on his way out to the kitchen.')

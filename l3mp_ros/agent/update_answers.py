@@ -334,8 +334,8 @@ class PartQuestion:
                     k = ask(self.llm, system, report, q, self.trace)
                     if k <= 0:
                         continue
-                    flipped = len(q.options) - 1 - ask(self.llm, system, report,
-                                                        reverse(q), self.trace)
+                    back = ask(self.llm, system, report, reverse(q), self.trace)
+                    flipped = len(q.options) - 1 - back
                 except LLMError:
                     return set()
                 if flipped == k:
