@@ -270,6 +270,17 @@ def _place_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, e
     return q, q.facts.index(frozenset(new))
 
 
+def confirmed(llm: ChatLLM, system: str, report: str, q: Question, k: int,
+              trace: Trace) -> bool:
+    """Ask ``q`` again with its options reversed; tell whether it picks option ``k`` again.
+
+    A pick the other order does not repeat is the option's position, not a reading.
+    Raises the client's ``LLMError``.
+    """
+    back = ask(llm, system, report, reverse(q), trace)
+    return back >= 0 and len(q.options) - 1 - back == k
+
+
 def reverse(q: Question) -> Question:
     """Return ``q`` with its options in the opposite order."""
     return Question(q.entity, q.text, q.options[::-1], q.facts[::-1], q.slot)
@@ -309,10 +320,8 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
             out.asked += 1
             if k in (chosen, -1):
                 continue
-            flipped = reverse(q)
-            k2 = ask(llm, system, report, flipped, trace)
             out.asked += 1
-            if k2 < 0 or len(q.options) - 1 - k2 != k:
+            if not confirmed(llm, system, report, q, k, trace):
                 continue
             if k == 0 and not stay:
                 out.stayed.append(entity)

@@ -40,7 +40,7 @@ from .examples import system_for
 from .grounding import grounded_message
 from .open_questions import OpenQuestions
 from .request import Request
-from .state_questions import amend, changeable, check_places, place_groups
+from .state_questions import PlaceCheck, amend, changeable, check_places, place_groups
 from .update_answers import (
     NO_CHANGE,
     RESTATED,
@@ -264,14 +264,9 @@ class NLUpdater:
         if r.several:
             out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
 
-    @staticmethod
-    def _referents(r: Reading) -> list[str]:
-        """Return the entities the report's resolved mentions name, in reading order."""
-        return list(dict.fromkeys(m.resolved for m in r.ctx.mentions if m.resolved))
-
     def _placed(self, r: Reading) -> Callable[[Fact], bool]:
         """Return a test of whether a fact is a referent's place (the place check asks those)."""
-        referents = set(self._referents(r))
+        referents = set(r.ctx.referents())
         preds = changeable(self.world)
 
         def placed(fact: Fact) -> bool:
@@ -287,7 +282,7 @@ class NLUpdater:
         also moved, or by stopping at a place the report then leaves
         (:func:`.state_questions.check_places`).
         """
-        referents = self._referents(r)
+        referents = r.ctx.referents()
         try:
             check = check_places(self.llm, self.world, r.req.kg, r.req.text, out.update,
                                  referents, out.trace, written=r.ctx.written)
@@ -300,7 +295,7 @@ class NLUpdater:
         if check.errors and self.settings.place_amend:
             self._amend(r, out, check)
 
-    def _amend(self, r: Reading, out: UpdateOutcome, check: Any) -> None:
+    def _amend(self, r: Reading, out: UpdateOutcome, check: PlaceCheck) -> None:
         """Take the places both orders gave into the update, when the rules accept it.
 
         Only for things that move (people, things actions move): the update is applied

@@ -28,7 +28,7 @@ from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
 from .attempts import Chat, Doubt, Judged, Messages, Trace, Traced, Verdict
 from .request import Request
-from .state_questions import as_said, ask, changeable, place_groups, reverse, where_question
+from .state_questions import as_said, ask, changeable, confirmed, place_groups, where_question
 from .update_checks import (
     CONFIRM_MIN_YES,
     Going,
@@ -122,6 +122,10 @@ class ReportContext:
     mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
     written: dict[str, str]  # how the report wrote the entities it settled on
     mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
+
+    def referents(self) -> list[str]:
+        """Return the entities the report's resolved mentions name, in reading order."""
+        return list(dict.fromkeys(m.resolved for m in self.mentions if m.resolved))
 
 
 def changing(world: WorldModel) -> frozenset[str]:
@@ -317,7 +321,7 @@ class PartQuestion:
         give, else the answer goes back to the model as an error (empty set).
         """
         assert self.going is not None
-        refs = list(dict.fromkeys(m.resolved for m in self.ctx.mentions if m.resolved))
+        refs = self.ctx.referents()
         phrasing = Phrasing(self.world.domain, self.kg)
         system, report = prompt_text('state'), ' '.join(self.report.split())
         found: set[Fact] = set()
@@ -332,15 +336,11 @@ class PartQuestion:
                     continue
                 try:
                     k = ask(self.llm, system, report, q, self.trace)
-                    if k <= 0:
-                        continue
-                    back = ask(self.llm, system, report, reverse(q), self.trace)
-                    flipped = len(q.options) - 1 - back
+                    if k > 0 and confirmed(self.llm, system, report, q, k, self.trace):
+                        got = q.facts[k]
+                        break
                 except LLMError:
                     return set()
-                if flipped == k:
-                    got = q.facts[k]
-                    break
             if not got:
                 return set()
             found |= got
