@@ -191,6 +191,19 @@ def test_replica_follows_writer_and_forwards_updates(setup):
                                 [F('jerry', 'person_in_room', 'kitchen')]), source='nl')
     replica.on_event(world.event_message(res.event_id, res))
     assert replica.kg.facts == world.kg.facts
+    # the newest events never heard (lost on the volatile topic): refresh reads them from
+    # the log, one rejection among them; nothing left to follow, it reads nothing again
+    assert replica.refresh() == 0
+    world.apply(Update.of([F('anna', 'person_in_room', 'bathroom')],
+                          [F('anna', 'person_in_room', 'kitchen')]), source='nl')
+    world.reject(['garbage'], source='nl', utterance='?')
+    world.apply(Update.of([F('jerry', 'person_in_room', 'kitchen')],
+                          [F('jerry', 'person_in_room', 'living_room')]), source='nl')
+    assert replica.kg.facts != world.kg.facts
+    assert replica.refresh() == 3
+    assert replica.kg.facts == world.kg.facts
+    assert replica.last_event_id == world.store.last_event_id()
+    assert replica.refresh() == 0
     replica.close()
 
 

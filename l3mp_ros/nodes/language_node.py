@@ -52,6 +52,7 @@ class LanguageNode(AgentNode):
         """Open the utterance topics and the question-expiry clock."""
         if self.replica is not None:
             self.subscribe('events', self._on_event, COMMAND_QOS)
+        self.follow_log()
         self.subscribe('voice_command', self._on_voice, COMMAND_QOS)
         self.subscribe('nl_update', self._on_report, COMMAND_QOS)
         # a report waiting for an answer past clarify_timeout is logged as not applied

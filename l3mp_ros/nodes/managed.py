@@ -39,6 +39,8 @@ from .common import (
 )
 
 OK = TransitionCallbackReturn.SUCCESS
+# seconds between a replica's looks at the writer's event log for events it never heard
+REPLICA_REFRESH_PERIOD = 1.0
 
 
 class ManagedNode(LifecycleNode):
@@ -231,6 +233,18 @@ class AgentNode(ManagedNode):
             self.replica = world = open_replica(
                 cfg, lambda body: publish_when_matched(update_pub, body, timeout))
         return build_agent(cfg, world, warm=True)  # the model loads while the node configures
+
+    def follow_log(self) -> None:
+        """On a replica, replay on a clock what the writer logged but this node never heard."""
+        if self.replica is not None:
+            self.timer(REPLICA_REFRESH_PERIOD, self._refresh_replica)
+
+    def _refresh_replica(self) -> None:
+        try:
+            if self.replica is not None and self.replica.refresh():
+                self.get_logger().info(f'followed the log to event {self.replica.last_event_id}')
+        except Exception as exc:  # a store briefly unreadable: try again on the next tick
+            self.get_logger().warning(f'cannot read the event log: {exc!r}')
 
     def release(self) -> None:
         """Finish queued work; close the replica and the LLM client this node opened."""

@@ -91,6 +91,7 @@ class PlannerNode(AgentNode):
             r, lambda: (True, json.dumps(self.tasks.status()))))
         self.service(SetBool, 'confirm', lambda q, r: answer(r, lambda: self._answer(q.data)))
         self.timer(TIMEOUT_CHECK_PERIOD, self._check_timeout)
+        self.follow_log()
 
     def _bad(self, topic: str, errors: list[str], raw: str) -> None:
         self.get_logger().warning(f'{topic}: {errors[0]}')

@@ -6,7 +6,8 @@ The writer (the world-model node) publishes every applied or rejected update as 
 ``event/v1``. A :class:`ReplicaWorldModel` loads the writer's SQLite store (WAL: readers
 never block the writer), then follows those events, applying their diffs as set operations
 (idempotent, so replaying an overlapping stretch of history converges on the writer's
-state). A gap in the event ids triggers a replay from the store's event log.
+state). A gap in the event ids triggers a replay from the store's event log, and
+:meth:`refresh` (called on a clock) replays what was logged but never heard.
 
 Its :meth:`apply` and :meth:`reject` do not write: they hand the request to ``send`` (the
 transport, e.g. a ROS publisher on ``kg_update``) and wait for the writer's event carrying
@@ -150,6 +151,20 @@ class ReplicaWorldModel(WorldModel):
             waiter[1].append(ApplyResult(event.get('status') == 'applied', upd,
                                          list(event.get('errors') or []), eid))
             waiter[0].set()
+
+    def refresh(self) -> int:
+        """Follow events the writer logged but this replica never heard of; return how many.
+
+        Events travel on a volatile topic: one published before the writer discovered this
+        reader is lost, and a replica that missed the newest event would stay behind until
+        the next one. One indexed read when nothing is missing (nodes call it on a clock).
+        """
+        with self._lock:
+            before = self.last_event_id
+            if self._reader.last_event_id() <= before:
+                return 0
+            self._replay(before)
+            return self.last_event_id - before
 
     # -- forwarded writes -----------------------------------------------------
     def _forward(self, body: dict) -> ApplyResult:
