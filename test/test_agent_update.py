@@ -832,3 +832,74 @@ def test_where_questions_that_agree_cost_one_call_each(tmp_path):
     # the pen (agreed: Jerry's hand) and Anna (agreed: as before), each asked once
     assert sorted(asked) == ['Where is Anna after the report?',
                              'Where is the red pen after the report?']
+
+
+BROUGHT = 'Jerry went into the kitchen and brought the milk out to the living room table.'
+INTO = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
+MILK = {'content': {'facts': [['placed_at_table', 'milk', 'living_room_table']]}}
+
+
+@pytest.mark.parametrize('said', ['living room', 'kitchen', 'off'])
+def test_who_put_a_thing_somewhere_is_asked_where_they_are(tmp_path, said):
+    # the parts leave Jerry in the kitchen though he put the milk on the living room
+    # table: asked where he is (both orders, the table's room among the options); that
+    # room is taken in, anything else keeps the report out
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    wants = {'where is jerry': said}
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
+    settings = UpdateSettings(place_amend=said != 'off')
+    with FakeOpenAI([INTO, MILK], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever(), settings).run(BROUGHT)
+        jerry = [[x.split('. ', 1)[1] for x in r['messages'][-1]['content'].splitlines()
+                  if x[:1].isdigit()] for r in fake.requests
+                 if r['response_format']['json_schema']['name'] == 'state'
+                 and 'Where is Jerry' in r['messages'][-1]['content']]
+    if said != 'living room':
+        assert not out.applied and world.kg.to_json() == before
+        assert 'milk' in out.errors[0] and 'jerry' in out.errors[0]
+        assert len(jerry) == (0 if said == 'off' else 2)
+        assert _disk(tmp_path)[1][-1].status == 'rejected'
+        return
+    # asked in both orders; then the place check asks once more and agrees
+    assert len(jerry) == 3 and jerry[1] == jerry[0][::-1]
+    assert jerry[0][0] == 'Jerry is in the living room (as before).'
+    assert any('kitchen' in o for o in jerry[0])
+    assert out.applied, out.errors
+    # Jerry went and came back: only the milk moved
+    assert out.update == Update.of([Fact('placed_at_fridge', ('milk', 'kitchen_fridge'))],
+                                   [Fact('placed_at_table', ('milk', 'living_room_table'))])
+    assert 'place_amended' in out.trace.doubts
+    assert _disk(tmp_path)[1][-1].info.get('doubtful') is True
+
+
+BACK = 'Jerry took the red pen to the kitchen and came straight back in.'
+TOOK = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen'],
+                              ['in_person_hand', 'red_pen', 'jerry']]}}
+STILL = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
+
+
+@pytest.mark.parametrize('said', ['living room', 'kitchen'])
+def test_a_part_going_back_is_not_answered_with_the_place_before_it(tmp_path, said):
+    # "... and came straight back in" answered with the kitchen the first part gave:
+    # asked where Jerry is on the graph before the report ("as before" is the living
+    # room); back there in both orders is taken, the kitchen again is re-prompted
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers({'where is jerry': said})}
+    with FakeOpenAI([TOOK, STILL, STILL, STILL], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(BACK)
+        updates = _updates(fake)
+        jerry = [[x.split('. ', 1)[1] for x in r['messages'][-1]['content'].splitlines()
+                  if x[:1].isdigit()] for r in fake.requests
+                 if r['response_format']['json_schema']['name'] == 'state'
+                 and 'Where is Jerry' in r['messages'][-1]['content']]
+    assert jerry and jerry[0][0] == 'Jerry is in the living room (as before).'
+    if said == 'kitchen':  # the first part's place again: no answer for this part
+        assert len(updates) == 4 and not out.applied and world.kg.to_json() == before
+        assert 'state where jerry is now' in out.errors[0]
+        return
+    assert out.applied, out.errors
+    assert len(updates) == 2  # no re-prompt
+    assert out.update == Update.of([Fact('placed_at_table', ('red_pen', 'living_room_table'))],
+                                   [Fact('in_person_hand', ('red_pen', 'jerry'))])

@@ -64,3 +64,72 @@ def test_on_ones_way_to_a_place_is_going_there_a_way_up_is_not(
     assert g is not None and g.subject == 'gary' and g.words == 'on his way out to'
     assert going(world, mini_kg, 'Gary rolled the blind all the way up.') is None
     assert going(world, mini_kg, 'The way to the kitchen is blocked by Gary.') is None
+
+
+def test_a_clause_without_a_subject_goes_with_the_one_before(
+        mini_domain, mini_constraints, mini_kg):
+    from l3mp_ros.agent.update_checks import going, leading_subject
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    assert leading_subject(world, mini_kg, 'Gary went into the kitchen') == 'gary'
+    assert leading_subject(world, mini_kg, 'The red pen fell off the table') == 'red_pen'
+    for text in ('went into the kitchen', 'brought the blue pen out to the kitchen table',
+                 "Gary's pen fell off the table", 'he went into the kitchen'):
+        assert leading_subject(world, mini_kg, text) is None, text
+    g = going(world, mini_kg, 'came straight back in.', actor='gary')
+    assert g is not None and (g.subject, g.elided) == ('gary', True)
+    assert going(world, mini_kg, 'then went over to the kitchen', actor='gary').subject == 'gary'
+    assert going(world, mini_kg, 'came straight back in.') is None  # nobody before it
+    assert going(world, mini_kg, 'he came straight back in.', actor='gary') is None
+    own = going(world, mini_kg, 'Jerry came straight back in.', actor='gary')
+    assert (own.subject, own.elided) == ('jerry', False)
+
+
+def test_where_a_place_is_follows_facts_and_steady_facts_backwards(
+        mini_domain, mini_constraints, mini_kg):
+    from l3mp_ros.agent.update_checks import zone_of
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    assert zone_of(world, mini_kg, 'jerry_shelf', ['room']) == 'jerry_bedroom'  # room_has
+    assert zone_of(world, mini_kg, 'gary', ['room']) == 'kitchen'  # in_room
+    assert zone_of(world, mini_kg, 'red_pen', ['room']) == 'kitchen'  # in gary's hand
+    assert zone_of(world, mini_kg, 'kitchen', ['room']) == 'kitchen'
+    # a changing fact is not followed backwards: a bedroom holds no robot through jerry
+    assert zone_of(world, mini_kg, 'jerry_shelf', ['robot']) is None
+    assert zone_of(world, mini_kg, 'red_pen', ['room'], depth=1) is None
+
+
+def test_whoever_put_a_thing_somewhere_is_where_it_is(mini_domain, mini_constraints, mini_kg):
+    from l3mp_ros.agent.update_checks import put_by
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    went = Update.of([Fact('in_room', ('gary', 'kitchen'))],
+                     [Fact('in_room', ('gary', 'jerry_bedroom'))])
+    brought = Update.of([Fact('placed_at', ('blue_pen', 'jerry_shelf'))],
+                        [Fact('placed_at', ('blue_pen', 'kitchen_table'))])
+    after = mini_kg.copy()
+    after.apply(went)
+    after.apply(brought)
+    people = {'person'}
+    # "Gary went into Jerry's bedroom and brought the blue pen out to the kitchen table",
+    # answered with Gary left in the bedroom
+    got = put_by(world, after, [('gary', went), ('gary', brought)], people)
+    assert got is not None and (got.actor, got.zone, got.group) == ('gary', 'kitchen',
+                                                                    ('in_room',))
+    assert got.put == Fact('placed_at', ('blue_pen', 'kitchen_table'))
+    # the part that puts it also says where Gary is, or a later part moves him: no check
+    assert put_by(world, after, [('gary', Update.of(went.remove | brought.remove,
+                                                    went.add | brought.add))], people) is None
+    back = Update.of([Fact('in_room', ('gary', 'jerry_bedroom'))],
+                     [Fact('in_room', ('gary', 'kitchen'))])
+    later = after.copy()
+    later.apply(back)
+    assert put_by(world, later, [('gary', brought), ('gary', back)], people) is None
+    # the one who put it is asked about (Jerry, in his bedroom); no actor known, or an
+    # actor that is no person: no check
+    assert put_by(world, after, [('gary', went), ('jerry', brought)], people).actor == 'jerry'
+    assert put_by(world, after, [('gary', went), (None, brought)], people) is None
+    assert put_by(world, after, [('the_robot', brought)], people) is None
+    # put where the actor is: nothing to ask
+    here = Update.of([Fact('placed_at', ('blue_pen', 'jerry_shelf'))],
+                     [Fact('in_hand', ('blue_pen', 'jerry'))])
+    mine = mini_kg.copy()
+    mine.apply(here)
+    assert put_by(world, mine, [('jerry', here)], people) is None

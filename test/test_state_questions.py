@@ -215,3 +215,21 @@ def test_people_and_things_actions_move_are_movable_fixed_relations_are_not(tmp_
     assert [sq.movable(w, w.kg, ph, remote, g) for g in groups] == [True, False]
     (people,) = sq.place_groups(w, w.kg, 'anna', sq.changeable(w))
     assert sq.movable(w, w.kg, ph, 'anna', people)  # a name: people move without actions
+
+
+def test_a_thing_that_cannot_move_left_in_place_is_not_asked_about(tmp_path):
+    # what the remote controls is a fixed relation the update leaves alone: a "new" answer
+    # there would be the model's confusion (asked before: "... controls anna's bedroom tv")
+    from .agent_fixtures import household_world
+    w = household_world(tmp_path)
+    remote = 'jerry_bedroom_tv_remote'
+    held = Fact('placed_at_table', (remote, 'jerry_bedroom_table'))
+    update = Update.of([held], [Fact('in_person_hand', (remote, 'jerry'))])
+    tvs = sorted(e for e, t in w.kg.entities.items() if t == 'tv')
+    assert len(tvs) >= 2  # another TV the remote could be said to control
+    log: list = []
+    with FakeOpenAI(responder=responder({}, log)) as fake:
+        c = sq.check_places(client(fake), w, w.kg, 'Jerry picked up the TV remote.', update,
+                            ['jerry', remote, 'jerry_bedroom_table', *tvs], _trace())
+    assert not c.errors and c.asked == len(log)
+    assert not any('control' in o for _, opts in log for o in opts), log

@@ -281,6 +281,27 @@ def confirmed(llm: ChatLLM, system: str, report: str, q: Question, k: int,
     return back >= 0 and len(q.options) - 1 - back == k
 
 
+def where_after(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str, entity: str,
+                group: tuple[str, ...], objects: Sequence[str], trace: Trace, *,
+                written: dict[str, str] | None = None) -> frozenset[Fact] | None:
+    """Ask where ``entity`` is after the report over ``group``, in both option orders.
+
+    The options are its place before the report ("as before") and ``objects`` of the right
+    type; returns the facts of the option both orders chose, None when they differ, the
+    answer is outside the options, or there is nothing to ask. Raises ``LLMError``.
+    """
+    phrasing = Phrasing(world.domain, kg)
+    q = where_question(world, kg, phrasing, entity, as_said(phrasing, entity, written), group,
+                       objects)
+    if q is None:
+        return None
+    system, report = prompt_text('state'), ' '.join(text.split())
+    k = ask(llm, system, report, q, trace)
+    if k < 0 or not confirmed(llm, system, report, q, k, trace):
+        return None
+    return q.facts[k]
+
+
 def reverse(q: Question) -> Question:
     """Return ``q`` with its options in the opposite order."""
     return Question(q.entity, q.text, q.options[::-1], q.facts[::-1], q.slot)
@@ -299,8 +320,10 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     against a move counts only with ``stay``: the model says it for most moves it misses,
     right or not (measured: docs/decisions.md, issue 45); otherwise the thing is listed in
     ``stayed``, a doubt about an update that is still applied; a moved thing with no third
-    option is not asked at all. An answer outside the options is
-    no evidence. Raises the client's ``LLMError``.
+    option is not asked at all, nor a thing that cannot move (:func:`movable`) the update
+    leaves in place (the model names where something was put on it: two false alarms of
+    two, lab and retail). An answer outside the options is no evidence. Raises the
+    client's ``LLMError``.
     """
     out = PlaceCheck()
     phrasing = Phrasing(world.domain, kg)
@@ -316,6 +339,8 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
             q, chosen = got
             if chosen and len(q.options) == 2 and not stay:
                 continue  # only "as before" could go against the move: no evidence
+            if not chosen and not movable(world, kg, phrasing, entity, group):
+                continue  # a fixture left in place: a new place would be what was put on it
             k = ask(llm, system, report, q, trace)
             out.asked += 1
             if k in (chosen, -1):

@@ -34,13 +34,23 @@ from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
 from ..stages import stage
 from ..world.complete import complete
+from ..world.kg import Update
+from ..world.phrasing import Phrasing
 from . import clarify
 from .attempts import Attempts, Doubt, Judged, Verdict
+from .clauses import SUBJECT_PRONOUNS
 from .examples import system_for
 from .grounding import grounded_message
 from .open_questions import OpenQuestions
 from .request import Request
-from .state_questions import PlaceCheck, amend, changeable, check_places, place_groups
+from .state_questions import (
+    PlaceCheck,
+    amend,
+    changeable,
+    check_places,
+    place_groups,
+    where_after,
+)
 from .update_answers import (
     NO_CHANGE,
     RESTATED,
@@ -56,8 +66,10 @@ from .update_checks import (
     ReadBack,
     changed_before,
     going,
+    leading_subject,
     own_content,
     part_scope,
+    put_by,
     unknown_names_error,
 )
 
@@ -141,7 +153,9 @@ class NLUpdater:
         self._compose(r, out)  # the parts' net change, or why there is none
         if not out.errors and s.place_check and s.verify and out.update is not None:
             with stage('place_check'):
-                self._check_places(r, out)  # where is each referent now? both orders
+                self._check_actor(r, out)  # whoever put a thing somewhere is there
+                if not out.errors:
+                    self._check_places(r, out)  # where is each referent now? both orders
         if not out.errors and s.clarify and s.verify:
             with stage('clarify'):
                 self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
@@ -166,10 +180,20 @@ class NLUpdater:
             whole=text if r.several else None)}]
         scope = part_scope(kg, part, r.ctx.mentioned, r.earlier) if r.several and verify \
             else None
-        goes = going(self.world, kg, part if r.several else text) if verify else None
+        goes = going(self.world, kg, part if r.several else text,
+                     r.actor if r.several else None) if verify else None
+        own = leading_subject(self.world, kg, part if r.several else text)
+        if not r.several:
+            r.part_actor = own
+        elif own is not None:  # a next part without a subject of its own goes with this one's
+            r.part_actor = r.actor = own
+        else:  # "... and came back in" acts with the part before; "he ..." is not known
+            first = (part.split() or [''])[0].lower()
+            r.part_actor = r.actor if scope is not None and not scope.own_subject \
+                and first not in SUBJECT_PRONOUNS else None
         r.earlier |= named_in(kg, part)
         return PartQuestion(self.world, self.settings, self.llm, out.trace, r.ctx, r.work, ask,
-                            scope, goes, text)
+                            scope, goes, text, before=kg)
 
     def _repeats_earlier(self, r: Reading, part: str, got: Judged[Any]) -> bool:
         """Tell whether a part's answer repeats an earlier part's change.
@@ -294,6 +318,50 @@ class NLUpdater:
             out.trace.doubt(Doubt.PLACE)
         if check.errors and self.settings.place_amend:
             self._amend(r, out, check)
+
+    def _check_actor(self, r: Reading, out: UpdateOutcome) -> None:
+        """Ask where someone is who put a thing where the update does not have them.
+
+        "Omar went into the cold room and brought the yoghurt out to the packing table"
+        answered with Omar in the cold room: the packing table is in the stock room. The
+        actor is asked where they are after the report (both orders, the place of what they
+        put among the options); that place both orders give is taken in (doubtful), anything
+        else keeps the report out (:func:`.update_checks.put_by`).
+        """
+        kg, world = r.req.kg, self.world
+        got = put_by(world, r.work, list(zip(r.actors, (c.update for c in r.done),
+                                             strict=True)), Phrasing(world.domain, kg).proper)
+        if got is None or out.update is None:
+            return
+        objects = [*r.ctx.referents(), got.zone]
+        try:
+            said = where_after(self.llm, world, kg, r.req.text, got.actor, got.group, objects,
+                               out.trace, written=r.ctx.written) if self.settings.place_amend \
+                else None
+        except LLMError as exc:
+            out.errors = [llm_failure(exc, 'place check')]
+            return
+        thing, place = got.put.args
+        why = (f'{thing} is now {got.put.predicate} {place}, which is in {got.zone}, but the '
+               f'update leaves {got.actor}, who put it there, elsewhere')
+        there = {f for f in said or () if f.args[1] == got.zone}
+        if not there:
+            out.errors = [f'{why}; asked where {got.actor} is after the report, the two orders '
+                          'of the options did not both say so; nothing is applied']
+            return
+        own = {f for f in out.update.add if f.args[0] == got.actor and f.predicate in got.group}
+        stated = Update.of(out.update.remove - there, (out.update.add - own)
+                           | {f for f in there if f not in kg})
+        done = complete(kg, stated, world.constraints, world.domain)
+        errors = world.verifier.check(kg, done.update)
+        if errors:
+            out.errors = [f'{why}; with {got.actor} there: {errors[0]}']
+            return
+        out.update = done.update
+        out.implied = list(done.implied)
+        out.notes.append(f'{why}: asked where {got.actor} is, both orders of the options said '
+                         f'{got.zone}; taken into the update')
+        out.trace.doubt(Doubt.AMENDED)
 
     def _amend(self, r: Reading, out: UpdateOutcome, check: PlaceCheck) -> None:
         """Take the places both orders gave into the update, when the rules accept it.

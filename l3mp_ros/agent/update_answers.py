@@ -200,6 +200,9 @@ class Reading:
     work: KnowledgeGraph  # the graph after the parts accepted so far
     done: list[Completion] = field(default_factory=list)
     earlier: set[str] = field(default_factory=set)  # what earlier parts named or changed
+    actor: str | None = None  # the last part's leading subject (for a part without one)
+    part_actor: str | None = None  # who acts in the part being asked (None: not known)
+    actors: list[str | None] = field(default_factory=list)  # per accepted part
     restated: bool = False  # a part repeated what holds
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)
@@ -216,6 +219,7 @@ class Reading:
     def accept(self, completion: Completion) -> None:
         """Compose one part's change onto the ones before it."""
         self.done.append(completion)
+        self.actors.append(self.part_actor)
         self.earlier |= {a for f in completion.update.remove | completion.update.add
                          for a in f.args}
         self.work = self.work.copy()
@@ -241,6 +245,7 @@ class PartQuestion:
     scope: PartScope | None  # what a part of several may be about
     going: Going | None  # the subject a report of going must move
     report: str = ''  # the whole report (where-questions are asked about it)
+    before: Any = None  # the graph before the report (a part's kg is after earlier parts)
     excluded: set[Fact] = field(default_factory=set)
     #: places a where-question gave in both option orders (no yes/no reading needed)
     placed: set[Fact] = field(default_factory=set)
@@ -282,7 +287,8 @@ class PartQuestion:
         completion.notes.extend(narrated)
         if stated.is_empty():
             return Judged(Verdict.NO_CHANGE, None, [NO_CHANGE])
-        if completion.update.is_empty():
+        again = self._placed_before(stated)
+        if completion.update.is_empty() and not again:
             # Everything stated already holds: the report restates the graph (or the model
             # could not say the change). A re-prompt pushed a small model into inventing a
             # change, so this ends here, as a rejection.
@@ -293,14 +299,15 @@ class PartQuestion:
         if self.scope is not None and not errors:
             completion, errors, off = self._within_part(completion, self.scope)
         self.excluded |= off
-        if not errors and self.going is not None and self.going.missing(completion.stated):
+        moved = Update.of(completion.stated.remove, completion.stated.add - again)
+        if not errors and self.going is not None and self.going.missing(moved):
             # "Bob came into the mailroom" answered with the mailroom door only: a partial
             # update would be applied as if it were the whole; asked where the subject is
-            # now (both orders), or else re-prompted
-            where = self._ask_where(completion.stated) if self.settings.place_amend else None
+            # now (both orders), or else re-prompted. A later part of going answered with
+            # the place an earlier part gave ("... and came straight back in") is such too
+            where = self._ask_where(moved) if self.settings.place_amend else None
             if where:
-                completion = self._complete(Update.of(completion.stated.remove,
-                                                      completion.stated.add | where))
+                completion = self._complete(Update.of(moved.remove, moved.add | where))
                 completion.notes.extend(narrated)
                 completion.notes.extend(f'{f.text()}: asked where {f.args[0]} is after the '
                                         'report, both orders of the options said so'
@@ -308,35 +315,54 @@ class PartQuestion:
                 self.placed |= where
                 self.trace.doubt(Doubt.AMENDED)
             else:
-                errors = [self.going.error(completion.stated)]
+                errors = [self.going.error(moved)]
+        if not errors and completion.update.is_empty():
+            return Judged(Verdict.RESTATED, completion, [RESTATED, *completion.notes])
         if not errors and verify:
             errors = self.world.verifier.check(self.kg, completion.update)
         return Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
+
+    def _placed_before(self, stated: Update) -> set[Fact]:
+        """Return the places ``stated`` gives a part's subject of going that an earlier part gave.
+
+        "Omar pushed the robot out onto the dock and came straight back in": the second
+        part answered "Omar is on the dock" restates the first part, not this one.
+        """
+        if self.going is None or self.scope is None or self.before is None:
+            return set()
+        subjects = {self.going.subject, *self.going.others}
+        return {f for f in stated.add if f.predicate in self.going.places and f.args
+                and f.args[0] in subjects and f in self.kg and f not in self.before}
 
     def _ask_where(self, stated: Update) -> set[Fact]:
         """Return the new place of each subject a report of going left unplaced, or none.
 
         Each is asked where it is after the report among the report's referents of the
         right type, in both option orders; every subject needs a new place both orders
-        give, else the answer goes back to the model as an error (empty set).
+        give, else the answer goes back to the model as an error (empty set). A subject an
+        earlier part moved is asked about on the graph before the report, so "as before" is
+        where it was before the whole report (it may have come back) and the earlier part's
+        place is one option among the others.
         """
         assert self.going is not None
         refs = self.ctx.referents()
-        phrasing = Phrasing(self.world.domain, self.kg)
         system, report = prompt_text('state'), ' '.join(self.report.split())
         found: set[Fact] = set()
         for subject in self.going.unplaced(stated):
-            said = as_said(phrasing, subject, self.ctx.written)
             got = None
             for group in place_groups(self.world, self.kg, subject, changeable(self.world)):
                 if not set(group) & self.going.places:
                     continue
-                q = where_question(self.world, self.kg, phrasing, subject, said, group, refs)
+                kg = self.before if self._moved_earlier(subject, group) else self.kg
+                phrasing = Phrasing(self.world.domain, kg)
+                said = as_said(phrasing, subject, self.ctx.written)
+                q = where_question(self.world, kg, phrasing, subject, said, group, refs)
                 if q is None:
                     continue
                 try:
                     k = ask(self.llm, system, report, q, self.trace)
-                    if k > 0 and confirmed(self.llm, system, report, q, k, self.trace):
+                    if k >= 0 and q.facts[k] and not all(f in self.kg for f in q.facts[k]) \
+                            and confirmed(self.llm, system, report, q, k, self.trace):
                         got = q.facts[k]
                         break
                 except LLMError:
@@ -345,6 +371,16 @@ class PartQuestion:
                 return set()
             found |= got
         return found
+
+    def _moved_earlier(self, subject: str, group: tuple[str, ...]) -> bool:
+        """Tell whether an earlier part of the report changed where ``subject`` is."""
+        if self.before is None or self.before is self.kg:
+            return False
+
+        def place(kg: Any) -> set[Fact]:
+            return {f for f in kg.facts_of(subject) if f.predicate in group
+                    and f.args[0] == subject}
+        return place(self.before) != place(self.kg)
 
     def _within_part(self, completion: Completion, part: PartScope
                      ) -> tuple[Completion, list[str], set[Fact]]:

@@ -14,7 +14,7 @@ a numbered choice asked in both orders, then each stated fact is read back yes/n
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..retrieval.link import named_fully, named_in
 from ..retrieval.mentions import resolve
-from ..text import name_words, words
+from ..text import WORD_RE, name_words, words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
@@ -181,6 +181,7 @@ class Going:
     words: str  # the verb of going as written: "came into"
     places: frozenset[str]  # the predicates that say where a subject is
     others: tuple[str, ...] = ()  # "Lucy and Ben went ...": the subjects after the first
+    elided: bool = False  # "... and came straight back in": the subject is an earlier part's
 
     def missing(self, stated: Update) -> bool:
         """Tell whether ``stated`` says nothing of where one of the subjects is now."""
@@ -204,24 +205,134 @@ def _said(text: str, part: str | None) -> str:
     return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
 
 
-def going(world: WorldModel, kg: Any, text: str) -> Going | None:
+# words that may stand before the verb of a clause whose subject is left out ("and then
+# came back in"): the subject is the one of the clause before
+ELIDED_LEAD = frozenset('then and also later soon just straight quickly finally'.split())
+
+
+def _mentions(world: WorldModel, kg: Any, text: str) -> list[Any]:
+    domain = world.domain
+    return [m for m in resolve(kg, text, steady=domain.static_predicates(),
+                               predicates=domain.predicates) if m.candidates]
+
+
+def leading_subject(world: WorldModel, kg: Any, text: str) -> str | None:
+    """Return the thing a clause begins with (within its first three words), if it has a place.
+
+    The actor a next clause without a subject of its own refers to ("Omar pushed the robot
+    out ... and came straight back in"); not an owner ("Nadia's blanket was put away").
+    """
+    lead = (text.split() or [''])[0]
+    if not lead[:1].isupper() and lead.lower() not in NOUN_STARTERS:
+        return None  # "brought the yoghurt out": the clause starts with its verb
+    mentions = _mentions(world, kg, text)
+    first = mentions[0] if mentions else None
+    if first is None or first.start > 2 or first.resolved is None:
+        return None
+    said = WORD_RE.findall(text.lower().replace('’', "'"))
+    if first.end <= len(said) and "'" in said[first.end - 1]:
+        return None
+    return first.resolved if _places(world, kg, first.resolved) else None
+
+
+def zone_of(world: WorldModel, kg: Any, place: str, kinds: Iterable[str],
+            depth: int = 3) -> str | None:
+    """Return the first thing of one of ``kinds`` that ``place`` is in, following its facts.
+
+    "the packing table" is installed in the stock room; "Omar" (a thing handed to him) is
+    on the dock: where someone who put a thing there must have been. A fact that never
+    changes is also followed backwards (a kitchen that "has" the fridge). None when no
+    fact chain of ``depth`` leads to one.
+    """
+    kinds = tuple(kinds)
+    steady = world.domain.static_predicates()
+
+    def fits(name: str) -> bool:
+        kind = kg.entities.get(name)
+        return kind is not None and world.domain.is_subtype(kind, kinds)
+    frontier, seen = [place], {place}
+    for _ in range(depth + 1):
+        nxt = []
+        for name in frontier:
+            if fits(name):
+                return name
+            for f in sorted(kg.facts_of(name)):
+                if len(f.args) != 2 or name not in f.args:
+                    continue
+                other = f.args[1] if f.args[0] == name else f.args[0]
+                if other not in seen and (other == f.args[1] or f.predicate in steady):
+                    seen.add(other)
+                    nxt.append(other)
+        frontier = nxt
+    return None
+
+
+@dataclass(frozen=True)
+class PutBy:
+    """Someone put a thing somewhere and the update leaves them elsewhere."""
+
+    actor: str
+    put: Fact  # the thing's new place
+    zone: str  # where that place is, of the kind the actor's place takes
+    group: tuple[str, ...]  # the predicates that keep the actor's place
+
+
+def put_by(world: WorldModel, kg: Any, done: Sequence[tuple[str | None, Update]],
+           proper: Iterable[str]) -> PutBy | None:
+    """Return who put a thing where the update (``kg``, after it) does not have them, or None.
+
+    ``done`` is each part's actor (its subject said by name, or the one of the part before
+    for a part without a subject of its own) and its change. The last part in which an
+    actor puts a thing in a new place leaves the actor where that place is, unless that
+    part or a later one moves the actor: "Omar went into the cold room and brought the
+    yoghurt out to the packing table" leaves Omar in the room of the packing table, not in
+    the cold room.
+    """
+    people = set(proper)
+    for k in range(len(done) - 1, -1, -1):
+        actor, change = done[k]
+        if actor is None or kg.entities.get(actor) not in people:
+            continue
+        own = _places(world, kg, actor)
+        if any(f.args and f.args[0] == actor and f.predicate in own
+               for _, later in done[k:] for f in later.add):
+            return None  # the actor went on elsewhere (or this part says where)
+        for fact in sorted(change.add):
+            thing = fact.args[0] if len(fact.args) == 2 else None
+            if thing is None or thing == actor or fact.predicate not in _places(world, kg, thing):
+                continue
+            group = tuple(sorted(own))
+            kinds = {t for p in group for t in world.domain.predicates[p].params[1][1]}
+            zone = zone_of(world, kg, fact.args[1], kinds)
+            if zone is None or any(Fact(p, (actor, zone)) in kg for p in group):
+                continue
+            return PutBy(actor, fact, zone, group)
+    return None
+
+
+def going(world: WorldModel, kg: Any, text: str, actor: str | None = None) -> Going | None:
     """Return the subjects of ``text`` when it tells that they went somewhere.
 
     The subject is the report's first mention (within its first three words, before a
     verb of going, one candidate), with those joined to it by "and" ("Lucy and Ben went to
     the staff room"); it counts when a functional rule keyed on it keeps where it is (a
-    person, a thing, the robot), so the answer must move it.
+    person, a thing, the robot), so the answer must move it. A part that starts with its
+    verb of going ("came straight back in") goes with ``actor``, the subject of the part
+    before it (:func:`leading_subject`).
     """
     verb = goes_somewhere(text)
     if verb is None:
         return None
-    at = len(words(text[:text.lower().find(verb.lower())]))
-    domain = world.domain
-    mentions = [m for m in resolve(kg, text, steady=domain.static_predicates(),
-                                   predicates=domain.predicates) if m.candidates]
+    lead = words(text[:text.lower().find(verb.lower())])
+    at = len(lead)
+    mentions = _mentions(world, kg, text)
     first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.end > at or first.resolved is None:
-        return None
+        if actor is None or not set(w.lower() for w in lead) <= ELIDED_LEAD \
+                or (first is not None and first.start < at):
+            return None
+        places = _places(world, kg, actor)
+        return Going(actor, verb, places, elided=True) if places else None
     said = words(text)
     joined = [first]
     for m in mentions[1:]:
