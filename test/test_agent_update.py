@@ -306,8 +306,10 @@ def test_parts_compose_in_order(tmp_path):
     world = household_world(tmp_path)
     script = [{'content': GOOD},
               {'content': {'facts': [['placed_at_table', 'red_pen', 'jerry_bedroom_table']]}}]
+    # (no place check: it would ask where Jerry is, who put the pen in his bedroom)
     with FakeOpenAI(script) as fake:
-        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+        out = NLUpdater(world, client(fake), LinkRetriever(),
+                        UpdateSettings(place_check=False)).run(
             'Jerry took the red pen from the living room table and put it on his bedroom table.')
     assert out.applied
     # taken, then put down: the net change is one move, the hand never appears
@@ -601,7 +603,11 @@ def test_a_subject_that_went_somewhere_must_be_moved_not_left_out(tmp_path):
     assert world.kg.to_json() == before
 
 
-@pytest.mark.parametrize('said', ['kitchen', '(as before)', 'one order'])
+THROUGH = 'Jerry walked through the kitchen to the bathroom and switched off the bathroom light.'
+BATH = {'content': {'facts': [['light_on', 'bathroom_light', 'false']]}}
+
+
+@pytest.mark.parametrize('said', ['bathroom', '(as before)', 'one order'])
 def test_where_a_subject_went_is_asked_before_a_reprompt(tmp_path, said):
     """The answer leaves out Jerry's move: asked where he is (both orders), no re-prompt."""
     world = household_world(tmp_path)
@@ -612,21 +618,21 @@ def test_where_a_subject_went_is_asked_before_a_reprompt(tmp_path, said):
         lines = request['messages'][-1]['content'].splitlines()
         opts = [x.split('. ', 1)[1] for x in lines if x[:1].isdigit()]
         seen.append(opts)
-        want = 'kitchen' if said == 'one order' and len(seen) % 2 else said
+        want = 'bathroom' if said == 'one order' and len(seen) % 2 else said
         if said == 'one order' and not len(seen) % 2:
             want = '(as before)'
         return {'content': {'answer': str(next(
             (k for k, o in enumerate(opts, 1) if want in o), 1))}}
     scripted = {**DEFAULT_ANSWERS, 'state': where}
-    with FakeOpenAI([LIGHT, LIGHT, LIGHT], answers=scripted) as fake:
-        out = NLUpdater(world, client(fake), LinkRetriever()).run(GONE)
+    with FakeOpenAI([BATH, BATH, BATH], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(THROUGH)
         updates = _updates(fake)
         confirms = [r['messages'][-1]['content'] for r in fake.requests
                     if r['response_format']['json_schema']['name'] == 'confirm']
-    assert seen and seen[0][0].endswith('(as before).')
+    assert seen and seen[0][0].endswith('(as before).') and len(seen[0]) == 3
     if said != '(as before)':  # a new place is asked again in the reverse order
         assert seen[1] == seen[0][::-1]
-    if said != 'kitchen':  # no new place in both orders: re-prompted as without it
+    if said != 'bathroom':  # no new place in both orders: re-prompted as without it
         assert len(updates) == 3 and not out.applied and world.kg.to_json() == before
         assert 'state where jerry is now' in out.errors[0]
         return
@@ -635,11 +641,35 @@ def test_where_a_subject_went_is_asked_before_a_reprompt(tmp_path, said):
         'Your answer has errors' in m['content'] for r in updates for m in r['messages'])
     assert out.update == Update.of(
         [Fact('person_in_room', ('jerry', 'living_room')),
-         Fact('light_on', ('kitchen_light',))],
-        [Fact('person_in_room', ('jerry', 'kitchen'))])
+         Fact('light_on', ('bathroom_light',))],
+        [Fact('person_in_room', ('jerry', 'bathroom'))])
     assert 'place_amended' in out.trace.doubts
     # the light is read back yes/no; the place both orders gave is not
     assert confirms and not any('Jerry' in c.split('Statement:')[-1] for c in confirms)
+
+
+@pytest.mark.parametrize('report', [GONE, 'Jerry came out of the kitchen and switched off '
+                                          'the light.'])
+def test_the_one_place_a_report_of_going_offers_is_taken_without_asking(tmp_path, report):
+    # "Jerry went to the kitchen and ...": the kitchen is the only new place the report
+    # offers, so it is where he went (no question); "came out of the kitchen" names it
+    # as where he came from: re-prompted as before
+    world = household_world(tmp_path)
+    with FakeOpenAI([LIGHT, LIGHT, LIGHT]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
+        states = [r for r in fake.requests
+                  if r['response_format']['json_schema']['name'] == 'state']
+        updates = _updates(fake)
+    if report != GONE:
+        assert not out.applied and len(updates) == 3
+        assert 'state where jerry is now' in out.errors[0]
+        return
+    assert out.applied, out.errors
+    assert len(updates) == 2 and not [r for r in states if 'Where is Jerry' in
+                                      r['messages'][-1]['content']]
+    assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
+    assert any('the one new place the report offers for jerry' in n for n in out.notes)
+    assert 'place_amended' in out.trace.doubts
 
 
 EXTRA = ['person_in_room', 'jerry', 'jerry_bedroom']  # a change the report never says

@@ -22,11 +22,13 @@ from ..llm.prompting import prompt_text
 from ..llm.protocol import ChatLLM, LLMError, LLMReply
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.mentions import candidates, resolve, surfaces
+from ..text import words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
 from .attempts import Chat, Doubt, Judged, Messages, Trace, Traced, Verdict
+from .clauses import NOUN_STARTERS
 from .request import Request
 from .state_questions import as_said, ask, changeable, confirmed, place_groups, where_question
 from .update_checks import (
@@ -36,6 +38,7 @@ from .update_checks import (
     irrelevant,
     last_places,
     relevance_errors,
+    zone_of,
 )
 from .update_grounding import UpdateGrounding
 
@@ -249,6 +252,8 @@ class PartQuestion:
     excluded: set[Fact] = field(default_factory=set)
     #: places a where-question gave in both option orders (no yes/no reading needed)
     placed: set[Fact] = field(default_factory=set)
+    #: of those, places taken as the one new place the report offers (not asked)
+    only: set[Fact] = field(default_factory=set)
     propose: Chat = field(init=False)
 
     def __post_init__(self) -> None:
@@ -309,9 +314,11 @@ class PartQuestion:
             if where:
                 completion = self._complete(Update.of(moved.remove, moved.add | where))
                 completion.notes.extend(narrated)
-                completion.notes.extend(f'{f.text()}: asked where {f.args[0]} is after the '
-                                        'report, both orders of the options said so'
-                                        for f in sorted(where))
+                completion.notes.extend(
+                    f'{f.text()}: the one new place the report offers for {f.args[0]}, who '
+                    'went somewhere' if f in self.only else
+                    f'{f.text()}: asked where {f.args[0]} is after the report, both orders '
+                    'of the options said so' for f in sorted(where))
                 self.placed |= where
                 self.trace.doubt(Doubt.AMENDED)
             else:
@@ -338,8 +345,10 @@ class PartQuestion:
         """Return the new place of each subject a report of going left unplaced, or none.
 
         Each is asked where it is after the report among the report's referents of the
-        right type, in both option orders; every subject needs a new place both orders
-        give, else the answer goes back to the model as an error (empty set). A subject an
+        right type and the rooms of the places the answer puts things (:meth:`_zones`), in
+        both option orders; one such place, not named as where they came from, is taken
+        without asking. Every subject needs a new place, else the answer goes back to the
+        model as an error (empty set). A subject an
         earlier part moved is asked about on the graph before the report, so "as before" is
         where it was before the whole report (it may have come back) and the earlier part's
         place is one option among the others.
@@ -356,9 +365,17 @@ class PartQuestion:
                 kg = self.before if self._moved_earlier(subject, group) else self.kg
                 phrasing = Phrasing(self.world.domain, kg)
                 said = as_said(phrasing, subject, self.ctx.written)
-                q = where_question(self.world, kg, phrasing, subject, said, group, refs)
+                near = [z for z in self._zones(stated, subject, group) if z not in refs]
+                q = where_question(self.world, kg, phrasing, subject, said, group,
+                                   [*refs, *near])
                 if q is None:
                     continue
+                if kg is self.kg and len(q.options) == 2 and not self._left_from(q.facts[1]):
+                    got = q.facts[1]  # the one place the report offers: where they went
+                    self.only |= got
+                    self.trace.history.append({'state': q.text, 'options': q.options,
+                                               'only_option': True})
+                    break
                 try:
                     k = ask(self.llm, system, report, q, self.trace)
                     if k >= 0 and q.facts[k] and not all(f in self.kg for f in q.facts[k]) \
@@ -371,6 +388,37 @@ class PartQuestion:
                 return set()
             found |= got
         return found
+
+    def _left_from(self, facts: frozenset[Fact]) -> bool:
+        """Tell whether the report names one of these places as where someone came from.
+
+        "came back out of the cold room", "in from the yard": such a place is no answer to
+        where they went.
+        """
+        said = words(self.report)
+        for m in self.ctx.mentions:
+            if not any(m.resolved == f.args[-1] for f in facts):
+                continue
+            before = [w for w in said[max(m.start - 3, 0):m.start] if w not in NOUN_STARTERS]
+            if before[-1:] in (['from'], ['off']) or before[-2:] == ['out', 'of']:
+                return True
+        return False
+
+    def _zones(self, stated: Update, subject: str, group: tuple[str, ...]) -> list[str]:
+        """Return where the places the answer puts other things are, of the subject's kind.
+
+        "Lena came back out of the cold room with the ice bucket and left it on the sink
+        bench": the room of the sink bench is where Lena went, though the report names
+        only the bench.
+        """
+        kinds = {t for p in group for t in self.world.domain.predicates[p].params[1][1]}
+        out: list[str] = []
+        for f in sorted(stated.add):
+            if len(f.args) == 2 and f.args[0] != subject:
+                zone = zone_of(self.world, self.kg, f.args[1], kinds)
+                if zone is not None and zone not in out:
+                    out.append(zone)
+        return out
 
     def _moved_earlier(self, subject: str, group: tuple[str, ...]) -> bool:
         """Tell whether an earlier part of the report changed where ``subject`` is."""
