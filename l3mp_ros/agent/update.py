@@ -346,8 +346,9 @@ class NLUpdater:
                f'update leaves {got.actor}, who put it there, elsewhere')
         there = {f for f in said or () if f.args[1] == got.zone}
         if not there:
-            out.errors = [f'{why}; asked where {got.actor} is after the report, the two orders '
-                          'of the options did not both say so; nothing is applied']
+            asked = (f'; asked where {got.actor} is after the report, the two orders of the '
+                     'options did not both say so') if self.settings.place_amend else ''
+            out.errors = [f'{why}{asked}; nothing is applied']
             return
         own = {f for f in out.update.add if f.args[0] == got.actor and f.predicate in got.group}
         stated = Update.of(out.update.remove - there, (out.update.add - own)
