@@ -630,6 +630,9 @@ def test_where_a_subject_went_is_asked_before_a_reprompt(tmp_path, said):
         confirms = [r['messages'][-1]['content'] for r in fake.requests
                     if r['response_format']['json_schema']['name'] == 'confirm']
     assert seen and seen[0][0].endswith('(as before).') and len(seen[0]) == 3
+    # asked once per part (both orders at most): the re-prompts reuse the answer; taken
+    # in, the place check asks once more and agrees
+    assert len(seen) == {'bathroom': 3, '(as before)': 1, 'one order': 2}[said]
     if said != '(as before)':  # a new place is asked again in the reverse order
         assert seen[1] == seen[0][::-1]
     if said != 'bathroom':  # no new place in both orders: re-prompted as without it

@@ -254,6 +254,9 @@ class PartQuestion:
     placed: set[Fact] = field(default_factory=set)
     #: of those, places taken as the one new place the report offers (not asked)
     only: set[Fact] = field(default_factory=set)
+    #: where-questions asked for this part and their answers (kept across re-prompts)
+    answered: dict[tuple[str, tuple[str, ...]], frozenset[Fact] | None] = field(
+        default_factory=dict)
     propose: Chat = field(init=False)
 
     def __post_init__(self) -> None:
@@ -346,12 +349,12 @@ class PartQuestion:
 
         Each is asked where it is after the report among the report's referents of the
         right type and the rooms of the places the answer puts things (:meth:`_zones`), in
-        both option orders; one such place, not named as where they came from, is taken
-        without asking. Every subject needs a new place, else the answer goes back to the
-        model as an error (empty set). A subject an
-        earlier part moved is asked about on the graph before the report, so "as before" is
-        where it was before the whole report (it may have come back) and the earlier part's
-        place is one option among the others.
+        both option orders (once per part: a re-prompt reuses the answer); one such place,
+        not named as where they came from, is taken without asking. Every subject needs a
+        new place, else the answer goes back to the model as an error (empty set). A
+        subject an earlier part moved is asked about on the graph before the report, so "as
+        before" is where it was before the whole report (it may have come back) and the
+        earlier part's place is one option among the others.
         """
         assert self.going is not None
         refs = self.ctx.referents()
@@ -376,14 +379,18 @@ class PartQuestion:
                     self.trace.history.append({'state': q.text, 'options': q.options,
                                                'only_option': True})
                     break
-                try:
-                    k = ask(self.llm, system, report, q, self.trace)
-                    if k >= 0 and q.facts[k] and not all(f in self.kg for f in q.facts[k]) \
-                            and confirmed(self.llm, system, report, q, k, self.trace):
-                        got = q.facts[k]
-                        break
-                except LLMError:
-                    return set()
+                key = (q.text, tuple(q.options))
+                if key not in self.answered:  # a re-prompted part asks the same again
+                    try:
+                        k = ask(self.llm, system, report, q, self.trace)
+                        self.answered[key] = q.facts[k] if k >= 0 and q.facts[k] and not all(
+                            f in self.kg for f in q.facts[k]) and confirmed(
+                            self.llm, system, report, q, k, self.trace) else None
+                    except LLMError:
+                        return set()
+                got = self.answered[key]
+                if got:
+                    break
             if not got:
                 return set()
             found |= got
