@@ -153,9 +153,9 @@ class NLUpdater:
         self._compose(r, out)  # the parts' net change, or why there is none
         if not out.errors and s.place_check and s.verify and out.update is not None:
             with stage('place_check'):
-                self._check_actor(r, out)  # whoever put a thing somewhere is there
+                self._check_places(r, out)  # where is each referent now? both orders
                 if not out.errors:
-                    self._check_places(r, out)  # where is each referent now? both orders
+                    self._check_actor(r, out)  # whoever put a thing somewhere is there
         if not out.errors and s.clarify and s.verify:
             with stage('clarify'):
                 self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
@@ -323,15 +323,20 @@ class NLUpdater:
         """Ask where someone is who put a thing where the update does not have them.
 
         "Omar went into the cold room and brought the yoghurt out to the packing table"
-        answered with Omar in the cold room: the packing table is in the stock room. The
+        answered with Omar in the cold room: the packing table is in the stock room. After
+        the place check (whose where-questions may already have moved the actor there), the
         actor is asked where they are after the report (both orders, the place of what they
         put among the options); that place both orders give is taken in (doubtful), anything
         else keeps the report out (:func:`.update_checks.put_by`).
         """
         kg, world = r.req.kg, self.world
-        got = put_by(world, r.work, list(zip(r.actors, (c.update for c in r.done),
-                                             strict=True)), Phrasing(world.domain, kg).proper)
-        if got is None or out.update is None:
+        if out.update is None:
+            return
+        after = kg.copy()  # the place check may have taken a place in: the update, not r.work
+        after.apply(out.update)
+        got = put_by(world, after, list(zip(r.actors, (c.update for c in r.done), strict=True)),
+                     Phrasing(world.domain, kg).proper)
+        if got is None:
             return
         objects = [*r.ctx.referents(), got.zone]
         try:
