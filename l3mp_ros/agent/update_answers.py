@@ -37,6 +37,7 @@ from .update_checks import (
     PartScope,
     irrelevant,
     last_places,
+    place_kinds,
     relevance_errors,
     zone_of,
 )
@@ -418,7 +419,7 @@ class PartQuestion:
         bench": the room of the sink bench is where Lena went, though the report names
         only the bench.
         """
-        kinds = {t for p in group for t in self.world.domain.predicates[p].params[1][1]}
+        kinds = place_kinds(self.world, group)
         out: list[str] = []
         for f in sorted(stated.add):
             if len(f.args) == 2 and f.args[0] != subject:

@@ -267,6 +267,11 @@ def zone_of(world: WorldModel, kg: Any, place: str, kinds: Iterable[str],
     return None
 
 
+def place_kinds(world: WorldModel, group: Iterable[str]) -> set[str]:
+    """Return the types of the places ``group``'s predicates put their subject in."""
+    return {t for p in group for t in world.domain.predicates[p].params[1][1]}
+
+
 @dataclass(frozen=True)
 class PutBy:
     """Someone put a thing somewhere and the update leaves them elsewhere."""
@@ -302,8 +307,7 @@ def put_by(world: WorldModel, kg: Any, done: Sequence[tuple[str | None, Update]]
             if thing is None or thing == actor or fact.predicate not in _places(world, kg, thing):
                 continue
             group = tuple(sorted(own))
-            kinds = {t for p in group for t in world.domain.predicates[p].params[1][1]}
-            zone = zone_of(world, kg, fact.args[1], kinds)
+            zone = zone_of(world, kg, fact.args[1], place_kinds(world, group))
             if zone is None or any(Fact(p, (actor, zone)) in kg for p in group):
                 continue
             return PutBy(actor, fact, zone, group)
