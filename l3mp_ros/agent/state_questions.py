@@ -30,7 +30,7 @@ answers the same way in both option orders, against the free diff, keeps the rep
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,11 +293,21 @@ def where_after(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str, 
     phrasing = Phrasing(world.domain, kg)
     q = where_question(world, kg, phrasing, entity, as_said(phrasing, entity, written), group,
                        objects)
-    if q is None:
-        return None
+    return both_orders(llm, text, q, trace) if q is not None else None
+
+
+def both_orders(llm: ChatLLM, text: str, q: Question, trace: Trace,
+                wanted: Callable[[frozenset[Fact]], bool] | None = None
+                ) -> frozenset[Fact] | None:
+    """Return the facts of the option of ``q`` both option orders choose, else None.
+
+    ``wanted`` rules out a first pick before the reverse order is asked (saving that call).
+    Raises ``LLMError``.
+    """
     system, report = prompt_text('state'), ' '.join(text.split())
     k = ask(llm, system, report, q, trace)
-    if k < 0 or not confirmed(llm, system, report, q, k, trace):
+    if k < 0 or (wanted is not None and not wanted(q.facts[k])) \
+            or not confirmed(llm, system, report, q, k, trace):
         return None
     return q.facts[k]
 

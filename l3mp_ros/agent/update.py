@@ -38,7 +38,6 @@ from ..world.kg import Update
 from ..world.phrasing import Phrasing
 from . import clarify
 from .attempts import Attempts, Doubt, Judged, Verdict
-from .clauses import SUBJECT_PRONOUNS
 from .examples import system_for
 from .grounding import grounded_message
 from .open_questions import OpenQuestions
@@ -68,6 +67,7 @@ from .update_checks import (
     going,
     leading_subject,
     own_content,
+    part_actor,
     part_scope,
     put_by,
     unknown_names_error,
@@ -149,7 +149,7 @@ class NLUpdater:
             r.last, r.errors = got.value, got.errors
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied
-            r.accept(r.last)
+            r.accept(r.last, q.actor)
         self._compose(r, out)  # the parts' net change, or why there is none
         if not out.errors and s.place_check and s.verify and out.update is not None:
             with stage('place_check'):
@@ -182,18 +182,13 @@ class NLUpdater:
             else None
         goes = going(self.world, kg, part if r.several else text,
                      r.actor if r.several else None) if verify else None
-        own = leading_subject(self.world, kg, part if r.several else text)
-        if not r.several:
-            r.part_actor = own
-        elif own is not None:  # a next part without a subject of its own goes with this one's
-            r.part_actor = r.actor = own
-        else:  # "... and came back in" acts with the part before; "he ..." is not known
-            first = (part.split() or [''])[0].lower()
-            r.part_actor = r.actor if scope is not None and not scope.own_subject \
-                and first not in SUBJECT_PRONOUNS else None
+        if r.several:  # "... and came back in" acts with the part before
+            actor, r.actor = part_actor(self.world, kg, part, scope, r.actor)
+        else:
+            actor = leading_subject(self.world, kg, text)
         r.earlier |= named_in(kg, part)
         return PartQuestion(self.world, self.settings, self.llm, out.trace, r.ctx, r.work, ask,
-                            scope, goes, text, before=kg)
+                            scope, goes, text, before=kg, actor=actor)
 
     def _repeats_earlier(self, r: Reading, part: str, got: Judged[Any]) -> bool:
         """Tell whether a part's answer repeats an earlier part's change.

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Config, default
-from ..llm.prompting import prompt_text
 from ..llm.protocol import ChatLLM, LLMError, LLMReply
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.mentions import candidates, resolve, surfaces
@@ -30,7 +29,7 @@ from ..world.phrasing import Phrasing
 from .attempts import Chat, Doubt, Judged, Messages, Trace, Traced, Verdict
 from .clauses import NOUN_STARTERS
 from .request import Request
-from .state_questions import as_said, ask, changeable, confirmed, place_groups, where_question
+from .state_questions import as_said, both_orders, changeable, place_groups, where_question
 from .update_checks import (
     CONFIRM_MIN_YES,
     Going,
@@ -205,8 +204,7 @@ class Reading:
     done: list[Completion] = field(default_factory=list)
     earlier: set[str] = field(default_factory=set)  # what earlier parts named or changed
     actor: str | None = None  # the last part's leading subject (for a part without one)
-    part_actor: str | None = None  # who acts in the part being asked (None: not known)
-    actors: list[str | None] = field(default_factory=list)  # per accepted part
+    actors: list[str | None] = field(default_factory=list)  # who acted, per accepted part
     restated: bool = False  # a part repeated what holds
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)
@@ -220,10 +218,10 @@ class Reading:
         """Return every fact the accepted parts added or removed."""
         return frozenset(f for c in self.done for f in c.update.add | c.update.remove)
 
-    def accept(self, completion: Completion) -> None:
-        """Compose one part's change onto the ones before it."""
+    def accept(self, completion: Completion, actor: str | None = None) -> None:
+        """Compose one part's change (``actor``: who acted in it) onto the ones before it."""
         self.done.append(completion)
-        self.actors.append(self.part_actor)
+        self.actors.append(actor)
         self.earlier |= {a for f in completion.update.remove | completion.update.add
                          for a in f.args}
         self.work = self.work.copy()
@@ -250,6 +248,7 @@ class PartQuestion:
     going: Going | None  # the subject a report of going must move
     report: str = ''  # the whole report (where-questions are asked about it)
     before: Any = None  # the graph before the report (a part's kg is after earlier parts)
+    actor: str | None = None  # who acts in this part (None: not known)
     excluded: set[Fact] = field(default_factory=set)
     #: places a where-question gave in both option orders (no yes/no reading needed)
     placed: set[Fact] = field(default_factory=set)
@@ -359,7 +358,6 @@ class PartQuestion:
         """
         assert self.going is not None
         refs = self.ctx.referents()
-        system, report = prompt_text('state'), ' '.join(self.report.split())
         found: set[Fact] = set()
         for subject in self.going.unplaced(stated):
             got = None
@@ -383,10 +381,9 @@ class PartQuestion:
                 key = (q.text, tuple(q.options))
                 if key not in self.answered:  # a re-prompted part asks the same again
                     try:
-                        k = ask(self.llm, system, report, q, self.trace)
-                        self.answered[key] = q.facts[k] if k >= 0 and q.facts[k] and not all(
-                            f in self.kg for f in q.facts[k]) and confirmed(
-                            self.llm, system, report, q, k, self.trace) else None
+                        self.answered[key] = both_orders(
+                            self.llm, self.report, q, self.trace,
+                            lambda facts: bool(facts) and not all(f in self.kg for f in facts))
                     except LLMError:
                         return set()
                 got = self.answered[key]

@@ -235,6 +235,22 @@ def leading_subject(world: WorldModel, kg: Any, text: str) -> str | None:
     return first.resolved if _places(world, kg, first.resolved) else None
 
 
+def part_actor(world: WorldModel, kg: Any, part: str, scope: PartScope | None,
+               previous: str | None) -> tuple[str | None, str | None]:
+    """Return who acts in one part of several, and the subject later parts may go with.
+
+    A part's own leading subject (:func:`leading_subject`) acts and is carried on; a part
+    without a subject of its own ("... and came back in") acts with ``previous``; one that
+    starts with a pronoun ("he ...") is not known (it may be someone else).
+    """
+    own = leading_subject(world, kg, part)
+    if own is not None:
+        return own, own
+    first = (part.split() or [''])[0].lower()
+    elided = scope is not None and not scope.own_subject and first not in SUBJECT_PRONOUNS
+    return (previous if elided else None), previous
+
+
 def zone_of(world: WorldModel, kg: Any, place: str, kinds: Iterable[str],
             depth: int = 3) -> str | None:
     """Return the first thing of one of ``kinds`` that ``place`` is in, following its facts.
