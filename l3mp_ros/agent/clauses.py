@@ -63,6 +63,16 @@ june july august september october november december i ok okay mr mrs ms dr prof
 """.split())
 
 
+def named_as_source(said: list[str], start: int) -> bool:
+    """Tell whether the words before ``said[start]`` name a place something leaves.
+
+    "came back out of the cold room", "in from the yard", "take it off the cart": such a
+    place is where something was, not where it goes.
+    """
+    before = [w for w in said[max(start - 3, 0):start] if w not in NOUN_STARTERS]
+    return before[-1:] in (['from'], ['off']) or before[-2:] == ['out', 'of']
+
+
 def _words(text: str) -> list[str]:
     return _WORD.findall(text)
 

@@ -27,7 +27,7 @@ from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
 from .attempts import Chat, Doubt, Judged, Messages, Trace, Traced, Verdict
-from .clauses import NOUN_STARTERS
+from .clauses import named_as_source
 from .request import Request
 from .state_questions import as_said, both_orders, changeable, place_groups, where_question
 from .update_checks import (
@@ -404,8 +404,7 @@ class PartQuestion:
         for m in self.ctx.mentions:
             if not any(m.resolved == f.args[-1] for f in facts):
                 continue
-            before = [w for w in said[max(m.start - 3, 0):m.start] if w not in NOUN_STARTERS]
-            if before[-1:] in (['from'], ['off']) or before[-2:] == ['out', 'of']:
+            if named_as_source(said, m.start):
                 return True
         return False
 
