@@ -20,8 +20,11 @@ CONSTRAINTS = ROOT / 'pddl' / 'household.constraints.yaml'
 STATE = ROOT / 'config' / 'household_state.json'
 
 
-def household_world(tmp_path: Path) -> WorldModel:
-    kg = KnowledgeGraph.from_json(json.loads(STATE.read_text()))
+def household_world(tmp_path: Path, without: tuple[list[str], ...] = ()) -> WorldModel:
+    """Return the household world on a store in ``tmp_path``, less the facts ``without``."""
+    state = json.loads(STATE.read_text())
+    state['facts'] = [f for f in state['facts'] if f not in without]
+    kg = KnowledgeGraph.from_json(state)
     store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(DOMAIN),
                          constraints_path=str(CONSTRAINTS))
     return WorldModel(DomainSchema.load(DOMAIN), Constraints.load(CONSTRAINTS), store=store)

@@ -212,6 +212,32 @@ def test_goal_that_already_holds_is_read_back_literal_by_literal(tmp_path):
     assert out.status == 'already_satisfied' and out.steps == []  # the model insisted
 
 
+def test_goal_the_read_back_turns_into_what_holds_is_asked_for_again_once(tmp_path):
+    # the laundry room's light is off and in no room: no plan turns it on
+    unlit = ['laundry_room', 'room_has', 'laundry_room_light']
+    world = household_world(tmp_path, without=(unlit,))
+    loose = TaskSettings(resolve_mentions=False)  # the goal need not name what it mentions
+    on = {'content': {'goal': [['light_on', 'laundry_room_light']]}}
+    no = {'content': {'answer': 'no'}}
+    give = {'content': {'goal': [['in_person_hand', 'red_pen', 'anna']]}}
+    # no plan reaches it; read back, the model denies it: what is left holds already, and
+    # the task asks for a change, so the goal is asked for again
+    with FakeOpenAI([on, no, give]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          loose).run(TASK)
+        again = fake.requests[2]['messages'][-1]['content']
+    assert ALREADY_HOLDS in again
+    assert [h['status'] for h in out.history if 'status' in h] == ['already_holds', 'solved']
+    assert out.status == 'solved' and out.goal == GOOD['goal'], out.errors
+    # once only: asked again, a goal that holds is taken as nothing to do
+    off = {'content': {'goal': [{'not': ['light_on', 'laundry_room_light']}]}}
+    with FakeOpenAI([on, no, off]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          loose).run(TASK)
+        calls = len(fake.requests)
+    assert out.status == 'already_satisfied' and out.attempts == 2 and calls == 3, out.history
+
+
 def test_structured_goal_within_the_context_schema(tmp_path):
     world = household_world(tmp_path)
     goal = {'goal': [['in_person_hand', 'red_pen', 'anna'],

@@ -462,8 +462,10 @@ class TaskPlanner:
         if flipped is not None:  # asked literal by literal: a change after all
             out.goal = flipped
             self._solve(a, flipped, out)
-        elif (out.status == Status.ALREADY_SATISFIED and not self.settings.read_back
-              and attempt < self.settings.attempts):
+        if out.status == Status.ALREADY_SATISFIED and attempt < self.settings.attempts and (
+                not self.settings.read_back or flipped is not None or notes):
+            # what the checks or the read-back made of the answer is nothing to do: asked
+            # again (once: the goal is flagged)
             out.status, out.errors = Status.ALREADY_HOLDS, [ALREADY_HOLDS]
 
     def _adopt(self, a: Asking, goal: str, out: TaskOutcome) -> bool:
