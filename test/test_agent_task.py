@@ -238,6 +238,33 @@ def test_goal_the_read_back_turns_into_what_holds_is_asked_for_again_once(tmp_pa
     assert out.status == 'already_satisfied' and out.attempts == 2 and calls == 3, out.history
 
 
+def test_quantified_goal_of_the_wrong_type_is_asked_again_with_x_where_it_fits(tmp_path):
+    world = household_world(tmp_path)
+    # "everything": no type named, so one branch serves every type and ?x may stand anywhere
+    wrong = {'content': {'goal': [{'forall': 'pen', 'if': [], 'then': [
+        ['person_in_room', '?x', 'kitchen']], 'negate': False}]}}
+    right = {'content': {'goal': [{'forall': 'pen', 'if': [], 'then': [
+        ['in_person_hand', '?x', 'anna']], 'negate': False}]}}
+    with FakeOpenAI([wrong, right]) as fake:
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world),
+                          TaskSettings(ask_left_out=False, ask_kinds=False)).run(
+            'Give Anna everything you can write with.')
+        first, second = (r['response_format']['json_schema']['schema'] for r in fake.requests)
+    assert 'person_in_room' in out.history[0]['errors'][0]
+
+    def quantified(schema):
+        alts = schema['properties']['goal']['items']['anyOf']
+        return [a for a in alts if 'forall' in a.get('properties', {})]
+    assert len(quantified(first)) == 1  # one branch for every type
+    narrowed = quantified(second)
+    assert [b['properties']['forall'] for b in narrowed] == [{'const': 'pen'}]
+    then = narrowed[0]['properties']['then']['items']['anyOf']
+    assert then and all(slot.get('enum') != ['?x'] or k == 0 for b in then
+                        for k, slot in enumerate(b['prefixItems'][1:]))  # ?x: the item only
+    assert out.status == 'solved' and out.attempts == 2, out.errors
+    assert out.goal == '(and (forall (?x - pen) (in_person_hand ?x anna)))'
+
+
 def test_structured_goal_within_the_context_schema(tmp_path):
     world = household_world(tmp_path)
     goal = {'goal': [['in_person_hand', 'red_pen', 'anna'],

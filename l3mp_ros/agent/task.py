@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +51,7 @@ from .goal_checks import (
     uncovered,
     unmentioned,
 )
-from .goal_grounding import GoalGrounding
+from .goal_grounding import MAX_QUANTIFIED, GoalGrounding
 from .grounding import grounded_message
 from .kinds import ALL, kinds
 from .request import Request
@@ -305,6 +305,8 @@ class TaskPlanner:
         """Check a goal and plan it; a goal that failed is re-prompted with the reason."""
         out = a.out
         goal, errors, notes = self._check(a, reply, out)  # rules, held, mentions
+        if errors:
+            self._narrow(a, reply, notes)
         self._plan(a, goal, errors, out.attempts, out, notes)  # suspect goals read back once
         verdict, reason = self._verdict(out)
         if not a.asked_kinds and self.settings.ask_kinds and (
@@ -320,6 +322,27 @@ class TaskPlanner:
                       f'Your goal failed: {reason}\nAnswer again with the corrected JSON goal.',
                       {'goal': out.goal, 'status': out.status, 'errors': list(out.errors),
                        'notes': notes, 'reply': reply.text[:2000]})
+
+    def _narrow(self, a: Asking, reply: LLMReply, notes: list[str]) -> None:
+        """After a goal that did not read, put ``?x`` only where the chosen types fit.
+
+        With many types to quantify over ("bring Omar everything put aside for him"), one
+        schema branch serves them all and lets ``?x`` stand anywhere; asked again with the
+        error, a small model writes the same ill-typed literal. The next answer's
+        quantifiers get a branch per type the answer chose, where ``?x`` goes only in
+        arguments that type fits.
+        """
+        q = a.grounding.quantified
+        if q is not None and len(q) <= MAX_QUANTIFIED:
+            return  # already one branch per type
+        data = reply.data.get('goal') if isinstance(reply.data, dict) else None
+        chosen = frozenset(
+            str(item.get(k)).lower() for item in data or [] if isinstance(item, dict)
+            for k in ('forall', 'exists') if isinstance(item.get(k), str)
+            and self.world.domain.has_type(str(item[k]).lower()))
+        if chosen and len(chosen) <= MAX_QUANTIFIED:
+            a.schema = replace(a.grounding, quantified=chosen).goal_schema()
+            notes.append(f'asked again with ?x where a {" or ".join(sorted(chosen))} fits')
 
     def _kinds(self, a: Asking, reply: LLMReply, out: TaskOutcome, notes: list[str]) -> None:
         """Ask what must hold of every one of a kind the task speaks of as a whole.
