@@ -162,6 +162,61 @@ def test_what_a_goal_leaves_out_and_how_an_answer_about_it_joins(tmp_path):
     assert len(notes) == 2 and extend_goal(d, kg, world.constraints, gave, '(nonsense)')[0] is None
 
 
+def _branches(request):
+    return request['response_format']['json_schema']['schema']['properties']['goal'][
+        'items']['anyOf']
+
+
+def test_a_thing_left_out_is_asked_about_with_what_its_own_part_names(tmp_path):
+    world = household_world(tmp_path)
+    give = {'content': {'goal': [['in_person_hand', 'drinking_glass', 'anna']]}}
+    tap = {'content': {'goal': [['faucet_on', 'kitchen_sink']]}}
+    text = 'Get the drinking glass out of the kitchen sink for Anna, and turn on the kitchen sink.'
+    with FakeOpenAI([give, give, tap]) as fake:
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(text)
+        asked = fake.requests[2]
+    # the question quotes the part that asks for something of the sink
+    assert 'The task also names the kitchen sink ("turn on the kitchen sink."). Which' in asked[
+        'messages'][-1]['content'], asked['messages'][-1]['content']
+    # the sink is named as where the glass leaves, and alone where it is asked for: the
+    # question offers nothing that puts the glass (or any dish) back in it
+    offered = {b['prefixItems'][0]['const'] for b in _branches(asked)}
+    assert offered == {'faucet_on'}, offered
+    assert out.status == 'solved', out.errors
+    assert out.goal == '(and (in_person_hand drinking_glass anna) (faucet_on kitchen_sink))'
+    # where a part speaks of a thing by a pronoun, the question may name anything the task
+    # names
+    said = 'Show the drinking glass to Anna and then put it in the kitchen sink.'
+    with FakeOpenAI([give, give, tap]) as fake:
+        TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(said)
+        asked = fake.requests[2]
+    offered = {b['prefixItems'][0]['const'] for b in _branches(asked)}
+    assert 'placed_at_kitchensink' in offered, offered
+
+
+def test_a_goal_asking_for_some_thing_says_more_of_that_one_when_asked(tmp_path):
+    world = household_world(tmp_path)
+    clean = {'content': {'goal': [{'exists': 'cloth', 'where': [['cloth_is_clean', '?x']]}]}}
+    hers = {'content': {'goal': [['in_person_hand', '?x', 'anna']]}}
+    with FakeOpenAI([clean, hers]) as fake:
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(
+            'Bring Anna a piece of clothing that is clean.')
+        asked = fake.requests[1]
+    # ?x stands for the cloth the goal asks for; no cloth of the house is offered instead
+    slots = [slot['enum'] for b in _branches(asked) for slot in b['prefixItems'][1:]]
+    assert ['?x'] in slots and not any(
+        e in slot for slot in slots for e in ('blue_shirt', 'green_towel', 'red_sweater'))
+    assert out.status == 'solved', out.errors
+    assert out.goal == ('(and (exists (?x - cloth) (and (cloth_is_clean ?x) '
+                        '(in_person_hand ?x anna))))')
+    # the plan hands Anna one cloth that is clean when she gets it
+    res = execute_plan(world.domain, world.kg, out.steps)
+    assert goal_holds(world.domain, res.kg, parse_goal(world.domain, world.kg, out.goal))
+    given = [f.args[0] for f in res.kg.facts if f.predicate == 'in_person_hand'
+             and f.args[1] == 'anna' and res.kg.type_of(f.args[0]) == 'cloth']
+    assert given and all(Fact('cloth_is_clean', (c,)) in res.kg for c in given)
+
+
 def test_goal_naming_everything_the_task_names_is_not_asked_again(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GOOD}]) as fake:

@@ -367,7 +367,9 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
     ``goal`` it negates, or that a state-constraint rule forbids beside one of its
     literals (the pen in Jerry's hand when the answer puts it in Anna's), is dropped.
     A ``forall`` in ``more`` (what holds of every one of a kind) replaces the conjuncts
-    of ``goal`` about its members. None when either does not parse.
+    of ``goal`` about its members; an ``exists`` in ``more`` over the type of one in
+    ``goal`` says more of that one ("a charged scanner" that Ben is to carry) and joins
+    its body. None when either does not parse.
     """
     if not goal:
         return (more if top_level(domain, kg, more, consistent=False) is not None
@@ -376,6 +378,7 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
     new = top_level(domain, kg, more, consistent=False)
     if old is None or new is None:
         return None, []
+    old, new = _join_exists(old, new)
     added = [(n[1] if n[0] == 'not' else n, n[0] != 'not') for n in new]
     kept: list[Any] = []
     notes: list[str] = []
@@ -402,6 +405,43 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
         else:
             notes.append(f'dropped {render_goal(n)}: it cannot hold with {clash}')
     return conjoin(kept + new), notes
+
+
+def exists_type(domain: DomainSchema, kg: KnowledgeGraph, goal: str | None) -> str | None:
+    """Return the type of a goal's one top-level one-variable ``exists`` (None: not one)."""
+    items = top_level(domain, kg, goal, consistent=False) if goal else None
+    found = [n[1][0][1] for n in items or [] if n[0] == 'exists' and len(n[1]) == 1]
+    return found[0] if len(found) == 1 else None
+
+
+def _join_exists(old: list[Any], new: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Join each one-variable ``exists`` of ``new`` into one of ``old`` over its type."""
+    old, rest = list(old), []
+    for n in new:
+        k = next((k for k, o in enumerate(old) if n[0] == 'exists' == o[0]
+                  and len(n[1]) == len(o[1]) == 1 and n[1][0][1] == o[1][0][1]), None)
+        if k is None:
+            rest.append(n)
+            continue
+        var, body = old[k][1][0][0], old[k][2]
+        mine = _rename(n[2], n[1][0][0], var)
+        parts = [*(body[1] if body[0] == 'and' else (body,)),
+                 *(mine[1] if mine[0] == 'and' else (mine,))]
+        old[k] = ('exists', old[k][1], ('and', tuple(dict.fromkeys(parts))))
+    return old, rest
+
+
+def _rename(node: Any, var: str, to: str) -> Any:
+    """Return a formula node with variable ``var`` written ``to``."""
+    if node[0] == 'atom':
+        return ('atom', node[1], tuple(to if a == var else a for a in node[2]))
+    if node[0] in ('and', 'or'):
+        return (node[0], tuple(_rename(k, var, to) for k in node[1]))
+    if node[0] == 'not':
+        return ('not', _rename(node[1], var, to))
+    if node[0] == 'imply':
+        return ('imply', _rename(node[1], var, to), _rename(node[2], var, to))
+    return node
 
 
 def conjoin(nodes: list[Any]) -> str:

@@ -45,11 +45,15 @@ class GoalGrounding(Grounding):
         return [e for e in fits if e == VAR or e in self.constants]
 
     def _triplet_schemas(self, *, variable: bool = False, only: frozenset[str] | None = None,
-                         var_type: str | None = None, fill: str = VAR) -> list[dict[str, Any]]:
+                         var_type: str | None = None, fill: str = VAR,
+                         among: frozenset[str] | None = None,
+                         some: str | None = None) -> list[dict[str, Any]]:
         """Return one literal branch per predicate.
 
         With ``var_type``, one branch per argument where a thing of that type fits:
-        ``fill`` there (``?x``, or one entity), context entities elsewhere.
+        ``fill`` there (``?x``, or one entity), context entities elsewhere (of ``among``
+        only, when given), and ``?x`` where a thing of type ``some`` fits, for which it
+        stands: no entity of that type.
         """
         out = []
         for name in sorted(self.domain.predicates):
@@ -61,7 +65,10 @@ class GoalGrounding(Grounding):
                 if all(slots):
                     out.append(literal([{'const': name}, *({'enum': s} for s in slots)]))
                 continue
-            ground = [self._goal_slot(name, i) for i in range(pred.arity)]
+            ground = [[e for e in self._goal_slot(name, i) if (among is None or e in among)
+                       and not (some and self.domain.is_subtype(self.kg.type_of(e), some))]
+                      + ([VAR] if some is not None and self.fits(some, name, i) else [])
+                      for i in range(pred.arity)]
             for i in range(pred.arity):
                 if not self.fits(var_type, name, i):
                     continue
@@ -110,17 +117,21 @@ class GoalGrounding(Grounding):
         return {'type': 'object', 'properties': {'goal': goal}, 'required': ['goal'],
                 'additionalProperties': False}
 
-    def about_schema(self, entity: str) -> dict[str, Any] | None:
+    def about_schema(self, entity: str, among: frozenset[str] | None = None,
+                     some: str | None = None) -> dict[str, Any] | None:
         """Return the schema of conditions about ``entity`` alone (None: no predicate fits).
 
         Each item is a literal of a predicate some action changes, with ``entity`` in a
-        place its type fits and context entities elsewhere. No ``not``: what a task names
-        and a goal leaves out is a thing to bring, fill or put somewhere ("get Ben a
-        charged scanner"); offered a negation, a small model wrote "Ben does not carry
-        scanner 1".
+        place its type fits and context entities elsewhere (of ``among`` only, when
+        given). With ``some`` (the type of the goal's ``exists``), ``?x`` stands where a
+        thing of that type fits, in place of any such entity: "a scanner" the task asks
+        for is that one. No
+        ``not``: what a task names and a goal leaves out is a thing to bring, fill or put
+        somewhere ("get Ben a charged scanner"); offered a negation, a small model wrote
+        "Ben does not carry scanner 1".
         """
         lits = self._triplet_schemas(only=self.changeable(), var_type=self.kg.type_of(entity),
-                                     fill=entity)
+                                     fill=entity, among=among, some=some)
         if not lits:
             return None
         return {'type': 'object', 'properties': {'goal': {
@@ -183,6 +194,22 @@ class GoalGrounding(Grounding):
                                     'negate': negate.pop()}), []
         except KGError as exc:
             return None, [str(exc)]
+
+    def read_about(self, data: Any, some: str | None = None) -> tuple[str | None, list[str]]:
+        """Read an answer to :meth:`about_schema`.
+
+        Its literals with ``?x`` become one ``exists`` over ``some``; the rest stay as they are.
+        """
+        if some is None or not isinstance(data, dict):
+            return self.read_goal(data)
+        items = {str(k).lower(): v for k, v in data.items()}.get('goal')
+        if not isinstance(items, list):
+            return self.read_goal(data)
+        var = [i for i in items if isinstance(i, list) and VAR in i[1:]]
+        rest = [i for i in items if i not in var]
+        if var:
+            rest.append({'exists': some, 'where': var})
+        return replace(self, quantified=None).read_goal({'goal': rest})
 
     def read_goal(self, data: Any) -> tuple[str | None, list[str]]:
         """Turn a structured goal into PDDL; errors for anything outside the context.

@@ -36,11 +36,12 @@ from ..world.domain import DomainSchema
 from ..world.kg import KnowledgeGraph
 from ..world.model import WorldModel
 from .attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
-from .clauses import split_task
+from .clauses import named_as_source, split_task
 from .examples import system_for
 from .goal_checks import (
     GoalReadBack,
     drop_held,
+    exists_type,
     extend_goal,
     last_condition,
     left_out,
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
 
 ALREADY_HOLDS = ('the goal already holds in the current state, but the task asks for a '
                  'change: write the state the task wants')
+# words by which a part of a task speaks of something another part names
+PRONOUNS = frozenset('it them him her his its their they he she one'.split())
 # words by which a task speaks of a kind of thing rather than of one thing
 QUANTIFIERS = frozenset('all every each any none no nothing everything anything some a an '
                         'both either neither whichever whatever'.split())
@@ -140,6 +143,20 @@ def named_types(domain: DomainSchema, text: str, *,
         if many or (not plural and any(w in stems for w in tw)):
             out |= domain.subtypes(t)
     return frozenset(out)
+
+
+def spans(text: str, parts: list[str]) -> list[tuple[str, range]]:
+    """Return each of ``text``'s ``parts`` found in it, in order, with its word positions."""
+    low, at, out = ' '.join(text.lower().split()), 0, []
+    for part in parts:
+        p = ' '.join(part.lower().split())
+        k = low.find(p, at)
+        if k < 0:
+            continue
+        first = len(words(low[:k]))
+        out.append((' '.join(part.split()), range(first, first + len(words(p)))))
+        at = k + len(p)
+    return out
 
 
 def quantifiable(domain: DomainSchema, text: str) -> frozenset[str] | None:
@@ -411,22 +428,26 @@ class TaskPlanner:
         juice, what must hold of it when the task is done, and the goal grows by that when
         the bigger goal still plans; otherwise the goal stays as it was.
         """
+        some = exists_type(self.world.domain, a.req.kg, out.goal)
         for name in left_out(out.goal or '', a.req.kg, a.req.mentions, a.parts)[:2]:
-            schema = a.grounding.about_schema(name)
+            among, asks = self._beside(a, name)
+            schema = a.grounding.about_schema(name, among=among, some=some)
             if schema is None:
                 continue
             said = a.names.get(name, name.replace('_', ' '))
+            where = f' ("{asks[-1]}")' if asks and asks[-1] != ' '.join(a.req.text.split()) \
+                else ''
             ask = a.messages + [
                 {'role': 'assistant', 'content': reply.text or ''},
-                {'role': 'user', 'content': f'The task also names {said}. Which condition about '
-                                            f'{said} must hold when the task is done?'}]
+                {'role': 'user', 'content': f'The task also names {said}{where}. Which condition '
+                                            f'about {said} must hold when the task is done?'}]
             try:
                 got = Chat(self.llm, out.trace, schema, 'pddl_goal', GOAL_TOKENS)(ask)
             except LLMError as exc:
                 notes.append(f'asked about {name}: {exc}')
                 return
             data = got.data if got.data is not None else extract_goal(None, got.text)
-            more, errors = a.grounding.read_goal(data)
+            more, errors = a.grounding.read_about(data, some)
             if errors or not more:
                 notes.append(f'asked about {name}, the answer did not read: {errors[:1]}')
                 continue
@@ -438,6 +459,31 @@ class TaskPlanner:
             else:
                 notes.append(f'asked what the task wants of {name}, the answer {more} does '
                              'not plan with the goal: the goal stays')
+
+    @staticmethod
+    def _beside(a: Asking, name: str) -> tuple[frozenset[str] | None, list[str]]:
+        """Return what a condition about ``name`` may name besides it, and where it is asked.
+
+        The parts of the task that name ``name``, not as where something is taken from,
+        and the things they name: asked what must hold of the freezer in "get Theo's tube
+        out of the minus eighty, and lock the freezer afterwards", a small model put the
+        tube back in it. A part that speaks of something by a pronoun ("put it back in the
+        fridge") may name anything the task names (None).
+        """
+        told = words(a.req.text)
+        among: set[str] | None = {name}
+        asks: list[str] = []
+        for part, at in spans(a.req.text, a.parts):
+            here = [m for m in a.req.mentions if m.start in at]
+            if not any(m.resolved == name and not named_as_source(told, m.start)
+                       for m in here):
+                continue  # not named here, or only as where something leaves
+            asks.append(part)
+            if among is not None and PRONOUNS & set(told[at.start:at.stop]):
+                among = None
+            if among is not None:
+                among |= {c for m in here for c in m.candidates}
+        return (frozenset(among) if among is not None else None), asks
 
     def _check(self, a: Asking, reply: LLMReply,
                out: TaskOutcome) -> tuple[str | None, list[str], list[str]]:
