@@ -192,6 +192,15 @@ def test_a_thing_left_out_is_asked_about_with_what_its_own_part_names(tmp_path):
         asked = fake.requests[2]
     offered = {b['prefixItems'][0]['const'] for b in _branches(asked)}
     assert 'placed_at_kitchensink' in offered, offered
+    # a thing named only as where something leaves is not asked about: nothing to do to it
+    put = {'content': {'goal': [['placed_at_table', 'drinking_glass', 'living_room_table']]}}
+    with FakeOpenAI([put, put, tap]) as fake:
+        out = TaskPlanner(world, client(fake), LinkRetriever(), _planner(world)).run(
+            'Take the drinking glass out of the kitchen sink and put it on the living room '
+            'table.')
+        assert len(fake.requests) == 2  # one per part; the sink is not asked about
+    assert out.status == 'solved', out.errors
+    assert out.goal == '(and (placed_at_table drinking_glass living_room_table))'
 
 
 def test_a_goal_asking_for_some_thing_says_more_of_that_one_when_asked(tmp_path):

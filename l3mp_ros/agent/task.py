@@ -431,6 +431,8 @@ class TaskPlanner:
         some = exists_type(self.world.domain, a.req.kg, out.goal)
         for name in left_out(out.goal or '', a.req.kg, a.req.mentions, a.parts)[:2]:
             among, asks = self._beside(a, name)
+            if among is not None and not asks:
+                continue  # "out of the fridge" only: where something leaves, not a goal
             schema = a.grounding.about_schema(name, among=among, some=some)
             if schema is None:
                 continue
@@ -468,21 +470,27 @@ class TaskPlanner:
         and the things they name: asked what must hold of the freezer in "get Theo's tube
         out of the minus eighty, and lock the freezer afterwards", a small model put the
         tube back in it. A part that speaks of something by a pronoun ("put it back in the
-        fridge") may name anything the task names (None).
+        fridge") may name anything the task names (None), and so may a question about a
+        thing no part could be found naming. No part, though parts name it: it is named only
+        as where something leaves, and is not asked about.
         """
         told = words(a.req.text)
         among: set[str] | None = {name}
         asks: list[str] = []
+        found = False
         for part, at in spans(a.req.text, a.parts):
             here = [m for m in a.req.mentions if m.start in at]
-            if not any(m.resolved == name and not named_as_source(told, m.start)
-                       for m in here):
+            named = [m for m in here if m.resolved == name]
+            found |= bool(named)
+            if not any(not named_as_source(told, m.start) for m in named):
                 continue  # not named here, or only as where something leaves
             asks.append(part)
             if among is not None and PRONOUNS & set(told[at.start:at.stop]):
                 among = None
             if among is not None:
                 among |= {c for m in here for c in m.candidates}
+        if not found:
+            return None, []
         return (frozenset(among) if among is not None else None), asks
 
     def _check(self, a: Asking, reply: LLMReply,
