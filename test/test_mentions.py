@@ -234,3 +234,18 @@ def test_the_bare_head_points_back_at_what_was_named_before(workshop):
     assert ('desk', ['ada_desk', 'ben_desk']) in got  # described: another desk
     got = said(workshop, 'Ada took the gloves off hook rack 1 and hung them back on the rack.')
     assert got[-1] == ('rack', ['hook_rack_1'])
+
+
+def test_a_counted_plural_names_as_many_things_as_the_graph_links(workshop):
+    workshop.add_entity('drill_green', 'drill')
+    workshop.add_fact(Fact('lies_on', ('drill_green', 'ada_desk')))
+    for drill, desk in (('drill_blue', 'ben_desk'), ('drill_red', 'cleo_desk')):
+        workshop.remove_fact(Fact('lies_on', (drill, desk)))
+        workshop.add_fact(Fact('carried_by', (drill, 'ben')))
+    went = "Ben went back to the blue door and left {} drills he was carrying on Cleo's desk."
+    # read as one thing, "the drills" is narrowed to the drill a word nearby names ...
+    assert dict(said(workshop, went.format('the')))['drill'] == ['drill_blue']
+    # ... "both drills" are two: the two the graph links to what the report names (Ben)
+    assert dict(said(workshop, went.format('both')))['drill'] == ['drill_blue', 'drill_red']
+    # a count the graph does not match (three, two linked) leaves the narrowing as it was
+    assert len(dict(said(workshop, went.format('three')))['drill']) == 1

@@ -49,6 +49,8 @@ DETERMINERS = frozenset('the a an his her its their my our your this that these 
 PREPOSITIONS = frozenset('in on at from of for inside under near beside behind onto into '
                          'off by'.split())
 KINDS = frozenset('every each all any'.split())  # "every light": a kind, not one thing
+# "both keys", "two cartons": how many things a plural counts
+COUNTS = {'both': 2, 'two': 2, 'three': 3, 'four': 4, 'five': 5, 'six': 6}
 ATTACHING = PREPOSITIONS | (DETERMINERS - {'that', 'this', 'these', 'those'}) | {'own'}
 
 
@@ -123,6 +125,7 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
         if m.surface.count('"') % 2:  # 'the book "The Odyssey': close the quote
             m.surface += '"'
 
+    found = {m.start: list(m.candidates) for m in mentions}
     heads = _narrow(kg, mentions, said, names, owner, steady)
     for m in mentions:
         m.describes = heads.get(m.start)
@@ -130,7 +133,28 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
         m.plural = (not owner[m.end - 1] and last.endswith('s') and not last.endswith('ss')
                     and said[m.end - 1] != last) or (
             m.start > 0 and said[m.start - 1] in KINDS)  # "every light"
+        if m.plural:
+            _counted(kg, m, found[m.start], mentions, [t[2].lower() for t in tokens])
     return mentions
+
+
+def _counted(kg: KnowledgeGraph, m: Mention, found: list[str], mentions: list[Mention],
+             raw: list[str]) -> None:
+    """Give a counted plural as many candidates as it counts, when the graph says which.
+
+    Narrowing reads a mention as one thing; "left both keys she was carrying on her desk"
+    is two. Of the candidates found before narrowing, those one fact links to what the
+    other mentions name are taken when they are exactly as many as the count (the two
+    keys Nadia carries, not the dock key on the table); otherwise nothing changes.
+    """
+    count = next((COUNTS[w] for w in raw[max(0, m.start - 2):m.start] if w in COUNTS), 0)
+    if not count or len(m.candidates) >= count or len(found) < count:
+        return
+    others = {c for o in mentions if o is not m for c in o.candidates}
+    linked = [n for n in found
+              if any(set(f.args) & others for f in kg.facts_of(n))]
+    if len(linked) == count:
+        m.candidates = linked
 
 
 def _proper(text: str, tokens: list[tuple[int, int, str]]) -> list[bool]:
