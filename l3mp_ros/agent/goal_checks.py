@@ -127,12 +127,10 @@ def _instances(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> set[str]:
 
 def _substitute(node: Any, var: str, entity: str) -> Any:
     """Return a literal node with ``var`` replaced by ``entity`` (None: not a literal)."""
-    if node[0] == 'not':
-        inner = _substitute(node[1], var, entity)
-        return None if inner is None else ('not', inner)
-    if node[0] != 'atom':
-        return None
-    return ('atom', node[1], tuple(entity if a == var else a for a in node[2]))
+    inner = node
+    while inner[0] == 'not':
+        inner = inner[1]
+    return _rename(node, var, entity) if inner[0] == 'atom' else None
 
 
 def last_condition(items: list[Any], constraints: Constraints, text: str,
@@ -432,7 +430,7 @@ def _join_exists(old: list[Any], new: list[Any]) -> tuple[list[Any], list[Any]]:
 
 
 def _rename(node: Any, var: str, to: str) -> Any:
-    """Return a formula node with variable ``var`` written ``to``."""
+    """Return a formula node with variable ``var`` written ``to`` (a name or a variable)."""
     if node[0] == 'atom':
         return ('atom', node[1], tuple(to if a == var else a for a in node[2]))
     if node[0] in ('and', 'or'):
