@@ -239,11 +239,31 @@ def test_nothing_wrong_is_ever_applied(tmp_path, bad):
     with FakeOpenAI([bad] * 3) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
                         UpdateSettings(max_attempts=3)).run(REPORT)
-        assert len(fake.requests) == 3
-    assert not out.applied and out.errors and out.attempts == 3
+        assert len(fake.requests) == 2  # the same answer twice: not asked a third time
+    assert not out.applied and out.errors and out.attempts == 2
+    assert out.history[-1]['repeated'] and 'repeated' not in out.history[0]
     kg, history = _disk(tmp_path)
     assert kg == before == world.kg.to_json()
     assert history[-1].status == 'rejected' and history[-1].errors == out.errors
+
+
+def test_a_reprompt_answered_differently_is_asked_again_to_the_limit(tmp_path):
+    world = household_world(tmp_path)
+    wrong = [{'content': {'facts': [['in_person_hand', 'red_pen', room]]}}
+             for room in ('kitchen', 'living_room', 'jerry_bedroom')]  # wrong type, each new
+    with FakeOpenAI(wrong + [{'content': GOOD}]) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(max_attempts=3)).run(REPORT)
+        assert len(fake.requests) == 3
+    assert not out.applied and out.attempts == 3 and not any(
+        h.get('repeated') for h in out.history)
+    spaced = {'content': '{"facts": [["in_person_hand", "red_pen", "kitchen"]]}'}
+    tight = {'content': '{"facts":[["in_person_hand","red_pen","kitchen"]]}'}
+    with FakeOpenAI([spaced, tight, {'content': GOOD}]) as fake:  # the same answer, respaced
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(max_attempts=3)).run(REPORT)
+        assert len(fake.requests) == 2
+    assert not out.applied and out.history[-1]['repeated']
 
 
 def test_timeout_is_a_clean_rejection(tmp_path):
@@ -635,8 +655,10 @@ def test_where_a_subject_went_is_asked_before_a_reprompt(tmp_path, said):
     assert len(seen) == {'bathroom': 3, '(as before)': 1, 'one order': 2}[said]
     if said != '(as before)':  # a new place is asked again in the reverse order
         assert seen[1] == seen[0][::-1]
-    if said != 'bathroom':  # no new place in both orders: re-prompted as without it
-        assert len(updates) == 3 and not out.applied and world.kg.to_json() == before
+    if said != 'bathroom':  # no new place in both orders: re-prompted as without it;
+        # the same answer again ends the loop (not asked a third time)
+        assert len(updates) == 2 and not out.applied and world.kg.to_json() == before
+        assert out.history[-1]['repeated']
         assert 'state where jerry is now' in out.errors[0]
         return
     assert out.applied, out.errors  # one answer per part, no re-prompt
@@ -664,7 +686,7 @@ def test_the_one_place_a_report_of_going_offers_is_taken_without_asking(tmp_path
                   if r['response_format']['json_schema']['name'] == 'state']
         updates = _updates(fake)
     if report != GONE:
-        assert not out.applied and len(updates) == 3
+        assert not out.applied and len(updates) == 2  # the same answer twice: done
         assert 'state where jerry is now' in out.errors[0]
         return
     assert out.applied, out.errors
@@ -930,7 +952,8 @@ def test_a_part_going_back_is_not_answered_with_the_place_before_it(tmp_path, sa
                  and 'Where is Jerry' in r['messages'][-1]['content']]
     assert jerry and jerry[0][0] == 'Jerry is in the living room (as before).'
     if said == 'kitchen':  # the first part's place again: no answer for this part
-        assert len(updates) == 4 and not out.applied and world.kg.to_json() == before
+        # (the part's re-prompt got the same answer again: not asked a third time)
+        assert len(updates) == 3 and not out.applied and world.kg.to_json() == before
         assert 'state where jerry is now' in out.errors[0]
         return
     assert out.applied, out.errors
