@@ -91,3 +91,49 @@ def test_a_callback_exception_surfaces_in_spin_as_in_rclpy(ros_context):
     finally:
         executor.shutdown(timeout_sec=2.0)
         node.destroy_node()
+
+
+def _racing_executor(shut: bool):
+    """A PoolExecutor on its own context whose wait fails as when a signal lands mid-spin."""
+    import rclpy
+    import rclpy.context
+    ctx = rclpy.context.Context()
+    rclpy.init(context=ctx)
+    node = Node('pool_racer', context=ctx)
+    executor = PoolExecutor(num_threads=2, context=ctx)
+    executor.add_node(node)
+    real = executor.wait_for_ready_callbacks
+
+    def racing(*args, **kwargs):
+        if shut:  # SIGTERM's handler shuts the context down after spin's ok() check
+            ctx.shutdown()
+            return real(*args, **kwargs)  # rcl: "the given context is not valid"
+        raise RuntimeError('a wait set failure with the context alive')
+    executor.wait_for_ready_callbacks = racing
+    return ctx, node, executor
+
+
+def test_a_shutdown_racing_the_wait_set_ends_spin_quietly():
+    # bringup exited 2 on SIGTERM when the signal landed between the spin loop's check
+    # and the wait set's creation (seen in a loaded CI run)
+    ctx, node, executor = _racing_executor(shut=True)
+    try:
+        done = threading.Event()
+        thread = threading.Thread(target=lambda: (executor.spin(), done.set()), daemon=True)
+        thread.start()
+        thread.join(timeout=10)
+        assert done.is_set() and not ctx.ok()
+    finally:
+        node.destroy_node()
+        ctx.try_shutdown()
+
+
+def test_a_wait_set_failure_with_the_context_alive_still_raises():
+    ctx, node, executor = _racing_executor(shut=False)
+    try:
+        with pytest.raises(RuntimeError, match='context alive'):
+            executor.spin_once(timeout_sec=0.1)
+    finally:
+        executor.shutdown(timeout_sec=2.0)
+        node.destroy_node()
+        ctx.try_shutdown()

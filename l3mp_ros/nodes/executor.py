@@ -53,6 +53,12 @@ class PoolExecutor(MultiThreadedExecutor):
         except (ExternalShutdownException, ShutdownException, TimeoutException,
                 ConditionReachedException):
             return
+        except Exception:
+            # a signal shut the context down between the spin loop's check and the wait
+            # set's creation (rcl: "the given context is not valid"): that is a shutdown
+            if not self._context.ok():
+                return
+            raise
         with self._queue_changed:
             if task in self._queued:  # still waiting for a worker: let one take it
                 self._queue_changed.wait_for(lambda: task not in self._queued,
