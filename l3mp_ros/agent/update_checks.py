@@ -511,7 +511,8 @@ class ReadBack:
                 p_yes = yes_probability(reply)
                 out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
                                     'fact': list(fact.triplet()),
-                                    'removed': fact in stated.remove, 'p_yes': p_yes})
+                                    'removed': fact in stated.remove, 'p_yes': p_yes,
+                                    'part': part})
                 # a hesitant yes is no: the model's own odds must clear the calibrated bar
                 read[claim] = yes and (p_yes is None or p_yes >= self.min_yes)
             if not read[claim]:
