@@ -28,70 +28,47 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from runlog import RunLog
+from state_questions import load_set
 
 from l3mp_ros import compose
+from l3mp_ros.agent.update_checks import read_back_question, report_head
 from l3mp_ros.config import Config
 from l3mp_ros.llm.prompting import ask_yes_no, yes_probability
-from l3mp_ros.world.kg import KnowledgeGraph
 
-ROOT = Path(__file__).resolve().parents[1]
 FORMS = ('statement', 'question', 'contrast')
 
 
-def reports(path: Path) -> Iterator[tuple[Config, dict[str, Any], int, dict[str, Any]]]:
-    """Yield (config, state before, index, report) for every report of one set."""
-    if path.is_dir():  # evaluate.py layout: reports one after another on the gold state
-        cfg = Config(domain=str(path / 'domain.pddl'),
-                     constraints=str(path / 'domain.constraints.yaml'), store='')
-        state = json.loads((path / 'state.json').read_text())
-        data = json.loads((path / 'nl_updates.json').read_text())
-        items = data.get('reports', data) if isinstance(data, dict) else data
-        facts = {tuple(f) for f in state['facts']}
-        for i, rep in enumerate(items, 1):
-            yield cfg, dict(state, facts=[list(f) for f in sorted(facts)]), i, rep
-            facts = (facts - {tuple(t) for t in rep['remove']}) | {tuple(t) for t in rep['add']}
-        return
-    spec = json.loads(path.read_text())  # nl_reports.py layout: each on the initial state
-    cfg = Config(domain=str(ROOT / spec['domain']), constraints=str(ROOT / spec['constraints']),
-                 store='')
-    state = json.loads((ROOT / spec['state']).read_text())
-    for i, rep in enumerate(spec['reports'], 1):
-        yield cfg, state, i, rep
-
-
 def collect(sets: list[Path], llm_url: str, model: str, log: RunLog, limit: int = 0) -> None:
-    """Run every report; keep each yes/no read-back with its gold label."""
-    llms: dict[str, Any] = {}
+    """Run every report on the gold state before it; keep each yes/no read-back, labelled."""
+    llm = None
     for path in sets:
         name = path.name if path.is_dir() else path.stem
-        domain = None
-        for cfg, state, i, rep in reports(path):
+        cfg, items = load_set(path)  # (text, state before, gold, reject) per report
+        cfg = dataclasses.replace(cfg, llm_url=llm_url, llm_model=model)
+        domain = compose.load_domain(cfg)
+        for i, (text, kg, gold, _) in enumerate(items, 1):
             key = f'{name}:{i}'
             if limit and i > limit:
                 break
             if key in log.done:
                 continue
-            cfg = dataclasses.replace(cfg, llm_url=llm_url, llm_model=model)
-            domain = domain or compose.load_domain(cfg)
-            llm = llms.setdefault(llm_url + model, compose.make_llm(cfg, lazy=False))
-            world = compose.open_world(cfg, domain, kg=KnowledgeGraph.from_json(state))
-            out = compose.build_agent(cfg, world, llm).updater.run(rep['text'])
-            gold_remove = {tuple(t) for t in rep['remove']}
-            gold_add = {tuple(t) for t in rep['add']}
+            llm = llm or compose.make_llm(cfg, lazy=False)
+            world = compose.open_world(cfg, domain, kg=kg.copy())
+            out = compose.build_agent(cfg, world, llm).updater.run(text)
+            said = {True: {f.triplet() for f in gold.remove},
+                    False: {f.triplet() for f in gold.add}}
             read = [{'claim': h['confirm'], 'part': h.get('part'), 'fact': h['fact'],
                      'removed': h['removed'], 'p_yes': h.get('p_yes'),
-                     'right': tuple(h['fact']) in (gold_remove if h['removed'] else gold_add)}
+                     'right': tuple(h['fact']) in said[bool(h['removed'])]}
                     for h in out.history if 'confirm' in h]
-            log.add({'i': key, 'set': name, 'text': rep['text'], 'applied': out.applied,
+            log.add({'i': key, 'set': name, 'text': text, 'applied': out.applied,
                      'readbacks': read})
-            print(f'{key:24s} {len(read)} read-back(s) {rep["text"][:60]}', flush=True)
+            print(f'{key:24s} {len(read)} read-back(s) {text[:60]}', flush=True)
 
 
 def opposite(claim: str) -> str | None:
@@ -104,11 +81,11 @@ def opposite(claim: str) -> str | None:
 
 
 def question(form: str, text: str, part: str | None, claim: str) -> str:
-    """Return the read-back's user message in ``form`` (the pipeline's layout)."""
-    head = f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
+    """Return the read-back's user message in ``form`` (the pipeline's own for statement)."""
     if form == 'question':
-        return f'{head}Question: after the report, is it true that {claim}?\nAnswer:'
-    return f'{head}Statement: {claim}\nAnswer:'
+        return (f'{report_head(text, part)}Question: after the report, is it true that '
+                f'{claim}?\nAnswer:')
+    return read_back_question(text, part, claim)
 
 
 def auc(pos: list[float], neg: list[float]) -> float:

@@ -200,9 +200,14 @@ class Going:
                 f'{names} {"are" if len(who) > 1 else "is"} now')
 
 
-def _said(text: str, part: str | None) -> str:
+def report_head(text: str, part: str | None) -> str:
     """Return the head of a read-back question: the report, and the part asked about."""
     return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
+
+
+def read_back_question(text: str, part: str | None, claim: str) -> str:
+    """Return the yes/no read-back's question about one statement (``confirm.txt``)."""
+    return f'{report_head(text, part)}Statement: {claim}\nAnswer:'
 
 
 # words that may stand before the verb of a clause whose subject is left out ("and then
@@ -423,7 +428,7 @@ class ReadBack:
         picks agree; when they do not, nothing is applied.
         """
         stated = completion.stated
-        said = _said(text, part)
+        said = report_head(text, part)
         by_subject: dict[str, list[Fact]] = {}
         for fact in sorted(stated.add | stated.remove):
             if fact.args:
@@ -494,7 +499,6 @@ class ReadBack:
         errors: list[str] = []
         denied: set[Fact] = set()
         read = {} if read is None else read
-        said = _said(text, part)
         stated = completion.stated
         for fact in sorted(stated.add | stated.remove):
             if self.unread is not None and fact in stated.add and self.unread(fact):
@@ -504,7 +508,7 @@ class ReadBack:
             if claim not in read:
                 try:
                     yes, reply = ask_yes_no(self.llm, 'confirm',
-                                            f'{said}Statement: {claim}\nAnswer:')
+                                            read_back_question(text, part, claim))
                 except LLMError as exc:
                     return [llm_failure(exc, 'confirmation')], set()
                 out.usage.add(reply)
