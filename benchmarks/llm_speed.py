@@ -4,14 +4,17 @@
 
 Replays the requests of an LLM reply cache (``--cache`` / ``L3MP_LLM_CACHE`` of any run:
 each entry keeps its messages, schema and max_tokens) in the order they were first made,
-against a fresh embedded server per setting (``--speculative none ngram-simple ...``),
-and reports per setting: seconds per call (p50 / p95 / total), prompt tokens evaluated
-and cached (llama.cpp's ``timings``), generation speed, and how many replies are
-byte-identical to the recorded ones (greedy decoding: a faster setting must not change
-answers)::
+against a fresh embedded server per setting (``--speculative none ngram-simple ...``
+times ``--repack on off``, llama.cpp's repacked CPU weight layout), with no saved
+prefix restored, and reports per setting: seconds per call (p50 / p95 / total), prompt
+tokens evaluated and cached (llama.cpp's ``timings``), prompt and generation speed, and
+how many replies are byte-identical to the recorded ones (greedy decoding: a faster
+setting must not change answers)::
 
     python benchmarks/llm_speed.py --cache out/llmcache --limit 60 \\
         --speculative none ngram-simple ngram-map-k --out out/llm_speed
+    python benchmarks/llm_speed.py --cache out/llmcache --limit 0 \\
+        --speculative none --repack on off --out out/llm_layout
 
 Run it on an otherwise idle machine: it measures time.
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 import openai
 from runlog import p95
 
-from l3mp_ros.llm.local_server import SPECULATIVE, LocalServer
+from l3mp_ros.llm.local_server import DEFAULT_REPACK, SPECULATIVE, LocalServer
 
 
 def recorded(cache: Path, limit: int) -> list[dict]:
@@ -45,10 +48,10 @@ def recorded(cache: Path, limit: int) -> list[dict]:
     return rows[:limit] if limit else rows
 
 
-def replay(rows: list[dict], speculative: str) -> list[dict]:
+def replay(rows: list[dict], speculative: str, repack: bool) -> list[dict]:
     """Send every recorded request to a fresh server; return one measurement per call."""
     out = []
-    with LocalServer(speculative=speculative) as server:
+    with LocalServer(speculative=speculative, repack=repack, prefixes=False) as server:
         client = openai.OpenAI(base_url=server.base_url, api_key='none', max_retries=0,
                                timeout=600)
         for rec in rows:
@@ -68,6 +71,7 @@ def replay(rows: list[dict], speculative: str) -> list[dict]:
                         'cache_n': timings.get('cache_n', 0),
                         'predicted_n': timings.get('predicted_n', 0),
                         'predicted_ms': timings.get('predicted_ms', 0.0),
+                        'prompt_ms': timings.get('prompt_ms', 0.0),
                         'draft_n': timings.get('draft_n', 0),
                         'draft_accepted': timings.get('draft_n_accepted', 0),
                         'same': text == rec['text']})
@@ -79,12 +83,15 @@ def summary(mode: str, rows: list[dict]) -> str:
     secs = [r['seconds'] for r in rows]
     gen_ms = sum(r['predicted_ms'] for r in rows)
     gen = sum(r['predicted_n'] for r in rows)
+    read_ms = sum(r.get('prompt_ms', 0.0) for r in rows)
+    read = sum(r['prompt_n'] for r in rows)
     drafted = sum(r['draft_n'] for r in rows)
     accepted = sum(r['draft_accepted'] for r in rows)
-    return (f'{mode:13s} {len(rows)} calls: p50 {statistics.median(secs):.2f} s, '
+    return (f'{mode:30s} {len(rows)} calls: p50 {statistics.median(secs):.2f} s, '
             f'p95 {p95(secs):.2f} s, total {sum(secs):.1f} s; prompt evaluated p50 '
             f'{statistics.median(r["prompt_n"] for r in rows):.0f} tokens (cached p50 '
-            f'{statistics.median(r["cache_n"] for r in rows):.0f}); generation '
+            f'{statistics.median(r["cache_n"] for r in rows):.0f}), read at '
+            f'{1000 * read / max(read_ms, 1e-9):.1f} tokens/s; generation '
             f'{1000 * gen / max(gen_ms, 1e-9):.1f} tokens/s ({gen} tokens'
             + (f', drafts {accepted}/{drafted} accepted' if drafted else '')
             + f'); identical replies {sum(r["same"] for r in rows)}/{len(rows)}')
@@ -97,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--limit', type=int, default=60, help='first N requests (0: all)')
     ap.add_argument('--speculative', nargs='+', default=['none', 'ngram-simple'],
                     choices=SPECULATIVE)
+    ap.add_argument('--repack', nargs='+', default=['on' if DEFAULT_REPACK else 'off'],
+                    choices=('on', 'off'), help="llama.cpp's repacked CPU weight layout")
     ap.add_argument('--out', type=Path, default=Path('out/llm_speed'))
     args = ap.parse_args(argv)
     rows = recorded(args.cache, args.limit)
@@ -106,10 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     lines = []
     for mode in args.speculative:
-        calls = replay(rows, mode)
-        (args.out / f'{mode}.jsonl').write_text(''.join(json.dumps(c) + '\n' for c in calls))
-        lines.append(summary(mode, calls))
-        print(lines[-1], flush=True)
+        for layout in args.repack:
+            name = f'{mode}-repack-{layout}'
+            calls = replay(rows, mode, layout == 'on')
+            (args.out / f'{name}.jsonl').write_text(''.join(json.dumps(c) + '\n'
+                                                            for c in calls))
+            lines.append(summary(name, calls))
+            print(lines[-1], flush=True)
     (args.out / 'summary.txt').write_text('\n'.join(lines) + '\n')
     return 0
 

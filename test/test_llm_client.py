@@ -342,7 +342,7 @@ def test_a_local_client_finds_the_embedded_server_again_after_it_exited(monkeypa
     with FakeOpenAI(['hello again']) as server:
         urls = iter([dead, server.base_url])
         monkeypatch.setattr(local_server, 'shared_server',
-                            lambda **kw: types.SimpleNamespace(base_url=next(urls)))
+                            lambda **kw: types.SimpleNamespace(base_url=next(urls), repack=False))
         client = LLMClient(LLMConfig(base_url='local', timeout=5.0, max_retries=0))
         assert client.base_url == dead
         reply = client.chat(MESSAGES)
@@ -361,6 +361,39 @@ def test_speculative_mode_is_checked_before_anything_starts(monkeypatch):
     assert ls.speculative_mode() == 'none'
     with pytest.raises(ls.LocalModelError, match='speculative decoding'):
         ls.LocalServer(speculative='telepathy')
+
+
+def test_repack_setting_is_checked_and_names_the_prefix_files(monkeypatch, tmp_path):
+    """The weight layout is a server setting: parsed strictly, part of the slot file name."""
+    from l3mp_ros.llm import local_server as ls
+
+    monkeypatch.delenv(ls.REPACK_ENV, raising=False)
+    assert ls.repack_enabled() is ls.DEFAULT_REPACK
+    for raw, want in (('on', True), ('1', True), ('OFF', False), ('no', False)):
+        monkeypatch.setenv(ls.REPACK_ENV, raw)
+        assert ls.repack_enabled() is want
+    monkeypatch.setenv(ls.REPACK_ENV, 'sometimes')
+    with pytest.raises(ls.LocalModelError, match='expected on or off'):
+        ls.repack_enabled()
+    model = tmp_path / 'm.gguf'
+    model.write_bytes(b'gguf')
+    plain = ls.PrefixFiles(tmp_path, model, build='b1', repack=False)
+    packed = ls.PrefixFiles(tmp_path, model, build='b1', repack=True)
+    assert plain.path('system') != packed.path('system')
+    packed.path('system').write_bytes(b'kv')
+    assert plain.files() == [] and packed.files() == [packed.path('system')]
+
+
+def test_a_resident_state_of_an_earlier_build_reads_as_its_settings(tmp_path):
+    """State files of earlier builds name no layout: they repacked."""
+    from l3mp_ros.llm import local_server as ls
+
+    state = tmp_path / ls.STATE_FILE
+    state.write_text(json.dumps({'address': 'http://127.0.0.1:1', 'pid': 1, 'model': 'm',
+                                 'threads': 2, 'ctx_size': 16384, 'prefixes': True}))
+    old = ls._read_state(state)
+    assert old.repack is True
+
 
 
 def test_token_logprobs_are_asked_returned_and_cached(tmp_path):

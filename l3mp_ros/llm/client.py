@@ -52,9 +52,14 @@ def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any]
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def _local_url() -> str:
-    """Return the base URL of the shared embedded server, starting it if needed."""
-    return str(local_server.shared_server().base_url)
+def _local_server() -> tuple[str, local_server.PrefixFiles]:
+    """Return the shared embedded server's base URL and its prefix files.
+
+    Starts the server if none answers; the files are those of its model, build and
+    weight layout.
+    """
+    server = local_server.shared_server()
+    return str(server.base_url), local_server.prefix_files(repack=server.repack)
 
 
 class LLMClient:
@@ -65,8 +70,8 @@ class LLMClient:
         self._local = config.is_local
         self._prefixes: local_server.PrefixFiles | None = None
         if config.is_local:
-            config = replace(config, base_url=_local_url())
-            self._prefixes = local_server.prefix_files()
+            url, self._prefixes = _local_server()
+            config = replace(config, base_url=url)
         self.config = config
         self.base_url = str(config.base_url).rstrip('/')
         self.usage = Usage()
@@ -193,13 +198,14 @@ class LLMClient:
     def _relocate(self) -> bool:
         """Point this client at the shared embedded server now; True if it moved."""
         try:
-            url = _local_url().rstrip('/')
+            url, prefixes = _local_server()
+            url = url.rstrip('/')
         except Exception:  # noqa: BLE001 - cannot start one: report the original failure
             return False
         with self._lock:
             if url == self.base_url:
                 return False
-            self.base_url = url
+            self.base_url, self._prefixes = url, prefixes
             self.config = replace(self.config, base_url=url)
             self._openai = openai.OpenAI(base_url=url, api_key=self.config.resolved_api_key(),
                                          timeout=self.config.timeout, max_retries=0)

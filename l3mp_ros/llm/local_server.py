@@ -64,6 +64,11 @@ SPECULATIVE_ENV = 'L3MP_LOCAL_SPECULATIVE'
 #: llama.cpp's draft-free speculative decoding modes (drafts from n-grams of the context)
 SPECULATIVE = ('none', 'ngram-simple', 'ngram-map-k', 'ngram-mod', 'ngram-cache')
 DEFAULT_SPECULATIVE = 'none'
+REPACK_ENV = 'L3MP_LOCAL_REPACK'
+#: llama.cpp's repacked CPU weight layout (its "extra buffer types"). Kept on: off read
+#: long prompts faster here but generated slower and changed 15 of 161 replies
+#: (docs/benchmark.md, issue 42); other CPUs may differ.
+DEFAULT_REPACK = True
 
 
 SLOTS_DIR = 'slots'
@@ -209,15 +214,18 @@ def _post(address: str, path: str, body: dict[str, Any], timeout: float = 60.0) 
 class PrefixFiles:
     """Saved KV caches of static prompt prefixes: one llama.cpp slot file per prompt.
 
-    A file is named for the model, the llama.cpp build and the sha256 of the system
-    prompt, so one from another model, build or prompt is never restored. The server
-    writes and reads files in :attr:`folder` (its ``slot_save_path``).
+    A file is named for the model, the llama.cpp build (and its weight layout) and the
+    sha256 of the system prompt, so one from another model, build or prompt is never
+    restored. The server writes and reads files in :attr:`folder` (its
+    ``slot_save_path``).
     """
 
     def __init__(self, folder: str | os.PathLike[str], model_path: str | os.PathLike[str],
-                 build: str | None = None) -> None:
+                 build: str | None = None, repack: bool = DEFAULT_REPACK) -> None:
         self.folder = Path(folder)
-        self.tag = f'{model_tag(model_path)}-{build_tag() if build is None else build}'
+        # The kernels computed the saved values: a file of the other layout is not used.
+        kernels = '' if repack else '-plain'  # on: the names of earlier builds
+        self.tag = f'{model_tag(model_path)}-{build_tag() if build is None else build}{kernels}'
 
     def path(self, system: str) -> Path:
         """Return the file of one system prompt."""
@@ -281,10 +289,12 @@ class PrefixFiles:
 
 
 def prefix_files(cache_dir: str | os.PathLike[str] | None = None,
-                 model_path: str | os.PathLike[str] | None = None) -> PrefixFiles:
+                 model_path: str | os.PathLike[str] | None = None,
+                 repack: bool | None = None) -> PrefixFiles:
     """Return the prefix files of the embedded model (or ``model_path``)."""
     model = model_path if model_path is not None else default_model_path(cache_dir)
-    return PrefixFiles(_state_dir(cache_dir) / SLOTS_DIR, model)
+    return PrefixFiles(_state_dir(cache_dir) / SLOTS_DIR, model,
+                       repack=repack_enabled() if repack is None else repack)
 
 
 # -- the server ------------------------------------------------------------------------------
@@ -312,11 +322,13 @@ class LocalServer:
                  startup_timeout: float = 180.0,
                  cache_dir: str | os.PathLike[str] | None = None,
                  log_path: str | os.PathLike[str] | None = None, idle: float = 0.0,
-                 speculative: str = DEFAULT_SPECULATIVE, prefixes: bool = True) -> None:
+                 speculative: str = DEFAULT_SPECULATIVE, prefixes: bool = True,
+                 repack: bool = DEFAULT_REPACK) -> None:
         if speculative not in SPECULATIVE:
             raise LocalModelError(f'speculative decoding {speculative!r}: expected one of '
                                   f'{", ".join(SPECULATIVE)}')
         self.speculative = speculative
+        self.repack = repack  # llama.cpp's repacked CPU weight layout (DEFAULT_REPACK)
         self.prefixes = prefixes  # save and restore static prompt prefixes (PrefixFiles)
         self.model_path = Path(model_path) if model_path is not None else None
         self.idle = idle  # > 0: detached, exits after this many seconds without requests
@@ -365,7 +377,8 @@ class LocalServer:
         command = [sys.executable, '-m', 'l3mp_ros.llm.local_server', '--child',
                    '--model', str(self.model_path), '--threads', str(self.threads),
                    '--ctx-size', str(self.ctx_size), '--port', str(self.port),
-                   '--idle', str(self.idle), '--speculative', self.speculative]
+                   '--idle', str(self.idle), '--speculative', self.speculative,
+                   '--repack', 'on' if self.repack else 'off']
         if self.prefixes:
             command += ['--slots', str(_state_dir(self.cache_dir) / SLOTS_DIR)]
         self._log = self.log_path.open('a')
@@ -496,6 +509,18 @@ def speculative_mode() -> str:
     return raw
 
 
+def repack_enabled() -> bool:
+    """Return ``L3MP_LOCAL_REPACK`` (on/off; default :data:`DEFAULT_REPACK`)."""
+    raw = os.environ.get(REPACK_ENV, '').strip().lower()
+    if not raw:
+        return DEFAULT_REPACK
+    if raw in ('1', 'on', 'true', 'yes'):
+        return True
+    if raw in ('0', 'off', 'false', 'no'):
+        return False
+    raise LocalModelError(f'{REPACK_ENV}={raw!r}: expected on or off')
+
+
 def pid_alive(pid: int) -> bool:
     """Tell whether a process with this id exists (ours or another user's)."""
     try:
@@ -519,6 +544,7 @@ class ResidentServer:
     log: str | None = None
     speculative: str = DEFAULT_SPECULATIVE
     prefixes: bool = False  # restores and saves prompt prefixes (PrefixFiles)
+    repack: bool = True  # a state file without it is from a build that always repacked
 
     @property
     def base_url(self) -> str:
@@ -553,7 +579,8 @@ def _read_state(path: Path) -> ResidentServer | None:
         return ResidentServer(str(data['address']), int(data['pid']), str(data['model']),
                               int(data['threads']), int(data['ctx_size']), data.get('log'),
                               str(data.get('speculative', DEFAULT_SPECULATIVE)),
-                              bool(data.get('prefixes', False)))
+                              bool(data.get('prefixes', False)),
+                              bool(data.get('repack', True)))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -561,14 +588,17 @@ def _read_state(path: Path) -> ResidentServer | None:
 def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
                     ctx_size: int = 16384, idle: float | None = None,
                     cache_dir: str | os.PathLike[str] | None = None,
-                    speculative: str | None = None) -> ResidentServer:
+                    speculative: str | None = None,
+                    repack: bool | None = None) -> ResidentServer:
     """Return the resident server for this model, starting it if none answers.
 
     An exclusive ``flock`` on ``server.lock`` makes concurrent callers start one server;
-    a server with other settings (model, threads, context) is replaced.
+    a server with other settings (model, threads, context, decoding, weight layout) is
+    replaced.
     """
     idle = keep_alive_seconds() if idle is None else idle
     speculative = speculative_mode() if speculative is None else speculative
+    repack = repack_enabled() if repack is None else repack
     folder = _state_dir(cache_dir)
     model = str(Path(model_path) if model_path is not None else ensure_model(cache_dir))
     with open(folder / 'server.lock', 'a+') as lock:
@@ -576,7 +606,8 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
         state = _read_state(folder / STATE_FILE)
         if state is not None and state.running:
             if (state.model, state.threads, state.ctx_size, state.speculative,
-                    state.prefixes) == (model, threads, ctx_size, speculative, True):
+                    state.prefixes, state.repack) == (
+                        model, threads, ctx_size, speculative, True, repack):
                 return state
             state.stop()
         log = folder / 'server.log'
@@ -584,10 +615,10 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
             log.unlink()
         server = LocalServer(model, threads=threads, ctx_size=ctx_size, idle=idle,
                              cache_dir=cache_dir, log_path=log,
-                             speculative=speculative).start()
+                             speculative=speculative, repack=repack).start()
         assert server._proc is not None and server._address is not None
         state = ResidentServer(server._address, server._proc.pid, model, threads, ctx_size,
-                               str(server.log_path), speculative, server.prefixes)
+                               str(server.log_path), speculative, server.prefixes, repack)
         tmp = folder / (STATE_FILE + '.tmp')
         tmp.write_text(json.dumps(dataclasses.asdict(state)))
         os.replace(tmp, folder / STATE_FILE)
@@ -607,6 +638,7 @@ def shared_server(**kwargs: Any) -> Any:
                 _shared = resident_server(idle=idle, **kwargs)
             else:
                 kwargs.setdefault('speculative', speculative_mode())
+                kwargs.setdefault('repack', repack_enabled())
                 server = LocalServer(**kwargs).start()
                 atexit.register(server.stop)
                 _shared = server
@@ -639,7 +671,7 @@ def _idle_wait(address: str, idle: float, poll: float = 2.0) -> None:
 
 def _serve_child(model: str, threads: int, ctx_size: int, port: int,
                  idle: float = 0.0, speculative: str = DEFAULT_SPECULATIVE,
-                 slots: str | None = None) -> int:
+                 slots: str | None = None, repack: bool = DEFAULT_REPACK) -> int:
     """Run inside the child: start xllamacpp's server, report its address, then wait.
 
     With ``slots`` (a folder), saved prompt prefixes are restored before the address is
@@ -655,6 +687,7 @@ def _serve_child(model: str, threads: int, ctx_size: int, port: int,
     params.n_parallel = 1
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
+    params.no_extra_bufts = not repack  # ggml's own CPU kernels (DEFAULT_REPACK)
     params.hostnames = ['127.0.0.1']
     params.port = port
     if speculative != 'none':  # drafts from n-grams already in the context: no second model
@@ -667,7 +700,7 @@ def _serve_child(model: str, threads: int, ctx_size: int, port: int,
     address = str(server.listening_address)
     if slots:
         began = time.monotonic()
-        restored = PrefixFiles(slots, model).restore(address.rstrip('/'))
+        restored = PrefixFiles(slots, model, repack=repack).restore(address.rstrip('/'))
         print(f'l3mp: restored {len(restored)} saved prompt prefix(es) in '
               f'{time.monotonic() - began:.2f} s', file=sys.stderr, flush=True)
     print(_READY_PREFIX + address, flush=True)
@@ -697,14 +730,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--slots', default=None, help=argparse.SUPPRESS)
     parser.add_argument('--speculative', choices=SPECULATIVE, default=DEFAULT_SPECULATIVE,
                         help='speculative decoding from n-grams of the context')
+    parser.add_argument('--repack', choices=('on', 'off'),
+                        default='on' if DEFAULT_REPACK else 'off',
+                        help="llama.cpp's repacked CPU weight layout")
     args = parser.parse_args(argv)
     if args.child:
         return _serve_child(args.model, args.threads, args.ctx_size, args.port, args.idle,
-                            args.speculative, args.slots)
+                            args.speculative, args.slots, args.repack == 'on')
     try:
         with LocalServer(args.model, threads=args.threads, ctx_size=args.ctx_size,
                          port=args.port, cache_dir=args.cache_dir,
-                         speculative=args.speculative) as server:
+                         speculative=args.speculative,
+                         repack=args.repack == 'on') as server:
             print(json.dumps({'base_url': server.base_url, 'log': str(server.log_path),
                               'startup_s': round(server.startup_s or 0.0, 2)}), flush=True)
             while server.running:
