@@ -349,6 +349,21 @@ def test_a_local_client_finds_the_embedded_server_again_after_it_exited(monkeypa
     assert reply.text == 'hello again' and client.base_url == server.base_url
 
 
+def test_keep_alive_setting_is_checked_and_never_negative(monkeypatch):
+    from l3mp_ros.llm import local_server as ls
+
+    monkeypatch.delenv(ls.KEEP_ALIVE_ENV, raising=False)
+    assert ls.keep_alive_seconds() == ls.DEFAULT_KEEP_ALIVE
+    monkeypatch.setenv(ls.KEEP_ALIVE_ENV, ' 42.5 ')
+    assert ls.keep_alive_seconds() == 42.5
+    monkeypatch.setenv(ls.KEEP_ALIVE_ENV, '-3')
+    assert ls.keep_alive_seconds() == 0.0
+    monkeypatch.setenv(ls.KEEP_ALIVE_ENV, 'forever')
+    with pytest.raises(ls.LocalModelError, match="L3MP_LOCAL_KEEP_ALIVE='forever': expected a "
+                                                 'number of seconds'):
+        ls.keep_alive_seconds()
+
+
 def test_speculative_mode_is_checked_before_anything_starts(monkeypatch):
     from l3mp_ros.llm import local_server as ls
 

@@ -47,11 +47,13 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from l3mp_ros.llm.protocol import LLMError
 
+T = TypeVar('T')
 MODEL_FILE = 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'
 MODEL_SHA256 = 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046'
 PART_COUNT = 22
@@ -497,52 +499,66 @@ _shared: Any = None
 _shared_lock = threading.Lock()
 
 
+def _env_setting(name: str, default: T, parse: Callable[[str], T], expected: str) -> T:
+    """Read one ``L3MP_LOCAL_*`` variable: ``default`` when unset, else ``parse(raw)``.
+
+    ``parse`` raises ``ValueError`` on a value it refuses; that becomes a
+    :class:`LocalModelError` naming the variable and ``expected``.
+    """
+    raw = os.environ.get(name, '').strip()
+    if not raw:
+        return default
+    try:
+        return parse(raw)
+    except ValueError as exc:
+        raise LocalModelError(f'{name}={raw!r}: expected {expected}') from exc
+
+
+def _one_of(choices: dict[str, T]) -> Callable[[str], T]:
+    def parse(raw: str) -> T:
+        if raw not in choices:
+            raise ValueError(raw)
+        return choices[raw]
+    return parse
+
+
+def _switch(raw: str) -> bool:
+    word = raw.lower()
+    if word in ('1', 'on', 'true', 'yes'):
+        return True
+    if word in ('0', 'off', 'false', 'no'):
+        return False
+    raise ValueError(raw)
+
+
+def _spins(raw: str) -> int:
+    value = int(raw)
+    if value < 0:
+        raise ValueError(raw)
+    return value
+
+
 def keep_alive_seconds() -> float:
     """Return ``L3MP_LOCAL_KEEP_ALIVE`` (seconds; 0 = one server per process)."""
-    raw = os.environ.get(KEEP_ALIVE_ENV, '').strip()
-    if not raw:
-        return DEFAULT_KEEP_ALIVE
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise LocalModelError(f'{KEEP_ALIVE_ENV}={raw!r}: expected a number of seconds') \
-            from exc
-    return max(0.0, value)
+    return max(0.0, _env_setting(KEEP_ALIVE_ENV, DEFAULT_KEEP_ALIVE, float,
+                                 'a number of seconds'))
 
 
 def speculative_mode() -> str:
     """Return ``L3MP_LOCAL_SPECULATIVE`` (one of :data:`SPECULATIVE`; default none)."""
-    raw = os.environ.get(SPECULATIVE_ENV, '').strip() or DEFAULT_SPECULATIVE
-    if raw not in SPECULATIVE:
-        raise LocalModelError(f'{SPECULATIVE_ENV}={raw!r}: expected one of '
-                              f'{", ".join(SPECULATIVE)}')
-    return raw
+    return _env_setting(SPECULATIVE_ENV, DEFAULT_SPECULATIVE,
+                        _one_of({m: m for m in SPECULATIVE}),
+                        f'one of {", ".join(SPECULATIVE)}')
 
 
 def repack_enabled() -> bool:
     """Return ``L3MP_LOCAL_REPACK`` (on/off; default :data:`DEFAULT_REPACK`)."""
-    raw = os.environ.get(REPACK_ENV, '').strip().lower()
-    if not raw:
-        return DEFAULT_REPACK
-    if raw in ('1', 'on', 'true', 'yes'):
-        return True
-    if raw in ('0', 'off', 'false', 'no'):
-        return False
-    raise LocalModelError(f'{REPACK_ENV}={raw!r}: expected on or off')
+    return _env_setting(REPACK_ENV, DEFAULT_REPACK, _switch, 'on or off')
 
 
 def spin_count() -> int:
     """Return ``L3MP_LOCAL_SPIN`` (OpenMP spins before sleeping; default DEFAULT_SPIN)."""
-    raw = os.environ.get(SPIN_ENV, '').strip()
-    if not raw:
-        return DEFAULT_SPIN
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise LocalModelError(f'{SPIN_ENV}={raw!r}: expected a whole number of spins, 0 or more')
-    return value
+    return _env_setting(SPIN_ENV, DEFAULT_SPIN, _spins, 'a whole number of spins, 0 or more')
 
 
 def pid_alive(pid: int) -> bool:
