@@ -34,6 +34,8 @@ from typing import Any
 
 from runlog import RunLog, p95
 
+from l3mp_ros.config import PROMPT_CONTEXTS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--model', default=None)
     ap.add_argument('--cache', default=None, help='directory of cached LLM replies')
     ap.add_argument('--timeout', type=float, default=600.0)
-    ap.add_argument('--prompt-context', default=None, choices=('full', 'mentioning', 'referents'),
+    ap.add_argument('--prompt-context', default=None, choices=PROMPT_CONTEXTS,
                     help="what the prompts list (the CLI's --prompt-context; default: its own)")
     ap.add_argument('--report-only', action='store_true')
     a = ap.parse_args(argv)

@@ -32,7 +32,7 @@ ENGINES = ('lapkt', 'fast-downward', 'pyperplan')  # the planners themselves
 PORTFOLIO = 'portfolio'  # LAPKT with a short budget, then Fast Downward (planning/portfolio.py)
 ENGINE_SETTINGS = (PORTFOLIO, *ENGINES)  # what the engine setting may name
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
-PROMPT_CONTEXTS = ('full', 'mentioning', 'referents')  # agent/grounding.py Grounding.shown
+PROMPT_CONTEXTS = ('full', 'mentioning', 'referents', 'widen')  # agent/grounding.py, update.py
 EXECUTE_POLICIES = ('feedback', 'none')
 PATROL_POLICIES = ('off', 'idle')
 
@@ -125,7 +125,9 @@ class Config:
     prompt_context: str = _p('full', "the retrieved facts a report's or task's prompt lists: "
                              'full; mentioning (those naming one of its referents); referents '
                              '(those about one: fewest tokens, fastest, least accurate on the '
-                             'small model)', AGENT, choices=PROMPT_CONTEXTS)
+                             "small model); widen (a report is read with the referents' facts, "
+                             'and again with every fact when that reading is refused or in '
+                             'doubt; a task lists every fact)', AGENT, choices=PROMPT_CONTEXTS)
     # lifelong memory (needs a store)
     episodic_k: int = _p(0, 'past episodes in the update/task prompts (0: off)', AGENT)
     experience: bool = _p(False, 'strategies of solved tasks as worked examples (and store '

@@ -50,6 +50,22 @@ def test_task_solved_and_valid_on_ground_truth(tmp_path, engine):
     assert stages['seconds']['plan'] >= body['engine_seconds'].get(body['solved_by'], 0) * 0.5
 
 
+@pytest.mark.parametrize('mode', ['full', 'widen', 'referents'])
+def test_task_prompt_listing(tmp_path, mode):
+    # a task has no doubt signal to widen on: "widen" lists every retrieved fact, as "full"
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'content': GOOD}]) as fake:
+        out = TaskPlanner(world, client(fake), FullRetriever(), _planner(world),
+                          TaskSettings(prompt_context=mode)).run(TASK)
+        user = fake.requests[0]['messages'][1]['content']
+    assert out.status == 'solved', out.errors
+    listed = [line for line in user.splitlines() if line.startswith('[')]
+    if mode == 'referents':
+        assert listed and len(listed) < len(world.kg.facts) / 4
+    else:
+        assert len(listed) == len(world.kg.facts)
+
+
 def test_task_retries_bad_goals_with_reasons(tmp_path):
     world = household_world(tmp_path)
     script = [

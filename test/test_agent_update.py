@@ -113,6 +113,78 @@ def test_prompt_lists_what_the_answer_can_use(tmp_path, mode):
         assert others - naming and len(listed) == len(world.kg.facts)
 
 
+def _updates(fake) -> list[dict]:
+    """Return the kg_update requests the fake server saw, in order."""
+    return [r for r in fake.requests if 'knowledge graph' in r['messages'][0]['content']]
+
+
+def _listed(request: dict) -> set[str]:
+    return {line for line in request['messages'][1]['content'].splitlines()
+            if line.startswith('[')}
+
+
+def test_widen_reads_a_doubtful_report_again_with_every_fact(tmp_path):
+    # read on the referents' facts, re-prompted once (in doubt): read again on every fact,
+    # and only that reading is written, not marked doubtful
+    world = household_world(tmp_path)
+    script = [{'content': {'facts': [['in_person_hand', 'red_pen', 'gerry']]}},
+              {'content': GOOD}, {'content': GOOD}]
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(prompt_context='widen')).run(REPORT)
+        asked = _updates(fake)
+    assert out.applied and Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
+    assert len(asked) == 3 and fake.remaining == 0
+    first, full = _listed(asked[0]), _listed(asked[2])
+    assert len(asked[0]['messages']) == 2 and len(asked[2]['messages']) == 2  # fresh prompts
+    assert len(full) == len(world.kg.facts) and first < full and len(first) < len(full) / 4
+    widened = [h for h in out.history if 'widened' in h]
+    assert len(widened) == 1 and widened[0]['widened'] == 'in doubt: reprompted'
+    assert widened[0]['diff'] == upd([OLD.triplet()], [('red_pen', 'in_person_hand', 'jerry')])
+    assert any(n.startswith('read again with every retrieved fact') for n in out.notes)
+    assert out.attempts == 3 and out.usage.calls == len(fake.requests)
+    event = Store(tmp_path / 'kg.db').history()[-1]
+    assert event.status == 'applied' and 'doubtful' not in event.info
+    assert sum(c.kind == 'kg_update' for c in out.trace.stages.calls) == 3
+
+
+def test_widen_reads_a_refused_report_again_and_keeps_a_clean_one(tmp_path):
+    bad = {'content': {'facts': [['in_person_hand', 'red_pen', 'gerry']]}}
+    world = household_world(tmp_path)
+    with FakeOpenAI([bad, bad]) as fake:  # refused both times: nothing is written
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(prompt_context='widen', max_attempts=1)).run(REPORT)
+        asked = _updates(fake)
+    assert not out.applied and len(asked) == 2 and OLD in world.kg
+    assert len(_listed(asked[0])) < len(_listed(asked[1])) == len(world.kg.facts)
+    assert [h['widened'] for h in out.history if 'widened' in h] == [
+        'refused: ' + out.history[0]['errors'][0]]
+    assert 'gerry' in out.errors[0]  # the second reading's own reason
+    world = household_world(tmp_path / 'clean')
+    with FakeOpenAI([{'content': GOOD}]) as fake:  # a clean first reading is kept
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(prompt_context='widen')).run(REPORT)
+        asked = _updates(fake)
+    assert out.applied and len(asked) == 1 and len(_listed(asked[0])) < len(world.kg.facts) / 4
+    assert not any('widened' in h for h in out.history)
+    assert not any(n.startswith('read again') for n in out.notes)
+
+
+@pytest.mark.parametrize('mode, script', [
+    ('referents', [{'content': {'facts': [['in_person_hand', 'red_pen', 'gerry']]}}]),
+    ('widen', [{'status': 500, 'content': 'out of memory'}]),  # retried once, then fails
+])
+def test_no_second_reading_without_widen_or_after_an_llm_failure(tmp_path, mode, script):
+    world = household_world(tmp_path)
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(prompt_context=mode, max_attempts=1)).run(REPORT)
+        asked = _updates(fake)
+    assert not out.applied and asked and OLD in world.kg
+    assert all(len(_listed(a)) < len(world.kg.facts) / 4 for a in asked)  # no full listing
+    assert not any('widened' in h for h in out.history)
+
+
 def test_paper_remove_add_replies_still_accepted(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': PAPER}]) as fake:

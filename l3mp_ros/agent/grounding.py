@@ -36,6 +36,10 @@ from ..world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph
 
 VAR = '?x'
 MAX_ITEMS = 5
+FULL, REFERENTS = 'full', 'referents'  # two of the listings Grounding.shown knows
+#: the ``prompt_context`` that reads a report with its referents' facts first and widens
+#: to every retrieved fact when that reading is refused or in doubt (:mod:`.update`)
+WIDEN = 'widen'
 
 
 def literal(items: list[dict[str, Any]]) -> dict[str, Any]:
@@ -113,9 +117,11 @@ class Grounding:
         the entities those facts name. The retrieval, the answer schema and every check
         are the same whatever is listed; measured in docs/benchmark.md (issue 42).
         """
-        if mode == 'full' or not about:
+        if mode not in (FULL, 'mentioning', REFERENTS):
+            raise ValueError(f'no listing {mode!r} (full, mentioning or referents)')
+        if mode == FULL or not about:
             return list(self.entities), list(self.facts)
-        if mode == 'referents':
+        if mode == REFERENTS:
             facts = [f for f in self.facts if f.args and f.args[0] in about]
         else:
             facts = [f for f in self.facts if any(a in about for a in f.args)]

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import stages
-from ..llm.protocol import ChatLLM, LLMError, llm_failure
+from ..llm.protocol import ChatLLM, LLMError, LLMFailure, llm_failure
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
 from ..stages import stage
@@ -39,7 +39,7 @@ from ..world.phrasing import Phrasing
 from . import clarify
 from .attempts import Attempts, Doubt, Judged, Verdict
 from .examples import system_for
-from .grounding import grounded_message
+from .grounding import FULL, REFERENTS, WIDEN, grounded_message
 from .open_questions import OpenQuestions
 from .request import Request
 from .state_questions import (
@@ -128,8 +128,21 @@ class NLUpdater:
             why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
         if why is not None:
             return self._refuse(out, began, source, None, why)
+        first = REFERENTS if s.prompt_context == WIDEN else s.prompt_context
         with stage('context'):
-            r = self._reading(req, out)  # mentions → grounding → memory → parts
+            r = self._reading(req, out, first)  # mentions → grounding → memory → parts
+        self._read(r, out)
+        if self._widens(r, out):  # refused or in doubt on the referents' facts alone
+            out, why = self._widened(out)
+            r = Reading(req, r.ctx, r.system, r.recalled, r.parts, req.kg, listing=FULL)
+            self._read(r, out)
+            out.notes.insert(0, "read again with every retrieved fact: the reading with the "
+                             f"referents' facts alone was {why}")
+        return self._finish(out, began, source, req.text)  # apply with provenance, or reject
+
+    def _read(self, r: Reading, out: UpdateOutcome) -> None:
+        """Read the report part by part into ``out``: its update, or why there is none."""
+        s = self.settings
         loop = Attempts(self.llm, out.trace, s.attempts)
         for part in r.parts:  # one answer per part, composed in order
             with stage('context'):
@@ -159,9 +172,38 @@ class NLUpdater:
         if not out.errors and s.clarify and s.verify:
             with stage('clarify'):
                 self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
-        return self._finish(out, began, source, req.text)  # apply with provenance, or reject
 
-    def _reading(self, req: Request, out: UpdateOutcome) -> Reading:
+    def _widens(self, r: Reading, out: UpdateOutcome) -> bool:
+        """Tell whether a reading on the referents' facts is done again on every fact.
+
+        When it was refused or is in doubt (re-prompted, a denied read-back, a settled
+        choice, a place amended ...), unless the full listing is the same, the LLM failed,
+        or the report waits on a question to the speaker (the listing cannot answer that).
+        """
+        if self.settings.prompt_context != WIDEN or r.listing == FULL or \
+                out.clarify is not None or not (out.errors or out.trace.doubts):
+            return False
+        if any(isinstance(e, LLMFailure) for e in out.errors):
+            return False
+        g = r.ctx.grounding
+        return g.shown(r.listing, g.about()) != g.shown(FULL, g.about())
+
+    @staticmethod
+    def _widened(first: UpdateOutcome) -> tuple[UpdateOutcome, str]:
+        """Return a fresh outcome for the second reading, and why there is one.
+
+        The first reading stays in the trace (its history, usage, attempts and stages).
+        """
+        why = ('refused: ' + '; '.join(first.errors) if first.errors
+               else 'in doubt: ' + ', '.join(first.trace.doubts))
+        trace = first.trace  # usage, attempts, stages and history go on counting
+        trace.history.append({'widened': why, 'diff': first.update.to_json()
+                              if first.update is not None else None})
+        trace.doubts = []
+        return UpdateOutcome(text=first.text, trace=trace, context_size=first.context_size,
+                             retrieval_seconds=first.retrieval_seconds), why
+
+    def _reading(self, req: Request, out: UpdateOutcome, listing: str) -> Reading:
         """Return the state of reading ``req``: its context, memory and parts."""
         out.retrieval_seconds = req.retrieval.seconds
         ctx = self.context(req.kg, req.text, req.retrieval)
@@ -169,12 +211,12 @@ class NLUpdater:
         recalled = (self.memory.update_context(req.text, req.retrieval.facts)
                     if self.memory is not None else '')
         return Reading(req, ctx, {'role': 'system', 'content': self.system()}, recalled,
-                       req.parts(self.settings.split_clauses), req.kg)
+                       req.parts(self.settings.split_clauses), req.kg, listing=listing)
 
     def _question(self, r: Reading, part: str, out: UpdateOutcome) -> PartQuestion:
         """Return the question for one part: its prompt, what it may be about, its checks."""
         kg, text, g, verify = r.req.kg, r.req.text, r.ctx.grounding, self.settings.verify
-        entities, facts = g.shown(self.settings.prompt_context, g.about())
+        entities, facts = g.shown(r.listing, g.about())
         ask = [r.system, {'role': 'user', 'content': r.recalled + grounded_message(
             kg, entities, facts, 'Report', part if r.several else text,
             whole=text if r.several else None)}]

@@ -208,6 +208,7 @@ class Reading:
     restated: bool = False  # a part repeated what holds
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)
+    listing: str = 'full'  # what the prompts list (Grounding.shown)
 
     @property
     def several(self) -> bool:
