@@ -18,8 +18,10 @@ names) → verify → re-prompt with the error sentences (bounded) → facts say
 things of one thing settled by a numbered choice asked in both orders → a yes/no reading of
 each stated fact, entities written as the report wrote them → the parts' updates compose in
 order (a part with no change keeps the whole report out) → apply atomically with
-provenance, or reject and record why. Nothing unverified is applied (with
-``verify=False``, the paper's ablation, only applicability is checked, without retries).
+provenance, or reject and record why. With ``prompt_context: widen`` the prompts first list
+only the referents' facts; a reading refused or in doubt is done again on every fact.
+Nothing unverified is applied (with ``verify=False``, the paper's ablation, only
+applicability is checked, without retries).
 """
 
 from __future__ import annotations
