@@ -489,6 +489,23 @@ def test_a_part_repeating_what_an_earlier_part_changed_is_covered(tmp_path):
     assert Fact('person_in_room', ('anna', 'bathroom')) in world.kg
 
 
+def test_widen_reads_again_when_a_part_only_repeated_an_earlier_change(tmp_path):
+    # accepted as covered, but a part that added nothing is read again on every fact
+    world = household_world(tmp_path)
+    off = ['light_on', 'bathroom_light', 'false']
+    both = {'content': {'facts': [['person_in_room', 'anna', 'bathroom'], off]}}
+    with FakeOpenAI([both, {'content': {'facts': [off]}}] * 2) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(prompt_context='widen')).run(
+            'Anna went to the bathroom and turned off the light.')
+        asked = _updates(fake)
+    assert out.applied, out.errors
+    assert len(asked) == 4 and len(_listed(asked[0])) < len(_listed(asked[2]))
+    assert [h['widened'] for h in out.history if 'widened' in h] == [
+        "a part only repeated an earlier part's change"]
+    assert Fact('person_in_room', ('anna', 'bathroom')) in world.kg
+
+
 def test_a_part_repeating_another_parts_change_does_not_cover_itself(tmp_path):
     world = household_world(tmp_path)
     before = world.kg.to_json()

@@ -179,11 +179,12 @@ class NLUpdater:
         """Tell whether a reading on the referents' facts is done again on every fact.
 
         When it was refused or is in doubt (re-prompted, a denied read-back, a settled
-        choice, a place amended ...), unless the full listing is the same, the LLM failed,
-        or the report waits on a question to the speaker (the listing cannot answer that).
+        choice, a place amended ...), or a part of it only repeated an earlier part's
+        change, unless the full listing is the same, the LLM failed, or the report waits
+        on a question to the speaker (the listing cannot answer that).
         """
         if self.settings.prompt_context != WIDEN or r.listing == FULL or \
-                out.clarify is not None or not (out.errors or out.trace.doubts):
+                out.clarify is not None or not (out.errors or out.trace.doubts or r.restated):
             return False
         if any(isinstance(e, LLMFailure) for e in out.errors):
             return False
@@ -197,7 +198,8 @@ class NLUpdater:
         The first reading stays in the trace (its history, usage, attempts and stages).
         """
         why = ('refused: ' + '; '.join(first.errors) if first.errors
-               else 'in doubt: ' + ', '.join(first.trace.doubts))
+               else 'in doubt: ' + ', '.join(first.trace.doubts) if first.trace.doubts
+               else "a part only repeated an earlier part's change")
         trace = first.trace  # usage, attempts, stages and history go on counting
         trace.history.append({'widened': why, 'diff': first.update.to_json()
                               if first.update is not None else None})
