@@ -117,6 +117,7 @@ def measure(kind: str, text: str, store: Path, llm: list[str], timeout: float) -
                else (body.get('timings') or {}).get('total_task'))
     return {'kind': kind, 'text': text, 'rc': rc, 'wall': round(wall, 3),
             'pipeline': seconds, 'applied': body.get('applied'), 'status': body.get('status'),
+            'diff': body.get('diff'),  # the change an update made: accuracy beside the time
             'stages': stages.get('seconds') or {}, 'calls': stages.get('calls') or [],
             'error': None if body else (err or out).strip()[-300:]}
 
