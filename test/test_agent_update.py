@@ -129,28 +129,29 @@ def _listed(request: dict) -> set[str]:
 
 
 def test_widen_reads_a_doubtful_report_again_with_every_fact(tmp_path):
-    # read on the referents' facts, re-prompted once (in doubt): read again on every fact,
-    # and only that reading is written, not marked doubtful
+    # on the referents' facts one answer per part, and the first doubt (here a read-back
+    # denial, not asked again) ends that reading; only the second reading is written,
+    # and it is not marked doubtful
     world = household_world(tmp_path)
-    script = [{'content': {'facts': [['in_person_hand', 'red_pen', 'gerry']]}},
-              {'content': GOOD}, {'content': GOOD}]
-    with FakeOpenAI(script) as fake:
+    no, yes = {'content': {'answer': 'no'}}, {'content': {'answer': 'yes'}}
+    with FakeOpenAI([{'content': GOOD}, no, {'content': GOOD}, yes],
+                    answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
                         UpdateSettings(prompt_context='widen')).run(REPORT)
         asked = _updates(fake)
     assert out.applied and Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
-    assert len(asked) == 3 and fake.remaining == 0
-    first, full = _listed(asked[0]), _listed(asked[2])
-    assert len(asked[0]['messages']) == 2 and len(asked[2]['messages']) == 2  # fresh prompts
+    assert len(asked) == 2 and fake.remaining == 0 and len(fake.requests) == 4
+    first, full = _listed(asked[0]), _listed(asked[1])
     assert len(full) == len(world.kg.facts) and first < full and len(first) < len(full) / 4
     widened = [h for h in out.history if 'widened' in h]
-    assert len(widened) == 1 and widened[0]['widened'] == 'in doubt: reprompted'
+    assert len(widened) == 1 and widened[0]['widened'].startswith('refused: ')
+    assert 'does not read "the red pen is now in hand Jerry"' in widened[0]['widened']
     assert widened[0]['diff'] == upd([OLD.triplet()], [('red_pen', 'in_person_hand', 'jerry')])
     assert any(n.startswith('read again with every retrieved fact') for n in out.notes)
-    assert out.attempts == 3 and out.usage.calls == len(fake.requests)
+    assert out.attempts == 2 and out.usage.calls == len(fake.requests)
     event = Store(tmp_path / 'kg.db').history()[-1]
     assert event.status == 'applied' and 'doubtful' not in event.info
-    assert sum(c.kind == 'kg_update' for c in out.trace.stages.calls) == 3
+    assert [c.kind for c in out.trace.stages.calls] == ['kg_update', 'confirm'] * 2
 
 
 def test_widen_reads_a_refused_report_again_and_keeps_a_clean_one(tmp_path):
@@ -504,6 +505,22 @@ def test_widen_reads_again_when_a_part_only_repeated_an_earlier_change(tmp_path)
     assert [h['widened'] for h in out.history if 'widened' in h] == [
         "a part only repeated an earlier part's change"]
     assert Fact('person_in_room', ('anna', 'bathroom')) in world.kg
+
+
+def test_widen_a_part_repeating_another_parts_change_is_not_asked_again_on_referents(tmp_path):
+    world = household_world(tmp_path)
+    off = {'content': {'facts': [['light_on', 'kitchen_light', 'false']]}}
+    with FakeOpenAI([off, off, off, {'content': GOOD}]) as fake:  # part 2 repeats, then full
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(prompt_context='widen')).run(
+            'The kitchen light is off now, and Jerry took the red pen from the table.')
+        asked = _updates(fake)
+    assert out.applied, out.errors
+    assert len(asked) == 4 and len(_listed(asked[1])) < len(_listed(asked[2]))
+    assert [h['widened'] for h in out.history if 'widened' in h] == [
+        'refused: the answer for "Jerry took the red pen from the table." repeated an '
+        "earlier part's change"]
+    assert Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
 
 
 def test_a_part_repeating_another_parts_change_does_not_cover_itself(tmp_path):

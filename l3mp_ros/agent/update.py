@@ -145,12 +145,24 @@ class NLUpdater:
     def _read(self, r: Reading, out: UpdateOutcome) -> None:
         """Read the report part by part into ``out``: its update, or why there is none."""
         s = self.settings
-        loop = Attempts(self.llm, out.trace, s.attempts)
+        # on the referents' facts (widen): one answer per part, and the first doubt ends
+        # the reading, since it is read again on every fact anyway
+        fast = s.prompt_context == WIDEN and r.listing != FULL
+        loop = Attempts(self.llm, out.trace, 1 if fast else s.attempts)
         for part in r.parts:  # one answer per part, composed in order
             with stage('context'):
                 q = self._question(r, part, out)  # the part's prompt, scope and checks
             with stage('propose'):
                 got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
+            if fast and self._repeats_earlier(r, part, got):
+                out.trace.doubt(Doubt.REPEATED)
+                r.last, r.errors = got.value, [f'the answer for "{part}" repeated an '
+                                               "earlier part's change"]
+                break
+            if fast and got.accepted and out.trace.doubts:  # a settled choice, ...
+                r.last, r.errors = got.value, [f'the answer for "{part}" is in doubt ('
+                                               f'{", ".join(out.trace.doubts)})']
+                break
             if self._repeats_earlier(r, part, got):  # asked again, earlier changes barred
                 with stage('propose'):
                     got = self._again(loop, q.barring(r.changed()), got,
@@ -160,7 +172,7 @@ class NLUpdater:
                 continue
             if got.accepted and s.confirm and s.verify:
                 with stage('read_back'):
-                    got = self._read_back(r, part, q, got, loop)  # choice, yes/no, re-asked
+                    got = self._read_back(r, part, q, got, loop, again=not fast)
             r.last, r.errors = got.value, got.errors
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied
@@ -278,12 +290,13 @@ class NLUpdater:
         return False
 
     def _read_back(self, r: Reading, part: str, q: PartQuestion, got: Judged[Any],
-                   loop: Attempts) -> Judged[Any]:
+                   loop: Attempts, *, again: bool = True) -> Judged[Any]:
         """Read the answer back (:class:`.update_checks.ReadBack`).
 
         The read-back most often denies a fact the model added beside the right one
         ("repaired" → also "the room is no longer lit"): the part is asked once more with
-        the denied facts barred, and the new answer must pass the same read-back.
+        the denied facts barred (unless not ``again``: then the denial is the answer's
+        error), and the new answer must pass the same read-back.
         """
         by_check = (self._placed(r) if self.settings.place_check
                     and self.settings.places_by_check else None)
@@ -297,6 +310,9 @@ class NLUpdater:
         if not denied:
             return read_back
         loop.trace.doubt(Doubt.DENIED)
+        if not again:
+            return Judged(Verdict.INVALID, completion, errors or [
+                'the read-back denied ' + ', '.join(f.text() for f in sorted(denied))])
         barred = q.barring(denied)
         again = loop.run(barred.messages, barred.propose, barred.judge)
         if not again.accepted:
