@@ -128,6 +128,14 @@ def _listed(request: dict) -> set[str]:
             if line.startswith('[')}
 
 
+def _widen(world, script, text=REPORT, **settings):
+    """Run ``text`` with ``prompt_context='widen'``; return the outcome and its kg_updates."""
+    with FakeOpenAI(script) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(prompt_context='widen', **settings)).run(text)
+        return out, _updates(fake)
+
+
 def test_widen_reads_a_doubtful_report_again_with_every_fact(tmp_path):
     # on the referents' facts one answer per part, and the first doubt (here a read-back
     # denial, not asked again) ends that reading; only the second reading is written,
@@ -157,20 +165,14 @@ def test_widen_reads_a_doubtful_report_again_with_every_fact(tmp_path):
 def test_widen_reads_a_refused_report_again_and_keeps_a_clean_one(tmp_path):
     bad = {'content': {'facts': [['in_person_hand', 'red_pen', 'gerry']]}}
     world = household_world(tmp_path)
-    with FakeOpenAI([bad, bad]) as fake:  # refused both times: nothing is written
-        out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(prompt_context='widen', max_attempts=1)).run(REPORT)
-        asked = _updates(fake)
+    out, asked = _widen(world, [bad, bad], max_attempts=1)  # refused twice: nothing written
     assert not out.applied and len(asked) == 2 and OLD in world.kg
     assert len(_listed(asked[0])) < len(_listed(asked[1])) == len(world.kg.facts)
     assert [h['widened'] for h in out.history if 'widened' in h] == [
         'refused: ' + out.history[0]['errors'][0]]
     assert 'gerry' in out.errors[0]  # the second reading's own reason
     world = household_world(tmp_path / 'clean')
-    with FakeOpenAI([{'content': GOOD}]) as fake:  # a clean first reading is kept
-        out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(prompt_context='widen')).run(REPORT)
-        asked = _updates(fake)
+    out, asked = _widen(world, [{'content': GOOD}])  # a clean first reading is kept
     assert out.applied and len(asked) == 1 and len(_listed(asked[0])) < len(world.kg.facts) / 4
     assert not any('widened' in h for h in out.history)
     assert not any(n.startswith('read again') for n in out.notes)
@@ -495,11 +497,8 @@ def test_widen_reads_again_when_a_part_only_repeated_an_earlier_change(tmp_path)
     world = household_world(tmp_path)
     off = ['light_on', 'bathroom_light', 'false']
     both = {'content': {'facts': [['person_in_room', 'anna', 'bathroom'], off]}}
-    with FakeOpenAI([both, {'content': {'facts': [off]}}] * 2) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(prompt_context='widen')).run(
-            'Anna went to the bathroom and turned off the light.')
-        asked = _updates(fake)
+    out, asked = _widen(world, [both, {'content': {'facts': [off]}}] * 2,
+                        'Anna went to the bathroom and turned off the light.')
     assert out.applied, out.errors
     assert len(asked) == 4 and len(_listed(asked[0])) < len(_listed(asked[2]))
     assert [h['widened'] for h in out.history if 'widened' in h] == [
@@ -510,11 +509,8 @@ def test_widen_reads_again_when_a_part_only_repeated_an_earlier_change(tmp_path)
 def test_widen_a_part_repeating_another_parts_change_is_not_asked_again_on_referents(tmp_path):
     world = household_world(tmp_path)
     off = {'content': {'facts': [['light_on', 'kitchen_light', 'false']]}}
-    with FakeOpenAI([off, off, off, {'content': GOOD}]) as fake:  # part 2 repeats, then full
-        out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(prompt_context='widen')).run(
-            'The kitchen light is off now, and Jerry took the red pen from the table.')
-        asked = _updates(fake)
+    out, asked = _widen(world, [off, off, off, {'content': GOOD}],  # part 2 repeats, then full
+                        'The kitchen light is off now, and Jerry took the red pen from the table.')
     assert out.applied, out.errors
     assert len(asked) == 4 and len(_listed(asked[1])) < len(_listed(asked[2]))
     assert [h['widened'] for h in out.history if 'widened' in h] == [
