@@ -15,8 +15,10 @@ item), calls and tokens per item, and a line per call kind. A rerun with the sam
     python benchmarks/latency.py ../shared/eval/lab --out out/latency_lab
     python benchmarks/latency.py ../shared/eval/lab --out out/latency_lab --report-only
 
-Run it on an otherwise idle machine: it measures time. Correctness is not judged here
-(``../shared/eval/evaluate.py`` does); the verdict columns only say applied or not.
+Run it on an otherwise idle machine: it measures time. Each update's row keeps the change
+it made, scored against the set's gold diff as ``../shared/eval/evaluate.py`` scores
+reports (exact, wrong applied, left unapplied, rejects kept out), so a faster setting
+shows what it costs in the same run; tasks are not scored here.
 """
 
 from __future__ import annotations
@@ -122,6 +124,33 @@ def measure(kind: str, text: str, store: Path, llm: list[str], timeout: float) -
             'error': None if body else (err or out).strip()[-300:]}
 
 
+def score(set_dir: Path, rows: list[dict]) -> str:
+    """Return the accuracy line of the scored update rows (those that keep a ``diff``)."""
+    gold = json.loads((set_dir / 'nl_updates.json').read_text())
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        kind, _, i = str(r.get('i', '')).partition(':')
+        if kind != 'update' or 'diff' not in r or not i.isdigit() or int(i) > len(gold):
+            continue
+        g = gold[int(i) - 1]
+        made = (r.get('diff') or {}) if r.get('applied') else {}
+        change = ({tuple(f) for f in made.get('remove', [])},
+                  {tuple(f) for f in made.get('add', [])})
+        apply = g.get('expect', 'apply') == 'apply'
+        counts['apply' if apply else 'reject'] += 1
+        if apply and change == ({tuple(f) for f in g['remove']}, {tuple(f) for f in g['add']}):
+            counts['exact'] += 1
+        elif change != (set(), set()):
+            counts['wrong'] += 1
+        else:
+            counts['unapplied' if apply else 'kept_out'] += 1
+    if not counts:
+        return ''
+    return (f'updates scored against the gold diffs: exact {counts["exact"]}/{counts["apply"]}, '
+            f'wrong applied {counts["wrong"]}, left unapplied {counts["unapplied"]}, rejects '
+            f'kept out {counts["kept_out"]}/{counts["reject"]}')
+
+
 def _ps(values: list[float]) -> str:
     values = sorted(values) or [0.0]
     return f'{statistics.median(values):6.2f} {p95(values):6.2f}'
@@ -210,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f'{key:<10} wall {row.get("wall", 0):6.1f} s  calls '
                   f'{len(row.get("calls") or [])}  {text[:60]}', flush=True)
     lines = table(log.rows, 'update') + table(log.rows, 'task')
+    if (a.set_dir / 'nl_updates.json').is_file() and (scored := score(a.set_dir, log.rows)):
+        lines.append(scored)
     errors = [r for r in log.rows if r.get('error')]
     lines.append(f'items {len(log.rows)}, without a pipeline result {len(errors)}')
     log.finish('\n'.join(lines))
