@@ -53,7 +53,7 @@ from .goal_checks import (
     unmentioned,
 )
 from .goal_grounding import MAX_QUANTIFIED, GoalGrounding
-from .grounding import WIDEN, grounded_message
+from .grounding import FULL, WIDEN, grounded_message
 from .kinds import ALL, kinds
 from .request import Request
 
@@ -577,7 +577,7 @@ class TaskPlanner:
     def _request(self, kg: KnowledgeGraph, grounding: GoalGrounding, recalled: str, text: str,
                  whole: str | None = None) -> list[dict[str, str]]:
         """Return the goal request for ``text`` (a part of ``whole``, if given)."""
-        listing = 'full' if self.settings.prompt_context == WIDEN else self.settings.prompt_context
+        listing = FULL if self.settings.prompt_context == WIDEN else self.settings.prompt_context
         entities, facts = grounding.shown(listing, grounding.about())
         return [{'role': 'system', 'content': self.system()},
                 {'role': 'user', 'content': recalled + grounded_message(

@@ -147,7 +147,7 @@ class NLUpdater:
         s = self.settings
         # on the referents' facts (widen): one answer per part, and the first doubt ends
         # the reading, since it is read again on every fact anyway
-        fast = s.prompt_context == WIDEN and r.listing != FULL
+        fast = self._narrowed(r)
         loop = Attempts(self.llm, out.trace, 1 if fast else s.attempts)
         for part in r.parts:  # one answer per part, composed in order
             with stage('context'):
@@ -187,6 +187,10 @@ class NLUpdater:
             with stage('clarify'):
                 self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
 
+    def _narrowed(self, r: Reading) -> bool:
+        """Tell whether ``r`` is the first of two readings (``widen``, referents' facts)."""
+        return self.settings.prompt_context == WIDEN and r.listing != FULL
+
     def _widens(self, r: Reading, out: UpdateOutcome) -> bool:
         """Tell whether a reading on the referents' facts is done again on every fact.
 
@@ -195,8 +199,8 @@ class NLUpdater:
         change, unless the full listing is the same, the LLM failed, or the report waits
         on a question to the speaker (the listing cannot answer that).
         """
-        if self.settings.prompt_context != WIDEN or r.listing == FULL or \
-                out.clarify is not None or not (out.errors or out.trace.doubts or r.restated):
+        if not self._narrowed(r) or out.clarify is not None or \
+                not (out.errors or out.trace.doubts or r.restated):
             return False
         if any(isinstance(e, LLMFailure) for e in out.errors):
             return False
