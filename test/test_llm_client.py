@@ -1,6 +1,11 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""LLMClient (real openai package) against the loopback fake OpenAI server."""
+"""LLMClient against the loopback fake OpenAI server, through both transports.
+
+Every test that builds its client with :func:`make_client` runs twice: through the real
+``openai`` package (every endpoint but the embedded one) and through ``http.client`` (the
+embedded server's transport), so both give the same replies, errors and retries.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ import time
 
 import pytest
 
-from l3mp_ros.llm.client import LLMClient, LLMConfig, LLMError, LLMReply, Usage
+from l3mp_ros.llm.client import TRANSPORTS, LLMClient, LLMConfig, LLMError, LLMReply, Usage
 from l3mp_ros.llm.parse import extract_json, strip_fences
 from l3mp_ros.testing import FakeOpenAI
 
@@ -31,11 +36,22 @@ MESSAGES = [
 UPDATE = {'remove': [['red_pen', 'in', 'drawer']], 'add': [['red_pen', 'on', 'kitchen_table']]}
 
 
+_transport = {'name': 'openai'}
+
+
+@pytest.fixture(params=TRANSPORTS, autouse=True)
+def transport(request: pytest.FixtureRequest) -> str:
+    """Run each test with both transports (the one :func:`make_client` builds)."""
+    _transport['name'] = request.param
+    return request.param
+
+
 def make_client(server: FakeOpenAI, **kwargs: object) -> LLMClient:
     settings: dict[str, object] = {'base_url': server.base_url, 'model': 'fake-model',
                                    'timeout': 5.0, 'backoff': 0.01}
     settings.update(kwargs)
-    return LLMClient(LLMConfig(**settings))  # type: ignore[arg-type]
+    return LLMClient(LLMConfig(**settings),  # type: ignore[arg-type]
+                     transport=_transport['name'])
 
 
 def free_port() -> int:
@@ -164,9 +180,10 @@ def test_a_request_budget_bounds_all_its_calls():
         assert client._deadline(time.monotonic())[1] == 'llm_timeout 10 s'
 
 
-def test_endpoint_not_listening_fails_quickly():
+def test_endpoint_not_listening_fails_quickly(transport):
     url = f'http://127.0.0.1:{free_port()}/v1'
-    client = LLMClient(LLMConfig(base_url=url, timeout=5.0, max_retries=2, backoff=0.01))
+    client = LLMClient(LLMConfig(base_url=url, timeout=5.0, max_retries=2, backoff=0.01),
+                       transport=transport)
     began = time.monotonic()
     with pytest.raises(LLMError) as info:
         client.chat(MESSAGES)
@@ -253,6 +270,53 @@ def test_prompt_cache_hits_are_counted():
         first, second = client.chat(MESSAGES), client.chat(MESSAGES)
     assert (first.prompt_cached, second.prompt_cached) == (850, 0)
     assert client.usage.prompt_cached == 850 and client.usage.prompt_tokens == 940
+
+
+def test_llama_cpp_timings_say_what_was_evaluated():
+    timings = {'prompt_n': 30, 'cache_n': 870, 'prompt_ms': 900.0, 'predicted_n': 7,
+               'predicted_ms': 350.0}
+    with FakeOpenAI([{'content': 'a', 'prompt_tokens': 900, 'timings': timings}]) as server:
+        reply = make_client(server).chat(MESSAGES)
+    assert reply.prompt_cached == 870
+    assert (reply.prompt_seconds, reply.generate_seconds) == (0.9, 0.35)
+
+
+@pytest.mark.parametrize('raw', ['{"object": "error page"}', '<html>busy</html>', '[1, 2]'])
+def test_a_reply_that_is_no_chat_completion_is_a_protocol_error(raw):
+    with FakeOpenAI([{'raw': raw}]) as server:
+        with pytest.raises(LLMError) as info:
+            make_client(server, max_retries=0).chat(MESSAGES)
+    assert info.value.kind == 'protocol'
+    assert server.base_url in str(info.value)
+
+
+def test_the_embedded_server_is_asked_without_the_openai_package(monkeypatch):
+    """The default transport: ``http`` for the embedded server, ``openai`` elsewhere."""
+    import types
+
+    from l3mp_ros.llm import local_server
+
+    with FakeOpenAI(['local reply']) as server:
+        monkeypatch.setattr(local_server, 'shared_server', lambda **kw: types.SimpleNamespace(
+            base_url=server.base_url, repack=False))
+        local = LLMClient(LLMConfig(base_url='local', timeout=5.0))
+        assert local.transport == 'http' and local.chat(MESSAGES).text == 'local reply'
+        assert LLMClient(LLMConfig(base_url=server.base_url)).transport == 'openai'
+        with pytest.raises(ValueError, match='transport must be one of openai, http'):
+            LLMClient(LLMConfig(base_url=server.base_url), transport='grpc')
+    assert server.requests[0]['messages'] == MESSAGES
+
+
+def test_the_cli_and_the_client_do_not_import_openai():
+    """``import openai`` is ~1 s of a CLI call: only a client of another endpoint pays it."""
+    import subprocess
+    import sys
+
+    code = ('import sys, l3mp_ros.cli, l3mp_ros.cli.common, l3mp_ros.llm.client; '
+            'print("openai" in sys.modules)')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == 'False'
 
 
 def test_usage_sums():

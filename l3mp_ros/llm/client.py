@@ -3,12 +3,15 @@
 """OpenAI-compatible chat client with retries, accounting, JSON output and a cache.
 
 One :class:`LLMClient` talks to any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama,
-llama.cpp server) through the ``openai`` package. It always sends ``temperature`` and
-``seed``, retries transport errors, timeouts, 429 and 5xx with exponential backoff,
-counts tokens and latency per call (:class:`LLMReply`) and in total (:class:`Usage`),
-asks for JSON-schema structured output when given a schema (falling back to plain text
-for endpoints that reject ``response_format``), parses replies tolerantly, and can keep
-an on-disk cache of replies for reproducible benchmark runs.
+llama.cpp server) through the ``openai`` package; the embedded server on 127.0.0.1 is
+asked with the standard library's ``http.client`` instead (the same request body), since
+importing ``openai`` costs about a second of every CLI call (:data:`TRANSPORTS`). It
+always sends ``temperature`` and ``seed``, retries transport errors, timeouts, 429 and
+5xx with exponential backoff, counts tokens and latency per call (:class:`LLMReply`) and
+in total (:class:`Usage`), asks for JSON-schema structured output when given a schema
+(falling back to plain text for endpoints that reject ``response_format``), parses
+replies tolerantly, and can keep an on-disk cache of replies for reproducible benchmark
+runs.
 
 ``base_url`` ``None`` or ``'local'`` means the embedded offline model
 (:mod:`l3mp_ros.llm.local_server`), started on first use.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import http.client
 import json
 import os
 import tempfile
@@ -27,20 +31,22 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-
-import openai
+from urllib.parse import urlsplit
 
 from l3mp_ros import stages
 from l3mp_ros.llm import local_server
 from l3mp_ros.llm.parse import extract_json
 from l3mp_ros.llm.protocol import LOCAL_URLS, LLMConfig, LLMError, LLMReply, Usage
 
-__all__ = ['LOCAL_URLS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply', 'LazyLLM', 'Usage',
-           'cache_key']
+__all__ = ['LOCAL_URLS', 'TRANSPORTS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply',
+           'LazyLLM', 'Usage', 'cache_key']
 
 CACHE_VERSION = 1
 _FALLBACK_STATUSES = (400, 422)
 _MAX_BACKOFF_S = 30.0
+#: how a client sends its requests: ``openai`` (the package; default for every endpoint but
+#: the embedded one) or ``http`` (``http.client``; default for the embedded server)
+TRANSPORTS = ('openai', 'http')
 
 
 def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
@@ -63,12 +69,22 @@ def _local_server() -> tuple[str, local_server.PrefixFiles]:
 
 
 class LLMClient:
-    """Chat completions against one OpenAI-compatible endpoint (thread-safe)."""
+    """Chat completions against one OpenAI-compatible endpoint (thread-safe).
 
-    def __init__(self, config: LLMConfig) -> None:
+    ``transport`` (one of :data:`TRANSPORTS`) defaults to ``http`` for the embedded
+    server and ``openai`` for every other endpoint; both send the same request body.
+    """
+
+    def __init__(self, config: LLMConfig, *, transport: str | None = None) -> None:
         # the embedded server exits when idle: a local client finds (or starts) it again
         self._local = config.is_local
         self._prefixes: local_server.PrefixFiles | None = None
+        if transport is None:
+            transport = 'http' if config.is_local else 'openai'
+        if transport not in TRANSPORTS:
+            raise ValueError(f'transport must be one of {", ".join(TRANSPORTS)}, '
+                             f'not {transport!r}')
+        self.transport = transport
         if config.is_local:
             url, self._prefixes = _local_server()
             config = replace(config, base_url=url)
@@ -78,9 +94,14 @@ class LLMClient:
         self.response_format_supported = config.json_schema
         self._lock = threading.Lock()
         self._cache_dir = Path(config.cache_dir).expanduser() if config.cache_dir else None
-        self._openai = openai.OpenAI(base_url=self.base_url, api_key=config.resolved_api_key(),
-                                     timeout=config.timeout, max_retries=0)
+        self._sender = self._make_sender(self.base_url)
         self._budget = threading.local()  # an overall deadline set by budget()
+
+    def _make_sender(self, url: str) -> _OpenAISender | _HTTPSender:
+        key = self.config.resolved_api_key()
+        if self.transport == 'http':
+            return _HTTPSender(url, key)
+        return _OpenAISender(url, key, self.config.timeout)
 
     @contextlib.contextmanager
     def budget(self, seconds: float | None) -> Iterator[None]:
@@ -101,7 +122,7 @@ class LLMClient:
 
     def close(self) -> None:
         """Release the HTTP connection pool."""
-        self._openai.close()
+        self._sender.close()
 
     def __enter__(self) -> LLMClient:
         return self
@@ -207,8 +228,7 @@ class LLMClient:
                 return False
             self.base_url, self._prefixes = url, prefixes
             self.config = replace(self.config, base_url=url)
-            self._openai = openai.OpenAI(base_url=url, api_key=self.config.resolved_api_key(),
-                                         timeout=self.config.timeout, max_retries=0)
+            self._sender = self._make_sender(url)
         return True
 
     def _deadline(self, began: float) -> tuple[float, str]:
@@ -236,42 +256,41 @@ class LLMClient:
                                attempts=attempts)
             attempts += 1
             try:
-                response = self._openai.with_options(timeout=remaining) \
-                    .chat.completions.create(**request)
-            except openai.APITimeoutError:
-                failure = LLMError(
-                    f'LLM endpoint {self.base_url}: no answer within {why} '
-                    f'({attempts} attempt(s))', url=self.base_url, kind='timeout',
-                    attempts=attempts)
-            except openai.APIConnectionError as exc:
-                if self._local and not relocated and self._relocate():
-                    relocated = True  # the resident server had exited: a new one answers
-                    attempts -= 1
-                    continue
-                failure = LLMError(
-                    f'LLM endpoint {self.base_url}: unreachable ({_root_cause(exc)}) after '
-                    f'{attempts} attempt(s)', url=self.base_url, kind='unreachable',
-                    attempts=attempts)
-            except openai.APIStatusError as exc:
-                status = exc.status_code
-                detail = _error_detail(exc)
-                if (status in _FALLBACK_STATUSES and 'response_format' in request
-                        and not fell_back):
-                    # The endpoint may not support structured output: try plain text once.
-                    fell_back = True
-                    request = dict(request)
-                    request.pop('response_format')
-                    continue
-                failure = LLMError(
-                    f'LLM endpoint {self.base_url}: HTTP {status} ({detail}) after '
-                    f'{attempts} attempt(s)', url=self.base_url, kind='http',
-                    status=status, attempts=attempts)
-                if status != 429 and status < 500:
-                    raise failure from exc
-            except openai.OpenAIError as exc:
-                raise LLMError(f'LLM endpoint {self.base_url}: bad response ({exc})',
-                               url=self.base_url, kind='protocol',
-                               attempts=attempts) from exc
+                response = self._sender.create(request, remaining)
+            except _Failure as exc:
+                if exc.kind == 'timeout':
+                    failure = LLMError(
+                        f'LLM endpoint {self.base_url}: no answer within {why} '
+                        f'({attempts} attempt(s))', url=self.base_url, kind='timeout',
+                        attempts=attempts)
+                elif exc.kind == 'unreachable':
+                    if self._local and not relocated and self._relocate():
+                        relocated = True  # the resident server had exited: a new one answers
+                        attempts -= 1
+                        continue
+                    failure = LLMError(
+                        f'LLM endpoint {self.base_url}: unreachable ({exc.detail}) after '
+                        f'{attempts} attempt(s)', url=self.base_url, kind='unreachable',
+                        attempts=attempts)
+                elif exc.kind == 'http':
+                    status = int(exc.status or 0)
+                    if (status in _FALLBACK_STATUSES and 'response_format' in request
+                            and not fell_back):
+                        # The endpoint may not support structured output: try plain text once.
+                        fell_back = True
+                        request = dict(request)
+                        request.pop('response_format')
+                        continue
+                    failure = LLMError(
+                        f'LLM endpoint {self.base_url}: HTTP {status} ({exc.detail}) after '
+                        f'{attempts} attempt(s)', url=self.base_url, kind='http',
+                        status=status, attempts=attempts)
+                    if status != 429 and status < 500:
+                        raise failure from exc
+                else:
+                    raise LLMError(f'LLM endpoint {self.base_url}: bad response ({exc.detail})',
+                                   url=self.base_url, kind='protocol',
+                                   attempts=attempts) from exc
             else:
                 if fell_back:
                     self.response_format_supported = False  # remember for this client
@@ -282,26 +301,27 @@ class LLMClient:
             retries_left -= 1
             time.sleep(delay)
 
-    def _reply(self, response: Any, began: float, attempts: int) -> LLMReply:
-        if not getattr(response, 'choices', None):
+    def _reply(self, response: dict[str, Any], began: float, attempts: int) -> LLMReply:
+        choices = response.get('choices')
+        if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
             raise LLMError(f'LLM endpoint {self.base_url}: reply has no choices',
                            url=self.base_url, kind='protocol', attempts=attempts)
-        choice = response.choices[0]
-        text = (choice.message.content if choice.message is not None else None) or ''
-        usage = getattr(response, 'usage', None)
-        timings = _timings(response)
+        choice = choices[0]
+        text = _dict(choice.get('message')).get('content') or ''
+        usage = _dict(response.get('usage'))
+        timings = _dict(response.get('timings'))
         cached = _cached_tokens(usage)
         if 'prompt_n' in timings and 'cache_n' in timings:  # llama.cpp says what it evaluated
             cached = max(cached, int(timings['cache_n']))
         return LLMReply(
-            text=text,
-            data=extract_json(text),
-            prompt_tokens=int(getattr(usage, 'prompt_tokens', 0) or 0),
-            completion_tokens=int(getattr(usage, 'completion_tokens', 0) or 0),
+            text=str(text),
+            data=extract_json(str(text)),
+            prompt_tokens=int(usage.get('prompt_tokens') or 0),
+            completion_tokens=int(usage.get('completion_tokens') or 0),
             latency_s=time.monotonic() - began,
             cached=False,
             attempts=attempts,
-            finish_reason=getattr(choice, 'finish_reason', None),
+            finish_reason=choice.get('finish_reason'),
             prompt_cached=cached,
             top_logprobs=_top_logprobs(choice),
             prompt_seconds=float(timings.get('prompt_ms', 0.0) or 0.0) / 1000,
@@ -344,22 +364,22 @@ class LLMClient:
             pass  # a cache that cannot be written only costs a repeated call
 
 
-def _timings(response: Any) -> dict[str, Any]:
-    """Return llama.cpp's ``timings`` of a reply (prompt_n, cache_n, ..._ms), else {}."""
-    value = (getattr(response, 'model_extra', None) or {}).get('timings')
+def _dict(value: Any) -> dict[str, Any]:
+    """Return ``value`` if it is a JSON object, else {} (a reply's parts may be missing)."""
     return value if isinstance(value, dict) else {}
 
 
-def _top_logprobs(choice: Any) -> list[tuple[str, list[tuple[str, float]]]] | None:
+def _top_logprobs(choice: dict[str, Any]) -> list[tuple[str, list[tuple[str, float]]]] | None:
     """Return ``choice.logprobs.content`` as (token, [(candidate, logprob)]) or None."""
-    content = getattr(getattr(choice, 'logprobs', None), 'content', None)
-    if not content:
+    content = _dict(choice.get('logprobs')).get('content')
+    if not content or not isinstance(content, list):
         return None
     out = []
-    for step in content:
-        top = getattr(step, 'top_logprobs', None) or []
-        out.append((str(step.token), [(str(t.token), float(t.logprob)) for t in top]
-                    or [(str(step.token), float(step.logprob))]))
+    for step in map(_dict, content):
+        top = [_dict(t) for t in step.get('top_logprobs') or []]
+        out.append((str(step.get('token')),
+                    [(str(t.get('token')), float(t.get('logprob') or 0.0)) for t in top]
+                    or [(str(step.get('token')), float(step.get('logprob') or 0.0))]))
     return out
 
 
@@ -370,13 +390,10 @@ def _stored_logprobs(value: Any) -> list[tuple[str, list[tuple[str, float]]]] | 
     return [(str(tok), [(str(c), float(lp)) for c, lp in top]) for tok, top in value]
 
 
-def _cached_tokens(usage: Any) -> int:
+def _cached_tokens(usage: dict[str, Any]) -> int:
     """Return ``usage.prompt_tokens_details.cached_tokens`` (llama.cpp, OpenAI), else 0."""
-    details = getattr(usage, 'prompt_tokens_details', None)
-    value = (details.get('cached_tokens') if isinstance(details, dict)
-             else getattr(details, 'cached_tokens', 0))
     try:
-        return int(value or 0)
+        return int(_dict(usage.get('prompt_tokens_details')).get('cached_tokens') or 0)
     except (TypeError, ValueError):
         return 0
 
@@ -392,15 +409,100 @@ def _root_cause(exc: BaseException) -> str:
     return text if len(text) <= 200 else text[:200] + '...'
 
 
-def _error_detail(exc: openai.APIStatusError) -> str:
-    """Return the server's error message, shortened."""
-    body = exc.body
+def _server_message(body: Any, fallback: str = '') -> str:
+    """Return an error body's message (``{"error": {"message": ...}}``), shortened."""
     message: Any = None
     if isinstance(body, dict):
         inner = body.get('error', body)
         message = inner.get('message') if isinstance(inner, dict) else inner
-    text = str(message or exc.message or '')
+    text = str(message or fallback or '')
     return text if len(text) <= 300 else text[:300] + '...'
+
+
+class _Failure(Exception):
+    """A request that failed, in the client's terms.
+
+    ``kind`` is ``timeout``, ``unreachable``, ``http`` (with ``status``) or ``protocol``;
+    ``detail`` says why.
+    """
+
+    def __init__(self, kind: str, detail: str = '', status: int | None = None) -> None:
+        super().__init__(f'{kind}: {detail}')
+        self.kind, self.detail, self.status = kind, detail, status
+
+
+class _OpenAISender:
+    """Send a chat request with the ``openai`` package; return the reply as a dict."""
+
+    def __init__(self, url: str, api_key: str, timeout: float) -> None:
+        import openai  # only clients of other endpoints pay for its import (~1 s)
+
+        self._errors = openai
+        self._client = openai.OpenAI(base_url=url, api_key=api_key, timeout=timeout,
+                                     max_retries=0)
+
+    def create(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        errors = self._errors
+        try:
+            response = self._client.with_options(timeout=timeout) \
+                .chat.completions.create(**request)
+        except errors.APITimeoutError as exc:
+            raise _Failure('timeout') from exc
+        except errors.APIConnectionError as exc:
+            raise _Failure('unreachable', _root_cause(exc)) from exc
+        except errors.APIStatusError as exc:
+            raise _Failure('http', _server_message(exc.body, exc.message),
+                           exc.status_code) from exc
+        except (errors.OpenAIError, ValueError) as exc:  # ValueError: a body not JSON
+            raise _Failure('protocol', str(exc)) from exc
+        dump = getattr(response, 'model_dump', None)
+        if not callable(dump):
+            raise _Failure('protocol', f'not a chat completion: {str(response)[:200]}')
+        return dump()
+
+    def close(self) -> None:
+        self._client.close()
+
+
+class _HTTPSender:
+    """Send a chat request with ``http.client`` (one connection per request)."""
+
+    def __init__(self, url: str, api_key: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme != 'http' or not parts.hostname:
+            raise ValueError(f'the http transport needs an http:// endpoint, not {url!r}')
+        self._host, self._port = parts.hostname, parts.port or 80
+        self._path = parts.path.rstrip('/') + '/chat/completions'
+        self._headers = {'Content-Type': 'application/json', 'Accept': 'application/json'}
+        if api_key:
+            self._headers['Authorization'] = f'Bearer {api_key}'
+
+    def create(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        body = json.dumps(request, ensure_ascii=False).encode()
+        connection = http.client.HTTPConnection(self._host, self._port, timeout=timeout)
+        try:
+            connection.request('POST', self._path, body, self._headers)
+            response = connection.getresponse()
+            raw = response.read()
+        except TimeoutError as exc:
+            raise _Failure('timeout') from exc
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Failure('unreachable', _root_cause(exc)) from exc
+        finally:
+            connection.close()
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = None
+        if response.status >= 400:
+            raise _Failure('http', _server_message(data, raw[:300].decode(errors='replace')),
+                           response.status)
+        if not isinstance(data, dict):
+            raise _Failure('protocol', f'not a JSON object: {raw[:200]!r}')
+        return data
+
+    def close(self) -> None:
+        """Nothing to release: each request has its own connection."""
 
 
 class LazyLLM:

@@ -15,7 +15,8 @@ and ``GET /v1/models``. Each chat request takes the next item of the *script*:
   [[candidate, logprob], ...]]`` sent as ``choices[0].logprobs.content`` when the request
   asks for ``logprobs``), ``timings`` (a dict sent as the body's ``timings``, as
   llama.cpp's server says what it evaluated: ``prompt_n``, ``cache_n``, ``prompt_ms``,
-  ``predicted_n``, ``predicted_ms``);
+  ``predicted_n``, ``predicted_ms``), ``raw`` (a ``str`` sent verbatim as a 200 JSON
+  reply, for replies that are not chat completions);
 - a callable ``(request_json) -> str | dict``, returning one of the above.
 
 When the script is exhausted, the ``responder`` callable (if any) answers every further
@@ -94,7 +95,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Stay quiet; tests read :attr:`FakeOpenAI.requests` instead."""
 
     def _send_json(self, status: int, body: Any) -> None:
-        data = json.dumps(body).encode()
+        data = body.encode() if isinstance(body, _Raw) else json.dumps(body).encode()
         try:
             self.send_response(status)
             self.send_header('Content-Type', 'application/json')
@@ -219,7 +220,7 @@ class FakeOpenAI:
             self._script.extend(items)
 
     # -- answering ---------------------------------------------------------------------
-    def _answer(self, request: dict[str, Any]) -> tuple[int, dict[str, Any], float]:
+    def _answer(self, request: dict[str, Any]) -> tuple[int, Any, float]:
         """Turn the next script item into (status, JSON body, delay)."""
         with self._lock:
             self.requests.append(request)
@@ -242,7 +243,7 @@ class FakeOpenAI:
         return self._render(request, reply)
 
     def _render(self, request: dict[str, Any],
-                reply: Any) -> tuple[int, dict[str, Any], float]:
+                reply: Any) -> tuple[int, Any, float]:
         spec: dict[str, Any] = reply if isinstance(reply, dict) else {'content': reply}
         delay = float(spec.get('delay', 0.0) or 0.0)
         status = int(spec.get('status', 200))
@@ -254,6 +255,8 @@ class FakeOpenAI:
         if status >= 400:
             message = spec.get('error') or content or f'scripted HTTP {status}'
             return status, _error_body(status, str(message)), delay
+        if spec.get('raw') is not None:
+            return 200, _Raw(spec['raw']), delay
         prompt_tokens = spec.get('prompt_tokens')
         if prompt_tokens is None:
             prompt_tokens = count_words(_message_text(request.get('messages')))
@@ -287,6 +290,10 @@ class FakeOpenAI:
                                   for c, lp in top]}
                 for tok, top in spec['logprobs']]}
         return 200, body, delay
+
+
+class _Raw(str):
+    """A reply body sent as it is, not dumped as JSON."""
 
 
 def _error_body(status: int, message: str) -> dict[str, Any]:
