@@ -1,6 +1,6 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The default engine setting, ``portfolio``: LAPKT first, then Fast Downward (real planners)."""
+"""The default engine setting, ``portfolio``: LAPKT and Fast Downward (real planners)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from l3mp_ros import config
 from l3mp_ros.cli import main
-from l3mp_ros.planning import portfolio
+from l3mp_ros.planning import engines, portfolio
+from l3mp_ros.planning.status import Status
 
 from .test_planning_engines import DOMAIN, SOLVABLE, UNSOLVABLE, parse
 
@@ -44,6 +45,46 @@ def test_fast_downward_takes_over_when_lapkt_gives_no_answer():
     assert [(s['engine'], s['status']) for s in res.stages] == [
         ('lapkt', 'error'), ('fast-downward', 'solved')]
     assert res.stages[1]['budget'] > res.stages[0]['budget']  # the time LAPKT left
+
+
+# Eight items and "each item in the hall ... the hall is clean": UP's compilation for LAPKT
+# makes 2 ** 8 disjuncts of the goal, Fast Downward reads the quantifier itself.
+ITEMS = ' '.join(f'thing{i}' for i in range(8))
+QUANTIFIED = f"""(define (problem every) (:domain house)
+  (:objects kitchen hall bathroom - room the_robot - robot {ITEMS} - item)
+  (:init (at the_robot kitchen) (free the_robot) (in thing0 hall) (in thing1 kitchen)
+         (connected kitchen hall) (connected hall kitchen))
+  (:goal (forall (?i - item) (imply (in ?i hall) (clean hall)))))"""
+
+
+def test_a_goal_lapkt_would_get_expanded_goes_to_fast_downward_first():
+    problem = parse(DOMAIN, QUANTIFIED)
+    assert engines.expansion(problem) > 64 and engines.expands_for_lapkt(problem)
+    assert portfolio.stages_for(problem) == ('fast-downward', 'lapkt')
+    assert portfolio.stages_for(parse(DOMAIN, SOLVABLE)) == portfolio.STAGES
+    res = portfolio.solve(problem, 'portfolio', 30)
+    assert res.status == 'solved' and res.engine == 'fast-downward', res.stages
+    assert [s['engine'] for s in res.stages] == ['fast-downward']
+    assert res.stages[0]['budget'] == 30  # all the time: LAPKT only gets what it leaves
+    assert res.plan == ['(move_to_room the_robot kitchen hall)', '(tidy the_robot hall)']
+
+
+def test_lapkt_gets_the_time_fast_downward_leaves_unanswered(monkeypatch):
+    """Fast Downward first ends early without an answer: LAPKT plans with the rest."""
+    problem = parse(DOMAIN, QUANTIFIED)
+    real = engines.solve
+
+    def solve(problem, engine, timeout, params=None):
+        if engine == 'fast-downward':  # as if it could not read the problem
+            return engines.EngineResult(Status.ERROR, [], None, engine, 0.01, log='no')
+        return real(problem, engine, timeout, params)
+
+    monkeypatch.setattr(engines, 'solve', solve)
+    res = portfolio.solve(problem, 'portfolio', 60)
+    assert [(s['engine'], s['status']) for s in res.stages] == [
+        ('fast-downward', 'error'), ('lapkt', res.status)]
+    assert res.stages[1]['budget'] > 55
+    assert res.status == 'solved' and res.engine == 'lapkt'
 
 
 def test_one_engine_is_pinned_by_name():

@@ -36,7 +36,8 @@ from l3mp_ros.planning import lapkt_engine
 from l3mp_ros.planning.process import guarded, run_killable
 from l3mp_ros.planning.status import Status
 
-__all__ = ['ENGINES', 'EngineResult', 'register_engines', 'solve', 'validate', 'plan_strings']
+__all__ = ['ENGINES', 'EngineResult', 'expands_for_lapkt', 'register_engines', 'solve',
+           'validate', 'plan_strings']
 
 # conditions whose compilation for LAPKT can blow up (DNF of disjunctions and quantifiers)
 _EXPANDING = frozenset({'DISJUNCTIVE_CONDITIONS', 'EXISTENTIAL_CONDITIONS',
@@ -96,6 +97,16 @@ def expansion(problem: up.model.Problem) -> int:
         for pre in getattr(action, 'preconditions', ()):
             total = min(cap, total + size(pre) - 1)
     return total
+
+
+def expands_for_lapkt(problem: up.model.Problem) -> bool:
+    """Return True when UP must expand ``problem`` for LAPKT beyond a quick compilation.
+
+    Disjunctions and quantifiers over more than a few objects (:func:`expansion` above
+    ``_IN_PROCESS_EXPANSION`` disjuncts): LAPKT then plans in a child interpreter on a
+    compiled problem that can be exponentially larger; Fast Downward reads them itself.
+    """
+    return bool(problem.kind.features & _EXPANDING) and expansion(problem) > _IN_PROCESS_EXPANSION
 
 
 # UP's factory has fast-downward and pyperplan (up-fast-downward, up-pyperplan); not lapkt.
@@ -188,9 +199,7 @@ def solve(
     started = time.monotonic()
     problem, notes = _without_costs_for(problem, engine)
     try:
-        if engine == 'pyperplan' or (engine == 'lapkt'
-                                     and problem.kind.features & _EXPANDING
-                                     and expansion(problem) > _IN_PROCESS_EXPANSION):
+        if engine == 'pyperplan' or (engine == 'lapkt' and expands_for_lapkt(problem)):
             # pyperplan has no timeout; UP's compilation of a disjunctive or quantified goal
             # for LAPKT can grow exponentially (it ran for over 20 minutes on one household
             # goal): both run in a child interpreter killed at the deadline

@@ -1,6 +1,6 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""The default engine setting: LAPKT with a short budget, then Fast Downward, one deadline.
+"""The default engine setting: LAPKT with a short budget and Fast Downward, one deadline.
 
 LAPKT solves the small retrieved problems in well under a second, but its searches can
 run for minutes on some problems Fast Downward solves in seconds (the whole-KG laundry of
@@ -10,6 +10,12 @@ therefore runs, one after the other inside the caller's deadline:
 1. ``lapkt`` for :func:`lapkt_budget` of the time (a quarter, at least 1 s, at most 10 s),
    with the caller's engine parameters;
 2. ``fast-downward`` for all the time left.
+
+A problem that UP would have to expand for LAPKT (a quantified or disjunctive goal over
+many objects, :func:`.engines.expands_for_lapkt`: "every one of Lena's tubes", which
+LAPKT gets as an exponentially larger compiled problem) is given to ``fast-downward``
+first, with all the time, since it reads quantifiers and disjunctions itself; ``lapkt``
+gets what Fast Downward leaves unanswered (:func:`stages_for`).
 
 A stage that answers ends the portfolio: a plan, or a proof that there is none
 (``UNSOLVABLE_PROVEN``). A stage that ends early without an answer leaves its time to the
@@ -31,7 +37,7 @@ from l3mp_ros.planning import engines
 from l3mp_ros.planning.engines import EngineResult
 from l3mp_ros.planning.status import Status
 
-__all__ = ['PORTFOLIO', 'STAGES', 'lapkt_budget', 'solve']
+__all__ = ['PORTFOLIO', 'STAGES', 'lapkt_budget', 'solve', 'stages_for']
 
 STAGES = ('lapkt', 'fast-downward')
 LAPKT_SHARE, LAPKT_MIN, LAPKT_MAX = 0.25, 1.0, 10.0
@@ -43,6 +49,13 @@ _UNSUPPORTED = engines.PlanGenerationResultStatus.UNSUPPORTED_PROBLEM.name
 def lapkt_budget(left: float) -> float:
     """Return the seconds LAPKT gets first out of ``left``."""
     return min(left, max(LAPKT_MIN, min(LAPKT_MAX, left * LAPKT_SHARE)))
+
+
+def stages_for(problem: up.model.Problem) -> tuple[str, str]:
+    """Return the order the portfolio runs its engines in for ``problem``."""
+    if engines.expands_for_lapkt(problem):
+        return 'fast-downward', 'lapkt'
+    return STAGES
 
 
 def solve(problem: up.model.Problem, engine: str, timeout: float,
@@ -69,11 +82,12 @@ def solve(problem: up.model.Problem, engine: str, timeout: float,
                        'seconds': round(res.seconds, 3), 'budget': round(budget, 3)})
         return res
 
-    first = run('lapkt', lapkt_budget(timeout))
+    order = stages_for(problem)
+    first = run(order[0], lapkt_budget(timeout) if order[0] == 'lapkt' else timeout)
     if not _answered(first) and deadline - time.monotonic() > _MIN_STAGE:
-        second = run('fast-downward', deadline - time.monotonic())
-        if (second.status == Status.ERROR and first.status == Status.TIMEOUT
-                and deadline - time.monotonic() > _MIN_STAGE):
+        second = run(order[1], deadline - time.monotonic())
+        if (order[0] == 'lapkt' and second.status == Status.ERROR
+                and first.status == Status.TIMEOUT and deadline - time.monotonic() > _MIN_STAGE):
             run('lapkt', deadline - time.monotonic())  # Fast Downward cannot: LAPKT goes on
     out = _choose(results)
     out.stages = stages
