@@ -257,6 +257,7 @@ class TaskPlanner:
         The outcome's ``trace.stages`` says where the time went (:mod:`l3mp_ros.stages`).
         """
         out = TaskOutcome(task_id=task_id or new_task_id(), text=text)
+        self.planner.warm()  # the engines load while the model writes the goal
         with stages.recording(out.trace.stages):
             return self._run(out, retrieval)
 

@@ -6,14 +6,48 @@ Importing :mod:`l3mp_ros.planning.engines` (or any name below from this package,
 loads it on first use) registers the ``lapkt`` engine in unified-planning's factory, so
 ``OneshotPlanner(name='lapkt', params={'search': 'bfws'})`` works afterwards. The engines
 (and unified-planning's engine machinery, which pulls in SciPy) are loaded only when a
-plan is made or checked: ``l3mp update`` never pays for them.
+plan is made or checked: ``l3mp update`` never pays for them. :func:`warm` imports them in
+the background of work that does not need them (a task's LLM call).
 """
 
 from __future__ import annotations
 
+import importlib
+import threading
 from typing import Any
 
-__all__ = ['ENGINES', 'EngineResult', 'plan_strings', 'register_engines', 'solve', 'validate']
+__all__ = ['ENGINES', 'EngineResult', 'plan_strings', 'register_engines', 'solve', 'validate',
+           'warm']
+
+#: what the first plan of a process imports: unified-planning's engine machinery (SciPy
+#: through ConfigSpace, ~1 s on two cores), its PDDL reader and the engines' packages
+WARM_MODULES = ('unified_planning.engines', 'unified_planning.io', 'up_fast_downward',
+                'up_pyperplan')
+_warming: threading.Thread | None = None
+_warm_lock = threading.Lock()
+
+
+def warm() -> threading.Thread:
+    """Import :data:`WARM_MODULES` in a background thread, once per process.
+
+    Imports only: the planning environment is still made by the first plan, in its
+    caller's thread (Python's import locks make a module the caller needs meanwhile wait
+    for the thread's import of it). A failing import is left to that first plan to report.
+    """
+    global _warming
+    with _warm_lock:
+        if _warming is None:
+            _warming = threading.Thread(target=_import_all, name='planning-warm', daemon=True)
+            _warming.start()
+        return _warming
+
+
+def _import_all() -> None:
+    for name in WARM_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the first plan imports it again and says why
+            pass
 
 
 def __getattr__(name: str) -> Any:

@@ -149,6 +149,13 @@ class Planner:
         self.include_types = include_types
         self.auto_depth = auto_depth
 
+    @staticmethod
+    def warm() -> None:
+        """Load the planning engines in the background (:func:`l3mp_ros.planning.warm`)."""
+        from l3mp_ros import planning
+
+        planning.warm()
+
     # -- contexts ----------------------------------------------------------------------
 
     def auto_context(self, kg: KnowledgeGraph, goal: Goal) -> set[Fact]:
