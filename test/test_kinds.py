@@ -82,6 +82,15 @@ def test_a_goal_covers_a_kind_by_forall_or_by_naming_every_member(tmp_path):
     assert len(notes) == 2
     assert extend_goal(d, kg, world.constraints, '', '(and (light_on kitchen_light))')[0] == \
         '(and (light_on kitchen_light))'
+    # a member's literal the forall forbids by a rule goes too: every pen on the table, so
+    # not the red pen in Jerry's hand (a goal no state satisfies, planned for the budget)
+    grown, notes = extend_goal(d, kg, world.constraints,
+                               '(and (in_person_hand red_pen jerry) (light_on kitchen_light))',
+                               '(and (forall (?x - pen) (placed_at_table ?x living_room_table)))')
+    assert grown == ('(and (light_on kitchen_light) '
+                     '(forall (?x - pen) (placed_at_table ?x living_room_table)))')
+    assert notes == ['dropped (in_person_hand red_pen jerry): it cannot hold with '
+                     '(placed_at_table red_pen living_room_table)']
 
 
 OFF = {'goal': [{'not': ['light_on', '?x']}]}

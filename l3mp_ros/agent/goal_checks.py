@@ -106,13 +106,23 @@ def uncovered(domain: DomainSchema, kg: KnowledgeGraph, goal: str | None,
 
 def _instances(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> set[str]:
     """Return the ground atoms (rendered) a one-variable ``forall`` asks about."""
+    return {render_goal(s[1] if s[0] == 'not' else s)
+            for s in _instance_literals(domain, kg, node)}
+
+
+def _instance_literals(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> list[Any]:
+    """Return the ground literals a one-variable ``forall`` asks for.
+
+    One per entity of its type whose condition (``imply``'s first part, an atom) holds
+    in ``kg`` now.
+    """
     if node[0] != 'forall' or len(node[1]) != 1:
-        return set()
+        return []
     (var, typ), body = node[1][0], node[2]
     cond = None
     if body[0] == 'imply':
         cond, body = body[1], body[2]
-    out: set[str] = set()
+    out: list[Any] = []
     for e in entities_of_type(domain, kg, typ):
         sub = _substitute(body, var, e)
         if sub is None:
@@ -121,7 +131,7 @@ def _instances(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> set[str]:
             c = _substitute(cond, var, e)
             if c is None or c[0] != 'atom' or Fact(c[1], tuple(c[2])) not in kg:
                 continue
-        out.add(render_goal(sub[1] if sub[0] == 'not' else sub))
+        out.append(sub)
     return out
 
 
@@ -363,11 +373,12 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
 
     ``more`` answers a narrower question (what must hold of one thing), so a conjunct of
     ``goal`` it negates, or that a state-constraint rule forbids beside one of its
-    literals (the pen in Jerry's hand when the answer puts it in Anna's), is dropped.
-    A ``forall`` in ``more`` (what holds of every one of a kind) replaces the conjuncts
-    of ``goal`` about its members; an ``exists`` in ``more`` over the type of one in
-    ``goal`` says more of that one ("a charged scanner" that Ben is to carry) and joins
-    its body. None when either does not parse.
+    literals (the pen in Jerry's hand when the answer puts it in Anna's), is dropped; a
+    ``forall``'s literals are those of its members (every pen on the table: not this
+    pen in Jerry's hand). A ``forall`` in ``more`` (what holds of every one of a kind)
+    replaces the conjuncts of ``goal`` about its members; an ``exists`` in ``more`` over
+    the type of one in ``goal`` says more of that one ("a charged scanner" that Ben is to
+    carry) and joins its body. None when either does not parse.
     """
     if not goal:
         return (more if top_level(domain, kg, more, consistent=False) is not None
@@ -377,7 +388,8 @@ def extend_goal(domain: DomainSchema, kg: KnowledgeGraph, constraints: Constrain
     if old is None or new is None:
         return None, []
     old, new = _join_exists(old, new)
-    added = [(n[1] if n[0] == 'not' else n, n[0] != 'not') for n in new]
+    literals = [*new, *(s for n in new for s in _instance_literals(domain, kg, n))]
+    added = [(n[1] if n[0] == 'not' else n, n[0] != 'not') for n in literals]
     kept: list[Any] = []
     notes: list[str] = []
 
