@@ -20,7 +20,8 @@ import l3mp_ros.planning as planning
 assert not any(m in sys.modules for m in planning.WARM_MODULES), 'loaded before warm()'
 thread = planning.warm()
 assert planning.warm() is thread  # once per process
-thread.join(120)
+planning.wait_warm()
+assert not thread.is_alive()
 missing = [m for m in planning.WARM_MODULES if m not in sys.modules]
 assert not missing, missing
 import unified_planning.environment as env

@@ -17,7 +17,7 @@ import threading
 from typing import Any
 
 __all__ = ['ENGINES', 'EngineResult', 'plan_strings', 'register_engines', 'solve', 'validate',
-           'warm']
+           'wait_warm', 'warm']
 
 #: what the first plan of a process imports: unified-planning's engine machinery (SciPy
 #: through ConfigSpace, ~1 s on two cores), its PDDL reader and the engines' packages
@@ -31,8 +31,9 @@ def warm() -> threading.Thread:
     """Import :data:`WARM_MODULES` in a background thread, once per process.
 
     Imports only: the planning environment is still made by the first plan, in its
-    caller's thread (Python's import locks make a module the caller needs meanwhile wait
-    for the thread's import of it). A failing import is left to that first plan to report.
+    caller's thread, which first waits for this one (:func:`wait_warm`), so the two never
+    import unified-planning's modules at once. A failing import is left to that first
+    plan to report.
     """
     global _warming
     with _warm_lock:
@@ -40,6 +41,13 @@ def warm() -> threading.Thread:
             _warming = threading.Thread(target=_import_all, name='planning-warm', daemon=True)
             _warming.start()
         return _warming
+
+
+def wait_warm() -> None:
+    """Wait until a :func:`warm` thread, if one was started, has done its imports."""
+    thread = _warming
+    if thread is not None and thread is not threading.current_thread():
+        thread.join()
 
 
 def _import_all() -> None:

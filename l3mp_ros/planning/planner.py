@@ -199,6 +199,9 @@ class Planner:
 
         ``strict``: the goal text must be exactly one formula (a goal a person wrote).
         """
+        from l3mp_ros import planning
+
+        planning.wait_warm()  # never import unified-planning beside a warm thread
         engine = engine or self.engine
         timeout = float(timeout if timeout is not None else self.timeout)
         started = time.monotonic()
