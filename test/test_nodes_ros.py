@@ -525,6 +525,31 @@ def test_a_node_started_elsewhere_finds_its_shipped_files(tmp_path):
     assert proc.returncode == 0, err
 
 
+
+def test_sigint_racing_the_shutdown_still_exits_0(monkeypatch):
+    # rclpy's signal thread may shut the context down between try_shutdown's ok() and its
+    # shutdown(); rcl then says "already called" (seen once in CI on the test above)
+    from rclpy._rclpy_pybind11 import RCLError
+
+    from l3mp_ros.nodes import common
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    def raced():
+        raise RCLError('failed to shutdown: rcl_shutdown already called on the given context')
+
+    monkeypatch.setattr(common.rclpy, 'init', lambda args=None: None)
+    monkeypatch.setattr(common.rclpy, 'try_shutdown', raced)
+    assert common.run(interrupted, [], name='n') == 0
+
+    def broken():
+        raise RCLError('failed to shutdown: something else')
+
+    monkeypatch.setattr(common.rclpy, 'try_shutdown', broken)
+    with pytest.raises(RCLError, match='something else'):
+        common.run(interrupted, [], name='n')
+
 # -- a fleet: two namespaced world models share one PostgreSQL store (issue 14) ------
 TAKE = Update.parse('REMOVE: (red_pen, placed_at_table, living_room_table) '
                     'ADD: (red_pen, in_person_hand, jerry)')

@@ -20,6 +20,7 @@ import rclpy
 from rclpy.executors import ExternalShutdownException
 
 from .. import paths
+from .common import try_shutdown
 from .executor import PoolExecutor
 from .language_node import LanguageNode
 from .perception_node import PerceptionNode
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for node in reversed(nodes):
             node.destroy_node()
-        rclpy.try_shutdown()
+        try_shutdown()
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import rclpy
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy._rclpy_pybind11 import RCLError
 from rclpy.executors import ExternalShutdownException
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -178,6 +179,20 @@ class Worker:
         self._thread.join(timeout)
 
 
+def try_shutdown() -> None:
+    """``rclpy.try_shutdown`` that loses its race with rclpy's signal thread quietly.
+
+    On SIGINT rclpy's handler thread shuts the context down itself; when that lands between
+    ``try_shutdown``'s ``ok()`` and its ``shutdown()``, rcl says it was "already called".
+    The context is shut down either way, so the process still exits 0.
+    """
+    try:
+        rclpy.try_shutdown()
+    except RCLError as exc:
+        if 'already called' not in str(exc):
+            raise
+
+
 # what a node's constructor raises for a setup it cannot start with (one line, exit 2)
 STARTUP_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, StoreError,
                                                    ReplicaError)
@@ -212,5 +227,5 @@ def run(make: Callable[[], Node], args: list[str] | None = None, name: str = '')
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
     finally:
-        rclpy.try_shutdown()
+        try_shutdown()
     return 0

@@ -25,7 +25,7 @@ from rclpy.node import Node
 from std_msgs.msg import String
 
 from .. import paths, schemas
-from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS
+from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, try_shutdown
 from .executor import PoolExecutor
 from .language_node import LanguageNode
 from .planner_node import PlannerNode
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
             executor.shutdown(timeout_sec=2)
         for node in reversed(nodes):
             node.destroy_node()
-        rclpy.try_shutdown()
+        try_shutdown()
 
 
 if __name__ == '__main__':
