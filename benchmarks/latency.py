@@ -212,6 +212,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--timeout', type=float, default=600.0)
     ap.add_argument('--prompt-context', default=None, choices=PROMPT_CONTEXTS,
                     help="what the prompts list (the CLI's --prompt-context; default: its own)")
+    ap.add_argument('--no-confirm', action='store_true',
+                    help="the CLI's --no-confirm: no yes/no read-back (what it buys)")
+    ap.add_argument('--no-place-check', action='store_true',
+                    help="the CLI's --no-place-check: no where-questions (what they buy)")
     ap.add_argument('--report-only', action='store_true')
     a = ap.parse_args(argv)
     log = RunLog(a.out, 'latency')
@@ -220,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f'{a.set_dir}: not an evaluation set (no nl_updates.json)')
         llm = ['--llm', a.llm] + (['--model', a.model] if a.model else []) + (
             ['--cache', a.cache] if a.cache else []) + (
-            ['--prompt-context', a.prompt_context] if a.prompt_context else [])
+            ['--prompt-context', a.prompt_context] if a.prompt_context else []) + (
+            ['--no-confirm'] if a.no_confirm else []) + (
+            ['--no-place-check'] if a.no_place_check else [])
         work = a.out / 'stores'
         work.mkdir(parents=True, exist_ok=True)
         stores = Stores(a.set_dir, work)
