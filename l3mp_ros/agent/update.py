@@ -105,7 +105,8 @@ class NLUpdater:
 
     def context(self, kg: Any, text: str, retrieval: Retrieval) -> ReportContext:
         """Return the context of one report: retrieval, mention resolution, grounding."""
-        return report_context(self.world, self.settings, kg, text, retrieval)
+        tokenize = getattr(self.llm, 'tokenize', None) if self.settings.answer_handles else None
+        return report_context(self.world, self.settings, kg, text, retrieval, tokenize)
 
     # -- Algorithm 3 -------------------------------------------------------------------
     def run(self, text: str, *, source: str = 'nl',

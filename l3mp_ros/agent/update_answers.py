@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Config, default
+from ..llm.handles import Tokenize
 from ..llm.protocol import ChatLLM, LLMError, LLMReply
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.mentions import candidates, resolve, surfaces
@@ -72,6 +73,7 @@ class UpdateSettings:
     resolve_mentions: bool = True
     changes_only: bool = True
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
+    answer_handles: bool = default('answer_handles')  # names in answers as short handles
 
     @classmethod
     def from_config(cls, cfg: Config) -> UpdateSettings:
@@ -157,14 +159,17 @@ def subject_predicates(world: WorldModel) -> frozenset[str]:
 
 
 def update_grounding(world: WorldModel, settings: UpdateSettings, kg: Any,
-                     retrieval: Retrieval, about: Iterable[str] = ()) -> UpdateGrounding:
+                     retrieval: Retrieval, about: Iterable[str] = (),
+                     tokenize: Tokenize | None = None) -> UpdateGrounding:
     """Return the entities and facts a report's answer may use.
 
     ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
     referents`); the answer's facts must be about one of them. Without them, the
     retriever's mentions. The retrieved facts are completed with every changeable
     fact about those entities: a retriever that missed where the remote lies would
-    otherwise make "Joshua picked up the remote" impossible to write right.
+    otherwise make "Joshua picked up the remote" impossible to write right. With
+    ``tokenize`` (the model's tokenizer) and ``settings.answer_handles``, the answer
+    names things by short handles (:mod:`l3mp_ros.llm.handles`).
     """
     ranked = retrieval.ranked or sorted(retrieval.entities)
     about = list(about)
@@ -176,17 +181,18 @@ def update_grounding(world: WorldModel, settings: UpdateSettings, kg: Any,
                                  subjects=frozenset(mentioned) if mentioned else None,
                                  objects=frozenset(about) if about else None,
                                  changes_only=bool(about) and settings.changes_only,
-                                 changing=changing(world))
+                                 changing=changing(world),
+                                 tokenize=tokenize if settings.answer_handles else None)
 
 
 def report_context(world: WorldModel, settings: UpdateSettings, kg: Any, text: str,
-                   retrieval: Retrieval) -> ReportContext:
+                   retrieval: Retrieval, tokenize: Tokenize | None = None) -> ReportContext:
     """Return the context of one report: retrieval, mention resolution, grounding."""
     mentions = (resolve(kg, text, steady=world.domain.static_predicates(),
                         predicates=world.domain.predicates)
                 if settings.resolve_mentions else [])
     about = candidates(mentions)
-    grounding = update_grounding(world, settings, kg, retrieval, about)
+    grounding = update_grounding(world, settings, kg, retrieval, about, tokenize)
     mentioned = set(about or retrieval.mentioned)
     return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
 

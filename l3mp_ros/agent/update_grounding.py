@@ -12,10 +12,11 @@ the domain's rules (:mod:`l3mp_ros.world.complete`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import default
+from ..llm.handles import Tokenize, TupleHandles, token_pieces
 from ..world.kg import FALSE, TRUE, Fact, KGError, Update
 from .grounding import Grounding, fact_item, literal
 
@@ -31,6 +32,11 @@ class UpdateGrounding(Grounding):
     objects: frozenset[str] | None = None
     changes_only: bool = False
     changing: frozenset[str] | None = None  # predicates a report may change (None: all)
+    #: the model's tokenizer: the schema then offers short handles of the names
+    #: (:mod:`l3mp_ros.llm.handles`) and :meth:`read_update` reads them back
+    tokenize: Tokenize | None = None
+    _handles: tuple[TupleHandles, TupleHandles] | None = field(default=None, init=False,
+                                                               repr=False)
 
     def about(self) -> frozenset[str]:
         """Return what an answer may be about: the referents when only changes are offered."""
@@ -131,8 +137,11 @@ class UpdateGrounding(Grounding):
         :attr:`max_items` (fewer for one clause of a report).
         """
         items = self._fact_schemas(exclude)
-        binary = [fact_item(f) for f in self.facts if len(f.args) >= 2 and f not in exclude
-                  and (self.subjects is None or f.args[0] in self.subjects)]
+        binary = [fact_item(f) for f in self._removable(exclude)]
+        short = self.handles()
+        if short is not None:
+            items = [_shortened(item, short[0]) for item in items]
+            binary = [_shortened_tuple(b, short[1]) for b in binary]
         if binary:
             items.append({'type': 'object', 'properties': {'not': {'enum': binary}},
                           'required': ['not'], 'additionalProperties': False})
@@ -141,6 +150,27 @@ class UpdateGrounding(Grounding):
                  if items else {'type': 'array', 'maxItems': 0})
         return {'type': 'object', 'properties': {'facts': facts}, 'required': ['facts'],
                 'additionalProperties': False}
+
+    def _removable(self, exclude: frozenset[Fact] = frozenset()) -> list[Fact]:
+        """Return the listed binary facts a ``{"not": fact}`` may name."""
+        return [f for f in self.facts if len(f.args) >= 2 and f not in exclude
+                and (self.subjects is None or f.args[0] in self.subjects)]
+
+    def handles(self) -> tuple[TupleHandles, TupleHandles] | None:
+        """Return the handles of stated facts and of ``{"not": fact}`` items, or None.
+
+        Made once per context from every branch without exclusions, so that an answer
+        asked again with facts barred uses the same handles. None without a tokenizer.
+        """
+        if self.tokenize is None:
+            return None
+        if self._handles is None:
+            rows = [_rows(item) for item in self._fact_schemas()]
+            removed = [fact_item(f) for f in self._removable()]
+            pieces = token_pieces(self.tokenize, TupleHandles.names(
+                rows + [[[s] for s in t] for t in removed]))
+            self._handles = (TupleHandles(rows, pieces), TupleHandles.of_tuples(removed, pieces))
+        return self._handles
 
     def _stated(self, item: Any, add: list[Fact], remove: list[Fact], errors: list[str],
                 negated: bool = False, strict: bool = True) -> None:
@@ -220,7 +250,45 @@ class UpdateGrounding(Grounding):
             for item in items:
                 if key == 'remove' and not isinstance(item, dict):
                     item = {'not': item}
+                elif key == 'facts':
+                    item = self._read_back(item)
                 self._stated(item, add, remove, errors, strict=strict)
         if 'facts' not in lowered and 'add' not in lowered and 'remove' not in lowered:
             errors.append('the reply has no "facts" list')
         return Update.of(remove, add), errors
+
+    def _read_back(self, item: Any) -> Any:
+        """Return an answer item with the schema's handles read back to whole names."""
+        short = self.handles()
+        if short is None:
+            return item
+        if isinstance(item, dict):
+            return {k: short[1].full(v) if str(k).lower() == 'not' else v
+                    for k, v in item.items()}
+        return short[0].full(item)
+
+
+def _rows(item: dict[str, Any]) -> list[list[str]]:
+    """Return the strings each position of a fixed-length branch may hold."""
+    return [[p['const']] if 'const' in p else list(p.get('enum') or ())
+            for p in item.get('prefixItems') or ()]
+
+
+def _shortened(item: dict[str, Any], short: TupleHandles) -> dict[str, Any]:
+    """Return a fixed-length branch whose strings are their handles."""
+    positions = item.get('prefixItems') or []
+    if not positions or 'const' not in positions[0]:
+        return item
+    head = positions[0]['const']
+    out = []
+    for k, p in enumerate(positions):
+        if 'const' in p:
+            out.append({**p, 'const': short.short(head, k, p['const'])})
+        else:
+            out.append({**p, 'enum': [short.short(head, k, v) for v in p.get('enum') or ()]})
+    return {**item, 'prefixItems': out}
+
+
+def _shortened_tuple(values: list[str], short: TupleHandles) -> list[str]:
+    """Return a whole tuple as its handles."""
+    return [short.short(values[0], k, v) for k, v in enumerate(values)]

@@ -49,6 +49,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     config_option(p, 'clarify', help='guess instead of asking back which thing a report means')
     config_option(p, 'clarify_timeout')
     config_option(p, 'prompt_context')
+    config_option(p, 'answer_handles')
     add_llm_options(p)
     config_option(p, 'max_attempts', '--attempts')
     config_option(p, 'engine')

@@ -96,6 +96,7 @@ class LLMClient:
         self._cache_dir = Path(config.cache_dir).expanduser() if config.cache_dir else None
         self._sender = self._make_sender(self.base_url)
         self._budget = threading.local()  # an overall deadline set by budget()
+        self._pieces: dict[str, list[str]] = {}  # tokenize(): each text's tokens, once
 
     def _make_sender(self, url: str) -> _OpenAISender | _HTTPSender:
         key = self.config.resolved_api_key()
@@ -177,6 +178,38 @@ class LLMClient:
                         reply.completion_tokens, prompt_seconds=reply.prompt_seconds,
                         generate_seconds=reply.generate_seconds)
         return reply
+
+    def tokenize(self, texts: list[str]) -> list[list[str]] | None:
+        """Return the model's tokens (pieces) of each text, or None when it cannot tell.
+
+        Asks the embedded llama.cpp server (``POST /tokenize``), once per text per client;
+        other endpoints have no tokenizer to ask. Texts are single lines, sent as one
+        request joined by newlines (a newline is a token of its own).
+        """
+        if not (self._local and isinstance(self._sender, _HTTPSender)):
+            return None
+        if any('\n' in t or not t for t in texts):
+            return None
+        missing = [t for t in dict.fromkeys(texts) if t not in self._pieces]
+        if missing:
+            root = self.base_url[:-3] if self.base_url.endswith('/v1') else self.base_url
+            try:
+                pieces = self._sender.tokenize(root, '\n'.join(missing), self.config.timeout)
+            except _Failure:
+                return None
+            runs: list[list[str]] = [[]]
+            for piece in pieces:
+                if piece == '\n':
+                    runs.append([])
+                elif '\n' in piece:
+                    return None  # a newline merged into a token: the runs cannot be told
+                else:
+                    runs[-1].append(piece)
+            if len(runs) != len(missing):
+                return None
+            with self._lock:
+                self._pieces.update(zip(missing, runs, strict=True))
+        return [list(self._pieces[t]) for t in texts]
 
     # -- internals ---------------------------------------------------------------------
     def _keep_prefix(self, messages: list[dict[str, Any]]) -> None:
@@ -500,6 +533,33 @@ class _HTTPSender:
         if not isinstance(data, dict):
             raise _Failure('protocol', f'not a JSON object: {raw[:200]!r}')
         return data
+
+    def tokenize(self, root: str, text: str, timeout: float) -> list[str]:
+        """Return llama.cpp's tokens of ``text`` as strings (``POST root/tokenize``)."""
+        parts = urlsplit(root)
+        body = json.dumps({'content': text, 'with_pieces': True}).encode()
+        connection = http.client.HTTPConnection(parts.hostname or self._host,
+                                                parts.port or self._port, timeout=timeout)
+        try:
+            connection.request('POST', parts.path.rstrip('/') + '/tokenize', body,
+                               self._headers)
+            response = connection.getresponse()
+            raw = response.read()
+        except TimeoutError as exc:
+            raise _Failure('timeout') from exc
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Failure('unreachable', _root_cause(exc)) from exc
+        finally:
+            connection.close()
+        try:
+            tokens = json.loads(raw)['tokens']
+            out = [t['piece'] for t in tokens]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise _Failure('protocol', f'not a /tokenize reply: {raw[:200]!r}',
+                           response.status) from exc
+        if not all(isinstance(p, str) for p in out):
+            raise _Failure('protocol', 'a token is not text')
+        return out
 
     def close(self) -> None:
         """Nothing to release: each request has its own connection."""

@@ -28,11 +28,17 @@ get no option, i.e. no evidence either way (pass ``answers={}`` to script both,
 ``answers=NO_OPTION`` to script the confirmations only; with a ``responder`` it answers
 the state questions). Every chat request
 body is recorded in :attr:`FakeOpenAI.requests`.
+
+``POST /tokenize`` answers as llama.cpp's server does with ``with_pieces``, with a toy
+tokenizer (:func:`toy_pieces`: a newline, or up to three letters after an optional
+underscore, or one other character); the texts asked are kept in
+:attr:`FakeOpenAI.tokenized`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -46,6 +52,14 @@ Responder = Callable[[dict[str, Any]], 'str | dict[str, Any]']
 # so scripts written for the free diff and its read-back run unchanged
 NO_OPTION: dict[str, Reply] = {'state': {'content': {'answer': 'none'}}}
 DEFAULT_ANSWERS: dict[str, Reply] = {'confirm': {'content': {'answer': 'yes'}}, **NO_OPTION}
+
+
+_TOY_TOKEN = re.compile(r'\n|_?[A-Za-z]{1,3}|_?[0-9]|.')
+
+
+def toy_pieces(text: str) -> list[str]:
+    """Return the fake server's tokens of ``text`` (joined, they give ``text``)."""
+    return _TOY_TOKEN.findall(text)
 
 
 def count_words(text: str) -> int:
@@ -127,6 +141,9 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get('Content-Length') or 0)
         raw = self.rfile.read(length) if length else b''
         path = self.path.split('?', 1)[0].rstrip('/')
+        if path == '/tokenize':
+            self._tokenize(owner, raw)
+            return
         if path not in ('/v1/chat/completions', '/chat/completions'):
             self._send_error(404, f'fake OpenAI server: no route POST {self.path}')
             return
@@ -144,6 +161,18 @@ class _Handler(BaseHTTPRequestHandler):
         self._send_json(status, payload)
 
 
+    def _tokenize(self, owner: FakeOpenAI, raw: bytes) -> None:
+        try:
+            content = json.loads(raw or b'{}')['content']
+        except (json.JSONDecodeError, KeyError, TypeError):
+            self._send_error(400, 'fake OpenAI server: /tokenize needs {"content": text}')
+            return
+        with owner._lock:
+            owner.tokenized.append(str(content))
+        self._send_json(200, {'tokens': [{'id': i, 'piece': p} for i, p in
+                                         enumerate(toy_pieces(str(content)))]})
+
+
 class FakeOpenAI:
     """Scripted OpenAI-compatible chat server on loopback; use as a context manager."""
 
@@ -156,6 +185,7 @@ class FakeOpenAI:
                        if not (responder and k in NO_OPTION)}
         self.answers = dict(answers)
         self.requests: list[dict[str, Any]] = []
+        self.tokenized: list[str] = []  # the texts POST /tokenize was asked for
         self._script: deque[Reply] = deque(script)
         self._served = 0
         self._lock = threading.Lock()
