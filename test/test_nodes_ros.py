@@ -525,7 +525,6 @@ def test_a_node_started_elsewhere_finds_its_shipped_files(tmp_path):
     assert proc.returncode == 0, err
 
 
-
 def test_sigint_racing_the_shutdown_still_exits_0(monkeypatch):
     # rclpy's signal thread may shut the context down between try_shutdown's ok() and its
     # shutdown(); rcl then says "already called" (seen once in CI on the test above)
@@ -549,6 +548,7 @@ def test_sigint_racing_the_shutdown_still_exits_0(monkeypatch):
     monkeypatch.setattr(common.rclpy, 'try_shutdown', broken)
     with pytest.raises(RCLError, match='something else'):
         common.run(interrupted, [], name='n')
+
 
 # -- a fleet: two namespaced world models share one PostgreSQL store (issue 14) ------
 TAKE = Update.parse('REMOVE: (red_pen, placed_at_table, living_room_table) '

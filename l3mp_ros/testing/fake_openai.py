@@ -160,7 +160,6 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send_json(status, payload)
 
-
     def _tokenize(self, owner: FakeOpenAI, raw: bytes) -> None:
         try:
             content = json.loads(raw or b'{}')['content']
