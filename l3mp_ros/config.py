@@ -128,10 +128,11 @@ class Config:
                              "small model); widen (a report is read with the referents' facts, "
                              'and again with every fact when that reading is refused or in '
                              'doubt; a task lists every fact)', AGENT, choices=PROMPT_CONTEXTS)
-    answer_handles: bool = _p(False, "a report's answer names predicates and things by their "
-                              'fewest telling tokens (handles read back to whole names), so '
-                              'the model does not generate what the grammar forces; needs the '
-                              "model's tokenizer (the embedded server)", AGENT)
+    answer_handles: bool = _p(False, "a report's and a task's answers name predicates and "
+                              'things by their fewest telling tokens (handles read back to '
+                              'whole names), so the model does not generate what the grammar '
+                              "forces; needs the model's tokenizer (the embedded server)",
+                              AGENT)
     # lifelong memory (needs a store)
     episodic_k: int = _p(0, 'past episodes in the update/task prompts (0: off)', AGENT)
     experience: bool = _p(False, 'strategies of solved tasks as worked examples (and store '

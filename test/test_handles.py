@@ -9,11 +9,19 @@ import types
 import jsonschema
 import pytest
 
+from l3mp_ros.agent.task import TaskPlanner, TaskSettings
 from l3mp_ros.agent.update import NLUpdater, UpdateSettings
 from l3mp_ros.agent.update_grounding import UpdateGrounding
 from l3mp_ros.llm import local_server
 from l3mp_ros.llm.client import LLMClient, LLMConfig
-from l3mp_ros.llm.handles import TupleHandles, handles, token_pieces
+from l3mp_ros.llm.handles import (
+    LiteralHandles,
+    TupleHandles,
+    handles,
+    literal_rows,
+    token_pieces,
+)
+from l3mp_ros.planning.planner import Planner
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.testing.fake_openai import toy_pieces
@@ -195,3 +203,57 @@ def test_a_report_answered_in_handles_is_applied_with_whole_names(tmp_path, monk
     reply = json.loads(out.history[0]['reply'])
     assert reply['facts'][0] != ['in_person_hand', 'red_pen', 'jerry']  # handles were sent
     assert fake.tokenized  # the names were tokenized by the server
+
+
+def test_literal_handles_cover_every_branch_of_a_nested_goal_schema():
+    schema = {'type': 'object', 'properties': {'goal': {'type': 'array', 'items': {'anyOf': [
+        {'anyOf': [{'type': 'array', 'prefixItems': [
+            {'const': 'in_person_hand'}, {'enum': ['red_pen', 'red_cup']},
+            {'enum': ['anna', 'jerry']}]}]},
+        {'type': 'object', 'properties': {'forall': {'const': 'pen'}, 'then': {
+            'type': 'array', 'items': {'anyOf': [{'type': 'array', 'prefixItems': [
+                {'const': 'placed_at_table'}, {'enum': ['?x']},
+                {'enum': ['kitchen_table']}]}]}}}}]}}}}
+    short = LiteralHandles(schema, toy_tokenize)
+    (first, quantified) = short.schema['properties']['goal']['items']['anyOf']
+    lit = first['anyOf'][0]['prefixItems']
+    assert lit == [{'const': 'in'}, {'enum': ['red_pen', 'red_cup']}, {'enum': ['ann', 'jer']}]
+    then = quantified['properties']['then']['items']['anyOf'][0]['prefixItems']
+    assert then == [{'const': 'pla'}, {'enum': ['?x']}, {'enum': ['kit']}]  # ?x is kept
+    assert quantified['properties']['forall'] == {'const': 'pen'}  # not a literal
+    answer = {'goal': [['in', 'red_cup', 'jer'],
+                       {'forall': 'pen', 'then': [['pla', '?x', 'kit']], 'negate': False}]}
+    assert short.expand(answer) == {'goal': [
+        ['in_person_hand', 'red_cup', 'jerry'],
+        {'forall': 'pen', 'then': [['placed_at_table', '?x', 'kitchen_table']],
+         'negate': False}]}
+    assert LiteralHandles(schema, None).schema == schema  # no tokenizer: whole names
+
+
+def test_a_task_answered_in_handles_is_planned_with_whole_names(tmp_path, monkeypatch):
+    world = household_world(tmp_path)
+
+    def answer(request):
+        meant = ['in_person_hand', 'red_pen', 'anna']
+        schema = request['response_format']['json_schema']['schema']
+        for row in literal_rows(schema):
+            picks = [next((h for h in hs if m.startswith(h)), None) for hs, m in zip(
+                row, meant, strict=False)]
+            if len(row) == 3 and None not in picks:
+                return {'content': {'goal': [picks]}}
+        return {'content': {'goal': []}}
+
+    with FakeOpenAI([answer]) as fake:
+        llm = _local_client(monkeypatch, fake)
+        planner = Planner(world.domain, engine='fast-downward', timeout=30)
+        out = TaskPlanner(world, llm, FullRetriever(), planner,
+                          settings=TaskSettings(answer_handles=True)).run(
+            'Give the red pen to Anna.')
+        sent = fake.requests[0]['response_format']['json_schema']['schema']
+    assert out.status == 'solved', out.errors
+    assert out.goal == '(and (in_person_hand red_pen anna))'
+    assert out.steps[-1].startswith('(hand_to_person')
+    assert ['in_person_hand', 'red_pen', 'anna'] not in [
+        [hs[0] if len(hs) == 1 else None for hs in row] for row in literal_rows(sent)]
+    assert any(row[0] != ['in_person_hand'] and row[0][0].startswith('in')
+               for row in literal_rows(sent))  # the predicate went as a handle

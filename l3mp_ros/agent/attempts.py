@@ -14,12 +14,14 @@ nothing else changes.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any, Generic, TypeVar
 
+from ..llm.handles import LiteralHandles, Tokenize
 from ..llm.protocol import ChatLLM, LLMError, LLMReply, Usage, llm_failure
 from ..stages import Stages, stage
 
@@ -132,13 +134,20 @@ class Chat:
     schema: Callable[[], dict[str, Any]] | dict[str, Any]
     schema_name: str
     max_tokens: int
+    #: the model's tokenizer: the schema's ``[name, ...]`` branches are offered as handles
+    #: and the reply's data read back to whole names (:class:`~l3mp_ros.llm.handles.
+    #: LiteralHandles`); its text keeps what the model wrote
+    tokenize: Tokenize | None = None
 
     def __call__(self, messages: Messages, attempt: int = 1) -> LLMReply:
         """Ask once; the schema is rebuilt per call when it is given as a function."""
         schema = self.schema() if callable(self.schema) else self.schema
-        reply = self.llm.chat(messages, schema=schema, schema_name=self.schema_name,
-                              max_tokens=self.max_tokens)
+        short = LiteralHandles(schema, self.tokenize) if self.tokenize and schema else None
+        reply = self.llm.chat(messages, schema=short.schema if short else schema,
+                              schema_name=self.schema_name, max_tokens=self.max_tokens)
         self.trace.usage.add(reply)
+        if short is not None and reply.data is not None:
+            reply = dataclasses.replace(reply, data=short.expand(reply.data))
         return reply
 
 

@@ -203,6 +203,7 @@ class TaskSettings:
     ask_kinds: bool = True  # ask what must hold of every one of a kind the goal misses
     split_clauses: bool = True
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
+    answer_handles: bool = default('answer_handles')  # names in goals as short handles
 
     @classmethod
     def from_config(cls, cfg: Config) -> TaskSettings:
@@ -317,7 +318,7 @@ class TaskPlanner:
         """Ask for the goal (first by parts, when there are several)."""
         if attempt == 1 and a.parts != [' '.join(a.req.text.split())]:  # or one described
             return self._by_parts(a, a.out.trace)
-        return Chat(self.llm, a.out.trace, a.schema, 'pddl_goal', GOAL_TOKENS)(messages)
+        return self._chat(a.out.trace, a.schema)(messages)
 
     def _judge(self, a: Asking, reply: LLMReply) -> Judged[PlanResult]:
         """Check a goal and plan it; a goal that failed is re-prompted with the reason."""
@@ -391,7 +392,7 @@ class TaskPlanner:
                 f'{request}\nQuestion: the task speaks of {said}. Which condition must hold '
                 f'for each of them when the task is done? Write "?x" for each one.\nAnswer:')}]
             try:
-                got = Chat(self.llm, out.trace, schema, 'pddl_goal', GOAL_TOKENS)(ask)
+                got = self._chat(out.trace, schema)(ask)
             except LLMError as exc:
                 notes.append(f'asked about every {kind.type}: {exc}')
                 return
@@ -445,7 +446,7 @@ class TaskPlanner:
                 {'role': 'user', 'content': f'The task also names {said}{where}. Which condition '
                                             f'about {said} must hold when the task is done?'}]
             try:
-                got = Chat(self.llm, out.trace, schema, 'pddl_goal', GOAL_TOKENS)(ask)
+                got = self._chat(out.trace, schema)(ask)
             except LLMError as exc:
                 notes.append(f'asked about {name}: {exc}')
                 return
@@ -584,6 +585,11 @@ class TaskPlanner:
                 {'role': 'user', 'content': recalled + grounded_message(
                     kg, entities, facts, 'Task', text, whole=whole)}]
 
+    def _chat(self, trace: Trace, schema: dict[str, Any]) -> Chat:
+        """Return the goal question's proposer (names as handles with ``answer_handles``)."""
+        tokenize = getattr(self.llm, 'tokenize', None) if self.settings.answer_handles else None
+        return Chat(self.llm, trace, schema, 'pddl_goal', GOAL_TOKENS, tokenize)
+
     def _by_parts(self, a: Asking, trace: Trace) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.
 
@@ -593,19 +599,13 @@ class TaskPlanner:
         """
         kg, text, grounding, recalled = a.req.kg, a.req.text, a.grounding, a.recalled
         items: list[Any] = []
+        ask = self._chat(trace, a.schema)
         for part in a.parts:
-            reply = self.llm.chat(self._request(kg, grounding, recalled, part, whole=text),
-                                  schema=a.schema, schema_name='pddl_goal',
-                                  max_tokens=GOAL_TOKENS)
-            trace.usage.add(reply)
+            reply = ask(self._request(kg, grounding, recalled, part, whole=text))
             data = reply.data if isinstance(reply.data, dict) else {}
             got = {str(k).lower(): v for k, v in data.items()}.get('goal')
             if not isinstance(got, list):
-                reply = self.llm.chat(self._request(kg, grounding, recalled, text),
-                                      schema=a.schema, schema_name='pddl_goal',
-                                      max_tokens=GOAL_TOKENS)
-                trace.usage.add(reply)
-                return reply
+                return ask(self._request(kg, grounding, recalled, text))
             items.extend(got)
         merged = {'goal': items}
         return LLMReply(text=json.dumps(merged), data=merged, prompt_tokens=0,

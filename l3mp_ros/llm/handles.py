@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-__all__ = ['Tokenize', 'TupleHandles', 'handles', 'token_pieces']
+__all__ = ['LiteralHandles', 'Tokenize', 'TupleHandles', 'handles', 'literal_rows',
+           'token_pieces']
 
 #: the model's tokens of each text (its pieces, joined = the text), or None
 Tokenize = Callable[[list[str]], 'list[list[str]] | None']
@@ -117,3 +118,78 @@ def token_pieces(tokenize: Tokenize | None, names: Iterable[str]) -> dict[str, l
     if not got or len(got) != len(names):
         return {}
     return {n: p for n, p in zip(names, got, strict=True) if ''.join(p) == n}
+
+
+def _named(value: Any) -> bool:
+    """Tell whether a schema string is a name (not ``?x``, ``true`` as a type, numbers...)."""
+    return isinstance(value, str) and value[:1].isalpha() and all(
+        c.isalnum() or c in '_-' for c in value)
+
+
+def literal_rows(schema: Any) -> list[list[list[str]]]:
+    """Return the strings each position of every ``[name, ...]`` branch in ``schema`` holds.
+
+    A branch is a fixed-length array (``prefixItems``) whose first item is a ``const``.
+    """
+    rows: list[list[list[str]]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            items = node.get('prefixItems')
+            if isinstance(items, list) and items and isinstance(items[0], dict) \
+                    and isinstance(items[0].get('const'), str):
+                rows.append([[p['const']] if 'const' in p else
+                             [v for v in p.get('enum') or () if isinstance(v, str)]
+                             for p in items if isinstance(p, dict)])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(schema)
+    return rows
+
+
+class LiteralHandles:
+    """One schema's ``[name, ...]`` branches offered as handles, and its answers read back.
+
+    Every branch of the schema shares one :class:`TupleHandles`; strings that are not
+    names (``?x``) keep their whole form.
+    """
+
+    def __init__(self, schema: dict[str, Any], tokenize: Tokenize | None) -> None:
+        rows = literal_rows(schema)
+        names = {n for n in TupleHandles.names(rows) if _named(n)}
+        self.short = TupleHandles(rows, token_pieces(tokenize, names))
+        self.schema = self._shorten(schema)
+
+    def _shorten(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [self._shorten(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        items = node.get('prefixItems')
+        if isinstance(items, list) and items and isinstance(items[0], dict) \
+                and isinstance(items[0].get('const'), str):
+            head = items[0]['const']
+            out = []
+            for k, p in enumerate(items):
+                if 'const' in p:
+                    out.append({**p, 'const': self.short.short(head, k, p['const'])})
+                elif 'enum' in p:
+                    out.append({**p, 'enum': [self.short.short(head, k, v) if isinstance(
+                        v, str) else v for v in p['enum']]})
+                else:
+                    out.append(p)
+            return {**node, 'prefixItems': out}
+        return {k: self._shorten(v) for k, v in node.items()}
+
+    def expand(self, data: Any) -> Any:
+        """Return ``data`` with every ``[handle, ...]`` list read back to whole names."""
+        if isinstance(data, dict):
+            return {k: self.expand(v) for k, v in data.items()}
+        if isinstance(data, list):
+            if data and isinstance(data[0], str):
+                return self.short.full(data)
+            return [self.expand(v) for v in data]
+        return data
