@@ -510,26 +510,31 @@ class _HTTPSender:
         if api_key:
             self._headers['Authorization'] = f'Bearer {api_key}'
 
-    def create(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        body = json.dumps(request, ensure_ascii=False).encode()
-        connection = http.client.HTTPConnection(self._host, self._port, timeout=timeout)
+    def _post(self, host: str, port: int, path: str, body: bytes,
+              timeout: float) -> tuple[int, bytes]:
+        """POST ``body`` on a connection of its own; return (status, raw reply)."""
+        connection = http.client.HTTPConnection(host, port, timeout=timeout)
         try:
-            connection.request('POST', self._path, body, self._headers)
+            connection.request('POST', path, body, self._headers)
             response = connection.getresponse()
-            raw = response.read()
+            return response.status, response.read()
         except TimeoutError as exc:
             raise _Failure('timeout') from exc
         except (OSError, http.client.HTTPException) as exc:
             raise _Failure('unreachable', _root_cause(exc)) from exc
         finally:
             connection.close()
+
+    def create(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        body = json.dumps(request, ensure_ascii=False).encode()
+        status, raw = self._post(self._host, self._port, self._path, body, timeout)
         try:
             data = json.loads(raw)
         except ValueError:
             data = None
-        if response.status >= 400:
+        if status >= 400:
             raise _Failure('http', _server_message(data, raw[:300].decode(errors='replace')),
-                           response.status)
+                           status)
         if not isinstance(data, dict):
             raise _Failure('protocol', f'not a JSON object: {raw[:200]!r}')
         return data
@@ -538,25 +543,13 @@ class _HTTPSender:
         """Return llama.cpp's tokens of ``text`` as strings (``POST root/tokenize``)."""
         parts = urlsplit(root)
         body = json.dumps({'content': text, 'with_pieces': True}).encode()
-        connection = http.client.HTTPConnection(parts.hostname or self._host,
-                                                parts.port or self._port, timeout=timeout)
+        status, raw = self._post(parts.hostname or self._host, parts.port or self._port,
+                                 parts.path.rstrip('/') + '/tokenize', body, timeout)
         try:
-            connection.request('POST', parts.path.rstrip('/') + '/tokenize', body,
-                               self._headers)
-            response = connection.getresponse()
-            raw = response.read()
-        except TimeoutError as exc:
-            raise _Failure('timeout') from exc
-        except (OSError, http.client.HTTPException) as exc:
-            raise _Failure('unreachable', _root_cause(exc)) from exc
-        finally:
-            connection.close()
-        try:
-            tokens = json.loads(raw)['tokens']
-            out = [t['piece'] for t in tokens]
+            out = [t['piece'] for t in json.loads(raw)['tokens']]
         except (ValueError, KeyError, TypeError) as exc:
             raise _Failure('protocol', f'not a /tokenize reply: {raw[:200]!r}',
-                           response.status) from exc
+                           status) from exc
         if not all(isinstance(p, str) for p in out):
             raise _Failure('protocol', 'a token is not text')
         return out
