@@ -37,7 +37,6 @@ from typing import Any
 
 import yaml
 
-from ..llm.handles import Tokenize, TupleHandles, token_pieces
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import FALSE, TRUE
@@ -55,35 +54,12 @@ class Example:
     label: str = 'Report'
     notes: list[str] = field(default_factory=list)
 
-    def render(self, short: TupleHandles | None = None) -> str:
-        """Return the example as prompt text (same layout as a real request).
-
-        With ``short``, the answer names things by their handles, as answers then do
-        (``answer_handles``).
-        """
+    def render(self) -> str:
+        """Return the example as prompt text (same layout as a real request)."""
         ents = ', '.join(f'{n} ({t})' for n, t in self.entities.items()) or '(none)'
         facts = '\n'.join('[' + ', '.join(f) + ']' for f in self.facts) or '(none)'
-        answer = self.answer if short is None else _shortened(self.answer, short)
         return (f'Entities: {ents}\nFacts before:\n{facts}\n{self.label}: {self.utterance}\n'
-                f'Answer: {json.dumps(answer)}')
-
-    def handles(self, predicates: list[str], tokenize: Tokenize) -> TupleHandles:
-        """Return handles of the domain's predicates and of this example's entities."""
-        ents = [*self.entities, TRUE, FALSE]
-        rows = [[predicates, ents, ents]]
-        return TupleHandles(rows, token_pieces(tokenize, [*predicates, *ents]))
-
-
-def _shortened(node: Any, short: TupleHandles) -> Any:
-    """Return an answer with each ``[predicate, ...]`` list in handles (``?x`` kept)."""
-    if isinstance(node, dict):
-        return {k: _shortened(v, short) for k, v in node.items()}
-    if isinstance(node, list):
-        if node and isinstance(node[0], str):
-            return [short.short(node[0], k, v) if not v.startswith('?') else v
-                    for k, v in enumerate(node)]
-        return [_shortened(v, short) for v in node]
-    return node
+                f'Answer: {json.dumps(self.answer)}')
 
 
 def _words(name: str) -> str:
@@ -299,22 +275,13 @@ def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Exampl
     return out
 
 
-def system_for(kind: str, domain: DomainSchema, constraints: Constraints,
-               tokenize: Tokenize | None = None) -> str:
-    """Return the static system prompt ``kind`` (``update`` or ``goal``) with examples.
-
-    With ``tokenize`` (``answer_handles``) the examples' answers are written in handles.
-    """
+def system_for(kind: str, domain: DomainSchema, constraints: Constraints) -> str:
+    """Return the static system prompt ``kind`` (``update`` or ``goal``) with examples."""
     from ..llm.prompting import system_prompt
     make = update_examples if kind == 'update' else goal_examples
-    return system_prompt(kind, domain, render(make(domain, constraints),
-                                              sorted(domain.predicates), tokenize))
+    return system_prompt(kind, domain, render(make(domain, constraints)))
 
 
-def render(examples: list[Example], predicates: list[str] | None = None,
-           tokenize: Tokenize | None = None) -> str:
-    """Return the examples as prompt text (answers in handles with ``tokenize``)."""
-    def short(ex: Example) -> TupleHandles | None:
-        return None if tokenize is None else ex.handles(predicates or [], tokenize)
-    return '\n\n'.join(f'Example {i}\n{ex.render(short(ex))}'
-                       for i, ex in enumerate(examples, 1))
+def render(examples: list[Example]) -> str:
+    """Return the examples as prompt text."""
+    return '\n\n'.join(f'Example {i}\n{ex.render()}' for i, ex in enumerate(examples, 1))

@@ -234,10 +234,7 @@ class TaskPlanner:
     def system(self) -> str:
         """Return the static system prompt (built once from the domain)."""
         if self._system is None:
-            tokenize = (getattr(self.llm, 'tokenize', None) if self.settings.answer_handles
-                        else None)
-            self._system = system_for('goal', self.world.domain, self.world.constraints,
-                                      tokenize)
+            self._system = system_for('goal', self.world.domain, self.world.constraints)
         return self._system
 
     def plan_goal(self, goal: str, *, task_id: str | None = None, text: str | None = None,

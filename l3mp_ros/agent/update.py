@@ -100,10 +100,7 @@ class NLUpdater:
     def system(self) -> str:
         """Return the static system prompt (built once from the domain)."""
         if self._system is None:
-            tokenize = (getattr(self.llm, 'tokenize', None) if self.settings.answer_handles
-                        else None)
-            self._system = system_for('update', self.world.domain, self.world.constraints,
-                                      tokenize)
+            self._system = system_for('update', self.world.domain, self.world.constraints)
         return self._system
 
     def context(self, kg: Any, text: str, retrieval: Retrieval) -> ReportContext:

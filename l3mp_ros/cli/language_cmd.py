@@ -87,10 +87,9 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         raise CLIError(f'cannot load the domain: {exc}') from None
     llm = make_llm(cfg, lazy=False)
-    tokenize = getattr(llm, 'tokenize', None) if cfg.answer_handles else None
     try:
         for kind in ('update', 'goal'):
-            system = system_for(kind, loaded.schema, loaded.constraints, tokenize)
+            system = system_for(kind, loaded.schema, loaded.constraints)
             began = time.perf_counter()
             try:
                 reply = llm.chat([{'role': 'system', 'content': system},
