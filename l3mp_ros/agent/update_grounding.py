@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import default
-from ..llm.handles import Tokenize, TupleHandles, token_pieces
+from ..llm.handles import Tokenize, TupleHandles, branch_row, shorten_branch, token_pieces
 from ..world.kg import FALSE, TRUE, Fact, KGError, Update
 from .grounding import Grounding, fact_item, literal
 
@@ -140,7 +140,7 @@ class UpdateGrounding(Grounding):
         binary = [fact_item(f) for f in self._removable(exclude)]
         short = self.handles()
         if short is not None:
-            items = [_shortened(item, short[0]) for item in items]
+            items = [shorten_branch(item, short[0]) for item in items]
             binary = [_shortened_tuple(b, short[1]) for b in binary]
         if binary:
             items.append({'type': 'object', 'properties': {'not': {'enum': binary}},
@@ -165,7 +165,7 @@ class UpdateGrounding(Grounding):
         if self.tokenize is None:
             return None
         if self._handles is None:
-            rows = [_rows(item) for item in self._fact_schemas()]
+            rows = [row for item in self._fact_schemas() if (row := branch_row(item))]
             removed = [fact_item(f) for f in self._removable()]
             pieces = token_pieces(self.tokenize, TupleHandles.names(
                 rows + [[[s] for s in t] for t in removed]))
@@ -266,27 +266,6 @@ class UpdateGrounding(Grounding):
             return {k: short[1].full(v) if str(k).lower() == 'not' else v
                     for k, v in item.items()}
         return short[0].full(item)
-
-
-def _rows(item: dict[str, Any]) -> list[list[str]]:
-    """Return the strings each position of a fixed-length branch may hold."""
-    return [[p['const']] if 'const' in p else list(p.get('enum') or ())
-            for p in item.get('prefixItems') or ()]
-
-
-def _shortened(item: dict[str, Any], short: TupleHandles) -> dict[str, Any]:
-    """Return a fixed-length branch whose strings are their handles."""
-    positions = item.get('prefixItems') or []
-    if not positions or 'const' not in positions[0]:
-        return item
-    head = positions[0]['const']
-    out = []
-    for k, p in enumerate(positions):
-        if 'const' in p:
-            out.append({**p, 'const': short.short(head, k, p['const'])})
-        else:
-            out.append({**p, 'enum': [short.short(head, k, v) for v in p.get('enum') or ()]})
-    return {**item, 'prefixItems': out}
 
 
 def _shortened_tuple(values: list[str], short: TupleHandles) -> list[str]:

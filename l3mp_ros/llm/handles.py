@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-__all__ = ['LiteralHandles', 'Tokenize', 'TupleHandles', 'handles', 'literal_rows',
-           'token_pieces']
+__all__ = ['LiteralHandles', 'Tokenize', 'TupleHandles', 'branch_row', 'handles',
+           'literal_rows', 'shorten_branch', 'token_pieces']
 
 #: the model's tokens of each text (its pieces, joined = the text), or None
 Tokenize = Callable[[list[str]], 'list[list[str]] | None']
@@ -126,21 +126,48 @@ def _named(value: Any) -> bool:
         c.isalnum() or c in '_-' for c in value)
 
 
-def literal_rows(schema: Any) -> list[list[list[str]]]:
-    """Return the strings each position of every ``[name, ...]`` branch in ``schema`` holds.
+def branch_row(node: Any) -> list[list[str]] | None:
+    """Return the strings each position of a ``[name, ...]`` branch holds, or None.
 
-    A branch is a fixed-length array (``prefixItems``) whose first item is a ``const``.
+    A branch is a fixed-length array schema (``prefixItems``) whose first item is a
+    ``const`` string.
     """
+    items = node.get('prefixItems') if isinstance(node, dict) else None
+    if not (isinstance(items, list) and items and isinstance(items[0], dict)
+            and isinstance(items[0].get('const'), str)):
+        return None
+    return [[p['const']] if 'const' in p else
+            [v for v in p.get('enum') or () if isinstance(v, str)]
+            for p in items if isinstance(p, dict)]
+
+
+def shorten_branch(node: dict[str, Any], short: TupleHandles) -> dict[str, Any]:
+    """Return a ``[name, ...]`` branch with its strings as handles (others as they are)."""
+    if branch_row(node) is None:
+        return node
+    items = node['prefixItems']
+    head = items[0]['const']
+    out = []
+    for k, p in enumerate(items):
+        if 'const' in p:
+            out.append({**p, 'const': short.short(head, k, p['const'])})
+        elif 'enum' in p:
+            out.append({**p, 'enum': [short.short(head, k, v) if isinstance(v, str) else v
+                                      for v in p['enum']]})
+        else:
+            out.append(p)
+    return {**node, 'prefixItems': out}
+
+
+def literal_rows(schema: Any) -> list[list[list[str]]]:
+    """Return the rows (:func:`branch_row`) of every ``[name, ...]`` branch in ``schema``."""
     rows: list[list[list[str]]] = []
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
-            items = node.get('prefixItems')
-            if isinstance(items, list) and items and isinstance(items[0], dict) \
-                    and isinstance(items[0].get('const'), str):
-                rows.append([[p['const']] if 'const' in p else
-                             [v for v in p.get('enum') or () if isinstance(v, str)]
-                             for p in items if isinstance(p, dict)])
+            row = branch_row(node)
+            if row is not None:
+                rows.append(row)
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
@@ -168,20 +195,8 @@ class LiteralHandles:
             return [self._shorten(v) for v in node]
         if not isinstance(node, dict):
             return node
-        items = node.get('prefixItems')
-        if isinstance(items, list) and items and isinstance(items[0], dict) \
-                and isinstance(items[0].get('const'), str):
-            head = items[0]['const']
-            out = []
-            for k, p in enumerate(items):
-                if 'const' in p:
-                    out.append({**p, 'const': self.short.short(head, k, p['const'])})
-                elif 'enum' in p:
-                    out.append({**p, 'enum': [self.short.short(head, k, v) if isinstance(
-                        v, str) else v for v in p['enum']]})
-                else:
-                    out.append(p)
-            return {**node, 'prefixItems': out}
+        if branch_row(node) is not None:
+            return shorten_branch(node, self.short)
         return {k: self._shorten(v) for k, v in node.items()}
 
     def expand(self, data: Any) -> Any:
