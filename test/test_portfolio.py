@@ -113,3 +113,28 @@ def test_plan_json_says_which_engine_solved_it(tmp_path, capsys):
     pinned = json.loads(capsys.readouterr().out)
     assert pinned['engine'] == pinned['solved_by'] == 'fast-downward'
     assert set(pinned['engine_seconds']) == {'fast-downward'}
+
+
+def test_compiling_for_lapkt_reads_each_problems_kind_once(monkeypatch):
+    """UP recomputes ``Problem.kind`` on each access (~30 ms on a lab problem)."""
+    import sys
+
+    import unified_planning.model as upm
+
+    from l3mp_ros.planning import lapkt_engine
+
+    problem = parse(DOMAIN, QUANTIFIED)
+    real = upm.Problem.kind
+    seen: list[int] = []
+
+    def kind(self):  # counted when read by the code under test (UP reads it too)
+        if sys._getframe(1).f_code.co_filename == lapkt_engine.__file__:
+            seen.append(id(self))
+        return real.fget(self)
+    monkeypatch.setattr(upm.Problem, 'kind', property(kind))
+    same, maps = lapkt_engine.compile_away(problem, frozenset())
+    assert same is problem and maps == [] and seen == []
+    compiled, maps = lapkt_engine.compile_away(problem, lapkt_engine._PRECOMPILED)
+    assert len(maps) >= 1 and compiled is not problem
+    assert len(seen) == len(set(seen)) == len(maps) + 1  # each problem once
+    assert not (real.fget(compiled).features & lapkt_engine._PRECOMPILED)

@@ -332,13 +332,16 @@ def compile_away(
     instances in reverse order.
     """
     current, back_maps = problem, []
+    # UP recomputes a problem's kind on every access (~30 ms here): once per problem
+    current_kind = current.kind if features else None
     for kind, removes in COMPILATIONS:
-        if not (removes & features & current.kind.features):
+        if current_kind is None or not (removes & features & current_kind.features):
             continue
         with problem.environment.factory.Compiler(
-                problem_kind=current.kind, compilation_kind=kind) as compiler:
+                problem_kind=current_kind, compilation_kind=kind) as compiler:
             compiled = compiler.compile(current, kind)
         current = compiled.problem
+        current_kind = current.kind
         back_maps.append(compiled.map_back_action_instance)
     return current, back_maps
 
