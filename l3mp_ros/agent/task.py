@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import schemas, stages
 from ..config import Config, default
+from ..llm.handles import tokenizer
 from ..llm.parse import strip_fences
 from ..llm.protocol import ChatLLM, LLMError, LLMReply
 from ..planning.planner import Planner, PlanResult
@@ -587,8 +588,8 @@ class TaskPlanner:
 
     def _chat(self, trace: Trace, schema: dict[str, Any]) -> Chat:
         """Return the goal question's proposer (names as handles with ``answer_handles``)."""
-        tokenize = getattr(self.llm, 'tokenize', None) if self.settings.answer_handles else None
-        return Chat(self.llm, trace, schema, 'pddl_goal', GOAL_TOKENS, tokenize)
+        return Chat(self.llm, trace, schema, 'pddl_goal', GOAL_TOKENS,
+                    tokenizer(self.llm, self.settings.answer_handles))
 
     def _by_parts(self, a: Asking, trace: Trace) -> LLMReply:
         """Ask for the goal of each part of a task in turn; return their items as one reply.

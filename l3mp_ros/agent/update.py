@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import stages
+from ..llm.handles import tokenizer
 from ..llm.protocol import ChatLLM, LLMError, LLMFailure, llm_failure
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
@@ -105,8 +106,8 @@ class NLUpdater:
 
     def context(self, kg: Any, text: str, retrieval: Retrieval) -> ReportContext:
         """Return the context of one report: retrieval, mention resolution, grounding."""
-        tokenize = getattr(self.llm, 'tokenize', None) if self.settings.answer_handles else None
-        return report_context(self.world, self.settings, kg, text, retrieval, tokenize)
+        return report_context(self.world, self.settings, kg, text, retrieval,
+                              tokenizer(self.llm, self.settings.answer_handles))
 
     # -- Algorithm 3 -------------------------------------------------------------------
     def run(self, text: str, *, source: str = 'nl',

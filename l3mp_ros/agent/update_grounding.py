@@ -141,7 +141,7 @@ class UpdateGrounding(Grounding):
         short = self.handles()
         if short is not None:
             items = [shorten_branch(item, short[0]) for item in items]
-            binary = [_shortened_tuple(b, short[1]) for b in binary]
+            binary = [short[1].short_tuple(b) for b in binary]
         if binary:
             items.append({'type': 'object', 'properties': {'not': {'enum': binary}},
                           'required': ['not'], 'additionalProperties': False})
@@ -266,8 +266,3 @@ class UpdateGrounding(Grounding):
             return {k: short[1].full(v) if str(k).lower() == 'not' else v
                     for k, v in item.items()}
         return short[0].full(item)
-
-
-def _shortened_tuple(values: list[str], short: TupleHandles) -> list[str]:
-    """Return a whole tuple as its handles."""
-    return [short.short(values[0], k, v) for k, v in enumerate(values)]

@@ -192,9 +192,9 @@ class LLMClient:
             return None
         missing = [t for t in dict.fromkeys(texts) if t not in self._pieces]
         if missing:
-            root = self.base_url[:-3] if self.base_url.endswith('/v1') else self.base_url
             try:
-                pieces = self._sender.tokenize(root, '\n'.join(missing), self.config.timeout)
+                pieces = self._sender.tokenize(self._root, '\n'.join(missing),
+                                               self.config.timeout)
             except _Failure:
                 return None
             runs: list[list[str]] = [[]]
@@ -212,6 +212,11 @@ class LLMClient:
         return [list(self._pieces[t]) for t in texts]
 
     # -- internals ---------------------------------------------------------------------
+    @property
+    def _root(self) -> str:
+        """Return the server's root URL (the base URL without its ``/v1``)."""
+        return self.base_url[:-3] if self.base_url.endswith('/v1') else self.base_url
+
     def _keep_prefix(self, messages: list[dict[str, Any]]) -> None:
         """Save the embedded server's slot after a long system prompt's first answer.
 
@@ -223,8 +228,7 @@ class LLMClient:
             return
         system = str(messages[0].get('content') or '')
         if self._prefixes.wanted(system):
-            root = self.base_url[:-3] if self.base_url.endswith('/v1') else self.base_url
-            self._prefixes.save(root, system)
+            self._prefixes.save(self._root, system)
 
     def _count(self, reply: LLMReply) -> None:
         with self._lock:
@@ -510,10 +514,9 @@ class _HTTPSender:
         if api_key:
             self._headers['Authorization'] = f'Bearer {api_key}'
 
-    def _post(self, host: str, port: int, path: str, body: bytes,
-              timeout: float) -> tuple[int, bytes]:
-        """POST ``body`` on a connection of its own; return (status, raw reply)."""
-        connection = http.client.HTTPConnection(host, port, timeout=timeout)
+    def _post(self, path: str, body: bytes, timeout: float) -> tuple[int, bytes]:
+        """POST ``body`` to ``path`` on a connection of its own; return (status, raw)."""
+        connection = http.client.HTTPConnection(self._host, self._port, timeout=timeout)
         try:
             connection.request('POST', path, body, self._headers)
             response = connection.getresponse()
@@ -527,7 +530,7 @@ class _HTTPSender:
 
     def create(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         body = json.dumps(request, ensure_ascii=False).encode()
-        status, raw = self._post(self._host, self._port, self._path, body, timeout)
+        status, raw = self._post(self._path, body, timeout)
         try:
             data = json.loads(raw)
         except ValueError:
@@ -540,11 +543,12 @@ class _HTTPSender:
         return data
 
     def tokenize(self, root: str, text: str, timeout: float) -> list[str]:
-        """Return llama.cpp's tokens of ``text`` as strings (``POST root/tokenize``)."""
-        parts = urlsplit(root)
+        """Return llama.cpp's tokens of ``text`` as strings (``POST root/tokenize``).
+
+        ``root`` is this sender's server without ``/v1``; only its path is used.
+        """
         body = json.dumps({'content': text, 'with_pieces': True}).encode()
-        status, raw = self._post(parts.hostname or self._host, parts.port or self._port,
-                                 parts.path.rstrip('/') + '/tokenize', body, timeout)
+        status, raw = self._post(urlsplit(root).path.rstrip('/') + '/tokenize', body, timeout)
         try:
             out = [t['piece'] for t in json.loads(raw)['tokens']]
         except (ValueError, KeyError, TypeError) as exc:

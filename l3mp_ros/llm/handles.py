@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 __all__ = ['LiteralHandles', 'Tokenize', 'TupleHandles', 'branch_row', 'handles',
-           'literal_rows', 'shorten_branch', 'token_pieces']
+           'literal_rows', 'shorten_branch', 'token_pieces', 'tokenizer']
 
 #: the model's tokens of each text (its pieces, joined = the text), or None
 Tokenize = Callable[[list[str]], 'list[list[str]] | None']
@@ -89,6 +89,10 @@ class TupleHandles:
             return self._heads.get(value, value)
         return self._at.get((head, position), {}).get(value, value)
 
+    def short_tuple(self, values: Sequence[str]) -> list[str]:
+        """Return a whole tuple as its handles."""
+        return [self.short(values[0], k, v) for k, v in enumerate(values)]
+
     def full(self, item: Any) -> Any:
         """Return an answer's tuple with its handles read back (anything else as is)."""
         if not isinstance(item, (list, tuple)) or not item or not isinstance(item[0], str):
@@ -104,6 +108,11 @@ class TupleHandles:
         """Return how many characters the handles leave out, summed over the distinct names."""
         maps = [self._heads, *self._at.values()]
         return sum(len(n) - len(h) for m in maps for n, h in m.items())
+
+
+def tokenizer(llm: Any, wanted: bool) -> Tokenize | None:
+    """Return ``llm``'s tokenizer when handles are ``wanted`` and it has one, else None."""
+    return getattr(llm, 'tokenize', None) if wanted else None
 
 
 def token_pieces(tokenize: Tokenize | None, names: Iterable[str]) -> dict[str, list[str]]:
