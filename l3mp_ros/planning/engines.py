@@ -32,7 +32,7 @@ from unified_planning.io import PDDLReader, PDDLWriter
 from unified_planning.plans import ActionInstance, SequentialPlan
 
 from l3mp_ros.config import ENGINES
-from l3mp_ros.planning import lapkt_engine
+from l3mp_ros.planning import lapkt_engine, lapkt_warm
 from l3mp_ros.planning.process import guarded, run_killable
 from l3mp_ros.planning.status import Status
 
@@ -347,9 +347,13 @@ def _private_sas_file(planner: Any, timeout: float | None = None) -> None:
 
 
 def _child_env() -> dict[str, str]:
-    """Our environment, with the directory holding ``l3mp_ros`` first on PYTHONPATH."""
+    """Our environment, with the directory holding ``l3mp_ros`` first on PYTHONPATH.
+
+    A worker plans once: a warm LAPKT process would only start to be killed unused.
+    """
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ)
+    env[lapkt_warm.ENV] = 'off'
     env['PYTHONPATH'] = os.pathsep.join(
         p for p in (root, env.get('PYTHONPATH', '')) if p)
     return env

@@ -41,6 +41,7 @@ from unified_planning.io import PDDLWriter
 from unified_planning.model import ProblemKind
 from unified_planning.plans import ActionInstance
 
+from l3mp_ros.planning import lapkt_warm
 from l3mp_ros.planning.process import run_killable
 
 __all__ = ['LAPKTPlanner', 'SEARCHES', 'BFWS_VARIANTS', 'compile_away']
@@ -194,19 +195,25 @@ class LAPKTPlanner(PDDLPlanner):
 
     def _get_cmd(self, domain_filename: str, problem_filename: str,
                  plan_filename: str) -> list[str]:
-        planner, _ = SEARCHES[self._search]
-        log = os.path.join(os.path.dirname(plan_filename), 'lapkt.log')
         # LAPKT writes execution.details into its working directory: make that the temp one
         driver = f'import os\nos.chdir({os.path.dirname(plan_filename)!r})\n{_DRIVER}'
-        cmd = [self._python, '-c', driver, planner, '-d', domain_filename,
-               '-p', problem_filename, '--plan_file', plan_filename, '--log_file', log]
+        return [self._python, '-c', driver,
+                *self._lapkt_args(domain_filename, problem_filename, plan_filename)]
+
+    def _lapkt_args(self, domain_filename: str, problem_filename: str,
+                    plan_filename: str) -> list[str]:
+        """Return the driver's arguments: the planner, the files and the search options."""
+        planner, _ = SEARCHES[self._search]
+        log = os.path.join(os.path.dirname(plan_filename), 'lapkt.log')
+        args = [planner, '-d', domain_filename, '-p', problem_filename,
+                '--plan_file', plan_filename, '--log_file', log]
         if self._search in ('siw-then-bfsf', 'siw'):
-            cmd += ['--iw_bound', str(self._iw_bound or 2)]
+            args += ['--iw_bound', str(self._iw_bound or 2)]
         if self._search in ('siw-then-bfsf', 'bfsf', 'bfws') and self._max_novelty:
-            cmd += ['--max_novelty', str(self._max_novelty)]
+            args += ['--max_novelty', str(self._max_novelty)]
         if self._search == 'bfws':
-            cmd += ['--search_type', self._bfws_variant]
-        return cmd
+            args += ['--search_type', self._bfws_variant]
+        return args
 
     def _plan_from_file(self, problem: up.model.Problem, plan_filename: str,
                         get_item_named: Callable[[str], Any]) -> up.plans.Plan | None:
@@ -293,8 +300,15 @@ class LAPKTPlanner(PDDLPlanner):
             writer.write_domain(domain)
             writer.write_problem(task)
             started = time.monotonic()
-            timed_out, retval, out, err = run_killable(
-                self._get_cmd(domain, task, plan_file), tmp, timeout)
+            ran = lapkt_warm.run(self._python, self._lapkt_args(domain, task, plan_file),
+                                 tmp, timeout)
+            if ran is None:  # no warm process (busy, off, failed): LAPKT's driver, cold
+                for name in ('plan.txt', 'lapkt.log'):  # what a failed warm child left
+                    _remove(os.path.join(tmp, name))
+                left = None if timeout is None else max(
+                    0.05, timeout - (time.monotonic() - started))
+                ran = run_killable(self._get_cmd(domain, task, plan_file), tmp, left)
+            timed_out, retval, out, err = ran
             seconds = time.monotonic() - started
             streams = (output_stream if isinstance(output_stream, tuple)
                        else (output_stream, output_stream))
@@ -372,6 +386,13 @@ def _found_plan(text: str) -> bool:
         except ValueError:
             continue
     return False
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
 
 
 def _read(path: str) -> str:
