@@ -238,3 +238,21 @@ def test_switched_off_every_call_runs_cold(monkeypatch, tmp_path):
     assert not lapkt_warm.enabled()
     assert lapkt_warm.run(sys.executable, _files(tmp_path, SOLVABLE), str(tmp_path), 30) is None
     assert lapkt_warm.pids() == set()
+
+
+def test_a_forked_copy_does_not_ask_its_parents_warm_process(tmp_path):
+    """After os.fork the child starts its own; the parent's pipe stays the parent's."""
+    args = _files(tmp_path / 'a', SOLVABLE)
+    try:
+        assert _wait_for(lambda: lapkt_warm.run(sys.executable, args, str(tmp_path / 'a'),
+                                                30.0) is not None)
+        parents = lapkt_warm.pids()
+        assert len(parents) == 1
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the forked copy reports through its exit status
+            os._exit(0 if lapkt_warm.pids() == set() and not lapkt_warm._processes else 3)
+        assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+        assert lapkt_warm.pids() == parents
+        assert lapkt_warm.run(sys.executable, args, str(tmp_path / 'a'), 30.0)[:2] == (False, 0)
+    finally:
+        lapkt_warm.shutdown()

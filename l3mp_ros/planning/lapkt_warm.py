@@ -23,6 +23,7 @@ switches it off.
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
@@ -201,7 +202,8 @@ class WarmLAPKT:
         if proc is None:
             return
         try:
-            os.killpg(proc.pid, signal.SIGKILL)  # its session: the child too, if it has one
+            # its child leads a session of its own and dies with it (PR_SET_PDEATHSIG)
+            os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
         for stream in (proc.stdin, proc.stdout):
@@ -218,6 +220,15 @@ OUT, ERR = 'lapkt.stdout', 'lapkt.stderr'
 
 _processes: dict[str, WarmLAPKT] = {}
 _processes_lock = threading.Lock()
+
+
+def _forget() -> None:
+    """In a forked copy of this process: the parent's warm processes are not ours to ask."""
+    global _processes, _processes_lock
+    _processes, _processes_lock = {}, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget)
 
 
 def run(python: str, args: list[str], cwd: str,
@@ -238,8 +249,9 @@ def pids() -> set[int]:
         return {pid for w in _processes.values() if (pid := w.pid) is not None}
 
 
+@atexit.register
 def shutdown() -> None:
-    """End every warm process of this interpreter."""
+    """End every warm process of this interpreter (also at exit)."""
     with _processes_lock:
         warm = list(_processes.values())
         _processes.clear()
