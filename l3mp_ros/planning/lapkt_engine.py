@@ -218,7 +218,8 @@ class LAPKTPlanner(PDDLPlanner):
     def _plan_from_file(self, problem: up.model.Problem, plan_filename: str,
                         get_item_named: Callable[[str], Any]) -> up.plans.Plan | None:
         """Read the plan (None when unreadable) and LAPKT's log beside it."""
-        self._log_text = _read(os.path.join(os.path.dirname(plan_filename), 'lapkt.log'))
+        log = os.path.join(os.path.dirname(plan_filename), 'lapkt.log')
+        self._log_text = lapkt_warm.read_text(log)
         try:
             return super()._plan_from_file(problem, plan_filename, get_item_named)
         except (UPException, AssertionError, KeyError) as exc:
@@ -319,7 +320,7 @@ class LAPKTPlanner(PDDLPlanner):
             plan = (self._plan_from_file(problem, plan_file, writer.get_item_named)
                     if os.path.isfile(plan_file) else None)
             if plan is None:
-                self._log_text = _read(os.path.join(tmp, 'lapkt.log'))
+                self._log_text = lapkt_warm.read_text(os.path.join(tmp, 'lapkt.log'))
         if timed_out:
             logs.append(LogMessage(LogLevel.ERROR, f'LAPKT killed at its {timeout:.1f} s limit'))
             status = PlanGenerationResultStatus.TIMEOUT
@@ -393,11 +394,3 @@ def _remove(path: str) -> None:
         os.remove(path)
     except FileNotFoundError:
         pass
-
-
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding='utf-8', errors='replace') as handle:
-            return handle.read()
-    except OSError:
-        return ''

@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 
-__all__ = ['ENV', 'WarmLAPKT', 'enabled', 'pids', 'run', 'shutdown']
+__all__ = ['ENV', 'WarmLAPKT', 'enabled', 'pids', 'read_text', 'run', 'shutdown']
 
 #: environment switch: ``off`` (or ``0``, ``no``, ``false``) runs every LAPKT call cold
 ENV = 'L3MP_LAPKT_WARM'
@@ -172,7 +172,8 @@ class WarmLAPKT:
             timed_out, rc = True, -int(signal.SIGKILL)
         else:
             timed_out, rc = bool(done.get('timed_out')), int(done['rc'])
-        return timed_out, rc, _read(os.path.join(cwd, OUT)), _read(os.path.join(cwd, ERR))
+        out, err = (read_text(os.path.join(cwd, name)) for name in (OUT, ERR))
+        return timed_out, rc, out, err
 
     def _reply(self, deadline: float) -> dict:
         """Read one JSON line from the warm process before ``deadline`` ({} if none)."""
@@ -259,7 +260,8 @@ def shutdown() -> None:
         w.close()
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
+    """Return a file's text as LAPKT wrote it ('' when there is none)."""
     try:
         with open(path, encoding='utf-8', errors='replace') as handle:
             return handle.read()
