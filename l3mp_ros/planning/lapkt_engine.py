@@ -8,7 +8,9 @@ shape of UP's own Fast Downward engine): UP writes the problem as PDDL into a te
 directory and runs LAPKT's own command-line driver (``lapkt.parseargs.process_arguments``
 + ``lapkt.load_planner.Planner``, i.e. what the package's ``lapkt_cmd.py`` script does)
 with this interpreter in a new session, whose process group it terminates at the
-deadline, and parses the plan file back. Before that, the features LAPKT's front end
+deadline, and parses the plan file back. The driver runs as a fork of a warm process
+(:mod:`.lapkt_warm`: the same files, output and bounds, without starting Python and
+loading LAPKT again), or cold when none is ready. Before that, the features LAPKT's front end
 mishandles are compiled away with UP (:func:`compile_away`), inside the same time budget,
 and the plan is mapped back onto the original problem.
 
