@@ -111,6 +111,8 @@ _PRECOMPILED = frozenset({'DISJUNCTIVE_CONDITIONS', 'EXISTENTIAL_CONDITIONS',
 _SOLVED = re.compile(r'Plan found with cost:\s*([0-9][0-9.eE+-]*)')
 _EXIT = re.compile(r'^PLANNER_EXIT_CODE:', re.MULTILINE)
 _RELAXED_UNSOLVABLE = 'ReachabilityLPUnsolvable'
+#: LAPKT's log file, beside the plan file
+_LOG = 'lapkt.log'
 
 
 class LAPKTPlanner(PDDLPlanner):
@@ -206,7 +208,7 @@ class LAPKTPlanner(PDDLPlanner):
                     plan_filename: str) -> list[str]:
         """Return the driver's arguments: the planner, the files and the search options."""
         planner, _ = SEARCHES[self._search]
-        log = os.path.join(os.path.dirname(plan_filename), 'lapkt.log')
+        log = os.path.join(os.path.dirname(plan_filename), _LOG)
         args = [planner, '-d', domain_filename, '-p', problem_filename,
                 '--plan_file', plan_filename, '--log_file', log]
         if self._search in ('siw-then-bfsf', 'siw'):
@@ -220,7 +222,7 @@ class LAPKTPlanner(PDDLPlanner):
     def _plan_from_file(self, problem: up.model.Problem, plan_filename: str,
                         get_item_named: Callable[[str], Any]) -> up.plans.Plan | None:
         """Read the plan (None when unreadable) and LAPKT's log beside it."""
-        log = os.path.join(os.path.dirname(plan_filename), 'lapkt.log')
+        log = os.path.join(os.path.dirname(plan_filename), _LOG)
         self._log_text = lapkt_warm.read_text(log)
         try:
             return super()._plan_from_file(problem, plan_filename, get_item_named)
@@ -306,8 +308,8 @@ class LAPKTPlanner(PDDLPlanner):
             ran = lapkt_warm.run(self._python, self._lapkt_args(domain, task, plan_file),
                                  tmp, timeout)
             if ran is None:  # no warm process (busy, off, failed): LAPKT's driver, cold
-                for name in ('plan.txt', 'lapkt.log'):  # what a failed warm child left
-                    _remove(os.path.join(tmp, name))
+                for stale in (plan_file, os.path.join(tmp, _LOG)):  # a failed warm child's
+                    _remove(stale)
                 left = None if timeout is None else max(
                     0.05, timeout - (time.monotonic() - started))
                 ran = run_killable(self._get_cmd(domain, task, plan_file), tmp, left)
@@ -322,7 +324,7 @@ class LAPKTPlanner(PDDLPlanner):
             plan = (self._plan_from_file(problem, plan_file, writer.get_item_named)
                     if os.path.isfile(plan_file) else None)
             if plan is None:
-                self._log_text = lapkt_warm.read_text(os.path.join(tmp, 'lapkt.log'))
+                self._log_text = lapkt_warm.read_text(os.path.join(tmp, _LOG))
         if timed_out:
             logs.append(LogMessage(LogLevel.ERROR, f'LAPKT killed at its {timeout:.1f} s limit'))
             status = PlanGenerationResultStatus.TIMEOUT

@@ -43,8 +43,6 @@ ENV = 'L3MP_LAPKT_WARM'
 START_TIMEOUT = 60.0
 #: seconds a warm process may take beyond a deadline to say its child is gone
 _REPLY_GRACE = 5.0
-#: seconds a child may outlive its deadline before it ends itself (as :mod:`.process`)
-_SELF_GRACE = 5.0
 #: starts that may fail before a process stops trying (each failure falls back to cold)
 _MAX_FAILURES = 3
 
@@ -152,7 +150,11 @@ class WarmLAPKT:
     def _ask(self, args: list[str], cwd: str,
              timeout: float | None) -> tuple[bool, int, str, str] | None:
         assert self._proc is not None and self._proc.stdin is not None
-        request = {'args': [str(a) for a in args], 'cwd': cwd, 'timeout': timeout}
+        # here, not at the top: the warm process runs this file without the package
+        from l3mp_ros.planning.process import self_limit
+
+        request = {'args': [str(a) for a in args], 'cwd': cwd, 'timeout': timeout,
+                   'limit': self_limit(timeout)}
         try:
             self._proc.stdin.write((json.dumps(request) + '\n').encode())
             self._proc.stdin.flush()
@@ -294,13 +296,14 @@ def _serve() -> int:  # pragma: no cover - runs in the warm process (tested end 
         try:
             req = json.loads(line)
             args, cwd, timeout = list(req['args']), str(req['cwd']), req.get('timeout')
+            limit = int(req.get('limit') or 0)
         except (ValueError, KeyError, TypeError):
             return 2
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
-            _child(me, args, cwd, timeout, Planner, parseargs)
+            _child(me, args, cwd, limit, Planner, parseargs)
         _say({'pid': pid})
         timed_out, rc = _wait(pid, timeout)
         if rc is None:  # the caller is gone
@@ -349,9 +352,13 @@ def _kill(pid: int) -> None:  # pragma: no cover - warm process
         pass
 
 
-def _child(parent: int, args: list[str], cwd: str, timeout: float | None,
+def _child(parent: int, args: list[str], cwd: str, limit: int,
            planner: type, parseargs: object) -> None:  # pragma: no cover - forked child
-    """Run LAPKT's driver as the cold call does, bound to the warm process and a deadline."""
+    """Run LAPKT's driver as the cold call does, bound to the warm process and a deadline.
+
+    ``limit``: whole seconds after which it ends itself, as :func:`.process.guarded`'s
+    children do (0: never).
+    """
     import ctypes
     import resource
     import traceback
@@ -363,8 +370,7 @@ def _child(parent: int, args: list[str], cwd: str, timeout: float | None,
         libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:
             os._exit(137)
-        if timeout is not None:
-            limit = max(1, math.ceil(float(timeout) + _SELF_GRACE))
+        if limit > 0:
             signal.alarm(limit)
             soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
             if hard == resource.RLIM_INFINITY or hard > limit + 1:

@@ -58,9 +58,13 @@ def guarded(cmd: list[str], timeout: float | None) -> list[str]:
     ``timeout`` and is killed by the kernel when the calling thread exits; ``None``: no
     deadline of its own. Call it in the thread that starts the process.
     """
-    limit = 0 if timeout is None else max(1, math.ceil(timeout + SELF_DEADLINE_GRACE))
-    return [sys.executable, '-I', '-S', '-c', _GUARD, str(os.getpid()), str(limit), '--',
-            *cmd]
+    return [sys.executable, '-I', '-S', '-c', _GUARD, str(os.getpid()),
+            str(self_limit(timeout)), '--', *cmd]
+
+
+def self_limit(timeout: float | None) -> int:
+    """Return the whole seconds after which a child ends itself (0: ``timeout`` is None)."""
+    return 0 if timeout is None else max(1, math.ceil(timeout + SELF_DEADLINE_GRACE))
 
 
 def run_killable(
