@@ -256,3 +256,26 @@ def test_a_forked_copy_does_not_ask_its_parents_warm_process(tmp_path):
         assert lapkt_warm.run(sys.executable, args, str(tmp_path / 'a'), 30.0)[:2] == (False, 0)
     finally:
         lapkt_warm.shutdown()
+
+
+def test_a_child_killed_before_it_leads_its_session_dies_too():
+    """The warm process's kill reaches a fork that has not yet called setsid.
+
+    A caller killed right after the fork (the race the caller test hit under load) left
+    the warm process waiting for a child its group kill had missed.
+    """
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - a fork that never leads a session
+        time.sleep(60)
+        os._exit(0)
+    try:
+        lapkt_warm._kill(pid)
+        started = time.monotonic()
+        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        assert code == -signal.SIGKILL and time.monotonic() - started < 5.0
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass

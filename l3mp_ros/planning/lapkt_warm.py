@@ -345,11 +345,17 @@ def _wait(pid: int, timeout: float | None) -> tuple[bool, int | None]:  # pragma
             os.close(child)
 
 
-def _kill(pid: int) -> None:  # pragma: no cover - warm process
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+def _kill(pid: int) -> None:
+    """SIGKILL a child of this process (not yet reaped) and the session it leads.
+
+    The group alone misses a child killed before its ``setsid`` (its group is then ours,
+    so ``killpg`` finds no group of its pid), and the warm process would wait for it.
+    """
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def _child(parent: int, args: list[str], cwd: str, limit: int,
