@@ -10,7 +10,8 @@ from l3mp_ros_bench.lifelong import LifelongConfig, LifelongRun, NoisyOracle, su
 
 def _run(tmp_path, name, stop_after=None, **kw):
     # Fast Downward: LAPKT times out on a rare fill_glass context (a planner limit, measured
-    # in docs/benchmark.md), which would fail a task without saying anything of the KG
+    # in docs/history/benchmark-2026-11.md), which would fail a task without saying anything
+    # of the KG
     config = LifelongConfig(seed=3, oracle=True, engine='fast-downward', plan_timeout=30.0,
                             speedup_sample=0, **kw)
     run = LifelongRun(config, tmp_path / name)
