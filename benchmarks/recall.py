@@ -10,6 +10,8 @@ step only (no update is asked for) and reports, per change kind:
 - ``touched``: share of the entities the gold diff names that the context offers;
 - ``subject``: share of gold facts whose subject is among the entities the report is
   taken to be about (the relevance rule refuses a fact about anything else);
+- the same on the *place-qualified* reports alone: a mention fitting several same-named
+  things that a place the report names narrowed ("the remote" while in Emily's bedroom);
 - context size (facts), median and p95.
 
 Two sources of reports:
@@ -104,6 +106,8 @@ def measure(updater: NLUpdater, kg: KnowledgeGraph, text: str, diff: Update,
         'missing': missing, 'not_offered': sorted(touched - offered),
         'not_about': sorted({f.args[0] for f in gold} - ctx.mentioned),
         'seconds': seconds,
+        # a mention among same-named things that a place the report names narrowed
+        'place_qualified': any(m.by_place for m in ctx.mentions),
     }
 
 
@@ -194,11 +198,16 @@ def table(title: str, groups: dict[str, list[dict[str, Any]]]) -> str:
 
 
 def by_kind(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Group rows by change kind, with an ``all`` line first."""
+    """Group rows by change kind, with an ``all`` line and the place-qualified line first.
+
+    Place-qualified: a mention fitting several same-named things that a place the report
+    names narrowed ("the remote" while in Emily's bedroom).
+    """
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         groups[r['kind']].append(r)
-    return {'all': rows, **dict(sorted(groups.items()))}
+    placed = [r for r in rows if r.get('place_qualified')]
+    return {'all': rows, 'place-qualified': placed, **dict(sorted(groups.items()))}
 
 
 def main(argv: list[str] | None = None) -> int:

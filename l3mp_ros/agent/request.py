@@ -66,7 +66,8 @@ class Request:
         """Link the utterance's mentions to the entities they can refer to (kept)."""
         self.mentions = resolve(self.kg, self.text,
                                 steady=self.world.domain.static_predicates(),
-                                predicates=self.world.domain.predicates)
+                                predicates=self.world.domain.predicates,
+                                places=self.world.constraints.place_predicates())
         return self.mentions
 
     def parts(self, split: bool) -> list[str]:

@@ -218,7 +218,8 @@ ELIDED_LEAD = frozenset('then and also later soon just straight quickly finally'
 def _mentions(world: WorldModel, kg: Any, text: str) -> list[Any]:
     domain = world.domain
     return [m for m in resolve(kg, text, steady=domain.static_predicates(),
-                               predicates=domain.predicates) if m.candidates]
+                               predicates=domain.predicates,
+                               places=world.constraints.place_predicates()) if m.candidates]
 
 
 def leading_subject(world: WorldModel, kg: Any, text: str) -> str | None:

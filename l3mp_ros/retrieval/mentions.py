@@ -17,8 +17,10 @@ utterance the way a person would:
    with the same run are one *ambiguous* mention ("the coat rack": both racks).
 3. **Ambiguity narrowed by the graph**: a candidate is kept when one of its facts joins it
    to an entity another mention resolved to ("her lab" is the lab Rosa is in, the rack
-   installed there, the goggles resting on that rack), and by the name's other words
-   elsewhere in the utterance ("Mia's desk" among the desks).
+   installed there, the goggles resting on that rack), or when it lies in a place the
+   utterance names ("the remote" of "while in Emily's bedroom": the remote whose table is
+   in that room), and by the name's other words elsewhere in the utterance ("Mia's desk"
+   among the desks).
 
 Nothing here knows a domain: only English word shapes, the entity names and types, and the
 facts of the graph.
@@ -31,6 +33,7 @@ import re
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from l3mp_ros.world.kg import KnowledgeGraph
 
@@ -70,6 +73,8 @@ class Mention:
     # bedroom"), None when it describes none (:func:`_attachments`)
     describes: int | None = None
     plural: bool = False  # its last word is a plural ("Lena's tubes"), or "every light"
+    #: a place the utterance names narrowed its candidates ("the remote" while in a room)
+    by_place: bool = False
 
     @property
     def resolved(self) -> str | None:
@@ -99,10 +104,14 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
 
 def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
             steady: Collection[str] | None = None,
-            predicates: Collection[str] = ()) -> list[Mention]:
+            predicates: Collection[str] = (),
+            places: Collection[str] = ()) -> list[Mention]:
     """Return the mentions of ``text``, in reading order, each with its candidates.
 
     ``steady``: the predicates no change touches (see :func:`_narrow`); None: all.
+    ``places``: the predicates that say where a thing is, the thing first
+    (:meth:`~l3mp_ros.world.constraints.Constraints.place_predicates`); with them, a
+    mention is also narrowed to the candidates that lie in a place the utterance names.
     ``predicates``: the domain's predicate names; a word of one ("put the lights on" for
     ``lights_on``) is a relation, so it names no entity alone unless it is that entity's
     head noun ("the light bulbs" still names ``light_bulbs``).
@@ -126,7 +135,7 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
             m.surface += '"'
 
     found = {m.start: list(m.candidates) for m in mentions}
-    heads = _narrow(kg, mentions, said, names, owner, steady)
+    heads = _narrow(kg, mentions, said, names, owner, steady, places)
     for m in mentions:
         m.describes = heads.get(m.start)
         last = tokens[m.end - 1][2]
@@ -277,7 +286,8 @@ def _within(said: list[str], i: int, j: int, name: list[str]) -> tuple[int, int]
 
 def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
             names: dict[str, list[str]], owner: list[bool],
-            steady: Collection[str] | None = None) -> dict[int, int]:
+            steady: Collection[str] | None = None,
+            places: Collection[str] = ()) -> dict[int, int]:
     """Narrow ambiguous mentions: full names, the name's other words nearby, the graph.
 
     Return which mention describes which (:func:`_attachments`).
@@ -296,6 +306,14 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
     up the remote": George's bedroom has the TV the remote controls). A report changes
     the other links ("switched the TV *to* the sports channel" says nothing about which
     TV shows sports now), so they decide only when no steady link does.
+
+    With ``places`` (the predicates saying where a thing is), a place the utterance names
+    that does not move itself (a room, a table) narrows a mention to the candidates lying
+    in it, through their place and their place's place (:meth:`_Links.lies_in`), right
+    after the one-fact steady links. A mention so narrowed is not narrowed further by a
+    link a report may change: in "while in Emily's bedroom, George picked up the remote"
+    the remote George already holds and the one on the bedroom's table both lie in that
+    room, and George's hand must not decide between them (he picks up the other one).
     """
     covering: dict[int, Mention] = {}
     for o in mentions:
@@ -321,7 +339,8 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         near = [k for k in near if said[k] not in own and not m.start <= k < m.end]
         m.candidates = _by_words(m, near, said, names, covering,
                                  heads, owned)
-    links = _Links(kg, steady)
+    links = _Links(kg, steady, places)
+    placed: set[int] = set()  # mentions a named place narrowed
     while True:  # the nearest mention that tells the candidates apart decides
         for m in mentions:
             if len(m.candidates) > 1:
@@ -335,7 +354,7 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         pairs = sorted(((_gap(m, o), len(o.candidates), i, j) for i, m in enumerate(mentions)
                         if len(m.candidates) > 1 for j, o in enumerate(mentions)
                         if o.start != m.start and _may_narrow(heads, m, o)))
-        if not any(_joined(links, mentions[i], mentions[j], stage)
+        if not any(_joined(links, mentions[i], mentions[j], stage, placed)
                    for stage in links.stages for _, _, i, j in pairs):
             return heads
 
@@ -433,16 +452,29 @@ def _by_words(m: Mention, near: list[int], said: list[str], names: dict[str, lis
     return [n for n in m.candidates if scores[n] == best]
 
 
+class Stage(NamedTuple):
+    """One step of graph narrowing: links of ``hops`` facts, or a named place."""
+
+    hops: int
+    steady: bool  # only links through predicates no change touches
+    place: bool = False  # the candidates lying in a place another mention names
+
+
 class _Links:
     """Facts joining entities, split into steady links and the rest (memoised)."""
 
-    def __init__(self, kg: KnowledgeGraph, steady: Collection[str] | None) -> None:
+    def __init__(self, kg: KnowledgeGraph, steady: Collection[str] | None,
+                 places: Collection[str] = ()) -> None:
         self.kg = kg
         self.steady = None if steady is None else frozenset(steady)
-        # (hops, steady only); without a steady set every predicate counts as steady
-        self.stages = ([(1, True), (2, True)] if self.steady is None
-                       else [(1, True), (1, False), (2, True)])
+        self.places = frozenset(places)
+        # without a steady set every predicate counts as steady
+        self.stages = ([Stage(1, True), Stage(2, True)] if self.steady is None
+                       else [Stage(1, True), Stage(1, False), Stage(2, True)])
+        if self.places:
+            self.stages.insert(1, Stage(3, True, place=True))
         self._nbrs: dict[tuple[str, bool], frozenset[str]] = {}
+        self._up: dict[str, tuple[str, ...]] = {}
 
     def neighbours(self, name: str, steady_only: bool) -> frozenset[str]:
         key = (name, steady_only)
@@ -466,14 +498,66 @@ class _Links:
                    if self.kg.type_of(z) != own
                    and all(self.kg.type_of(z) != self.kg.type_of(k) for k in known))
 
+    def _own_places(self, name: str) -> tuple[str, ...]:
+        return tuple(f.args[1] for f in sorted(self.kg.facts_of(name))
+                     if f.predicate in self.places and len(f.args) == 2 and f.args[0] == name)
 
-def _joined(links: _Links, m: Mention, o: Mention, stage: tuple[int, bool]) -> bool:
-    """Narrow ``m`` to its candidates linked to ``o``'s; return whether it narrowed."""
-    hops, steady_only = stage
+    def fixed(self, name: str) -> bool:
+        """Tell whether ``name`` stays where it is: no fact gives it a place of its own."""
+        return not self._own_places(name)
+
+    def up(self, name: str) -> tuple[str, ...]:
+        """Return where ``name`` is: its place; a fixture's, the fixed things it is joined to.
+
+        A fixture's are the things its steady facts join it to that have no place either
+        (the room that has the table).
+        """
+        got = self._up.get(name)
+        if got is None:
+            got = self._own_places(name)
+            if not got:
+                own = self.kg.type_of(name)
+                got = tuple(sorted(z for z in self.neighbours(name, True)
+                                   if self.kg.type_of(z) != own and self.fixed(z)))
+            self._up[name] = got
+        return got
+
+    def lies_in(self, name: str, known: set[str], depth: int) -> bool:
+        """Tell whether ``name``'s place, or its place's place, ... is one of ``known``."""
+        frontier, seen = [name], {name}
+        for _ in range(depth):
+            nxt = []
+            for x in frontier:
+                for y in self.up(x):
+                    if y in known:
+                        return True
+                    if y not in seen:
+                        seen.add(y)
+                        nxt.append(y)
+            frontier = nxt
+        return False
+
+
+def _joined(links: _Links, m: Mention, o: Mention, stage: Stage, placed: set[int]) -> bool:
+    """Narrow ``m`` to its candidates linked to ``o``'s; return whether it narrowed.
+
+    ``placed``: the mentions a named place narrowed (the place stage adds to it); a link
+    a report may change does not narrow those again.
+    """
     known = set(o.candidates)
-    joined = [n for n in m.candidates if links.joins(n, known, hops, steady_only)]
+    if stage.place:
+        if not all(links.fixed(n) for n in known):
+            return False  # a person or a thing that moves is not a place named
+        joined = [n for n in m.candidates if links.lies_in(n, known, stage.hops)]
+    elif not stage.steady and m.start in placed:
+        return False
+    else:
+        joined = [n for n in m.candidates if links.joins(n, known, stage.hops, stage.steady)]
     if joined and len(joined) < len(m.candidates):
         m.candidates = joined
+        if stage.place:
+            placed.add(m.start)
+            m.by_place = True
         return True
     return False
 

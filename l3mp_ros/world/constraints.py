@@ -152,3 +152,14 @@ class Constraints:
                 if not domain.has_type(t):
                     problems.append(f'rule {rule.name}: unknown type {t}')
         return problems
+
+    def place_predicates(self) -> frozenset[str]:
+        """Return the predicates that say where a thing is.
+
+        Those of an exactly-one ``functional`` rule keyed on the first argument: a
+        thing's one place (``placed_at_table``, ``in_person_hand``, ``person_in_room``),
+        the thing first and its place second.
+        """
+        return frozenset(p for r in self.rules
+                         if r.kind == 'functional' and r.exactly and r.key == 0
+                         for p in r.predicates)
