@@ -27,35 +27,24 @@ applicability is checked, without retries).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import stages
 from ..llm.handles import tokenizer
-from ..llm.protocol import ChatLLM, LLMError, LLMFailure, llm_failure
+from ..llm.protocol import ChatLLM, LLMFailure
 from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
 from ..stages import stage
-from ..world.complete import complete
-from ..world.kg import Update
-from ..world.phrasing import Phrasing
-from . import clarify
+from .answer_checks import NO_CHANGE, RESTATED
 from .attempts import Attempts, Doubt, Judged, Verdict
 from .examples import system_for
 from .grounding import FULL, REFERENTS, WIDEN, grounded_message
 from .open_questions import OpenQuestions
+from .pipeline import REPORT_CHECKS
+from .report_checks import Report
 from .request import Request
-from .state_questions import (
-    PlaceCheck,
-    amend,
-    changeable,
-    check_places,
-    place_groups,
-    where_after,
-)
+from .rulings import Act, enabled
 from .update_answers import (
-    NO_CHANGE,
-    RESTATED,
     PartQuestion,
     Reading,
     ReportContext,
@@ -72,13 +61,11 @@ from .update_checks import (
     own_content,
     part_actor,
     part_scope,
-    put_by,
     unknown_names_error,
 )
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory
-    from ..world.kg import Fact
     from ..world.model import WorldModel
 
 __all__ = ['NLUpdater', 'UpdateOutcome', 'UpdateSettings', 'NO_CHANGE', 'RESTATED']
@@ -180,14 +167,28 @@ class NLUpdater:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last, q.actor)
         self._compose(r, out)  # the parts' net change, or why there is none
-        if not out.errors and s.place_check and s.verify and out.update is not None:
-            with stage('place_check'):
-                self._check_places(r, out)  # where is each referent now? both orders
-                if not out.errors:
-                    self._check_actor(r, out)  # whoever put a thing somewhere is there
-        if not out.errors and s.clarify and s.verify:
-            with stage('clarify'):
-                self._doubt(r, out)  # a guessed referent: kept pending, the speaker is asked
+        self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify
+
+    def _judge_report(self, r: Reading, out: UpdateOutcome) -> None:
+        """Run the report checks (:data:`.pipeline.REPORT_CHECKS`) until one refuses or asks."""
+        rep = Report(r, out, self.world, self.llm, self.settings)
+        for check in REPORT_CHECKS:
+            if out.errors or out.clarify is not None or not enabled(check, self.settings) \
+                    or not check.applies(rep):
+                continue
+            with stage(check.name):
+                ruling = check.judge(rep)
+            for why in ruling.doubts:
+                out.trace.doubt(why)
+            if ruling.act is Act.AMEND:
+                out.update, out.implied = ruling.value.update, list(ruling.value.implied)
+                out.notes.extend(ruling.notes)
+                out.errors = []
+            elif ruling.act is Act.REJECT:
+                out.errors = list(ruling.errors)
+            elif ruling.act is Act.ASK:
+                out.question, out.clarify = ruling.question, ruling.value
+                out.errors = list(ruling.errors)
 
     def _narrowed(self, r: Reading) -> bool:
         """Tell whether ``r`` is the first of two readings (``widen``, referents' facts)."""
@@ -304,10 +305,8 @@ class NLUpdater:
         the denied facts barred (unless not ``again``: then the denial is the answer's
         error), and the new answer must pass the same read-back.
         """
-        by_check = (self._placed(r) if self.settings.place_check
-                    and self.settings.places_by_check else None)
         check = ReadBack(self.llm, self.world, self.settings.confirm_min_yes,
-                         lambda f: f in q.placed or (by_check is not None and by_check(f)))
+                         lambda f: f in q.placed)
         asked = part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement
         completion, errors, denied = check.check(r.req.text, asked, got.value, r.work,
@@ -350,122 +349,6 @@ class NLUpdater:
         out.notes = [n for c in r.done for n in c.notes] + list(r.ctx.grounding.notes)
         if r.several:
             out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
-
-    def _placed(self, r: Reading) -> Callable[[Fact], bool]:
-        """Return a test of whether a fact is a referent's place (the place check asks those)."""
-        referents = set(r.ctx.referents())
-        preds = changeable(self.world)
-
-        def placed(fact: Fact) -> bool:
-            return fact.args[0] in referents and any(
-                fact.predicate in g for g in place_groups(self.world, r.req.kg, fact.args[0],
-                                                          preds))
-        return placed
-
-    def _check_places(self, r: Reading, out: UpdateOutcome) -> None:
-        """Keep the update out when where-questions, asked in both orders, go against it.
-
-        The free diff most often goes wrong by leaving out a thing or person the report
-        also moved, or by stopping at a place the report then leaves
-        (:func:`.state_questions.check_places`).
-        """
-        referents = r.ctx.referents()
-        try:
-            check = check_places(self.llm, self.world, r.req.kg, r.req.text, out.update,
-                                 referents, out.trace, written=r.ctx.written)
-        except LLMError as exc:
-            out.errors = [llm_failure(exc, 'place check')]
-            return
-        out.errors = check.errors
-        if check.stayed:  # applied, but its facts are looked at first (patrol)
-            out.trace.doubt(Doubt.PLACE)
-        if check.errors and self.settings.place_amend:
-            self._amend(r, out, check)
-
-    def _check_actor(self, r: Reading, out: UpdateOutcome) -> None:
-        """Ask where someone is who put a thing where the update does not have them.
-
-        "Omar went into the cold room and brought the yoghurt out to the packing table"
-        answered with Omar in the cold room: the packing table is in the stock room. After
-        the place check (whose where-questions may already have moved the actor there), the
-        actor is asked where they are after the report (both orders, the place of what they
-        put among the options); that place both orders give is taken in (doubtful), anything
-        else keeps the report out (:func:`.update_checks.put_by`).
-        """
-        kg, world = r.req.kg, self.world
-        if out.update is None:
-            return
-        after = kg.copy()  # the place check may have taken a place in: the update, not r.work
-        after.apply(out.update)
-        got = put_by(world, after, list(zip(r.actors, (c.update for c in r.done), strict=True)),
-                     Phrasing(world.domain, kg).proper)
-        if got is None:
-            return
-        objects = [*r.ctx.referents(), got.zone]
-        try:
-            said = where_after(self.llm, world, kg, r.req.text, got.actor, got.group, objects,
-                               out.trace, written=r.ctx.written) if self.settings.place_amend \
-                else None
-        except LLMError as exc:
-            out.errors = [llm_failure(exc, 'place check')]
-            return
-        thing, place = got.put.args
-        why = (f'{thing} is now {got.put.predicate} {place}, which is in {got.zone}, but the '
-               f'update leaves {got.actor}, who put it there, elsewhere')
-        there = {f for f in said or () if f.args[1] == got.zone}
-        if not there:
-            asked = (f'; asked where {got.actor} is after the report, the two orders of the '
-                     'options did not both say so') if self.settings.place_amend else ''
-            out.errors = [f'{why}{asked}; nothing is applied']
-            return
-        own = {f for f in out.update.add if f.args[0] == got.actor and f.predicate in got.group}
-        stated = Update.of(out.update.remove - there, (out.update.add - own)
-                           | {f for f in there if f not in kg})
-        done = complete(kg, stated, world.constraints, world.domain)
-        errors = world.verifier.check(kg, done.update)
-        if errors:
-            out.errors = [f'{why}; with {got.actor} there: {errors[0]}']
-            return
-        out.update = done.update
-        out.implied = list(done.implied)
-        out.notes.append(f'{why}: asked where {got.actor} is, both orders of the options said '
-                         f'{got.zone}; taken into the update')
-        out.trace.doubt(Doubt.AMENDED)
-
-    def _amend(self, r: Reading, out: UpdateOutcome, check: PlaceCheck) -> None:
-        """Take the places both orders gave into the update, when the rules accept it.
-
-        Only for things that move (people, things actions move): the update is applied
-        with each such place and marked doubtful (the patrol looks first); otherwise it
-        stays out, as the check's errors say.
-        """
-        amended = amend(out.update, check)
-        if amended is None:
-            return
-        kg, world = r.req.kg, self.world
-        done = complete(kg, amended, world.constraints, world.domain)
-        if done.update.is_empty() or world.verifier.check(kg, done.update):
-            return
-        out.update = done.update
-        out.implied = [(f, rule) for f, rule in done.implied]
-        out.notes.extend(f'asked where {e} is after the report, both orders of the options '
-                         f'said "{said}" (the answer had "{was}"): taken into the update'
-                         for e, was, said in check.against)
-        out.errors = []
-        out.trace.doubt(Doubt.AMENDED)
-
-    def _doubt(self, r: Reading, out: UpdateOutcome) -> None:
-        """Keep the report pending and ask which thing it means when that was a guess."""
-        stated = [c.stated for c in r.done]
-        doubt = clarify.doubt(r.req.kg, r.ctx.mentions, stated, self.world)
-        if doubt is None:
-            return
-        out.question = doubt.question()
-        out.clarify = {**doubt.to_json(), 'text': r.req.text,
-                       'stated': [u.to_json() for u in stated],
-                       'expires': time.time() + self.settings.clarify_timeout}
-        out.errors = [f'the report does not say which {doubt.mention} it means; '
-                      f'asked: {out.question}']
 
     # -- asking back (:mod:`.open_questions`) -----------------------------------------
     def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:

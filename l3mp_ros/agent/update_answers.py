@@ -19,32 +19,24 @@ from typing import Any
 
 from ..config import Config, default
 from ..llm.handles import Tokenize
-from ..llm.protocol import ChatLLM, LLMError, LLMReply
+from ..llm.protocol import ChatLLM, LLMReply
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.mentions import candidates, resolve, surfaces
-from ..text import words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
-from ..world.phrasing import Phrasing
-from .attempts import Chat, Doubt, Judged, Messages, Trace, Traced, Verdict
-from .clauses import named_as_source
+from .answer_checks import Draft
+from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
+from .pipeline import ANSWER_CHECKS
 from .request import Request
-from .state_questions import as_said, both_orders, changeable, place_groups, where_question
+from .rulings import Act, enabled
 from .update_checks import (
     CONFIRM_MIN_YES,
     Going,
     PartScope,
-    irrelevant,
-    last_places,
-    place_kinds,
-    relevance_errors,
-    zone_of,
 )
 from .update_grounding import UpdateGrounding
 
-NO_CHANGE = 'the report states no change that the domain can represent'
-RESTATED = 'every fact of the answer already holds: no change to apply'
 # one clause seldom states more; a small model pads its answer with repeats up to the
 # schema's limit, each costing generation time
 MAX_PER_PART = 3
@@ -61,8 +53,6 @@ class UpdateSettings:
     place_check: bool = default('place_check')  # where-questions against the update
     #: a new place both orders give, for a thing that moves, is taken into the update
     place_amend: bool = default('place_amend')
-    #: a referent's new place is verified by the place check alone (no yes/no reading)
-    places_by_check: bool = False
     # keep a report pending and ask when its referent is a guess
     clarify: bool = default('clarify')
     clarify_timeout: float = default('clarify_timeout')
@@ -289,168 +279,26 @@ class PartQuestion:
                            + '\nAnswer again with the corrected JSON.')
         return judged
 
-    def _complete(self, stated: Update) -> Completion:
+    def complete(self, stated: Update) -> Completion:
+        """Return ``stated`` finished by the domain's rules on this part's graph."""
         return complete(self.kg, stated, self.world.constraints, self.world.domain)
 
     def _check(self, stated: Update) -> Judged[Completion]:
-        """Complete a read answer by the rules and check it."""
-        narrated: list[str] = []
-        if self.settings.verify:  # a narrative's last place of a thing is where it is
-            stated, narrated = last_places(stated, self.ctx.mentions, self.world, self.kg)
-            if narrated:
-                self.trace.doubt(Doubt.NARRATIVE)
-        completion = self._complete(stated)
-        completion.notes.extend(narrated)
-        if stated.is_empty():
-            return Judged(Verdict.NO_CHANGE, None, [NO_CHANGE])
-        again = self._placed_before(stated)
-        if completion.update.is_empty() and not again:
-            # Everything stated already holds: the report restates the graph (or the model
-            # could not say the change). A re-prompt pushed a small model into inventing a
-            # change, so this ends here, as a rejection.
-            return Judged(Verdict.RESTATED, completion, [RESTATED, *completion.notes])
-        verify = self.settings.verify
-        off = irrelevant(completion.stated, self.ctx.mentioned) if verify else set()
-        errors = relevance_errors(off)
-        if self.scope is not None and not errors:
-            completion, errors, off = self._within_part(completion, self.scope)
-        self.excluded |= off
-        moved = Update.of(completion.stated.remove, completion.stated.add - again)
-        if not errors and self.going is not None and self.going.missing(moved):
-            # "Bob came into the mailroom" answered with the mailroom door only: a partial
-            # update would be applied as if it were the whole; asked where the subject is
-            # now (both orders), or else re-prompted. A later part of going answered with
-            # the place an earlier part gave ("... and came straight back in") is such too
-            where = self._ask_where(moved) if self.settings.place_amend else None
-            if where:
-                completion = self._complete(Update.of(moved.remove, moved.add | where))
-                completion.notes.extend(narrated)
-                completion.notes.extend(
-                    f'{f.text()}: the one new place the report offers for {f.args[0]}, who '
-                    'went somewhere' if f in self.only else
-                    f'{f.text()}: asked where {f.args[0]} is after the report, both orders '
-                    'of the options said so' for f in sorted(where))
-                self.placed |= where
-                self.trace.doubt(Doubt.AMENDED)
-            else:
-                errors = [self.going.error(moved)]
-        if not errors and completion.update.is_empty():
-            return Judged(Verdict.RESTATED, completion, [RESTATED, *completion.notes])
-        if not errors and verify:
-            errors = self.world.verifier.check(self.kg, completion.update)
-        return Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
-
-    def _placed_before(self, stated: Update) -> set[Fact]:
-        """Return the places ``stated`` gives a part's subject of going that an earlier part gave.
-
-        "Omar pushed the robot out onto the dock and came straight back in": the second
-        part answered "Omar is on the dock" restates the first part, not this one.
-        """
-        if self.going is None or self.scope is None or self.before is None:
-            return set()
-        subjects = {self.going.subject, *self.going.others}
-        return {f for f in stated.add if f.predicate in self.going.places and f.args
-                and f.args[0] in subjects and f in self.kg and f not in self.before}
-
-    def _ask_where(self, stated: Update) -> set[Fact]:
-        """Return the new place of each subject a report of going left unplaced, or none.
-
-        Each is asked where it is after the report among the report's referents of the
-        right type and the rooms of the places the answer puts things (:meth:`_zones`), in
-        both option orders (once per part: a re-prompt reuses the answer); one such place,
-        not named as where they came from, is taken without asking. Every subject needs a
-        new place, else the answer goes back to the model as an error (empty set). A
-        subject an earlier part moved is asked about on the graph before the report, so "as
-        before" is where it was before the whole report (it may have come back) and the
-        earlier part's place is one option among the others.
-        """
-        assert self.going is not None
-        refs = self.ctx.referents()
-        found: set[Fact] = set()
-        for subject in self.going.unplaced(stated):
-            got = None
-            for group in place_groups(self.world, self.kg, subject, changeable(self.world)):
-                if not set(group) & self.going.places:
-                    continue
-                kg = self.before if self._moved_earlier(subject, group) else self.kg
-                phrasing = Phrasing(self.world.domain, kg)
-                said = as_said(phrasing, subject, self.ctx.written)
-                near = [z for z in self._zones(stated, subject, group) if z not in refs]
-                q = where_question(self.world, kg, phrasing, subject, said, group,
-                                   [*refs, *near])
-                if q is None:
-                    continue
-                if kg is self.kg and len(q.options) == 2 and not self._left_from(q.facts[1]):
-                    got = q.facts[1]  # the one place the report offers: where they went
-                    self.only |= got
-                    self.trace.history.append({'state': q.text, 'options': q.options,
-                                               'only_option': True})
-                    break
-                key = (q.text, tuple(q.options))
-                if key not in self.answered:  # a re-prompted part asks the same again
-                    try:
-                        self.answered[key] = both_orders(
-                            self.llm, self.report, q, self.trace,
-                            lambda facts: bool(facts) and not all(f in self.kg for f in facts))
-                    except LLMError:
-                        return set()
-                got = self.answered[key]
-                if got:
-                    break
-            if not got:
-                return set()
-            found |= got
-        return found
-
-    def _left_from(self, facts: frozenset[Fact]) -> bool:
-        """Tell whether the report names one of these places as where someone came from.
-
-        "came back out of the cold room", "in from the yard": such a place is no answer to
-        where they went.
-        """
-        said = words(self.report)
-        for m in self.ctx.mentions:
-            if not any(m.resolved == f.args[-1] for f in facts):
+        """Run the answer checks (:data:`.pipeline.ANSWER_CHECKS`) on a read answer."""
+        d = Draft(self, stated)
+        for check in ANSWER_CHECKS:
+            if not enabled(check, self.settings) or not check.applies(d):
                 continue
-            if named_as_source(said, m.start):
-                return True
-        return False
-
-    def _zones(self, stated: Update, subject: str, group: tuple[str, ...]) -> list[str]:
-        """Return where the places the answer puts other things are, of the subject's kind.
-
-        "Lena came back out of the cold room with the ice bucket and left it on the sink
-        bench": the room of the sink bench is where Lena went, though the report names
-        only the bench.
-        """
-        kinds = place_kinds(self.world, group)
-        out: list[str] = []
-        for f in sorted(stated.add):
-            if len(f.args) == 2 and f.args[0] != subject:
-                zone = zone_of(self.world, self.kg, f.args[1], kinds)
-                if zone is not None and zone not in out:
-                    out.append(zone)
-        return out
-
-    def _moved_earlier(self, subject: str, group: tuple[str, ...]) -> bool:
-        """Tell whether an earlier part of the report changed where ``subject`` is."""
-        if self.before is None or self.before is self.kg:
-            return False
-
-        def place(kg: Any) -> set[Fact]:
-            return {f for f in kg.facts_of(subject) if f.predicate in group
-                    and f.args[0] == subject}
-        return place(self.before) != place(self.kg)
-
-    def _within_part(self, completion: Completion, part: PartScope
-                     ) -> tuple[Completion, list[str], set[Fact]]:
-        """Keep what this part says and drop what belongs elsewhere, or say what is off."""
-        off = part.outside(completion.stated)
-        kept = Update.of(completion.stated.remove - off, completion.stated.add - off)
-        trimmed = self._complete(kept) if off else None
-        if trimmed is not None and not trimmed.update.is_empty():
-            trimmed.notes.extend(f'dropped {f.text()}: not about anything '
-                                 f'"{part.text}" names' for f in sorted(off))
-            return trimmed, [], off
-        return completion, [f'{f.text()} is not about anything "{part.text}" names; answer '
-                            'only what this part says' for f in sorted(off)], off
+            ruling = check.judge(d)
+            self.excluded |= ruling.barred
+            for why in ruling.doubts:
+                self.trace.doubt(why)
+            if ruling.act is Act.STOP:
+                return Judged(ruling.verdict or Verdict.INVALID, ruling.value, ruling.errors)
+            if ruling.act is Act.AMEND and isinstance(ruling.value, Update):
+                d.stated, d.narrated = ruling.value, list(ruling.notes)
+            elif ruling.act is Act.AMEND:
+                d.completion = ruling.value
+            elif ruling.act is Act.REJECT:
+                d.errors = list(ruling.errors)
+        return Judged(Verdict.INVALID if d.errors else Verdict.ACCEPTED, d.completion, d.errors)

@@ -1,0 +1,163 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The checks of a whole report's update, once its parts are composed (Algorithm 3).
+
+They run in the order :data:`.pipeline.REPORT_CHECKS` lists, each on a :class:`Report`
+(the reading, its outcome so far and what the checks may ask), and return a
+:class:`~.rulings.Ruling` the update loop applies.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..llm.protocol import ChatLLM, LLMError, llm_failure
+from ..world.complete import complete
+from ..world.kg import Update
+from ..world.model import WorldModel
+from ..world.phrasing import Phrasing
+from . import clarify
+from .attempts import Doubt
+from .rulings import Act, Ruling
+from .state_questions import amend, check_places, where_after
+from .update_checks import put_by
+
+
+@dataclass
+class Report:
+    """One report's composed update, as the report checks read it."""
+
+    r: Any  # the reading (:class:`.update_answers.Reading`)
+    out: Any  # its outcome so far (:class:`.update_answers.UpdateOutcome`)
+    world: WorldModel
+    llm: ChatLLM
+    settings: Any  # :class:`.update_answers.UpdateSettings`
+
+    @property
+    def update(self) -> Update:
+        """Return the update the checks judge."""
+        assert self.out.update is not None
+        return self.out.update
+
+
+def finished(rep: Report, stated: Update) -> Ruling | None:
+    """Return ``stated`` finished by the domain's rules as an amendment, or None if refused."""
+    kg, world = rep.r.req.kg, rep.world
+    done = complete(kg, stated, world.constraints, world.domain)
+    if done.update.is_empty() or world.verifier.check(kg, done.update):
+        return None
+    return Ruling(Act.AMEND, done, doubts=[Doubt.AMENDED])
+
+
+class PlaceCheck:
+    """Where-questions, asked in both option orders, must not go against the update.
+
+    The free diff most often goes wrong by leaving out a thing or person the report also
+    moved, or by stopping at a place the report then leaves (:func:`.state_questions.
+    check_places`). With ``place_amend`` the places both orders gave, for things that move,
+    are taken into the update (doubtful: the patrol looks first); otherwise it stays out.
+    """
+
+    name, setting = 'place_check', 'place_check'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether there is a verified update to check."""
+        return rep.settings.verify and rep.out.update is not None
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask where each referent is; refuse, or take in the places given."""
+        r = rep.r
+        try:
+            check = check_places(rep.llm, rep.world, r.req.kg, r.req.text, rep.update,
+                                 r.ctx.referents(), rep.out.trace, written=r.ctx.written)
+        except LLMError as exc:
+            return Ruling.reject([llm_failure(exc, 'place check')])
+        stayed = [Doubt.PLACE] if check.stayed else []  # applied, its facts looked at first
+        if not check.errors:
+            return Ruling(doubts=stayed)
+        amended = amend(rep.update, check) if rep.settings.place_amend else None
+        got = finished(rep, amended) if amended is not None else None
+        if got is None:
+            return Ruling(Act.REJECT, errors=check.errors, doubts=stayed)
+        got.notes = [f'asked where {e} is after the report, both orders of the options '
+                     f'said "{said}" (the answer had "{was}"): taken into the update'
+                     for e, was, said in check.against]
+        got.doubts = [*stayed, *got.doubts]
+        return got
+
+
+class ActorCheck:
+    """Whoever put a thing somewhere is where that place is, or is asked where they are.
+
+    "Omar went into the cold room and brought the yoghurt out to the packing table"
+    answered with Omar in the cold room: the packing table is in the stock room. The actor
+    is asked where they are after the report (both orders, the place of what they put
+    among the options, with ``place_amend``); that place both orders give is taken in
+    (doubtful), anything else keeps the report out (:func:`.update_checks.put_by`).
+    """
+
+    name, setting = 'actor_check', 'place_check'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether there is a verified update to check."""
+        return rep.settings.verify and rep.out.update is not None
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask where the actor is; refuse, or take that place in."""
+        r, world, kg = rep.r, rep.world, rep.r.req.kg
+        after = kg.copy()  # the place check may have taken a place in: the update, not r.work
+        after.apply(rep.update)
+        got = put_by(world, after, list(zip(r.actors, (c.update for c in r.done), strict=True)),
+                     Phrasing(world.domain, kg).proper)
+        if got is None:
+            return Ruling()
+        try:
+            said = where_after(rep.llm, world, kg, r.req.text, got.actor, got.group,
+                               [*r.ctx.referents(), got.zone], rep.out.trace,
+                               written=r.ctx.written) if rep.settings.place_amend else None
+        except LLMError as exc:
+            return Ruling.reject([llm_failure(exc, 'place check')])
+        thing, place = got.put.args
+        why = (f'{thing} is now {got.put.predicate} {place}, which is in {got.zone}, but the '
+               f'update leaves {got.actor}, who put it there, elsewhere')
+        there = {f for f in said or () if f.args[1] == got.zone}
+        if not there:
+            asked = (f'; asked where {got.actor} is after the report, the two orders of the '
+                     'options did not both say so') if rep.settings.place_amend else ''
+            return Ruling.reject([f'{why}{asked}; nothing is applied'])
+        own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
+        stated = Update.of(rep.update.remove - there, (rep.update.add - own)
+                           | {f for f in there if f not in kg})
+        done = complete(kg, stated, world.constraints, world.domain)
+        errors = world.verifier.check(kg, done.update)
+        if errors:
+            return Ruling.reject([f'{why}; with {got.actor} there: {errors[0]}'])
+        return Ruling(Act.AMEND, done, notes=[
+            f'{why}: asked where {got.actor} is, both orders of the options said '
+            f'{got.zone}; taken into the update'], doubts=[Doubt.AMENDED])
+
+
+class Clarify:
+    """A referent that was a guess keeps the report pending: the speaker is asked."""
+
+    name, setting = 'clarify', 'clarify'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether the update was verified (asking back needs it)."""
+        return bool(rep.settings.verify)
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask which thing a guessed mention means."""
+        r = rep.r
+        stated = [c.stated for c in r.done]
+        doubt = clarify.doubt(r.req.kg, r.ctx.mentions, stated, rep.world)
+        if doubt is None:
+            return Ruling()
+        question = doubt.question()
+        pending = {**doubt.to_json(), 'text': r.req.text,
+                   'stated': [u.to_json() for u in stated],
+                   'expires': time.time() + rep.settings.clarify_timeout}
+        return Ruling(Act.ASK, pending, question=question, errors=[
+            f'the report does not say which {doubt.mention} it means; asked: {question}'])
