@@ -52,7 +52,7 @@ class LastPlace:
     name, setting = 'narrative', 'verify'
 
     def applies(self, d: Draft) -> bool:
-        """Always: a narrative may tell several places."""
+        """Apply always: a narrative may tell several places."""
         return True
 
     def judge(self, d: Draft) -> Ruling:
@@ -68,7 +68,7 @@ class Complete:
     name, setting = 'complete', None
 
     def applies(self, d: Draft) -> bool:
-        """Always."""
+        """Apply always."""
         return True
 
     def judge(self, d: Draft) -> Ruling:
@@ -124,7 +124,7 @@ class Relevant:
     name, setting = 'relevance', 'verify'
 
     def applies(self, d: Draft) -> bool:
-        """Always (with verification)."""
+        """Apply always (with verification)."""
         return True
 
     def judge(self, d: Draft) -> Ruling:

@@ -10,16 +10,18 @@ entry; switching one off is its setting.
 
 - :data:`ANSWER_CHECKS`: one part's answer, in order, inside the propose–judge–re-prompt
   loop (:mod:`.attempts`); a rejection becomes the re-prompt (:mod:`.answer_checks`).
+- :data:`PART_CHECKS`: one part's settled answer, before the next part is asked
+  (:mod:`.part_checks`): a repeat of an earlier part is asked again, a "still" part is
+  skipped, the answer is read back to the model.
 - :data:`REPORT_CHECKS`: the whole report's update once its parts are composed
   (:mod:`.report_checks`): where each thing and person the report names is now, where
   whoever put a thing somewhere is, and whether a mention was a guess worth asking about.
 
 Before the answers (no LLM call): a report naming someone no entity carries is refused
-(:func:`.update_checks.unknown_names_error`). Between a part's answer and the next part
-(:meth:`.update.NLUpdater._read`): a part repeating an earlier part's change is asked
-again, a "still" part changes nothing, and the read-back (:class:`.update_checks.
-ReadBack`: a numbered choice among facts that disagree, then yes/no per fact). After the
-checks, the world model verifies the update once more as it writes it.
+(:func:`.update_checks.unknown_names_error`). After the checks, the world model verifies
+the update once more as it writes it. With ``prompt_context: widen`` a reading refused or
+in doubt on the referents' facts alone is done again on every fact
+(:meth:`.update.NLUpdater._widens`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .answer_checks import (
     Verified,
     WithinPart,
 )
+from .part_checks import InDoubt, ReadBackCheck, RepeatedPart, Still
 from .report_checks import ActorCheck, Clarify, PlaceCheck
 
 #: one part's answer (:class:`.answer_checks.Draft`), in order
@@ -50,6 +53,14 @@ ANSWER_CHECKS: Sequence[Any] = (
     Going(),  # a subject said to go somewhere moves (asked where, with place_amend)
     Restated(last=True),  # still something to change after the checks above
     Verified(),  # the domain's types and rules
+)
+
+#: one part's settled answer (:class:`.part_checks.PartAnswer`), before the next part
+PART_CHECKS: Sequence[Any] = (
+    RepeatedPart(),  # an earlier part's change repeated: asked again without it
+    InDoubt(),  # the first of two readings (widen): a doubt ends it
+    Still(),  # "still ...", or only a repeat: the part changes nothing
+    ReadBackCheck(),  # a numbered choice, then yes/no per stated fact
 )
 
 #: the report's composed update (:class:`.report_checks.Report`), in order

@@ -11,6 +11,7 @@ of whether it applies to what is being read, and a :meth:`Check.judge` that retu
 - ``AMEND``: the reading goes on with a changed value (``value``) and ``notes``;
 - ``REJECT``: ``errors`` (sent back to the model as the re-prompt, where the loop may);
 - ``STOP``: the reading ends with ``verdict`` (no change, a restatement) and ``errors``;
+- ``SKIP``: what is read changes nothing, as it says: the reading goes on without it;
 - ``ASK``: the speaker is asked ``question`` before anything is written.
 
 Any ruling may bar facts from the next answer (``barred``) and record why the reading is
@@ -37,6 +38,7 @@ class Act(StrEnum):
     AMEND = 'amend'
     REJECT = 'reject'
     STOP = 'stop'
+    SKIP = 'skip'
     ASK = 'ask'
 
 

@@ -36,11 +36,12 @@ from ..retrieval.base import Retrieval, Retriever
 from ..retrieval.link import named_in
 from ..stages import stage
 from .answer_checks import NO_CHANGE, RESTATED
-from .attempts import Attempts, Doubt, Judged, Verdict
+from .attempts import Attempts, Judged, Verdict
 from .examples import system_for
 from .grounding import FULL, REFERENTS, WIDEN, grounded_message
 from .open_questions import OpenQuestions
-from .pipeline import REPORT_CHECKS
+from .part_checks import PartAnswer
+from .pipeline import PART_CHECKS, REPORT_CHECKS
 from .report_checks import Report
 from .request import Request
 from .rulings import Act, enabled
@@ -53,12 +54,8 @@ from .update_answers import (
     report_context,
 )
 from .update_checks import (
-    STATIVE,
-    ReadBack,
-    changed_before,
     going,
     leading_subject,
-    own_content,
     part_actor,
     part_scope,
     unknown_names_error,
@@ -143,31 +140,36 @@ class NLUpdater:
                 q = self._question(r, part, out)  # the part's prompt, scope and checks
             with stage('propose'):
                 got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
-            if fast and self._repeats_earlier(r, part, got):
-                out.trace.doubt(Doubt.REPEATED)
-                r.last, r.errors = got.value, [f'the answer for "{part}" repeated an '
-                                               "earlier part's change"]
-                break
-            if fast and got.accepted and out.trace.doubts:  # a settled choice, ...
-                r.last, r.errors = got.value, [f'the answer for "{part}" is in doubt ('
-                                               f'{", ".join(out.trace.doubts)})']
-                break
-            if self._repeats_earlier(r, part, got):  # asked again, earlier changes barred
-                with stage('propose'):
-                    got = self._again(loop, q.barring(r.changed()), got,
-                                      f'the first answer for "{part}" repeated an '
-                                      "earlier part's change; asked again without it")
-            if self._changes_nothing(r, part, got):  # "still ...", or a repeat
-                continue
-            if got.accepted and s.confirm and s.verify:
-                with stage('read_back'):
-                    got = self._read_back(r, part, q, got, loop, again=not fast)
+            got = self._judge_part(PartAnswer(r, part, q, got, loop, fast, self.llm,
+                                              self.world, s))
+            if got is None:
+                continue  # the part changes nothing, as it says
             r.last, r.errors = got.value, got.errors
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last, q.actor)
         self._compose(r, out)  # the parts' net change, or why there is none
         self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify
+
+    def _judge_part(self, a: PartAnswer) -> Judged[Any] | None:
+        """Run the part checks (:data:`.pipeline.PART_CHECKS`) on a part's answer.
+
+        Return the answer they leave (its errors end the reading), or None to skip the part.
+        """
+        for check in PART_CHECKS:
+            if not enabled(check, self.settings) or not check.applies(a):
+                continue
+            with stage(check.name):
+                ruling = check.judge(a)
+            if ruling.act is Act.SKIP:
+                return None
+            if ruling.act is Act.STOP:
+                return Judged(ruling.verdict or Verdict.INVALID, ruling.value, ruling.errors)
+            if ruling.act is Act.AMEND:
+                a.got = ruling.value
+            elif ruling.act is Act.REJECT:
+                a.got.errors = list(ruling.errors)
+        return a.got
 
     def _judge_report(self, r: Reading, out: UpdateOutcome) -> None:
         """Run the report checks (:data:`.pipeline.REPORT_CHECKS`) until one refuses or asks."""
@@ -254,81 +256,6 @@ class NLUpdater:
         r.earlier |= named_in(kg, part)
         return PartQuestion(self.world, self.settings, self.llm, out.trace, r.ctx, r.work, ask,
                             scope, goes, text, before=kg, actor=actor)
-
-    def _repeats_earlier(self, r: Reading, part: str, got: Judged[Any]) -> bool:
-        """Tell whether a part's answer repeats an earlier part's change.
-
-        Only when the part names something no earlier part changed: then it is asked again.
-        """
-        kg = r.req.kg
-        return (r.several and got.verdict is Verdict.RESTATED and got.value is not None
-                and bool(r.done) and self.settings.verify and not STATIVE.search(part)
-                and changed_before(kg, got.value.asked) and own_content(kg, part, r.done))
-
-    @staticmethod
-    def _again(loop: Attempts, q: PartQuestion, got: Judged[Any], note: str) -> Judged[Any]:
-        """Ask ``q`` once more (bounded); the new answer carries ``note``."""
-        loop.trace.doubt(Doubt.REPEATED)
-        again = loop.run(q.messages, q.propose, q.judge)
-        if again.value is not None:
-            again.value.notes.append(note)
-        return again
-
-    @staticmethod
-    def _changes_nothing(r: Reading, part: str, got: Judged[Any]) -> bool:
-        """Tell whether a part is skipped: it says "still", or repeats an earlier change.
-
-        A part of a report with no change that does not say so makes the whole report
-        fail (its errors are set).
-        """
-        if not r.several:
-            return False
-        if got.verdict is Verdict.NO_CHANGE:
-            if STATIVE.search(part):
-                return True  # "X is still in the office": nothing to change, as said
-            got.errors = [f'no change found for the part "{part}" of the report; '
-                          'nothing is applied (a partial update would be wrong)']
-            return False
-        if got.verdict is Verdict.RESTATED and got.value is not None and (
-                STATIVE.search(part) or (changed_before(r.req.kg, got.value.asked)
-                                         and not own_content(r.req.kg, part, r.done))):
-            r.restated = True
-            return True
-        return False
-
-    def _read_back(self, r: Reading, part: str, q: PartQuestion, got: Judged[Any],
-                   loop: Attempts, *, again: bool = True) -> Judged[Any]:
-        """Read the answer back (:class:`.update_checks.ReadBack`).
-
-        The read-back most often denies a fact the model added beside the right one
-        ("repaired" → also "the room is no longer lit"): the part is asked once more with
-        the denied facts barred (unless not ``again``: then the denial is the answer's
-        error), and the new answer must pass the same read-back.
-        """
-        check = ReadBack(self.llm, self.world, self.settings.confirm_min_yes,
-                         lambda f: f in q.placed)
-        asked = part if r.several else None
-        read: dict[str, bool] = {}  # read-back answers, by statement
-        completion, errors, denied = check.check(r.req.text, asked, got.value, r.work,
-                                                 loop.trace, r.ctx.written, read)
-        read_back = Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
-        if not denied:
-            return read_back
-        loop.trace.doubt(Doubt.DENIED)
-        if not again:
-            return Judged(Verdict.INVALID, completion, errors or [
-                'the read-back denied ' + ', '.join(f.text() for f in sorted(denied))])
-        barred = q.barring(denied)
-        again = loop.run(barred.messages, barred.propose, barred.judge)
-        if not again.accepted:
-            return read_back
-        completion, errors, _ = check.check(r.req.text, asked, again.value, r.work,
-                                            loop.trace, r.ctx.written, read)
-        if errors:
-            return read_back
-        completion.notes.extend(f'asked again without {f.text()}: the report does not '
-                                'say it' for f in sorted(denied))
-        return Judged(Verdict.ACCEPTED, completion)
 
     @staticmethod
     def _compose(r: Reading, out: UpdateOutcome) -> None:

@@ -1,0 +1,153 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The checks between one part's accepted answer and the next part (Algorithm 3).
+
+They run in the order :data:`.pipeline.PART_CHECKS` lists, on a :class:`PartAnswer` (the
+part, its question and the answer the propose–judge loop settled on) and may ask the part
+again (an amended answer), skip it (it changes nothing, as it says), or end the reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..stages import stage
+from .attempts import Attempts, Doubt, Judged, Verdict
+from .rulings import Act, Ruling
+from .update_checks import STATIVE, ReadBack, changed_before, own_content
+
+
+@dataclass
+class PartAnswer:
+    """One part's answer, as the part checks read it."""
+
+    r: Any  # the reading (:class:`.update_answers.Reading`)
+    part: str
+    q: Any  # the part's question (:class:`.update_answers.PartQuestion`)
+    got: Judged[Any]  # the answer the loop settled on
+    loop: Attempts
+    fast: bool  # the first of two readings (``widen``): one answer, the first doubt ends it
+    llm: Any
+    world: Any
+    settings: Any
+
+    def repeats_earlier(self) -> bool:
+        """Tell whether the answer repeats an earlier part's change.
+
+        Only when the part names something no earlier part changed: then it is asked again.
+        """
+        r, got, kg = self.r, self.got, self.r.req.kg
+        return (r.several and got.verdict is Verdict.RESTATED and got.value is not None
+                and bool(r.done) and self.settings.verify and not STATIVE.search(self.part)
+                and changed_before(kg, got.value.asked) and own_content(kg, self.part, r.done))
+
+
+class RepeatedPart:
+    """A part whose answer repeats an earlier part's change is asked again without it."""
+
+    name, setting = 'repeated_part', None
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether the answer repeats an earlier part's change."""
+        return a.repeats_earlier()
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """Ask again with earlier changes barred (the first reading of two: give up)."""
+        a.loop.trace.doubt(Doubt.REPEATED)
+        if a.fast:
+            return Ruling.stop(Verdict.INVALID, a.got.value, [
+                f'the answer for "{a.part}" repeated an earlier part\'s change'])
+        q = a.q.barring(a.r.changed())
+        with stage('propose'):
+            again = a.loop.run(q.messages, q.propose, q.judge)
+        if again.value is not None:
+            again.value.notes.append(f'the first answer for "{a.part}" repeated an earlier '
+                                     "part's change; asked again without it")
+        return Ruling.amend(again)
+
+
+class InDoubt:
+    """On the first of two readings (``widen``), an answer in doubt ends the reading."""
+
+    name, setting = 'in_doubt', None
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether a first reading's accepted answer is in doubt."""
+        return a.fast and a.got.accepted and bool(a.loop.trace.doubts)
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """End the reading: it is read again on every fact."""
+        return Ruling.stop(Verdict.INVALID, a.got.value, [
+            f'the answer for "{a.part}" is in doubt ({", ".join(a.loop.trace.doubts)})'])
+
+
+class Still:
+    """A part that says "still", or only repeats an earlier change, changes nothing.
+
+    A part with no change that does not say so makes the whole report fail: a partial
+    update would be wrong.
+    """
+
+    name, setting = 'still', None
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether the report has several parts and this one found no change."""
+        return a.r.several and a.got.verdict in (Verdict.NO_CHANGE, Verdict.RESTATED)
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """Skip the part, or refuse the report (noting a restatement on the reading)."""
+        r, got, part, kg = a.r, a.got, a.part, a.r.req.kg
+        if got.verdict is Verdict.NO_CHANGE:
+            if STATIVE.search(part):
+                return Ruling(Act.SKIP)  # "X is still in the office": nothing to change
+            return Ruling.reject([f'no change found for the part "{part}" of the report; '
+                                  'nothing is applied (a partial update would be wrong)'])
+        if got.value is not None and (STATIVE.search(part) or (
+                changed_before(kg, got.value.asked) and not own_content(kg, part, r.done))):
+            r.restated = True
+            return Ruling(Act.SKIP)
+        return Ruling()
+
+
+class ReadBackCheck:
+    """Read the answer back (:class:`.update_checks.ReadBack`).
+
+    The read-back most often denies a fact the model added beside the right one
+    ("repaired" → also "the room is no longer lit"): the part is asked once more with the
+    denied facts barred (on the first of two readings, the denial is the answer's error),
+    and the new answer must pass the same read-back.
+    """
+
+    name, setting = 'read_back', 'confirm'
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether there is an accepted, verified answer to read back."""
+        return a.got.accepted and bool(a.settings.verify)
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """Return the answer as read back (amended), or the read-back's errors."""
+        r, q, trace = a.r, a.q, a.loop.trace
+        check = ReadBack(a.llm, a.world, a.settings.confirm_min_yes, lambda f: f in q.placed)
+        asked = a.part if r.several else None
+        read: dict[str, bool] = {}  # read-back answers, by statement
+        completion, errors, denied = check.check(r.req.text, asked, a.got.value, r.work,
+                                                 trace, r.ctx.written, read)
+        read_back = Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
+        if not denied:
+            return Ruling.amend(read_back)
+        trace.doubt(Doubt.DENIED)
+        if a.fast:
+            return Ruling.amend(Judged(Verdict.INVALID, completion, errors or [
+                'the read-back denied ' + ', '.join(f.text() for f in sorted(denied))]))
+        barred = q.barring(denied)
+        again = a.loop.run(barred.messages, barred.propose, barred.judge)
+        if not again.accepted:
+            return Ruling.amend(read_back)
+        completion, errors, _ = check.check(r.req.text, asked, again.value, r.work,
+                                            trace, r.ctx.written, read)
+        if errors:
+            return Ruling.amend(read_back)
+        completion.notes.extend(f'asked again without {f.text()}: the report does not '
+                                'say it' for f in sorted(denied))
+        return Ruling.amend(Judged(Verdict.ACCEPTED, completion))
