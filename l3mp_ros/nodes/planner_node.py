@@ -36,6 +36,7 @@ from ..schemas import error_event, loads, parse
 from ..tasking.lifecycle import TaskLifecycle
 from ..tasking.patrol import PATROL_PREFIX, PatrolPolicy, patrol_policy
 from ..tasking.requests import RequestError, parse_cancel, parse_request, spoken, yes_no
+from ..world.events import EventStatus
 from .common import COMMAND_QOS, PLAN_QOS, guarded, publish_json, run
 from .common import trigger_answer as answer
 from .managed import AgentNode, Given
@@ -144,7 +145,7 @@ class PlannerNode(AgentNode):
         data = loads(msg.data)
         if self.replica is not None:
             self.replica.on_event(data)
-        if self.tasks.active is not None and data.get('status') == 'applied':
+        if self.tasks.active is not None and data.get('status') == EventStatus.APPLIED:
             self.worker.submit('event', lambda: self._publish(self.tasks.on_event(data)))
 
     @guarded('execution_feedback')
