@@ -537,7 +537,7 @@ class TaskLifecycle:
             if status == Status.FAILED:
                 why = fb.get('message') or 'no reason given'
                 return self._replan(task, f'step {step + 1} {task.steps[step]} failed: {why}')
-            if status != 'succeeded':
+            if status != Status.SUCCEEDED:
                 return []
             if apply_effects is not None:
                 apply_effects(task.steps[step])
