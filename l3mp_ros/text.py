@@ -4,12 +4,23 @@
 
 :func:`words` (lower case, possessives dropped, number words as digits), :func:`name_words`
 (an entity name split the same way), :func:`stem` (a plural's singular) and the
-:data:`STOPWORDS` that name nothing. Imports nothing of the package.
+:data:`STOPWORDS` that name nothing; :class:`UtteranceKind`, what the router calls an
+utterance. Imports nothing of the package.
 """
 
 from __future__ import annotations
 
 import re
+from enum import StrEnum
+
+
+class UtteranceKind(StrEnum):
+    """What an utterance is, as the router tells them apart (``l3mp route``, ``voice_command``)."""
+
+    REPORT = 'report'  # says how the world is: an update of the KG
+    TASK = 'task'  # asks the robot to do something: a goal to plan
+    QUESTION = 'question'  # asks about the world: answered from the KG
+
 
 STOPWORDS = frozenset("""
 a an the and or but if then so of to in on at by for from with without into onto off out

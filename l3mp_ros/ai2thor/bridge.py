@@ -24,6 +24,7 @@ import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,21 @@ from l3mp_ros import paths
 from l3mp_ros.ai2thor.double import ControllerDouble
 from l3mp_ros.config import default
 from l3mp_ros.planning.status import Status
+
+
+class ControllerKind(StrEnum):
+    """The ``controller`` setting: the simulator, or its double."""
+
+    REAL = 'real'  # ai2thor.controller.Controller
+    DOUBLE = 'double'  # ControllerDouble: no simulator, no display
+
+
+class Offer(StrEnum):
+    """What :meth:`PlanTracker.offer` made of a ``plan/v1`` message."""
+
+    NEW = 'new'  # a plan to execute (it replaces the current one)
+    STOP = 'stop'  # the current task ended: stop executing it
+    IGNORED = 'ignored'  # nothing to do (another task's status, or our own progress echoed)
 
 
 class BridgeError(RuntimeError):
@@ -67,12 +83,12 @@ def build_controller(params: Mapping[str, Any]) -> tuple[Any, dict[str, Any] | N
     kind = str(params.get('controller') or default('controller'))
     vis = float(params.get('visibility_distance', default('visibility_distance')))
     grid = float(params.get('grid_size', default('grid_size')))
-    if kind == 'double':
+    if kind == ControllerKind.DOUBLE:
         seed = int(params.get('double_seed', default('double_seed')))
         sim = ControllerDouble(visibility_distance=vis, grid_size=grid, visibility='distance',
                                seed=seed if seed >= 0 else None, randomize=seed >= 0)
         return sim, sim.house
-    if kind != 'real':
+    if kind != ControllerKind.REAL:
         raise BridgeError(f'controller must be "real" or "double", not "{kind}"')
     house = load_house(str(params['house_json'])) if params.get('house_json') else None
     platform = str(params.get('platform') or '')
@@ -130,7 +146,7 @@ class PlanTracker:
         self.acked = 0  # the planner's next_step for the current plan (its progress echo)
         self._cond = threading.Condition()
 
-    def offer(self, body: Mapping[str, Any]) -> str:
+    def offer(self, body: Mapping[str, Any]) -> Offer:
         """Take a ``plan/v1`` body; return ``new``, ``stop`` or ``ignored``."""
         with self._cond:
             tid = str(body.get('task_id') or '')
@@ -141,20 +157,20 @@ class PlanTracker:
                 if job is not None and (job.task_id, job.revision) == (tid, rev):
                     self.acked = max(self.acked, int(body.get('next_step') or 0))
                     self._cond.notify_all()
-                    return 'ignored'  # the planner echoing our own progress
+                    return Offer.IGNORED  # the planner echoing our own progress
                 steps = [step_text(s) for s in body['steps']]
                 self.job = Job(tid, rev, steps, int(body.get('next_step') or 0))
                 self.acked = self.job.next
                 self.generation += 1
                 self._cond.notify_all()
-                return 'new'
+                return Offer.NEW
             if status in (Status.DONE, Status.FAILED, Status.CANCELLED) and job is not None \
                     and job.task_id == tid:
                 self.job = None
                 self.generation += 1
                 self._cond.notify_all()
-                return 'stop'
-            return 'ignored'
+                return Offer.STOP
+            return Offer.IGNORED
 
     def busy(self) -> bool:
         """Return True while a plan has steps left to run."""

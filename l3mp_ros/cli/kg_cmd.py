@@ -17,6 +17,7 @@ from ..compose import constraints_beside
 from ..schemas import WireError, loads
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
+from ..world.events import EventStatus, verdict
 from ..world.kg import KGError, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from ..world.problem_file import (
@@ -235,8 +236,8 @@ def cmd_apply_batch(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({'n': n, **result.to_json()}), flush=True)
             else:
-                verdict = 'applied' if result.applied else 'rejected'
-                print(f'{n}: {verdict} (event {result.event_id})'
+                status = verdict(result.applied)
+                print(f'{n}: {status} (event {result.event_id})'
                       + ''.join(f'\n  - {e}' for e in listed(result.errors)), flush=True)
     finally:
         world.close()
@@ -344,7 +345,7 @@ def _show_entity(world: WorldModel, args: argparse.Namespace) -> int:
     from ..config import Config
     from ..world.perceive import load_perceivable
     from ..world.phrasing import Phrasing
-    from ..world.support import describe
+    from ..world.support import SupportKind, describe
     try:
         perceivable = load_perceivable(args.perception or Config().perception_config)
     except ValueError as exc:
@@ -366,7 +367,7 @@ def _show_entity(world: WorldModel, args: argparse.Namespace) -> int:
     for r, f in zip(rows, sorted(kg.facts_of(name)), strict=True):
         s = r['support']
         tag = '?' if s is None else s['kind'] + (' doubtful' if s['doubtful'] else '') + (
-            '' if s['kind'] == 'seen' or not r['perceivable'] else
+            '' if s['kind'] == SupportKind.SEEN or not r['perceivable'] else
             ', confirmed' if s['confirmed'] else ', unconfirmed')
         print(f'{f.text()}  [{tag}]')
         if r['said']:
@@ -387,7 +388,7 @@ def format_event(e: Event) -> str:
             lines.append('    ' + line)
     for err in e.errors:
         lines.append(f'    ! {err}')
-    if e.status == 'init':
+    if e.status == EventStatus.INIT:
         lines.append(f'    {e.info.get("entities")} entities, {e.info.get("facts")} facts')
     return '\n'.join(lines)
 

@@ -16,6 +16,7 @@ from ..config import Config
 from ..config import default as config_default
 from ..llm.protocol import LLMError, llm_unavailable
 from ..planning.status import Status
+from ..text import UtteranceKind
 from ..world.stores import is_url
 from .common import (
     CLIError,
@@ -141,14 +142,15 @@ def agent_from_args(args: argparse.Namespace) -> Agent:
         raise CLIError(f'cannot reach the LLM: {exc}') from None
 
 
-def _run(args: argparse.Namespace, kind: str) -> int:
+def _run(args: argparse.Namespace, kind: UtteranceKind | None) -> int:
+    """Handle ``args.text`` as a ``kind`` of utterance (None: as the router says)."""
     agent = agent_from_args(args)
     try:
-        if kind == 'route':
+        if kind is None:
             kind = agent.route(args.text)
             if not args.json:
                 print(f'({kind})')
-        if kind == 'report':
+        if kind == UtteranceKind.REPORT:
             out = agent.update(args.text, source='cli')
             if llm_unavailable(out.errors):
                 raise CLIError(out.errors[0])
@@ -167,7 +169,7 @@ def _run(args: argparse.Namespace, kind: str) -> int:
                 for e in out.errors:
                     print(f'  - {e}', file=sys.stderr)
             return 0 if out.applied else 1
-        if kind == 'task':
+        if kind == UtteranceKind.TASK:
             out = agent.task(args.text)
             if llm_unavailable(out.errors):
                 raise CLIError(out.errors[0])
@@ -192,19 +194,19 @@ def _run(args: argparse.Namespace, kind: str) -> int:
 
 def cmd_update(args: argparse.Namespace) -> int:
     """Apply a reported change."""
-    return _run(args, 'report')
+    return _run(args, UtteranceKind.REPORT)
 
 
 def cmd_task(args: argparse.Namespace) -> int:
     """Plan a task."""
-    return _run(args, 'task')
+    return _run(args, UtteranceKind.TASK)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question."""
-    return _run(args, 'question')
+    return _run(args, UtteranceKind.QUESTION)
 
 
 def cmd_say(args: argparse.Namespace) -> int:
     """Route and handle an utterance."""
-    return _run(args, 'route')
+    return _run(args, None)

@@ -36,7 +36,14 @@ from urllib.parse import urlsplit
 from l3mp_ros import stages
 from l3mp_ros.llm import local_server
 from l3mp_ros.llm.parse import extract_json
-from l3mp_ros.llm.protocol import LOCAL_URLS, LLMConfig, LLMError, LLMReply, Usage
+from l3mp_ros.llm.protocol import (
+    LOCAL_URLS,
+    LLMConfig,
+    LLMError,
+    LLMErrorKind,
+    LLMReply,
+    Usage,
+)
 
 __all__ = ['LOCAL_URLS', 'TRANSPORTS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply',
            'LazyLLM', 'Usage', 'cache_key']
@@ -289,27 +296,27 @@ class LLMClient:
             remaining = end - time.monotonic()
             if remaining <= 0.05:
                 raise LLMError(f'LLM endpoint {self.base_url}: no answer within {why} '
-                               f'({attempts} attempt(s))', url=self.base_url, kind='timeout',
-                               attempts=attempts)
+                               f'({attempts} attempt(s))', url=self.base_url,
+                               kind=LLMErrorKind.TIMEOUT, attempts=attempts)
             attempts += 1
             try:
                 response = self._sender.create(request, remaining)
             except _Failure as exc:
-                if exc.kind == 'timeout':
+                if exc.kind == LLMErrorKind.TIMEOUT:
                     failure = LLMError(
                         f'LLM endpoint {self.base_url}: no answer within {why} '
-                        f'({attempts} attempt(s))', url=self.base_url, kind='timeout',
+                        f'({attempts} attempt(s))', url=self.base_url, kind=LLMErrorKind.TIMEOUT,
                         attempts=attempts)
-                elif exc.kind == 'unreachable':
+                elif exc.kind == LLMErrorKind.UNREACHABLE:
                     if self._local and not relocated and self._relocate():
                         relocated = True  # the resident server had exited: a new one answers
                         attempts -= 1
                         continue
                     failure = LLMError(
                         f'LLM endpoint {self.base_url}: unreachable ({exc.detail}) after '
-                        f'{attempts} attempt(s)', url=self.base_url, kind='unreachable',
+                        f'{attempts} attempt(s)', url=self.base_url, kind=LLMErrorKind.UNREACHABLE,
                         attempts=attempts)
-                elif exc.kind == 'http':
+                elif exc.kind == LLMErrorKind.HTTP:
                     status = int(exc.status or 0)
                     if (status in _FALLBACK_STATUSES and 'response_format' in request
                             and not fell_back):
@@ -320,13 +327,13 @@ class LLMClient:
                         continue
                     failure = LLMError(
                         f'LLM endpoint {self.base_url}: HTTP {status} ({exc.detail}) after '
-                        f'{attempts} attempt(s)', url=self.base_url, kind='http',
+                        f'{attempts} attempt(s)', url=self.base_url, kind=LLMErrorKind.HTTP,
                         status=status, attempts=attempts)
                     if status != 429 and status < 500:
                         raise failure from exc
                 else:
                     raise LLMError(f'LLM endpoint {self.base_url}: bad response ({exc.detail})',
-                                   url=self.base_url, kind='protocol',
+                                   url=self.base_url, kind=LLMErrorKind.PROTOCOL,
                                    attempts=attempts) from exc
             else:
                 if fell_back:
@@ -342,7 +349,7 @@ class LLMClient:
         choices = response.get('choices')
         if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
             raise LLMError(f'LLM endpoint {self.base_url}: reply has no choices',
-                           url=self.base_url, kind='protocol', attempts=attempts)
+                           url=self.base_url, kind=LLMErrorKind.PROTOCOL, attempts=attempts)
         choice = choices[0]
         text = _dict(choice.get('message')).get('content') or ''
         usage = _dict(response.get('usage'))
@@ -463,7 +470,8 @@ class _Failure(Exception):
     ``detail`` says why.
     """
 
-    def __init__(self, kind: str, detail: str = '', status: int | None = None) -> None:
+    def __init__(self, kind: LLMErrorKind, detail: str = '',
+                 status: int | None = None) -> None:
         super().__init__(f'{kind}: {detail}')
         self.kind, self.detail, self.status = kind, detail, status
 
@@ -484,17 +492,17 @@ class _OpenAISender:
             response = self._client.with_options(timeout=timeout) \
                 .chat.completions.create(**request)
         except errors.APITimeoutError as exc:
-            raise _Failure('timeout') from exc
+            raise _Failure(LLMErrorKind.TIMEOUT) from exc
         except errors.APIConnectionError as exc:
-            raise _Failure('unreachable', _root_cause(exc)) from exc
+            raise _Failure(LLMErrorKind.UNREACHABLE, _root_cause(exc)) from exc
         except errors.APIStatusError as exc:
-            raise _Failure('http', _server_message(exc.body, exc.message),
+            raise _Failure(LLMErrorKind.HTTP, _server_message(exc.body, exc.message),
                            exc.status_code) from exc
         except (errors.OpenAIError, ValueError) as exc:  # ValueError: a body not JSON
-            raise _Failure('protocol', str(exc)) from exc
+            raise _Failure(LLMErrorKind.PROTOCOL, str(exc)) from exc
         dump = getattr(response, 'model_dump', None)
         if not callable(dump):
-            raise _Failure('protocol', f'not a chat completion: {str(response)[:200]}')
+            raise _Failure(LLMErrorKind.PROTOCOL, f'not a chat completion: {str(response)[:200]}')
         return dump()
 
     def close(self) -> None:
@@ -522,9 +530,9 @@ class _HTTPSender:
             response = connection.getresponse()
             return response.status, response.read()
         except TimeoutError as exc:
-            raise _Failure('timeout') from exc
+            raise _Failure(LLMErrorKind.TIMEOUT) from exc
         except (OSError, http.client.HTTPException) as exc:
-            raise _Failure('unreachable', _root_cause(exc)) from exc
+            raise _Failure(LLMErrorKind.UNREACHABLE, _root_cause(exc)) from exc
         finally:
             connection.close()
 
@@ -536,10 +544,10 @@ class _HTTPSender:
         except ValueError:
             data = None
         if status >= 400:
-            raise _Failure('http', _server_message(data, raw[:300].decode(errors='replace')),
-                           status)
+            raise _Failure(LLMErrorKind.HTTP,
+                           _server_message(data, raw[:300].decode(errors='replace')), status)
         if not isinstance(data, dict):
-            raise _Failure('protocol', f'not a JSON object: {raw[:200]!r}')
+            raise _Failure(LLMErrorKind.PROTOCOL, f'not a JSON object: {raw[:200]!r}')
         return data
 
     def tokenize(self, root: str, text: str, timeout: float) -> list[str]:
@@ -552,10 +560,10 @@ class _HTTPSender:
         try:
             out = [t['piece'] for t in json.loads(raw)['tokens']]
         except (ValueError, KeyError, TypeError) as exc:
-            raise _Failure('protocol', f'not a /tokenize reply: {raw[:200]!r}',
+            raise _Failure(LLMErrorKind.PROTOCOL, f'not a /tokenize reply: {raw[:200]!r}',
                            status) from exc
         if not all(isinstance(p, str) for p in out):
-            raise _Failure('protocol', 'a token is not text')
+            raise _Failure(LLMErrorKind.PROTOCOL, 'a token is not text')
         return out
 
     def close(self) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..config import default
@@ -24,14 +25,25 @@ if TYPE_CHECKING:
 LOCAL_URLS = (None, '', 'local')
 
 
+class LLMErrorKind(StrEnum):
+    """Why an LLM call failed (:attr:`LLMError.kind`)."""
+
+    UNREACHABLE = 'unreachable'  # no connection to the endpoint
+    TIMEOUT = 'timeout'  # no answer in time, retries included
+    HTTP = 'http'  # the endpoint answered with an HTTP error (``status``)
+    PROTOCOL = 'protocol'  # an answer that is not a chat completion
+    CONFIG = 'config'  # the client cannot be set up as configured
+
+
 class LLMError(RuntimeError):
     """The LLM call failed: unreachable endpoint, timeout after retries, HTTP error.
 
     ``kind`` is one of ``'unreachable'``, ``'timeout'``, ``'http'``, ``'protocol'``,
-    ``'config'``; ``status`` is the HTTP status when there was one.
+    ``'config'`` (:class:`LLMErrorKind`); ``status`` is the HTTP status when there was one.
     """
 
-    def __init__(self, message: str, *, url: str | None = None, kind: str = 'protocol',
+    def __init__(self, message: str, *, url: str | None = None,
+                 kind: LLMErrorKind = LLMErrorKind.PROTOCOL,
                  status: int | None = None, attempts: int = 0) -> None:
         super().__init__(message)
         self.url = url
@@ -214,7 +226,8 @@ class LLMFailure(str):
 def llm_failure(exc: Exception, during: str = '') -> LLMFailure:
     """Describe an LLM failure: unreachable/timeout vs a request the endpoint refused."""
     where = f' during {during}' if during else ''
-    if getattr(exc, 'kind', '') == 'http' and getattr(exc, 'status', None) in (400, 413, 422):
+    if (getattr(exc, 'kind', '') == LLMErrorKind.HTTP
+            and getattr(exc, 'status', None) in (400, 413, 422)):
         return LLMFailure(f'LLM refused the request{where} (prompt too long for its '
                           f'context?): {exc}', unavailable=False)
     return LLMFailure(f'LLM unavailable{where}: {exc}', unavailable=True)

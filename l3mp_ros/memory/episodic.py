@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ..world.events import EventStatus
 from ..world.kg import Fact
 from ..world.stores import is_url
 from .index import DEFAULT_THRESHOLD, VectorIndex, VectorTable, open_index, resolve_embedder
@@ -276,7 +277,7 @@ class EpisodicMemory:
             try:
                 for e in events:
                     self._mark_contradictions(e)
-                    if e.status != 'applied' or e.update is None or e.update.is_empty():
+                    if e.status != EventStatus.APPLIED or e.update is None or e.update.is_empty():
                         continue
                     self._insert(e.id, e.time, e.source, e.utterance, set(e.update.add),
                                  set(e.update.remove), list(e.new_entities))
@@ -295,7 +296,7 @@ class EpisodicMemory:
 
     def _mark_contradictions(self, event: Any) -> None:
         """Record the reports an observation event names in ``info.overrides``."""
-        if event.status != 'applied':
+        if event.status != EventStatus.APPLIED:
             return
         overrides = (event.info or {}).get('overrides') or []
         self.conn.executemany(

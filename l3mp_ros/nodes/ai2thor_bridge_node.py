@@ -30,6 +30,7 @@ from std_msgs.msg import String
 
 from .. import schemas
 from ..ai2thor.bridge import (
+    Offer,
     PlanTracker,
     build_controller,
     resolve_config,
@@ -37,6 +38,7 @@ from ..ai2thor.bridge import (
 from ..ai2thor.executor import PlanExecutor
 from ..ai2thor.scene_graph import SceneGraphExtractor
 from ..config import BRIDGE, node_parameters
+from ..planning.status import Status
 from ..schemas import WireError, loads, validate
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, guarded, publish_json, run
 from .managed import ManagedNode
@@ -123,7 +125,7 @@ class Ai2ThorBridgeNode(ManagedNode):
             self.get_logger().warning(f'ignoring a bad plan message: {errors[0]}')
             return
         what = self.tracker.offer(body)
-        if what != 'ignored':
+        if what != Offer.IGNORED:
             self.get_logger().info(f'plan {body["task_id"]} r{body.get("revision", 0)} '
                                    f'{body["status"]}: {what}')
 
@@ -143,7 +145,7 @@ class Ai2ThorBridgeNode(ManagedNode):
                 continue
             generation, job, index, step = item
             try:
-                self._feedback(job.task_id, job.revision, index, step, 'started')
+                self._feedback(job.task_id, job.revision, index, step, Status.STARTED)
                 with self.lock:
                     result = self.executor_.execute_step(step, index)
                 ok = bool(result['success'])
@@ -152,7 +154,7 @@ class Ai2ThorBridgeNode(ManagedNode):
                     # the planner must count the step done before it sees the new frame, or
                     # the frame looks like a world where the plan's next step cannot run
                     self._feedback(job.task_id, job.revision, index, result['action'],
-                                   'succeeded')
+                                   Status.SUCCEEDED)
                     self.tracker.wait_ack(generation, index, ACK_TIMEOUT)
                     self._publish_frame(result['scene_graph'])
                 else:
@@ -160,11 +162,11 @@ class Ai2ThorBridgeNode(ManagedNode):
                     self._publish_frame(result['scene_graph'])
                     self._stop.wait(FRAME_SETTLE)
                     self._feedback(job.task_id, job.revision, index, result['action'],
-                                   'failed', result['error'])
+                                   Status.FAILED, result['error'])
                     self.get_logger().warning(f'step {index} {step} failed: {result["error"]}')
             except Exception as exc:  # keep serving: report the step as failed
                 self.tracker.finished(generation, False)
-                self._feedback(job.task_id, job.revision, index, step, 'failed',
+                self._feedback(job.task_id, job.revision, index, step, Status.FAILED,
                                f'bridge error: {exc!r}')
             delay = float(self.params['step_delay'])
             if delay > 0:

@@ -25,6 +25,7 @@ from rclpy.node import Node
 from std_msgs.msg import String
 
 from .. import paths, schemas
+from ..planning.status import Status
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, try_shutdown
 from .executor import PoolExecutor
 from .language_node import LanguageNode
@@ -117,7 +118,7 @@ def run(client: DemoClient, timeout: float) -> int:
 
         def answered(b: dict = before, r: str = reply) -> bool:
             if r == 'plan':
-                return any(json.loads(m).get('status') not in ('queued', 'planning')
+                return any(json.loads(m).get('status') not in (Status.QUEUED, Status.PLANNING)
                            for m in client.since('plan', b['plan']))
             return client.count(r) > b[r]
 

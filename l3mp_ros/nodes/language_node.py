@@ -24,6 +24,7 @@ from ..compose import agent_setters
 from ..config import LANGUAGE, node_parameters
 from ..schemas import error_event, loads
 from ..tasking.requests import yes_no
+from ..text import UtteranceKind
 from ..world.phrasing import Phrasing
 from .common import COMMAND_QOS, guarded, publish_json, run
 from .managed import AgentNode, Given
@@ -98,10 +99,10 @@ class LanguageNode(AgentNode):
             return  # a plain yes or no answers the planner's plan (confirm_plan), not us
         kind = self.agent.route(text)
         self.get_logger().info(f'"{text[:80]}" is a {kind}')
-        if kind == 'task':
+        if kind == UtteranceKind.TASK:
             self.task_pub.publish(String(data=text))
             self._say(f'On it: {text}')
-        elif kind == 'question':
+        elif kind == UtteranceKind.QUESTION:
             answer = self.agent.ask(text)
             self._say(answer.text)
         else:

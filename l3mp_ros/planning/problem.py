@@ -22,6 +22,7 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import unified_planning as up
 from unified_planning.model import Object, Problem, Variable
@@ -30,13 +31,27 @@ from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 __all__ = [
-    'Goal', 'GoalError', 'ProblemError', 'agent_types', 'build_problem', 'goal_holds',
-    'goal_objects', 'parse_goal', 'required_facts',
+    'Goal', 'GoalError', 'NodeKind', 'ProblemError', 'agent_types', 'build_problem',
+    'goal_holds', 'goal_objects', 'parse_goal', 'required_facts',
 ]
 
 CONNECTIVES = ('and', 'or', 'not', 'imply', 'forall', 'exists', '=')
 
-# A goal AST node is a tuple:
+
+class NodeKind(StrEnum):
+    """The tag of a goal AST node (its first element): PDDL's word for it."""
+
+    ATOM = 'atom'
+    EQUALS = '='
+    AND = 'and'
+    OR = 'or'
+    NOT = 'not'
+    IMPLY = 'imply'
+    FORALL = 'forall'
+    EXISTS = 'exists'
+
+
+# A goal AST node is a tuple whose first element is its NodeKind:
 #   ('atom', predicate, (arg, ...))     args are object names or '?var'
 #   ('=', a, b)
 #   ('and' | 'or', (node, ...))
@@ -195,21 +210,21 @@ class _GoalChecker:
             return None
         if head in ('and', 'or'):
             kids = tuple(self.formula(a, scope) for a in args)
-            return (head, kids) if None not in kids else None
+            return (NodeKind(head), kids) if None not in kids else None
         if head == 'not':
             if len(args) != 1:
                 self.errors.append(f'(not ...) takes exactly one formula, found {len(args)} in '
                                    f'{_render(expr)}')
                 return None
             kid = self.formula(args[0], scope)
-            return ('not', kid) if kid is not None else None
+            return (NodeKind.NOT, kid) if kid is not None else None
         if head == 'imply':
             if len(args) != 2:
                 self.errors.append(f'(imply A B) takes two formulas, found {len(args)} in '
                                    f'{_render(expr)}')
                 return None
             a, b = self.formula(args[0], scope), self.formula(args[1], scope)
-            return ('imply', a, b) if a is not None and b is not None else None
+            return (NodeKind.IMPLY, a, b) if a is not None and b is not None else None
         if head in ('forall', 'exists'):
             return self.quantifier(head, args, expr, scope)
         if head == '=':
@@ -217,7 +232,7 @@ class _GoalChecker:
                 self.errors.append(f'(= a b) compares two objects: {_render(expr)}')
                 return None
             ok = all(self.term(a, scope, expr) is not None for a in args)
-            return ('=', args[0], args[1]) if ok else None
+            return (NodeKind.EQUALS, args[0], args[1]) if ok else None
         return self.atom(head, args, expr, scope)
 
     def quantifier(self, head: str, args: list, expr: list, scope: dict[str, str]) -> Node | None:
@@ -261,7 +276,7 @@ class _GoalChecker:
         if not ok or body is None:
             return None
         self.qtypes.update(t for _, t in variables)
-        return (head, tuple(variables), body)
+        return (NodeKind(head), tuple(variables), body)
 
     def term(self, arg: object, scope: dict[str, str], expr: list) -> str | None:
         if isinstance(arg, list):
@@ -309,22 +324,22 @@ class _GoalChecker:
                                    f'argument {i + 1} of {pred} must be {_an(want)}: '
                                    f'{sig.signature()}')
                 ok = False
-        return ('atom', pred, tuple(args)) if ok else None
+        return (NodeKind.ATOM, pred, tuple(args)) if ok else None
 
 
 def render_goal(node: Node) -> str:
     """Return PDDL text for a goal AST node."""
     kind = node[0]
-    if kind == 'atom':
+    if kind == NodeKind.ATOM:
         return '(' + ' '.join((node[1], *node[2])) + ')'
-    if kind == '=':
+    if kind == NodeKind.EQUALS:
         return f'(= {node[1]} {node[2]})'
-    if kind in ('and', 'or'):
+    if kind in (NodeKind.AND, NodeKind.OR):
         return f'({kind} ' + ' '.join(render_goal(k) for k in node[1]) + ')' if node[1] else \
             f'({kind})'
-    if kind == 'not':
+    if kind == NodeKind.NOT:
         return f'(not {render_goal(node[1])})'
-    if kind == 'imply':
+    if kind == NodeKind.IMPLY:
         return f'(imply {render_goal(node[1])} {render_goal(node[2])})'
     variables = ' '.join(f'{v} - {t}' for v, t in node[1])
     return f'({kind} ({variables}) {render_goal(node[2])})'
@@ -361,11 +376,11 @@ def strict_goal_errors(text: str) -> list[str]:
 def _contradictions(node: Node) -> list[str]:
     """Return an error for each atom a conjunction asks to be both true and false."""
     def conjuncts(n: Node) -> list[Node]:
-        return [c for k in n[1] for c in conjuncts(k)] if n[0] == 'and' else [n]
+        return [c for k in n[1] for c in conjuncts(k)] if n[0] == NodeKind.AND else [n]
     parts = conjuncts(node)
-    positive = {render_goal(p) for p in parts if p[0] == 'atom'}
+    positive = {render_goal(p) for p in parts if p[0] == NodeKind.ATOM}
     return [f'the goal asks for {render_goal(p[1])} and its negation at once: it can never '
-            'hold' for p in parts if p[0] == 'not' and render_goal(p[1]) in positive]
+            'hold' for p in parts if p[0] == NodeKind.NOT and render_goal(p[1]) in positive]
 
 
 def parse_goal(domain: DomainSchema, kg: KnowledgeGraph, text: str | Goal, *,
@@ -416,17 +431,17 @@ def entities_of_type(domain: DomainSchema, kg: KnowledgeGraph, typ: str) -> list
 def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
            domain: DomainSchema, kg: KnowledgeGraph) -> bool:
     kind = node[0]
-    if kind == 'atom':
+    if kind == NodeKind.ATOM:
         return Fact(node[1], tuple(env.get(a, a) for a in node[2])) in facts
-    if kind == '=':
+    if kind == NodeKind.EQUALS:
         return env.get(node[1], node[1]) == env.get(node[2], node[2])
-    if kind == 'and':
+    if kind == NodeKind.AND:
         return all(_holds(k, facts, env, domain, kg) for k in node[1])
-    if kind == 'or':
+    if kind == NodeKind.OR:
         return any(_holds(k, facts, env, domain, kg) for k in node[1])
-    if kind == 'not':
+    if kind == NodeKind.NOT:
         return not _holds(node[1], facts, env, domain, kg)
-    if kind == 'imply':
+    if kind == NodeKind.IMPLY:
         return not _holds(node[1], facts, env, domain, kg) or _holds(node[2], facts, env,
                                                                      domain, kg)
     variables, body = node[1], node[2]
@@ -434,7 +449,7 @@ def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
     for var, typ in variables:
         objs = entities_of_type(domain, kg, typ)
         combos = [{**c, var: o} for c in combos for o in objs]
-    test = all if kind == 'forall' else any
+    test = all if kind == NodeKind.FORALL else any
     return test(_holds(body, facts, c, domain, kg) for c in combos)
 
 
@@ -485,18 +500,18 @@ def _up_goal(node: Node, problem: Problem, env: dict[str, Variable]) -> up.model
     def term(name: str) -> object:
         return env[name] if name.startswith('?') else problem.object(name)
 
-    if kind == 'atom':
+    if kind == NodeKind.ATOM:
         fluent = problem.fluent(node[1])
         return fluent(*(term(a) for a in node[2]))
-    if kind == '=':
+    if kind == NodeKind.EQUALS:
         return em.Equals(term(node[1]), term(node[2]))
-    if kind == 'and':
+    if kind == NodeKind.AND:
         return em.And(*(_up_goal(k, problem, env) for k in node[1]))
-    if kind == 'or':
+    if kind == NodeKind.OR:
         return em.Or(*(_up_goal(k, problem, env) for k in node[1]))
-    if kind == 'not':
+    if kind == NodeKind.NOT:
         return em.Not(_up_goal(node[1], problem, env))
-    if kind == 'imply':
+    if kind == NodeKind.IMPLY:
         return em.Implies(_up_goal(node[1], problem, env), _up_goal(node[2], problem, env))
     variables = []
     inner = dict(env)
@@ -506,7 +521,8 @@ def _up_goal(node: Node, problem: Problem, env: dict[str, Variable]) -> up.model
         variables.append(v)
         inner[var] = v
     body = _up_goal(node[2], problem, inner)
-    return em.Forall(body, *variables) if kind == 'forall' else em.Exists(body, *variables)
+    return (em.Forall(body, *variables) if kind == NodeKind.FORALL
+            else em.Exists(body, *variables))
 
 
 def _root(problem: Problem) -> up.model.Type:

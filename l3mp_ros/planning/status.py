@@ -6,7 +6,8 @@ The members are strings (:class:`enum.StrEnum`), so ``plan.v1`` and ``event`` bo
 the same words as before. An engine says ``solved``, ``unsolvable``, ``timeout`` or
 ``error`` (its own finer status stays UP's :class:`PlanGenerationResultStatus`, by name);
 the planner adds the rest of the planning outcomes; Algorithm 4 one between attempts; the
-task lifecycle (:mod:`l3mp_ros.tasking`) the states a task goes through.
+task lifecycle (:mod:`l3mp_ros.tasking`) the states a task goes through; an executor's
+``execution_feedback`` what became of one step (``started``, ``succeeded``, ``failed``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class Status(StrEnum):
     PLANNED = 'planned'  # no executor: published, not executed
     FAILED = 'failed'
     CANCELLED = 'cancelled'
+    # one step's execution feedback (with FAILED)
+    STARTED = 'started'
+    SUCCEEDED = 'succeeded'
 
     @property
     def ok(self) -> bool:

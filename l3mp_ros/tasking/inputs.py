@@ -18,6 +18,7 @@ from typing import Any
 
 from ..planning.status import Status
 from ..schemas import error_event, parse
+from ..world.events import EventStatus
 from .lifecycle import TaskLifecycle
 from .patrol import PATROL_PREFIX, PatrolPolicy, patrol_policy
 from .requests import RequestError, parse_cancel, parse_request, spoken, yes_no
@@ -105,7 +106,7 @@ class PlannerInputs:
 
     def event(self, data: dict[str, Any]) -> None:
         """Re-check the active task against an applied ``event/v1`` (on the worker)."""
-        if self.tasks.active is not None and data.get('status') == 'applied':
+        if self.tasks.active is not None and data.get('status') == EventStatus.APPLIED:
             self.out.submit('event', lambda: self.publish(self.tasks.on_event(data)))
 
     def feedback(self, raw: str) -> None:

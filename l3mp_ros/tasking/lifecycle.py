@@ -59,8 +59,9 @@ from ..planning.execute import execute_plan, parse_step
 from ..planning.problem import GoalError, goal_holds, goal_objects, parse_goal
 from ..planning.status import Status
 from ..world.domain import DomainSchema
+from ..world.events import EventStatus
 from ..world.kg import Fact, KnowledgeGraph, Update
-from ..world.support import classify
+from ..world.support import SupportKind, classify
 
 SOLVED = Status.SOLVED
 AWAITING = Status.AWAITING_CONFIRMATION  # confirm: the plan waits for a person's yes or no
@@ -485,7 +486,7 @@ class TaskLifecycle:
         """React to an ``event/v1``: re-plan when an applied change breaks the plan."""
         with self._lock:
             task = self.active
-            if (task is None or event.get('status') != 'applied'
+            if (task is None or event.get('status') != EventStatus.APPLIED
                     or event.get('source') in self.self_sources):
                 return []
             kg = self.snapshot()
@@ -500,7 +501,7 @@ class TaskLifecycle:
         """After an observation: re-plan when a told fact the plan relies on is not seen."""
         info = event.get('info') or {}
         if (self.told_check is None or task.status == AWAITING
-                or classify(str(event.get('source')), info) != 'seen'):
+                or classify(str(event.get('source')), info) != SupportKind.SEEN):
             return []
         observed = {str(o) for o in info.get('observed_entities') or []}
         differs = [f for f in self.told_check(kg, task.steps[task.next_step:], task.goal or '',
@@ -536,7 +537,7 @@ class TaskLifecycle:
             if status == Status.FAILED:
                 why = fb.get('message') or 'no reason given'
                 return self._replan(task, f'step {step + 1} {task.steps[step]} failed: {why}')
-            if status != 'succeeded':
+            if status != Status.SUCCEEDED:
                 return []
             if apply_effects is not None:
                 apply_effects(task.steps[step])

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .constraints import Constraints, Rule
+from .constraints import Constraints, Rule, RuleKind
 from .domain import DomainSchema
 from .kg import Fact, KnowledgeGraph, Update
 
@@ -60,7 +60,7 @@ def _clashes(rule: Rule, key: str, new: Fact, old: Fact) -> bool:
     if (old == new or old.predicate not in rule.predicates
             or len(old.args) <= rule.key or old.args[rule.key] != key):
         return False
-    return not (rule.kind == 'exclusive' and old.predicate == new.predicate)
+    return not (rule.kind == RuleKind.EXCLUSIVE and old.predicate == new.predicate)
 
 
 def _covering(constraints: Constraints, fact: Fact, types: Mapping[str, str],
@@ -68,7 +68,7 @@ def _covering(constraints: Constraints, fact: Fact, types: Mapping[str, str],
     """Return the functional/exclusive rules that constrain ``fact``, with its key entity."""
     out = []
     for rule in constraints.rules:
-        if (rule.kind in ('functional', 'exclusive') and fact.predicate in rule.predicates
+        if (rule.kind.grouped and fact.predicate in rule.predicates
                 and len(fact.args) > rule.key
                 and _applies(rule, fact.args[rule.key], types, domain)):
             out.append((rule, fact.args[rule.key]))

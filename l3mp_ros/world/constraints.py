@@ -30,13 +30,30 @@ the entity; ``exclusive`` counts distinct predicates of the group holding for it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 import yaml
 
 from .kg import Fact
 
-KINDS = ('functional', 'exclusive', 'requires')
+
+class RuleKind(StrEnum):
+    """A rule's ``kind`` (the YAML's word; see the module docstring)."""
+
+    FUNCTIONAL = 'functional'  # the key entity has at most (exactly) one fact of the group
+    EXCLUSIVE = 'exclusive'  # at most one of the group's predicates holds for it
+    REQUIRES = 'requires'  # a fact of ``if`` needs some fact of ``then``
+
+    @property
+    def grouped(self) -> bool:
+        """Tell whether the rule constrains a group of predicates (``predicates``)."""
+        return self in GROUPED
+
+
+KINDS = tuple(RuleKind)
+#: the kinds that constrain one group of predicates about the key entity
+GROUPED = (RuleKind.FUNCTIONAL, RuleKind.EXCLUSIVE)
 
 
 class ConstraintError(ValueError):
@@ -48,7 +65,7 @@ class Rule:
     """One state-constraint rule."""
 
     name: str
-    kind: str
+    kind: RuleKind
     predicates: tuple[str, ...] = ()
     key: int = 0
     types: tuple[str, ...] = ()
@@ -68,7 +85,7 @@ class Rule:
         entity ("on the shelf" and "on shelf level 2" for one book).
         """
         k = self.key
-        return (self.kind == 'requires' and a.predicate in self.if_
+        return (self.kind == RuleKind.REQUIRES and a.predicate in self.if_
                 and b.predicate in self.then and len(a.args) > k and len(b.args) > k
                 and a.args[k] == b.args[k])
 
@@ -109,10 +126,11 @@ class Constraints:
         for i, r in enumerate(data.get('rules') or []):
             if not isinstance(r, dict):
                 raise ConstraintError(f'{where}: rule #{i} is not a mapping')
-            kind = r.get('kind')
             name = str(r.get('name', f'rule_{i}'))
-            if kind not in KINDS:
-                raise ConstraintError(f'{where}: rule {name}: kind must be one of {KINDS}')
+            if r.get('kind') not in KINDS:
+                raise ConstraintError(f'{where}: rule {name}: kind must be one of '
+                                      f'{tuple(map(str, KINDS))}')
+            kind = RuleKind(r['kind'])
 
             def names(v: object, what: str, rule: str = name) -> tuple[str, ...]:
                 if v is None:
@@ -129,9 +147,9 @@ class Constraints:
                 key=int(r.get('key', 0)), types=names(r.get('types'), 'types'),
                 exactly=bool(r.get('exactly', False)), if_=names(r.get('if'), 'if'),
                 then=names(r.get('then'), 'then'), description=str(r.get('description', '')))
-            if kind in ('functional', 'exclusive') and not rule.predicates:
+            if kind.grouped and not rule.predicates:
                 raise ConstraintError(f'{where}: rule {name}: needs "predicates"')
-            if kind == 'requires' and (not rule.if_ or not rule.then):
+            if kind == RuleKind.REQUIRES and (not rule.if_ or not rule.then):
                 raise ConstraintError(f'{where}: rule {name}: needs "if" and "then"')
             rules.append(rule)
         return cls(str(data.get('domain', '')), rules)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..schemas import WireError, error_event, loads_object, validate
 from . import query, replica
+from .events import verdict
 from .model import ApplyResult, WorldModel
 from .perceive import PerceptionError, load_perceivable, perceived, scene_graph_update
 
@@ -48,7 +49,7 @@ class WorldInputs:
         if meta is None:
             return self.world.event_message(eid, result)
         body = error_event(meta['source'], list(result.errors))
-        body.update(id=eid, status='applied' if result.applied else 'rejected',
+        body.update(id=eid, status=verdict(result.applied),
                     diff=result.update.to_json(), topic='scene_graph',
                     new_entities=[{'name': n, 'type': t}
                                   for n, t in sorted(result.new_entities.items())],

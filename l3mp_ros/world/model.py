@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from .. import schemas
 from .constraints import Constraints
 from .domain import DomainSchema
+from .events import EventStatus, verdict
 from .kg import Fact, KnowledgeGraph, Update
 from .store import Event, Store, StoreError
-from .support import RECENT_SEEN, REFRESH_SEEN, Support, SupportIndex, classify
+from .support import RECENT_SEEN, REFRESH_SEEN, Support, SupportIndex, SupportKind, classify
 from .verify import Verifier
 
 
@@ -128,7 +129,7 @@ class WorldModel:
                         eid = self.store.commit(update, source=source, utterance=utterance,
                                                 new_entities=new_entities, info=info)
                 else:
-                    eid = self._remember('rejected' if errors else 'applied', source,
+                    eid = self._remember(verdict(not errors), source,
                                          utterance, update, errors, info, new_entities)
             # committed (or there is no store): now the in-memory view follows
             self._seen = eid or self._seen
@@ -149,7 +150,7 @@ class WorldModel:
 
     def reject(self, errors: list[str], *, source: str, utterance: str | None = None,
                update: Update | None = None, info: dict | None = None,
-               status: str = 'rejected') -> ApplyResult:
+               status: EventStatus = EventStatus.REJECTED) -> ApplyResult:
         """Record a failure that never produced a verifiable update (e.g. LLM garbage).
 
         ``status`` ``clarify``: the update waits for the speaker to say which thing is
@@ -198,10 +199,10 @@ class WorldModel:
         """Apply the applied events committed after ``self._seen`` (set semantics)."""
         assert self.store is not None
         for ev in self.store.history(since_id=self._seen):
-            if ev.status == 'init':
+            if ev.status == EventStatus.INIT:
                 raise StoreError(f'{self.store.path} was re-initialised by another process '
                                  f'(event {ev.id}): reopen it')
-            if ev.status == 'applied':
+            if ev.status == EventStatus.APPLIED:
                 follow(self.kg, ev.update, ev.new_entities)
                 if ev.update is not None:
                     self._track(ev.update, ev.id, ev.source)
@@ -224,7 +225,7 @@ class WorldModel:
         written (the thing may have been moved since) but its facts are ``doubtful`` until
         seen, and the event names what it contradicts (``info['contradicts_seen']``).
         """
-        if classify(source, info) != 'told':
+        if classify(source, info) != SupportKind.TOLD:
             return info
         now = time.time()
         fresh = sorted(f for f in update.remove if (s := self.support.get(f)) is not None
@@ -288,11 +289,11 @@ class WorldModel:
                                      diff=e.update.to_json() if e.update is not None else None,
                                      new_entities=e.new_entities, errors=e.errors, info=e.info)
         return schemas.event(id=eid, time=time.time(), source='unknown',
-                             status='applied' if result.applied else 'rejected',
+                             status=verdict(result.applied),
                              diff=result.update.to_json(), errors=result.errors,
                              new_entities=result.new_entities)
 
-    def _remember(self, status: str, source: str, utterance: str | None,
+    def _remember(self, status: EventStatus, source: str, utterance: str | None,
                   update: Update | None, errors: list[str], info: dict | None,
                   new_entities: Mapping[str, str]) -> int:
         """Keep an event of a world model without a store; return its id."""

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-__all__ = ['Group', 'PDDLSyntaxError', 'ProblemFile', 'Word', 'DomainText', 'normalise_domain',
-           'parse_sexprs', 'read_problem', 'render', 'write_problem']
+__all__ = ['Group', 'PDDLSyntaxError', 'ProblemFile', 'Section', 'Word', 'DomainText',
+           'normalise_domain', 'parse_sexprs', 'read_problem', 'render', 'write_problem']
 
 COST = 'total-cost'
 _TOKEN_RE = re.compile(r';[^\n]*|\(|\)|[^\s();]+')
@@ -323,6 +324,18 @@ def _strip_number_markers(functions: Group) -> None:
 # -- problems --------------------------------------------------------------------------
 
 
+class Section(StrEnum):
+    """A section of a problem file, by its keyword."""
+
+    DOMAIN = ':domain'
+    OBJECTS = ':objects'
+    INIT = ':init'
+    GOAL = ':goal'
+    METRIC = ':metric'
+    REQUIREMENTS = ':requirements'  # read and ignored
+    SITUATION = ':situation'  # read and ignored
+
+
 @dataclass
 class ProblemFile:
     """What a problem file says: objects, true atoms of ``:init``, goal text, metric."""
@@ -363,28 +376,28 @@ def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
             raise PDDLSyntaxError(f'{what}: {where(sec)}: expected a section such as '
                                   f'(:init ...), found "{render(sec)[:40]}"')
         kind = sec.head()
-        if kind == ':domain':
+        if kind == Section.DOMAIN:
             if len(sec) != 2 or not isinstance(sec[1], str):
                 raise PDDLSyntaxError(f'{what}: {where(sec)}: expected (:domain NAME)')
             domain = str(sec[1])
-        elif kind == ':objects':
+        elif kind == Section.OBJECTS:
             for obj, typ in typed_list(sec[1:], what):
                 if obj in objects and objects[obj] != typ:
                     raise PDDLSyntaxError(f'{what}: {where(obj)}: object {obj} is declared '
                                           f'twice (as {objects[obj]} and {typ})')
                 objects[str(obj)] = str(typ)
-        elif kind == ':init':
+        elif kind == Section.INIT:
             for item in sec[1:]:
                 _init_item(item, atoms, numbers, what)
-        elif kind == ':goal':
+        elif kind == Section.GOAL:
             if len(sec) != 2:
                 raise PDDLSyntaxError(f'{what}: {where(sec)}: (:goal ...) must hold one '
                                       f'formula, found {len(sec) - 1}')
             goal = render(sec[1])
             formula = sec[1] if isinstance(sec[1], Group) else None
-        elif kind == ':metric':
+        elif kind == Section.METRIC:
             metric = render(sec)
-        elif kind in (':requirements', ':situation'):
+        elif kind in (Section.REQUIREMENTS, Section.SITUATION):
             continue
         else:
             raise PDDLSyntaxError(f'{what}: {where(sec)}: section {kind} is not supported in '

@@ -30,7 +30,7 @@ from pathlib import Path
 import yaml
 
 from .. import paths, schemas
-from .constraints import Constraints
+from .constraints import Constraints, RuleKind
 from .domain import DomainSchema
 from .kg import Fact, KGError, KnowledgeGraph, Update
 
@@ -91,7 +91,7 @@ def _conflicts(kg: KnowledgeGraph, constraints: Constraints, domain: DomainSchem
     """Return old facts that the added facts displace under functional/exclusive rules."""
     out: set[Fact] = set()
     for rule in constraints.rules:
-        if rule.kind not in ('functional', 'exclusive'):
+        if not rule.kind.grouped:
             continue
         group = set(rule.predicates)
         for fact in add:
@@ -103,7 +103,8 @@ def _conflicts(kg: KnowledgeGraph, constraints: Constraints, domain: DomainSchem
             for old in kg.facts_of(key):
                 if (old.predicate in group and len(old.args) > rule.key
                         and old.args[rule.key] == key and old not in add and old not in remove
-                        and (rule.kind == 'functional' or old.predicate != fact.predicate)):
+                        and (rule.kind == RuleKind.FUNCTIONAL
+                             or old.predicate != fact.predicate)):
                     out.add(old)
     return out
 
@@ -114,7 +115,7 @@ def _keep_exactly(kg: KnowledgeGraph, constraints: Constraints, domain: DomainSc
     """Return removals to cancel so no observed entity loses a whole ``exactly`` group."""
     keep: set[Fact] = set()
     for rule in constraints.rules:
-        if rule.kind != 'functional' or not rule.exactly:
+        if rule.kind != RuleKind.FUNCTIONAL or not rule.exactly:
             continue
         group, k = set(rule.predicates), rule.key
         lost: dict[str, set[Fact]] = {}

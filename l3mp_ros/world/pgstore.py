@@ -35,6 +35,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
+from .events import EventStatus
 from .kg import Fact, KnowledgeGraph, Update
 from .store import (
     BUSY_TIMEOUT,
@@ -165,7 +166,7 @@ class PgStore(StoreBase):
                 now = time.time()
                 conn.execute('INSERT INTO events (id, time, source, status, info) '
                              'VALUES (1, %s, %s, %s, %s)',
-                             (now, source, 'init', json.dumps(info)))
+                             (now, source, EventStatus.INIT, json.dumps(info)))
                 conn.execute(SUPPORT_DDL)
                 given = SupportIndex()
                 given.give(kg.facts, 1, now, source)
@@ -331,7 +332,8 @@ class PgStore(StoreBase):
                                 [(f.predicate, args_key(f)) for f in update.remove])
                 cur.executemany('INSERT INTO facts VALUES (%s, %s) ON CONFLICT DO NOTHING',
                                 [(f.predicate, args_key(f)) for f in update.add])
-            eid = self._event('applied', source, utterance, json.dumps(update.to_json()),
+            eid = self._event(EventStatus.APPLIED, source, utterance,
+                              json.dumps(update.to_json()),
                               json.dumps([{'name': n, 'type': t} for n, t in ents]), None,
                               info)
             self._support_event(eid, eid - 1, self._event_time, source, update,

@@ -24,6 +24,7 @@ from pathlib import Path
 from .. import schemas
 from .constraints import Constraints
 from .domain import DomainSchema
+from .events import EventStatus
 from .kg import Update
 from .model import ApplyResult, WorldModel, follow
 from .stores import is_url, open_store
@@ -79,7 +80,8 @@ def apply_request(world: WorldModel, req: Mapping, *,
     if req.get('errors') or update is None:
         return world.reject(list(req.get('errors') or ['no update produced']), source=source,
                             utterance=utterance, update=update, info=info,
-                            status='clarify' if info.get('clarify') else 'rejected')
+                            status=(EventStatus.CLARIFY if info.get('clarify')
+                                    else EventStatus.REJECTED))
     changed = len(update.remove) + len(update.add)
     if max_facts is not None and changed > max_facts:
         return world.reject([f'the update changes {changed} facts; a kg_update may change at '
@@ -119,7 +121,7 @@ class ReplicaWorldModel(WorldModel):
 
     def _replay(self, since: int) -> None:
         for ev in self._reader.history(since_id=since):
-            if ev.status == 'applied':
+            if ev.status == EventStatus.APPLIED:
                 self._apply_diff(ev.update.to_json() if ev.update else None, ev.new_entities,
                                  {'id': ev.id, 'time': ev.time, 'source': ev.source,
                                   'info': ev.info})
@@ -135,12 +137,12 @@ class ReplicaWorldModel(WorldModel):
                 elif eid > self.last_event_id + 1:
                     self._replay(self.last_event_id)  # missed some: read them from the log
                 else:
-                    if event.get('status') == 'applied':
+                    if event.get('status') == EventStatus.APPLIED:
                         ents = {str(e['name']): str(e['type'])
                                 for e in event.get('new_entities') or []}
                         self._apply_diff(event.get('diff'), ents, event)
                     self.last_event_id = eid
-            elif event.get('status') == 'applied':  # writer without a store
+            elif event.get('status') == EventStatus.APPLIED:  # writer without a store
                 ents = {str(e['name']): str(e['type']) for e in event.get('new_entities') or []}
                 self._apply_diff(event.get('diff'), ents)
         rid = event.get('request_id') or (event.get('info') or {}).get('request_id')
@@ -148,7 +150,7 @@ class ReplicaWorldModel(WorldModel):
         if waiter is not None:
             diff = event.get('diff')
             upd = Update.from_json(diff) if diff else Update()
-            waiter[1].append(ApplyResult(event.get('status') == 'applied', upd,
+            waiter[1].append(ApplyResult(event.get('status') == EventStatus.APPLIED, upd,
                                          list(event.get('errors') or []), eid))
             waiter[0].set()
 
@@ -190,8 +192,8 @@ class ReplicaWorldModel(WorldModel):
             for ev in self._reader.history(since_id=max(since - 1000, 0)):
                 if ev.info.get('request_id') == rid:
                     self._replay(since)
-                    box.append(ApplyResult(ev.status == 'applied', ev.update or Update(),
-                                           list(ev.errors), ev.id))
+                    box.append(ApplyResult(ev.status == EventStatus.APPLIED,
+                                           ev.update or Update(), list(ev.errors), ev.id))
                     return True
         return False
 
@@ -208,13 +210,13 @@ class ReplicaWorldModel(WorldModel):
 
     def reject(self, errors: list[str], *, source: str, utterance: str | None = None,
                update: Update | None = None, info: dict | None = None,
-               status: str = 'rejected') -> ApplyResult:
+               status: EventStatus = EventStatus.REJECTED) -> ApplyResult:
         """Have the writer log a failure (and publish it on ``events``).
 
         A ``clarify`` (``info['clarify']`` set) travels as a rejection carrying its
         question: the writer logs it with status ``clarify``.
         """
-        if status == 'clarify' and not (info or {}).get('clarify'):
+        if status == EventStatus.CLARIFY and not (info or {}).get('clarify'):
             raise ValueError('a clarify event needs info["clarify"]')
         try:
             return self._forward(kg_update_request(update, source=source, utterance=utterance,

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
 
+from .events import NOT_APPLIED, EventStatus
 from .kg import Fact, KnowledgeGraph, Update
 from .support import COLUMNS as SUPPORT_COLUMNS
 from .support import Rows, Support, SupportIndex, event_rows, replay
@@ -66,10 +67,6 @@ SUPPORT_DDL = (
 SUPPORT_UPTO = 'support_upto'
 
 
-#: statuses of a logged update that changed nothing
-NOT_APPLIED = ('rejected', 'clarify')
-
-
 class StoreError(RuntimeError):
     """The store file is missing, not a store, or cannot be written."""
 
@@ -81,12 +78,15 @@ class Event:
     id: int
     time: float
     source: str
-    status: str  # init | applied | rejected | clarify
+    status: EventStatus  # init | applied | rejected | clarify (a stored word becomes one)
     utterance: str | None = None
     update: Update | None = None
     new_entities: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     info: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.status = EventStatus(self.status)
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict (the ``event/v1`` payload body)."""
@@ -161,13 +161,13 @@ class StoreBase:
 
     def reject(self, update: Update | None, errors: list[str], *, source: str,
                utterance: str | None = None, info: dict | None = None,
-               status: str = 'rejected') -> int:
+               status: EventStatus = EventStatus.REJECTED) -> int:
         """Log a rejected update (the state is not touched); return the event id.
 
         ``status``: ``rejected``, or ``clarify`` (waiting for the speaker's answer).
         """
         if status not in NOT_APPLIED:
-            raise ValueError(f'status {status!r} is not one of {", ".join(NOT_APPLIED)}')
+            raise ValueError(f'status {str(status)!r} is not one of {", ".join(NOT_APPLIED)}')
         diff = json.dumps(update.to_json()) if update is not None else None
         return self._log_rejection(status, source, utterance, diff, json.dumps(errors), info)
 
@@ -389,7 +389,7 @@ class Store(StoreBase):
                          [(f.predicate, args_key(f)) for f in sorted(kg.facts)])
         now = time.time()
         cur = conn.execute('INSERT INTO events (time, source, status, info) VALUES (?, ?, ?, ?)',
-                           (now, source, 'init', json.dumps(
+                           (now, source, EventStatus.INIT, json.dumps(
                                {'entities': len(kg.entities), 'facts': len(kg.facts)})))
         conn.execute(SUPPORT_DDL)
         given = SupportIndex()
@@ -527,7 +527,7 @@ class Store(StoreBase):
                 cur = conn.execute(
                     'INSERT INTO events (time, source, status, utterance, diff, new_entities, '
                     'info) VALUES (?, ?, ?, ?, ?, ?, ?)',
-                    (now, source, 'applied', utterance, json.dumps(update.to_json()),
+                    (now, source, EventStatus.APPLIED, utterance, json.dumps(update.to_json()),
                      json.dumps([{'name': n, 'type': t} for n, t in ents]), body))
                 self._support_event(int(cur.lastrowid), prev, now, source, update,
                                     json.loads(body))

@@ -26,11 +26,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
 from typing import Any
 
+from .events import EventStatus
 from .kg import Fact, Update
 
-KINDS = ('seen', 'told', 'given', 'done')
+
+class SupportKind(StrEnum):
+    """What a fact rests on (the support table's ``kind`` column, ``info['support']``)."""
+
+    SEEN = 'seen'
+    TOLD = 'told'
+    GIVEN = 'given'
+    DONE = 'done'
+
+
+KINDS = tuple(SupportKind)
 OBSERVATION_SOURCES = ('perception',)
 ACTION_SOURCES = ('execution',)
 GIVEN_SOURCES = ('init', 'initial', 'benchmark-init')
@@ -46,7 +58,7 @@ STALE_PRIOR = 1000.0
 class Support:
     """Where one fact came from and when it was last seen."""
 
-    kind: str
+    kind: SupportKind
     event_id: int
     time: float
     source: str
@@ -70,7 +82,7 @@ class Support:
     @property
     def unconfirmed_told(self) -> bool:
         """Only told, never seen since."""
-        return self.kind == 'told' and self.seen_event is None
+        return self.kind == SupportKind.TOLD and self.seen_event is None
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``confirmed`` included)."""
@@ -80,7 +92,7 @@ class Support:
     def from_row(cls, row: tuple) -> Support:
         """Build from a stored row (the columns after predicate and args)."""
         kind, eid, t, source, robot, speaker, doubtful, s_eid, s_t, s_robot = row
-        return cls(kind, int(eid), float(t), source, robot, speaker, bool(doubtful),
+        return cls(SupportKind(kind), int(eid), float(t), source, robot, speaker, bool(doubtful),
                    None if s_eid is None else int(s_eid), s_t, s_robot)
 
     def row(self) -> tuple:
@@ -93,18 +105,18 @@ COLUMNS = ('kind', 'event_id', 'time', 'source', 'robot', 'speaker', 'doubtful',
            'seen_event', 'seen_time', 'seen_robot')
 
 
-def classify(source: str, info: Mapping | None) -> str:
+def classify(source: str, info: Mapping | None) -> SupportKind:
     """Return the kind of support an applied event gives the facts it adds."""
     info = info or {}
     if info.get('support') in KINDS:
-        return str(info['support'])
+        return SupportKind(info['support'])
     if source in OBSERVATION_SOURCES or 'observed' in info or 'confirmed' in info:
-        return 'seen'
+        return SupportKind.SEEN
     if source in ACTION_SOURCES:
-        return 'done'
+        return SupportKind.DONE
     if source in GIVEN_SOURCES:
-        return 'given'
-    return 'told'
+        return SupportKind.GIVEN
+    return SupportKind.TOLD
 
 
 def _robot(source: str, info: Mapping) -> str:
@@ -139,14 +151,15 @@ def event_rows(eid: int, t: float, source: str, update: Update | None,
     kind = classify(source, info)
     robot = _robot(source, info)
     speaker = info.get('speaker')
-    doubtful = bool(info.get('doubtful')) and kind != 'seen'
+    seen = kind == SupportKind.SEEN
+    doubtful = bool(info.get('doubtful')) and not seen
     put: dict[Fact, Support] = {}
     delete: list[Fact] = []
     if update is not None:
         delete = sorted(update.remove - update.add)
-        sighting = (eid, t, robot) if kind == 'seen' else (None, None, None)
+        sighting = (eid, t, robot) if seen else (None, None, None)
         for f in sorted(update.add):
-            put[f] = Support(kind, eid, t, source, robot if kind == 'seen' else None,
+            put[f] = Support(kind, eid, t, source, robot if seen else None,
                              str(speaker) if speaker else None, doubtful, *sighting)
     return Rows(delete, put, [f for f in confirmed_facts(info) if f not in put],
                 (eid, t, robot))
@@ -179,7 +192,7 @@ class SupportIndex:
               info: Mapping | None) -> Rows:
         """Follow one applied event; return its changes."""
         rows = event_rows(eid, t, source, update, info)
-        observing = classify(source, info) == 'seen'
+        observing = classify(source, info) == SupportKind.SEEN
         for f in rows.delete:
             old = self.rows.pop(f, None)
             if observing and old is not None:
@@ -202,7 +215,7 @@ class SupportIndex:
     def give(self, facts: Iterable[Fact], eid: int, t: float, source: str = 'init') -> None:
         """Mark facts as given (the initial state)."""
         for f in facts:
-            self.rows[f] = Support('given', eid, t, source)
+            self.rows[f] = Support(SupportKind.GIVEN, eid, t, source)
 
     def wrong_rate(self) -> float:
         """Return how often unconfirmed told facts turned out wrong when looked at (smoothed)."""
@@ -226,10 +239,10 @@ def replay(facts: Iterable[Fact], events: Iterable[Any]) -> SupportIndex:
     index = SupportIndex()
     init = (0, 0.0, 'init')
     for ev in events:
-        if ev.status == 'init':
+        if ev.status == EventStatus.INIT:
             init = (ev.id, ev.time, ev.source)
             index = SupportIndex()
-        elif ev.status == 'applied':
+        elif ev.status == EventStatus.APPLIED:
             index.apply(ev.id, ev.time, ev.source, ev.update, ev.info)
     current = set(facts)
     index.rows = {f: s for f, s in index.rows.items() if f in current}
@@ -254,20 +267,20 @@ def describe(said: str, s: Support, perceivable: bool) -> str:
     """
     said = said.rstrip('.')
     that = said[:1].lower() + said[1:]
-    if s.kind == 'seen':
+    if s.kind == SupportKind.SEEN:
         who = f' ({s.robot})' if s.robot and s.robot != s.source else ''
         out = f'I saw at {_clock(s.time)}{who} that {that}'
-    elif s.kind == 'told':
+    elif s.kind == SupportKind.TOLD:
         who = s.speaker.capitalize() if s.speaker else 'I was told'
         verb = 'said' if s.speaker else ''
         out = f'{who} {verb} at {_clock(s.time)} that {that}'.replace('  ', ' ')
-    elif s.kind == 'done':
+    elif s.kind == SupportKind.DONE:
         out = f'I did it at {_clock(s.time)}: {that}'
     else:
         out = f'{said} (as I was set up)'
     if s.doubtful:
         out += ' (doubtful: it contradicted what I had seen)'
-    if s.kind != 'seen':
+    if s.kind != SupportKind.SEEN:
         if s.seen_time is not None:
             out += f'; I saw it at {_clock(s.seen_time)}'
         elif perceivable:
@@ -289,7 +302,7 @@ def told_notes(world: Any, facts: Iterable[Fact], limit: int = 3) -> list[str]:
     out = []
     for f in facts:
         s = world.support_of(f)
-        if s is None or s.kind != 'told':
+        if s is None or s.kind != SupportKind.TOLD:
             continue
         if phrase is None:
             phrase = Phrasing(world.domain, world.snapshot())

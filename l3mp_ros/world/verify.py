@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 
-from .constraints import Constraints, Rule
+from .constraints import Constraints, Rule, RuleKind
 from .domain import DomainSchema
 from .kg import Fact, KGError, KnowledgeGraph, Update, check_name
 
@@ -145,7 +145,7 @@ class Verifier:
                           and f.args[rule.key] == entity)
 
         why = f'rule {rule.name}' + (f': {rule.description}' if rule.description else '')
-        if rule.kind == 'functional':
+        if rule.kind == RuleKind.FUNCTIONAL:
             group = keyed(rule.predicates)
             if len(group) > 1:
                 more = '/...' if len(rule.predicates) > 4 else ''
@@ -155,11 +155,11 @@ class Verifier:
             if rule.exactly and not group:
                 return [f'{when}, {entity} would have none of '
                         f'{", ".join(rule.predicates)} ({why})']
-        elif rule.kind == 'exclusive':
+        elif rule.kind == RuleKind.EXCLUSIVE:
             held = sorted({f.predicate for f in keyed(rule.predicates)})
             if len(held) > 1:
                 return [f'{when}, {entity} would be both {" and ".join(held)} ({why})']
-        elif rule.kind == 'requires':
+        elif rule.kind == RuleKind.REQUIRES:
             if keyed(rule.if_) and not keyed(rule.then):
                 cause = keyed(rule.if_)[0].text()
                 return [f'{when}, {cause} would hold without any {" or ".join(rule.then)} '
@@ -182,7 +182,7 @@ class Verifier:
         for rule in self.constraints.rules:
             watched = rule.watched()
             candidates = {n for n in kg.entities if self._rule_applies(rule, n, kg.entities)}
-            if not (rule.kind == 'functional' and rule.exactly):
+            if not (rule.kind == RuleKind.FUNCTIONAL and rule.exactly):
                 candidates = {f.args[rule.key] for p in watched for f in kg.facts_with(p)
                               if len(f.args) > rule.key} & candidates
             elif not rule.types:
