@@ -5,7 +5,7 @@
 import pytest
 
 from l3mp_ros.agent.goal_checks import drop_held, extend_goal, left_out
-from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind, place_predicates
+from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind
 from l3mp_ros.agent.task import ALREADY_HOLDS, TaskPlanner, TaskSettings, named_types
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
@@ -453,7 +453,7 @@ def test_where_and_who_has_are_answered_in_sentences_without_the_llm(tmp_path):
                 source='test')
     with FakeOpenAI([]) as fake:  # no reply scripted: any LLM call would fail the answer
         qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
-                              places=place_predicates(world.constraints))
+                              places=world.constraints.place_predicates())
         ans = qa.answer(world.kg, 'Where is the red pen?')
         # and where the holder is: one hop along a fact an exactly-one rule keeps single
         assert ans.text == "The red pen is in Jerry's hand. Jerry is in the living room."

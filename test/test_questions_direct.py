@@ -6,7 +6,7 @@ The loopback server has no reply scripted: any LLM call would make the answer fa
 each passing answer here was read from the graph.
 """
 
-from l3mp_ros.agent.router import QuestionAnswerer, place_predicates, referred
+from l3mp_ros.agent.router import QuestionAnswerer, referred
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact
@@ -21,7 +21,7 @@ def test_question_shapes_answered_from_the_graph(tmp_path):
     kg = world.kg
     with FakeOpenAI([]) as fake:
         qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
-                              places=place_predicates(world.constraints))
+                              places=world.constraints.place_predicates())
         cases = {
             'Where did the red pen end up?': 'living room table',
             'Where is the red pen at the moment?': 'living room table',

@@ -17,7 +17,7 @@ from ..planning.planner import Planner
 from ..retrieval.base import Retriever
 from ..world.model import WorldModel
 from ..world.support import told_notes
-from .router import QuestionAnswerer, Router, place_predicates
+from .router import QuestionAnswerer, Router
 from .task import TaskOutcome, TaskPlanner, TaskSettings
 from .update import NLUpdater, UpdateOutcome, UpdateSettings
 
@@ -46,7 +46,7 @@ class Agent:
         self.router = Router(llm)
         self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name,
                                          schema=world.domain,
-                                         places=place_predicates(world.constraints))
+                                         places=world.constraints.place_predicates())
 
     def _budget(self) -> contextlib.AbstractContextManager[None]:
         """Bound the LLM calls of one request by ``report_timeout`` (if the client can)."""

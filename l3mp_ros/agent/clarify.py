@@ -164,8 +164,7 @@ def describe(kg: KnowledgeGraph, names: Sequence[str], world: Any) -> list[Optio
     in someone's hand) first, then each binary predicate alone: every option must have
     exactly one such fact, and their objects must differ.
     """
-    groups = [tuple(r.predicates) for r in world.constraints.rules
-              if r.kind == 'functional' and r.key == 0]
+    groups = [tuple(r.predicates) for r in world.constraints.place_rules(exactly=False)]
     groups += [(p,) for p in sorted(world.domain.predicates)]
     for group in dict.fromkeys(groups):
         own = []

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,13 @@ class _Names:
         return name
 
 
+class PromptKind(StrEnum):
+    """Which static prompt (and examples section of ``<domain>.examples.yaml``)."""
+
+    UPDATE = 'update'  # a report's change (Algorithm 3)
+    GOAL = 'goal'  # a task's goal (Algorithm 4)
+
+
 def _shipped(domain: DomainSchema, kind: str) -> list[Example] | None:
     if domain.path is None:
         return None
@@ -96,18 +104,19 @@ def _shipped(domain: DomainSchema, kind: str) -> list[Example] | None:
         return None
     data = yaml.safe_load(path.read_text()) or {}
     out = []
+    update = kind == PromptKind.UPDATE
     for ex in data.get(kind) or []:
-        key = 'report' if kind == 'update' else 'task'
-        answer = ({'facts': ex.get('facts_now') or []} if kind == 'update'
+        answer = ({'facts': ex.get('facts_now') or []} if update
                   else {'goal': ex.get('goal') or []})
         out.append(Example(dict(ex.get('entities') or {}), list(ex.get('facts') or []),
-                           str(ex[key]), answer, 'Report' if kind == 'update' else 'Task'))
+                           str(ex['report' if update else 'task']), answer,
+                           'Report' if update else 'Task'))
     return out or None
 
 
 def _move_rule_preds(domain: DomainSchema, constraints: Constraints) -> list[str]:
     """Binary predicates of the largest functional rule keyed on argument 1."""
-    rules = sorted((r for r in constraints.rules if r.kind == 'functional' and r.key == 0),
+    rules = sorted(constraints.place_rules(exactly=False),
                    key=lambda r: (-len(r.predicates), r.name))
     for rule in rules:
         preds = [p for p in rule.predicates
@@ -125,7 +134,7 @@ def _linked_moves(domain: DomainSchema, constraints: Constraints) -> tuple[str, 
     """
     first = Counter(a.params[0][1] for a in domain.actions.values() if a.params)
     executor = first.most_common(1)[0][0] if first else None
-    rules = [r for r in constraints.rules if r.kind == 'functional' and r.key == 0]
+    rules = constraints.place_rules(exactly=False)
 
     def own(rule: Any) -> tuple[bool, str]:
         subjects = [domain.predicates[p].params[0][1] for p in rule.predicates
@@ -278,7 +287,7 @@ def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Exampl
 def system_for(kind: str, domain: DomainSchema, constraints: Constraints) -> str:
     """Return the static system prompt ``kind`` (``update`` or ``goal``) with examples."""
     from ..llm.prompting import system_prompt
-    make = update_examples if kind == 'update' else goal_examples
+    make = update_examples if kind == PromptKind.UPDATE else goal_examples
     return system_prompt(kind, domain, render(make(domain, constraints)))
 
 

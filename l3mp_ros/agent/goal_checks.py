@@ -22,7 +22,7 @@ from typing import Any
 from ..llm.prompting import ask_yes_no
 from ..llm.protocol import ChatLLM, LLMError
 from ..planning.problem import GoalError, entities_of_type, parse_goal, render_goal
-from ..retrieval.mentions import Mention
+from ..retrieval.mentions import Mention, last_mentioned
 from ..text import WORD_RE
 from ..world.complete import forbidding_rule
 from ..world.constraints import Constraints
@@ -156,13 +156,9 @@ def last_condition(items: list[Any], constraints: Constraints, text: str,
     lits = [i for i in items if isinstance(i, list) and len(i) == 3 and i[1] == VAR]
     if len(lits) != 2 or len(items) != 2:
         return items, []
-    grouped = any(r.kind == 'functional' and r.exactly and r.key == 0
-                  and all(str(i[0]).lower() in r.predicates for i in lits)
-                  for r in constraints.rules)
-    where: dict[str, int] = {}
-    for m in mentions:
-        for c in m.candidates:
-            where[c] = max(where.get(c, -1), m.start)
+    grouped = any(all(str(i[0]).lower() in r.predicates for i in lits)
+                  for r in constraints.place_rules())
+    where = last_mentioned(mentions)
     for k, tok in enumerate(WORD_RE.findall(text.lower().replace('\u2019', "'"))):
         where.setdefault(tok.split("'")[0], k)  # an owner inside a mention ("Lena's tubes")
     at = [where.get(str(i[2]).lower()) for i in lits]

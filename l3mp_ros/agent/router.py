@@ -15,7 +15,6 @@ from ..retrieval.base import Retriever
 from ..retrieval.link import named_fully
 from ..retrieval.mentions import resolve
 from ..text import STOPWORDS, name_words, stem, words
-from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing
@@ -103,13 +102,6 @@ def named_entity(kg: KnowledgeGraph, phrase: str) -> str | None:
     best = max(len(name_words(n)) for n in named)
     top = [n for n in named if len(name_words(n)) == best]
     return top[0] if len(top) == 1 else None
-
-
-def place_predicates(constraints: Constraints) -> frozenset[str]:
-    """Return the predicates that say where a thing is: those of exactly-one rules on it."""
-    return frozenset(p for r in constraints.rules
-                     if r.kind == 'functional' and r.exactly and r.key == 0
-                     for p in r.predicates)
 
 
 def referred(kg: KnowledgeGraph, phrase: str, schema: DomainSchema | None = None) -> str | None:

@@ -37,6 +37,7 @@ from typing import Any
 from ..llm.prompting import ask_choice, prompt_text
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..retrieval.mentions import Mention
+from ..world.constraints import RuleKind
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
@@ -80,7 +81,7 @@ def changeable(world: WorldModel) -> frozenset[str]:
     keeps at most single and nothing changes (which door a key fits, a home shelf).
     """
     rules = {p for r in world.constraints.rules
-             if (r.kind == 'functional' and r.exactly) or r.kind == 'exclusive'
+             if r.kind == RuleKind.EXCLUSIVE or (r.kind == RuleKind.FUNCTIONAL and r.exactly)
              for p in r.predicates}
     return frozenset((world.domain.fluent_predicates() | rules) & set(world.domain.predicates))
 
@@ -95,18 +96,8 @@ def _fits(world: WorldModel, kg: KnowledgeGraph, entity: str, pred: str, index: 
 def place_groups(world: WorldModel, kg: KnowledgeGraph, entity: str,
                  preds: frozenset[str]) -> list[tuple[str, ...]]:
     """Return the binary predicates of each exactly-one rule that keeps ``entity``'s place."""
-    kind = kg.entities.get(entity)
-    out = []
-    for rule in world.constraints.rules:
-        if (rule.kind != 'functional' or not rule.exactly or rule.key != 0 or kind is None
-                or (rule.types and not world.domain.is_subtype(kind, rule.types))):
-            continue
-        group = tuple(p for p in rule.predicates if p in preds
-                      and world.domain.predicates[p].arity == 2
-                      and _fits(world, kg, entity, p, 0))
-        if group:
-            out.append(group)
-    return out
+    groups = world.constraints.place_groups(world.domain, kg.entities.get(entity))
+    return [kept for g in groups if (kept := tuple(p for p in g if p in preds))]
 
 
 def as_said(phrasing: Phrasing, entity: str, written: dict[str, str] | None) -> str:

@@ -378,9 +378,8 @@ class TaskPlanner:
         found = uncovered(self.world.domain, a.req.kg, out.goal,
                           kinds(self.world.domain, a.req.kg, a.req.text))
         for kind in found[:MAX_KINDS]:
-            schema = a.grounding.kind_schema(kind.type, frozenset(
-                p for r in self.world.constraints.rules
-                if r.kind == 'functional' and r.exactly and r.key == 0 for p in r.predicates))
+            schema = a.grounding.kind_schema(kind.type,
+                                             self.world.constraints.place_predicates())
             if schema is None:
                 continue
             every = ' '.join(w for w in name_words(kind.type) if not w.isdigit())

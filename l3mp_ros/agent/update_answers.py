@@ -132,7 +132,7 @@ def changing(world: WorldModel) -> frozenset[str]:
     door joins which room) are not offered when only changes can be written.
     """
     rules = {p for r in world.constraints.rules
-             if r.kind in ('functional', 'exclusive') for p in r.predicates}
+             if r.kind.grouped for p in r.predicates}
     return frozenset((world.domain.fluent_predicates() | rules) & set(world.domain.predicates))
 
 
@@ -144,7 +144,7 @@ def subject_predicates(world: WorldModel) -> frozenset[str]:
     furniture it places.
     """
     keyed = {p for r in world.constraints.rules
-             if r.kind in ('functional', 'exclusive') and r.key == 0 for p in r.predicates}
+             if r.kind.grouped and r.key == 0 for p in r.predicates}
     return frozenset((world.domain.fluent_predicates() | keyed) & set(world.domain.predicates))
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..retrieval.link import named_fully, named_in
-from ..retrieval.mentions import resolve
+from ..retrieval.mentions import last_mentioned, resolve
 from ..text import WORD_RE, name_words, words
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
@@ -66,18 +66,12 @@ def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
     stays. Objects it does not mention leave the clash to the verifier. Return the update
     and a note per dropped fact.
     """
-    where: dict[str, int] = {}
-    for m in mentions:
-        for c in m.candidates:
-            where[c] = max(where.get(c, -1), m.start)
+    where = last_mentioned(mentions)
     drop: dict[Fact, Fact] = {}
-    for rule in world.constraints.rules:
-        if rule.kind != 'functional' or not rule.exactly:
-            continue
+    for rule in world.constraints.place_rules():
         groups: dict[str, list[Fact]] = {}
         for f in stated.add:
-            if f.predicate in rule.predicates and len(f.args) == 2 and rule.key == 0 \
-                    and f not in kg:
+            if f.predicate in rule.predicates and len(f.args) == 2 and f not in kg:
                 groups.setdefault(f.args[0], []).append(f)
         for facts in groups.values():
             if len(facts) < 2 or any(f.args[1] not in where for f in facts):
@@ -374,16 +368,10 @@ def going(world: WorldModel, kg: Any, text: str, actor: str | None = None) -> Go
 
 
 def _places(world: WorldModel, kg: Any, subject: str) -> frozenset[str]:
-    """Return the binary predicates an exactly-one rule keyed on ``subject`` keeps single."""
-    domain = world.domain
-    kind = kg.entities.get(subject)
-    return frozenset(
-        p for r in world.constraints.rules
-        if r.kind == 'functional' and r.key == 0 and kind is not None
-        and (not r.types or domain.is_subtype(kind, tuple(r.types)))
-        for p in r.predicates if p in domain.predicates
-        and len(domain.predicates[p].params) == 2
-        and domain.is_subtype(kind, domain.predicates[p].params[0][1]))
+    """Return the predicates that say where ``subject`` is (at most one place, or one)."""
+    groups = world.constraints.place_groups(world.domain, kg.entities.get(subject),
+                                            exactly=False)
+    return frozenset(p for g in groups for p in g)
 
 
 @dataclass

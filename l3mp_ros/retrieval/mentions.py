@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -565,6 +565,19 @@ def _joined(links: _Links, m: Mention, o: Mention, stage: Stage, placed: set[int
 def _gap(a: Mention, b: Mention) -> int:
     """Return the number of words between two mentions (0 when they touch or overlap)."""
     return max(0, max(a.start, b.start) - min(a.end, b.end))
+
+
+def last_mentioned(mentions: Iterable[Mention]) -> dict[str, int]:
+    """Return, per entity a mention may denote, the word position of its last mention.
+
+    The report's order is the order of events: of two places one thing is given, the one
+    named last wins ("took the key off her desk and walked it out to Omar").
+    """
+    where: dict[str, int] = {}
+    for m in mentions:
+        for c in m.candidates:
+            where[c] = max(where.get(c, -1), m.start)
+    return where
 
 
 def surfaces(mentions: list[Mention]) -> dict[str, str]:

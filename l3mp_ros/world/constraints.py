@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -171,13 +172,37 @@ class Constraints:
                     problems.append(f'rule {rule.name}: unknown type {t}')
         return problems
 
-    def place_predicates(self) -> frozenset[str]:
-        """Return the predicates that say where a thing is.
+    def place_rules(self, *, exactly: bool = True) -> list[Rule]:
+        """Return the rules that say where a thing is: the one derivation of it.
 
-        Those of an exactly-one ``functional`` rule keyed on the first argument: a
-        thing's one place (``placed_at_table``, ``in_person_hand``, ``person_in_room``),
-        the thing first and its place second.
+        ``functional`` rules keyed on the first argument, the thing first and its place
+        second (``placed_at_table``, ``in_person_hand``, ``person_in_room``); only the
+        exactly-one ones unless not ``exactly`` (then also "at most one place").
         """
-        return frozenset(p for r in self.rules
-                         if r.kind == 'functional' and r.exactly and r.key == 0
-                         for p in r.predicates)
+        return [r for r in self.rules if r.kind == RuleKind.FUNCTIONAL and r.key == 0
+                and (r.exactly or not exactly)]
+
+    def place_predicates(self, *, exactly: bool = True) -> frozenset[str]:
+        """Return the predicates of :meth:`place_rules`."""
+        return frozenset(p for r in self.place_rules(exactly=exactly) for p in r.predicates)
+
+    def place_groups(self, domain: Any, kind: str | None, *, exactly: bool = True
+                     ) -> list[tuple[str, ...]]:
+        """Return, per rule of :meth:`place_rules` that covers ``kind``, where such a thing is.
+
+        Each group holds the rule's binary predicates of ``domain`` (a
+        :class:`~l3mp_ros.world.domain.DomainSchema`) whose first argument takes ``kind``;
+        rules whose ``types`` leave ``kind`` out, and empty groups, are left out.
+        """
+        if kind is None:
+            return []
+        out = []
+        for rule in self.place_rules(exactly=exactly):
+            if rule.types and not domain.is_subtype(kind, rule.types):
+                continue
+            group = tuple(p for p in rule.predicates if p in domain.predicates
+                          and domain.predicates[p].arity == 2
+                          and domain.is_subtype(kind, domain.predicates[p].params[0][1]))
+            if group:
+                out.append(group)
+        return out
