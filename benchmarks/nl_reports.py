@@ -89,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                  llm_cache=args.cache or '', retriever=args.retriever,
                  max_attempts=args.attempts, verify=not args.no_verify,
                  confirm=not args.no_confirm, place_check=not args.no_place_check,
-                 place_amend=not args.no_place_amend,
+                 place_amend=not args.no_place_amend, ask_going=not args.no_place_amend,
+                 ask_actor=not args.no_place_amend,
                  clarify=not args.no_clarify)
     domain = compose.load_domain(cfg)
     state = json.loads((ROOT / spec['state']).read_text())

@@ -38,6 +38,7 @@ from l3mp_ros.retrieval.mentions import resolve, surfaces
 from l3mp_ros.world.complete import complete
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.phrasing import Phrasing
+from l3mp_ros_bench import state_reading as sr
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,17 +91,17 @@ def score_questions(items, cfg, domain, llm, out: Path, swap: bool = False) -> i
             mentions = resolve(kg, text, steady=domain.schema.static_predicates())
             ph = Phrasing(domain.schema, kg)
             trace = SimpleNamespace(usage=Usage(), history=[])
-            ents, _ = sq.settle_mentions(llm, kg, text, mentions, ph, trace)
+            ents, _ = sr.settle_mentions(llm, kg, text, mentions, ph, trace)
             written = surfaces(mentions)
             for e in ents:
                 said = sq.as_said(ph, e, written)
-                qs = sq.questions_for(world, kg, ph, e, ents, said)
+                qs = sr.questions_for(world, kg, ph, e, ents, said)
                 if swap:  # where-questions only, in both orders
                     qs = [q for q in qs if q.text.startswith('Where')]
                     qs += [sq.Question(q.entity, q.text, q.options[::-1], q.facts[::-1], q.slot)
                            for q in qs]
                 else:
-                    qs += [q for q in sq.questions_for(world, kg, ph, e, ents, said,
+                    qs += [q for q in sr.questions_for(world, kg, ph, e, ents, said,
                                                        style='true')
                            if not q.text.startswith('Where')]
                 for q in qs:
@@ -219,14 +220,14 @@ def main(argv: list[str] | None = None) -> int:
             ph = Phrasing(domain.schema, kg)
             print(f'--- {i}: {text}\n    gold: {gold.to_json()}')
             for e in ents:
-                for q in sq.questions_for(world, kg, ph, e, ents):
+                for q in sr.questions_for(world, kg, ph, e, ents):
                     print('   ', q.text, q.options)
             continue
         trace = SimpleNamespace(usage=Usage(), history=[])
         began = time.perf_counter()
-        ents, guessed = sq.settle_mentions(llm, kg, text, mentions, Phrasing(domain.schema, kg),
+        ents, guessed = sr.settle_mentions(llm, kg, text, mentions, Phrasing(domain.schema, kg),
                                            trace)
-        r = sq.read_report(llm, world, kg, text, ents, trace, written=surfaces(mentions))
+        r = sr.read_report(llm, world, kg, text, ents, trace, written=surfaces(mentions))
         done = complete(kg, r.update, world.constraints, world.domain)
         errors = r.errors or ([] if not done.update.is_empty() else ['no change'])
         errors = errors or world.verifier.check(kg, done.update)

@@ -114,9 +114,16 @@ class Config:
                            'per referent with a place)', AGENT)
     place_amend: bool = _p(True, 'when both orders of a where-question give a new place for '
                            'a person or a thing that actions move, take it into the update '
-                           '(applied, marked doubtful) instead of keeping the report out; '
-                           'ask where someone the report says went somewhere is, before '
-                           're-prompting an answer that left them behind', AGENT)
+                           '(applied, marked doubtful) instead of keeping the report out',
+                           AGENT)
+    ask_going: bool = _p(True, 'ask where someone the report says went somewhere is (both '
+                         'option orders) before re-prompting an answer that left them behind',
+                         AGENT)
+    ask_actor: bool = _p(True, 'ask where someone who put a thing somewhere is when the update '
+                         'leaves them elsewhere (both option orders; with place_check), '
+                         'instead of keeping the report out', AGENT)
+    confirm_min_yes: float = _p(0.0, 'least P(yes) / (P(yes) + P(no)) a read-back "yes" needs '
+                                '(when the endpoint returns token probabilities)', AGENT)
     clarify: bool = _p(True, 'ask back (on say) which thing a report means when its words fit '
                        'several and the change would hold for each, instead of guessing; the '
                        'report waits for the answer', AGENT)
@@ -133,6 +140,21 @@ class Config:
                               'whole names), so the model does not generate what the grammar '
                               "forces; needs the model's tokenizer (the embedded server)",
                               AGENT)
+    per_slot: int = _p(30, 'entities offered per argument slot of an answer (the most relevant '
+                       'first)', AGENT)
+    split_clauses: bool = _p(True, 'read a report or task telling several changes part by part',
+                             AGENT)
+    resolve_mentions: bool = _p(True, "link a report's or task's words to the things they "
+                                'name (mention resolution) and keep answers about them', AGENT)
+    changes_only: bool = _p(True, "a report's answer may state only changes about the things "
+                            'it names (facts that do not hold yet, one-argument facts flipped)',
+                            AGENT)
+    read_back: bool = _p(True, "a task's suspect goal literals are read back to the model as "
+                         'yes/no questions', AGENT)
+    ask_left_out: bool = _p(True, 'ask what a task wants of a thing its planned goal leaves out',
+                            AGENT)
+    ask_kinds: bool = _p(True, 'ask what must hold of every one of a kind a task names and its '
+                         'goal misses', AGENT)
     # lifelong memory (needs a store)
     episodic_k: int = _p(0, 'past episodes in the update/task prompts (0: off)', AGENT)
     experience: bool = _p(False, 'strategies of solved tasks as worked examples (and store '

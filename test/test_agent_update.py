@@ -706,7 +706,7 @@ def test_a_subject_that_went_somewhere_must_be_moved_not_left_out(tmp_path):
     world = household_world(tmp_path)
     report, light = GONE, LIGHT
     moved = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
-    plain = UpdateSettings(place_amend=False)  # no where-question: re-prompted
+    plain = UpdateSettings(ask_going=False)  # no where-question: re-prompted
     with FakeOpenAI([light, moved, light]) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever(), plain).run(report)
         again = fake.requests[1]['messages'][-1]['content']
@@ -906,7 +906,8 @@ def test_where_questions_both_orders_refute_keep_a_partial_update_out(tmp_path, 
     scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
     with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(place_check=place_check, place_amend=False)).run(CARRIED)
+                        UpdateSettings(place_check=place_check, place_amend=False,
+                                       ask_actor=False)).run(CARRIED)
         states = [r for r in fake.requests
                   if r['response_format']['json_schema']['name'] == 'state']
     if not place_check:
@@ -1005,7 +1006,7 @@ def test_who_put_a_thing_somewhere_is_asked_where_they_are(tmp_path, said):
     before = world.kg.to_json()
     wants = {'where is jerry': said}
     scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
-    settings = UpdateSettings(place_amend=said != 'off')
+    settings = UpdateSettings(ask_actor=said != 'off')
     with FakeOpenAI([INTO, MILK], answers=scripted) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever(), settings).run(BROUGHT)
         jerry = [[x.split('. ', 1)[1] for x in r['messages'][-1]['content'].splitlines()

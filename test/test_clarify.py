@@ -27,7 +27,7 @@ WAS = Fact('placed_at_table', ('jerry_bedroom_tv_remote', 'jerry_bedroom_table')
 def _doubt(world, text, *facts):
     kg = world.snapshot()
     stated = [Update.of([], [Fact.from_triplet(t) for t in facts])]
-    return clarify.doubt(kg, resolve(kg, text), stated, world)
+    return clarify.ambiguity(kg, resolve(kg, text), stated, world)
 
 
 def test_a_change_that_fits_every_candidate_is_a_question(tmp_path):
@@ -49,7 +49,7 @@ def test_no_question_when_the_graph_settles_it(tmp_path):
     # the living-room remote already lies there: only the other two could be meant
     moved = [Update.of([], [Fact('placed_at_table', ('jerry_bedroom_tv_remote',
                                                      'living_room_table'))])]
-    d = clarify.doubt(kg, [remote], moved, world)
+    d = clarify.ambiguity(kg, [remote], moved, world)
     assert [o.entity for o in d.options] == REMOTES[:2]
     assert d.question().startswith('Which TV remote do you mean: anna bedroom tv remote, ')
     # the resolver's reading of the report is taken as it is: one candidate, no question
@@ -61,7 +61,7 @@ def test_no_question_when_the_graph_settles_it(tmp_path):
     # a stated removal that holds for one candidate only
     kg = world.snapshot()
     stated = [Update.of([Fact('in_person_hand', ('anna_bedroom_tv_remote', 'anna'))], [])]
-    assert clarify.doubt(kg, resolve(kg, 'The TV remote fell.'), stated, world) is None
+    assert clarify.ambiguity(kg, resolve(kg, 'The TV remote fell.'), stated, world) is None
 
 
 def test_answers_are_read_by_place_words_and_order(tmp_path):

@@ -18,6 +18,7 @@ from l3mp_ros.world.complete import complete
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.phrasing import Phrasing
+from l3mp_ros_bench import state_reading as sr
 
 from .agent_fixtures import client
 
@@ -51,7 +52,7 @@ def responder(wants: dict[str, str], log: list):
 
 def test_where_options_are_typed_places_among_the_report_referents(world, mini_kg):
     ph = Phrasing(world.domain, mini_kg)
-    qs = sq.questions_for(world, mini_kg, ph, 'red_pen',
+    qs = sr.questions_for(world, mini_kg, ph, 'red_pen',
                           ['gary', 'jerry', 'jerry_shelf', 'kitchen', 'red_pen'])
     assert len(qs) == 1  # a pen has a place and no one-argument state
     q = qs[0]
@@ -65,7 +66,7 @@ def test_where_options_are_typed_places_among_the_report_referents(world, mini_k
                               [Fact('in_hand', ('red_pen', 'jerry'))])
     assert q.update(0).is_empty()
     # a room: one whether-question per one-argument state, the answer before first
-    room = sq.questions_for(world, mini_kg, ph, 'kitchen', ['kitchen'])
+    room = sr.questions_for(world, mini_kg, ph, 'kitchen', ['kitchen'])
     assert [q.slot for q in room] == [frozenset({Fact('dark', ('kitchen',))}),
                                       frozenset({Fact('lit', ('kitchen',))})]
     lit = room[1]
@@ -80,7 +81,7 @@ def test_a_narrative_ends_on_its_last_place_and_moves_its_actor(world, mini_kg):
     log = []
     wants = {'where is the gary': 'jerry bedroom', 'where is the dune': 'jerry shelf'}
     with FakeOpenAI(responder=responder(wants, log)) as fake:
-        r = sq.read_report(client(fake), world, mini_kg, NARRATIVE, ents, _trace())
+        r = sr.read_report(client(fake), world, mini_kg, NARRATIVE, ents, _trace())
     assert not r.errors, r.errors
     done = complete(mini_kg, r.update, world.constraints, world.domain).update
     assert done == Update.of([Fact('in_room', ('gary', 'kitchen')),
@@ -93,7 +94,7 @@ def test_a_narrative_ends_on_its_last_place_and_moves_its_actor(world, mini_kg):
 
 def test_nothing_changes_gives_an_empty_update(world, mini_kg):
     with FakeOpenAI(responder=lambda req: {'content': {'answer': '1'}}) as fake:
-        r = sq.read_report(client(fake), world, mini_kg, 'Gary is still in the kitchen.',
+        r = sr.read_report(client(fake), world, mini_kg, 'Gary is still in the kitchen.',
                            ['gary', 'kitchen'], _trace())
     assert r.update.is_empty() and not r.errors and r.asked == 2  # dark, lit: no other room
 
@@ -101,14 +102,14 @@ def test_nothing_changes_gives_an_empty_update(world, mini_kg):
 @pytest.mark.parametrize('reply', [{'answer': '9'}, {'answer': 'kitchen'}, 'the second one'])
 def test_an_answer_outside_the_options_is_refused_not_guessed(world, mini_kg, reply):
     with FakeOpenAI(responder=lambda req: {'content': reply}) as fake:
-        r = sq.read_report(client(fake), world, mini_kg, 'Gary went to the bedroom of Jerry.',
+        r = sr.read_report(client(fake), world, mini_kg, 'Gary went to the bedroom of Jerry.',
                            ['gary', 'jerry_bedroom'], _trace())
     assert r.update.is_empty() and r.errors and 'outside the options' in r.errors[0]
 
 
 def test_an_llm_failure_is_an_error_and_no_change(world, mini_kg):
     with FakeOpenAI([{'status': 500}] * 4, answers={}) as fake:
-        r = sq.read_report(client(fake, retries=0), world, mini_kg,
+        r = sr.read_report(client(fake, retries=0), world, mini_kg,
                            'Gary went to the bedroom of Jerry.', ['gary', 'jerry_bedroom'],
                            _trace())
     assert r.update.is_empty() and r.errors and 'state question' in r.errors[0]
@@ -117,7 +118,7 @@ def test_an_llm_failure_is_an_error_and_no_change(world, mini_kg):
 def test_every_question_shares_the_static_prefix_and_the_report(world, mini_kg):
     text = 'Gary switched the light off in the kitchen.'
     with FakeOpenAI(responder=lambda req: {'content': {'answer': '1'}}) as fake:
-        sq.read_report(client(fake), world, mini_kg, text, ['gary', 'kitchen'], _trace())
+        sr.read_report(client(fake), world, mini_kg, text, ['gary', 'kitchen'], _trace())
         reqs = list(fake.requests)
     systems = {r['messages'][0]['content'] for r in reqs}
     assert len(reqs) == 2 and len(systems) == 1

@@ -18,7 +18,7 @@ from ..text import words
 from ..world.complete import Completion
 from ..world.kg import Fact, Update
 from ..world.phrasing import Phrasing
-from .attempts import Doubt, Verdict
+from .attempts import DoubtReason, Verdict
 from .clauses import named_as_source
 from .rulings import Act, Ruling
 from .state_questions import as_said, both_orders, changeable, place_groups, where_question
@@ -59,7 +59,7 @@ class LastPlace:
         """Keep the last place named of each thing."""
         q = d.q
         stated, narrated = last_places(d.stated, q.ctx.mentions, q.world, q.kg)
-        return Ruling.amend(stated, narrated, Doubt.NARRATIVE) if narrated else Ruling()
+        return Ruling.amend(stated, narrated, DoubtReason.NARRATIVE) if narrated else Ruling()
 
 
 class Complete:
@@ -183,7 +183,7 @@ class Going:
     def judge(self, d: Draft) -> Ruling:
         """Take in where it went (asked), or refuse."""
         q, moved = d.q, self.moved(d)
-        where = Where(q).ask(moved) if q.settings.place_amend else None
+        where = Where(q).ask(moved) if q.settings.ask_going else None
         if not where:
             return Ruling.reject([q.going.error(moved)])
         completion = q.complete(Update.of(moved.remove, moved.add | where))
@@ -194,7 +194,7 @@ class Going:
             f'{f.text()}: asked where {f.args[0]} is after the report, both orders '
             'of the options said so' for f in sorted(where))
         q.placed |= where
-        return Ruling.amend(completion, doubt=Doubt.AMENDED)
+        return Ruling.amend(completion, doubt=DoubtReason.AMENDED)
 
 
 class Verified:

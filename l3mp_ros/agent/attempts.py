@@ -63,7 +63,7 @@ class Judged(Generic[T]):
         return self.verdict is Verdict.ACCEPTED
 
 
-class Doubt(StrEnum):
+class DoubtReason(StrEnum):
     """Why the pipeline doubted the answer it kept (``Trace.doubts``)."""
 
     REPROMPTED = 'reprompted'  # the first answer was wrong and asked again
@@ -197,5 +197,5 @@ class Attempts:
                 return judged
             last = said
             messages = reprompt(messages, reply, judged.feedback)
-            self.trace.doubt(Doubt.REPROMPTED)
+            self.trace.doubt(DoubtReason.REPROMPTED)
         return judged

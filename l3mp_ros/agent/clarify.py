@@ -60,7 +60,7 @@ class Option:
 
 
 @dataclass
-class Doubt:
+class Ambiguity:
     """A report whose change fits several candidates of one mention."""
 
     mention: str  # as the report wrote it: "the tray"
@@ -132,8 +132,8 @@ def substituted(kg: KnowledgeGraph, stated: Sequence[Update], old: str, new: str
     return kg.diff_to(work), []
 
 
-def doubt(kg: KnowledgeGraph, mentions: Iterable[Mention], stated: Sequence[Update],
-          world: Any) -> Doubt | None:
+def ambiguity(kg: KnowledgeGraph, mentions: Iterable[Mention], stated: Sequence[Update],
+              world: Any) -> Ambiguity | None:
     """Return the first mention whose candidates the stated change cannot tell apart.
 
     ``stated``: the change as the model stated it, one update per part of the report.
@@ -153,7 +153,7 @@ def doubt(kg: KnowledgeGraph, mentions: Iterable[Mention], stated: Sequence[Upda
             names = [c for c in m.candidates if c == chosen[0] or c in viable][:MAX_OPTIONS]
             if chosen[0] not in names:
                 names[-1] = chosen[0]
-            return Doubt(m.surface or m.text, chosen[0], describe(kg, names, world))
+            return Ambiguity(m.surface or m.text, chosen[0], describe(kg, names, world))
     return None
 
 

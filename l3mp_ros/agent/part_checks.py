@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..stages import stage
-from .attempts import Attempts, Doubt, Judged, Verdict
+from .attempts import Attempts, DoubtReason, Judged, Verdict
+from .read_back import ReadBack
 from .rulings import Act, Ruling
-from .update_checks import STATIVE, ReadBack, changed_before, own_content
+from .update_checks import STATIVE, changed_before, own_content
 
 
 @dataclass
@@ -54,7 +55,7 @@ class RepeatedPart:
 
     def judge(self, a: PartAnswer) -> Ruling:
         """Ask again with earlier changes barred (the first reading of two: give up)."""
-        a.loop.trace.doubt(Doubt.REPEATED)
+        a.loop.trace.doubt(DoubtReason.REPEATED)
         if a.fast:
             return Ruling.stop(Verdict.INVALID, a.got.value, [
                 f'the answer for "{a.part}" repeated an earlier part\'s change'])
@@ -111,7 +112,7 @@ class Still:
 
 
 class ReadBackCheck:
-    """Read the answer back (:class:`.update_checks.ReadBack`).
+    """Read the answer back (:class:`.read_back.ReadBack`).
 
     The read-back most often denies a fact the model added beside the right one
     ("repaired" → also "the room is no longer lit"): the part is asked once more with the
@@ -136,7 +137,7 @@ class ReadBackCheck:
         read_back = Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
         if not denied:
             return Ruling.amend(read_back)
-        trace.doubt(Doubt.DENIED)
+        trace.doubt(DoubtReason.DENIED)
         if a.fast:
             return Ruling.amend(Judged(Verdict.INVALID, completion, errors or [
                 'the read-back denied ' + ', '.join(f.text() for f in sorted(denied))]))

@@ -50,7 +50,7 @@ ANSWER_CHECKS: Sequence[Any] = (
     Restated(),  # everything stated already holds
     Relevant(),  # every fact is about something the report mentions
     WithinPart(),  # a part of several states only what it names
-    Going(),  # a subject said to go somewhere moves (asked where, with place_amend)
+    Going(),  # a subject said to go somewhere moves (asked where it went: ask_going)
     Restated(last=True),  # still something to change after the checks above
     Verified(),  # the domain's types and rules
 )

@@ -19,7 +19,7 @@ from ..world.kg import Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
 from . import clarify
-from .attempts import Doubt
+from .attempts import DoubtReason
 from .rulings import Act, Ruling
 from .state_questions import amend, check_places, where_after
 from .update_checks import put_by
@@ -48,7 +48,7 @@ def finished(rep: Report, stated: Update) -> Ruling | None:
     done = complete(kg, stated, world.constraints, world.domain)
     if done.update.is_empty() or world.verifier.check(kg, done.update):
         return None
-    return Ruling(Act.AMEND, done, doubts=[Doubt.AMENDED])
+    return Ruling(Act.AMEND, done, doubts=[DoubtReason.AMENDED])
 
 
 class PlaceCheck:
@@ -74,7 +74,7 @@ class PlaceCheck:
                                  r.ctx.referents(), rep.out.trace, written=r.ctx.written)
         except LLMError as exc:
             return Ruling.reject([llm_failure(exc, 'place check')])
-        stayed = [Doubt.PLACE] if check.stayed else []  # applied, its facts looked at first
+        stayed = [DoubtReason.PLACE] if check.stayed else []  # applied, its facts looked at first
         if not check.errors:
             return Ruling(doubts=stayed)
         amended = amend(rep.update, check) if rep.settings.place_amend else None
@@ -94,7 +94,7 @@ class ActorCheck:
     "Omar went into the cold room and brought the yoghurt out to the packing table"
     answered with Omar in the cold room: the packing table is in the stock room. The actor
     is asked where they are after the report (both orders, the place of what they put
-    among the options, with ``place_amend``); that place both orders give is taken in
+    among the options, with ``ask_actor``); that place both orders give is taken in
     (doubtful), anything else keeps the report out (:func:`.update_checks.put_by`).
     """
 
@@ -116,7 +116,7 @@ class ActorCheck:
         try:
             said = where_after(rep.llm, world, kg, r.req.text, got.actor, got.group,
                                [*r.ctx.referents(), got.zone], rep.out.trace,
-                               written=r.ctx.written) if rep.settings.place_amend else None
+                               written=r.ctx.written) if rep.settings.ask_actor else None
         except LLMError as exc:
             return Ruling.reject([llm_failure(exc, 'place check')])
         thing, place = got.put.args
@@ -125,7 +125,7 @@ class ActorCheck:
         there = {f for f in said or () if f.args[1] == got.zone}
         if not there:
             asked = (f'; asked where {got.actor} is after the report, the two orders of the '
-                     'options did not both say so') if rep.settings.place_amend else ''
+                     'options did not both say so') if rep.settings.ask_actor else ''
             return Ruling.reject([f'{why}{asked}; nothing is applied'])
         own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
         stated = Update.of(rep.update.remove - there, (rep.update.add - own)
@@ -136,7 +136,7 @@ class ActorCheck:
             return Ruling.reject([f'{why}; with {got.actor} there: {errors[0]}'])
         return Ruling(Act.AMEND, done, notes=[
             f'{why}: asked where {got.actor} is, both orders of the options said '
-            f'{got.zone}; taken into the update'], doubts=[Doubt.AMENDED])
+            f'{got.zone}; taken into the update'], doubts=[DoubtReason.AMENDED])
 
 
 class Clarify:
@@ -152,7 +152,7 @@ class Clarify:
         """Ask which thing a guessed mention means."""
         r = rep.r
         stated = [c.stated for c in r.done]
-        doubt = clarify.doubt(r.req.kg, r.ctx.mentions, stated, rep.world)
+        doubt = clarify.ambiguity(r.req.kg, r.ctx.mentions, stated, rep.world)
         if doubt is None:
             return Ruling()
         question = doubt.question()

@@ -197,12 +197,12 @@ class TaskSettings:
     """How Algorithm 4 reads tasks (defaults: :class:`~l3mp_ros.config.Config`)."""
 
     max_attempts: int = default('max_attempts')
-    per_slot: int = 30
-    resolve_mentions: bool = True
-    read_back: bool = True  # yes/no questions about a suspect goal's literals
-    ask_left_out: bool = True  # ask what the task wants of a thing a planned goal leaves out
-    ask_kinds: bool = True  # ask what must hold of every one of a kind the goal misses
-    split_clauses: bool = True
+    per_slot: int = default('per_slot')
+    resolve_mentions: bool = default('resolve_mentions')
+    read_back: bool = default('read_back')  # yes/no questions about a suspect goal's literals
+    ask_left_out: bool = default('ask_left_out')  # what the task wants of a thing left out
+    ask_kinds: bool = default('ask_kinds')  # what must hold of every one of a kind missed
+    split_clauses: bool = default('split_clauses')
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
     answer_handles: bool = default('answer_handles')  # names in goals as short handles
 

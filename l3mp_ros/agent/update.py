@@ -2,26 +2,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """Algorithm 3 (L3M+P): NL knowledge-graph updates, grounded, verified and retried.
 
-retrieve (by default the ``link`` retriever: no LLM call) → refuse a report naming
-someone no entity carries (:mod:`.clauses`) → resolve the report's mentions to the
-entities it refers to (:mod:`l3mp_ros.retrieval.mentions`) → cut the report into the
-changes it tells (:func:`.clauses.split_report`) → per part, one prompt whose static part
-(role, the domain's predicates, examples derived from the domain) comes first and whose
-variable part lists the context's typed entities, its facts and the report → a reply
-constrained by a JSON schema built for this context (:mod:`.grounding`: with referents,
-only changes among them, i.e. facts that do not hold yet and unary facts flipped;
-otherwise ADD items typed per predicate signature; REMOVE items chosen among the retrieved
-facts) → the domain's rules finish the update (:mod:`l3mp_ros.world.complete`: removals a
-functional or exclusive rule forces, no-op ADDs dropped with a note) → semantic checks
-(every stated fact is about something the report mentions, and about something its part
-names) → verify → re-prompt with the error sentences (bounded) → facts saying different
-things of one thing settled by a numbered choice asked in both orders → a yes/no reading of
-each stated fact, entities written as the report wrote them → the parts' updates compose in
-order (a part with no change keeps the whole report out) → apply atomically with
-provenance, or reject and record why. With ``prompt_context: widen`` the prompts first list
-only the referents' facts; a reading refused or in doubt is done again on every fact.
-Nothing unverified is applied (with ``verify=False``, the paper's ablation, only
-applicability is checked, without retries).
+retrieve (by default the ``link`` retriever: no LLM call) → resolve the report's mentions
+(:mod:`l3mp_ros.retrieval.mentions`) → cut it into the changes it tells
+(:func:`.clauses.split_report`) → per part, one prompt (static: role, the domain's
+predicates, examples from the domain; then the context's typed entities and facts and the
+report) and a reply constrained by a JSON schema built for this context (:mod:`.grounding`)
+→ the part's answer checks, re-prompted with their errors (bounded) → the part checks →
+the parts' updates compose in order → the report checks → apply atomically with
+provenance, or reject and record why. **The checks, in order, are the lists of**
+:mod:`.pipeline`. With ``prompt_context: widen`` the prompts first list only the
+referents' facts; a reading refused or in doubt is done again on every fact. Nothing
+unverified is applied (with ``verify=False``, the paper's ablation, only applicability is
+checked, without retries).
 """
 
 from __future__ import annotations
@@ -33,12 +25,12 @@ from .. import stages
 from ..llm.handles import tokenizer
 from ..llm.protocol import ChatLLM, LLMFailure
 from ..retrieval.base import Retrieval, Retriever
-from ..retrieval.link import named_in
 from ..stages import stage
+from ..world.events import EventStatus
 from .answer_checks import NO_CHANGE, RESTATED
 from .attempts import Attempts, Judged, Verdict
 from .examples import system_for
-from .grounding import FULL, REFERENTS, WIDEN, grounded_message
+from .grounding import FULL, REFERENTS, WIDEN
 from .open_questions import OpenQuestions
 from .part_checks import PartAnswer
 from .pipeline import PART_CHECKS, REPORT_CHECKS
@@ -52,12 +44,9 @@ from .update_answers import (
     UpdateOutcome,
     UpdateSettings,
     report_context,
+    widened,
 )
 from .update_checks import (
-    going,
-    leading_subject,
-    part_actor,
-    part_scope,
     unknown_names_error,
 )
 
@@ -121,7 +110,7 @@ class NLUpdater:
             r = self._reading(req, out, first)  # mentions → grounding → memory → parts
         self._read(r, out)
         if self._widens(r, out):  # refused or in doubt on the referents' facts alone
-            out, why = self._widened(out)
+            out, why = widened(out)
             r = Reading(req, r.ctx, r.system, r.recalled, r.parts, req.kg, listing=FULL)
             self._read(r, out)
             out.notes.insert(0, "read again with every retrieved fact: the reading with the "
@@ -137,7 +126,7 @@ class NLUpdater:
         loop = Attempts(self.llm, out.trace, 1 if fast else s.attempts)
         for part in r.parts:  # one answer per part, composed in order
             with stage('context'):
-                q = self._question(r, part, out)  # the part's prompt, scope and checks
+                q = PartQuestion.asking(self, r, part, out.trace)  # prompt, scope, checks
             with stage('propose'):
                 got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
             got = self._judge_part(PartAnswer(r, part, q, got, loop, fast, self.llm,
@@ -148,7 +137,7 @@ class NLUpdater:
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last, q.actor)
-        self._compose(r, out)  # the parts' net change, or why there is none
+        r.compose(out)  # the parts' net change, or why there is none
         self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify
 
     def _judge_part(self, a: PartAnswer) -> Judged[Any] | None:
@@ -212,22 +201,6 @@ class NLUpdater:
         g = r.ctx.grounding
         return g.shown(r.listing, g.about()) != g.shown(FULL, g.about())
 
-    @staticmethod
-    def _widened(first: UpdateOutcome) -> tuple[UpdateOutcome, str]:
-        """Return a fresh outcome for the second reading, and why there is one.
-
-        The first reading stays in the trace (its history, usage, attempts and stages).
-        """
-        why = ('refused: ' + '; '.join(first.errors) if first.errors
-               else 'in doubt: ' + ', '.join(first.trace.doubts) if first.trace.doubts
-               else "a part only repeated an earlier part's change")
-        trace = first.trace  # usage, attempts, stages and history go on counting
-        trace.history.append({'widened': why, 'diff': first.update.to_json()
-                              if first.update is not None else None})
-        trace.doubts = []
-        return UpdateOutcome(text=first.text, trace=trace, context_size=first.context_size,
-                             retrieval_seconds=first.retrieval_seconds), why
-
     def _reading(self, req: Request, out: UpdateOutcome, listing: str) -> Reading:
         """Return the state of reading ``req``: its context, memory and parts."""
         out.retrieval_seconds = req.retrieval.seconds
@@ -237,45 +210,6 @@ class NLUpdater:
                     if self.memory is not None else '')
         return Reading(req, ctx, {'role': 'system', 'content': self.system()}, recalled,
                        req.parts(self.settings.split_clauses), req.kg, listing=listing)
-
-    def _question(self, r: Reading, part: str, out: UpdateOutcome) -> PartQuestion:
-        """Return the question for one part: its prompt, what it may be about, its checks."""
-        kg, text, g, verify = r.req.kg, r.req.text, r.ctx.grounding, self.settings.verify
-        entities, facts = g.shown(r.listing, g.about())
-        ask = [r.system, {'role': 'user', 'content': r.recalled + grounded_message(
-            kg, entities, facts, 'Report', part if r.several else text,
-            whole=text if r.several else None)}]
-        scope = part_scope(kg, part, r.ctx.mentioned, r.earlier) if r.several and verify \
-            else None
-        goes = going(self.world, kg, part if r.several else text,
-                     r.actor if r.several else None) if verify else None
-        if r.several:  # "... and came back in" acts with the part before
-            actor, r.actor = part_actor(self.world, kg, part, scope, r.actor)
-        else:
-            actor = leading_subject(self.world, kg, text)
-        r.earlier |= named_in(kg, part)
-        return PartQuestion(self.world, self.settings, self.llm, out.trace, r.ctx, r.work, ask,
-                            scope, goes, text, before=kg, actor=actor)
-
-    @staticmethod
-    def _compose(r: Reading, out: UpdateOutcome) -> None:
-        """Set the outcome: the parts' net change and its notes, or why there is none."""
-        out.errors = list(r.errors)
-        if r.errors:
-            if r.last is not None:
-                out.update = r.last.update
-                out.implied = list(r.last.implied)
-                out.notes = list(r.last.notes) + list(r.ctx.grounding.notes)
-            return
-        if not r.done:
-            out.errors = [RESTATED if r.restated else NO_CHANGE]
-            return
-        net = r.req.kg.diff_to(r.work)
-        out.update = net
-        out.implied = [(f, rule) for c in r.done for f, rule in c.implied if f in net.remove]
-        out.notes = [n for c in r.done for n in c.notes] + list(r.ctx.grounding.notes)
-        if r.several:
-            out.notes.append(f'report read in {len(r.parts)} parts: ' + ' | '.join(r.parts))
 
     # -- asking back (:mod:`.open_questions`) -----------------------------------------
     def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
@@ -301,19 +235,13 @@ class NLUpdater:
 
     def _finish(self, out: UpdateOutcome, began: float, source: str,
                 utterance: str | None) -> UpdateOutcome:
-        info: dict[str, Any] = {'attempts': out.attempts, 'usage': out.usage.to_dict()}
-        info.update(out.trace.provenance)
-        if out.trace.doubts:  # written, but the world model's support marks it doubtful
-            info['doubtful'], info['doubts'] = True, list(out.trace.doubts)
-        if out.implied or out.notes:
-            info['implied'] = [{'fact': list(f.triplet()), 'rule': r} for f, r in out.implied]
-            info['notes'] = list(out.notes)
+        info = out.event_info()
         kept = {'source': source, 'utterance': utterance or out.text, 'update': out.update,
                 'info': info}
         with stage('commit'):
             if out.clarify is not None:
                 info['clarify'] = out.clarify
-                res = self.world.reject(out.errors, status='clarify', **kept)
+                res = self.world.reject(out.errors, status=EventStatus.CLARIFY, **kept)
             elif out.errors or out.update is None:
                 res = self.world.reject(out.errors or ['no update produced'], **kept)
             else:

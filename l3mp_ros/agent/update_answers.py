@@ -21,19 +21,24 @@ from ..config import Config, default
 from ..llm.handles import Tokenize
 from ..llm.protocol import ChatLLM, LLMReply
 from ..retrieval.base import Retrieval, facts_about
+from ..retrieval.link import named_in
 from ..retrieval.mentions import candidates, resolve, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
-from .answer_checks import Draft
+from .answer_checks import NO_CHANGE, RESTATED, Draft
 from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
+from .grounding import grounded_message
 from .pipeline import ANSWER_CHECKS
 from .request import Request
 from .rulings import Act, enabled
 from .update_checks import (
-    CONFIRM_MIN_YES,
     Going,
     PartScope,
+    going,
+    leading_subject,
+    part_actor,
+    part_scope,
 )
 from .update_grounding import UpdateGrounding
 
@@ -53,15 +58,17 @@ class UpdateSettings:
     place_check: bool = default('place_check')  # where-questions against the update
     #: a new place both orders give, for a thing that moves, is taken into the update
     place_amend: bool = default('place_amend')
+    ask_going: bool = default('ask_going')  # where someone who went somewhere is: asked
+    ask_actor: bool = default('ask_actor')  # where whoever put a thing somewhere is: asked
     # keep a report pending and ask when its referent is a guess
     clarify: bool = default('clarify')
     clarify_timeout: float = default('clarify_timeout')
     max_report_facts: int = default('max_report_facts')
-    confirm_min_yes: float = CONFIRM_MIN_YES  # least P(yes) a read-back "yes" needs
-    per_slot: int = 30
-    split_clauses: bool = True
-    resolve_mentions: bool = True
-    changes_only: bool = True
+    confirm_min_yes: float = default('confirm_min_yes')  # least P(yes) of a read-back "yes"
+    per_slot: int = default('per_slot')
+    split_clauses: bool = default('split_clauses')
+    resolve_mentions: bool = default('resolve_mentions')
+    changes_only: bool = default('changes_only')
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
     answer_handles: bool = default('answer_handles')  # names in answers as short handles
 
@@ -95,6 +102,17 @@ class UpdateOutcome(Traced):
     #: the report waits for the speaker to say which thing it means (:mod:`.clarify`)
     question: str | None = None
     clarify: dict[str, Any] | None = None
+
+    def event_info(self) -> dict[str, Any]:
+        """Return what the event log keeps of this outcome: cost, provenance, doubts, notes."""
+        info: dict[str, Any] = {'attempts': self.attempts, 'usage': self.usage.to_dict()}
+        info.update(self.trace.provenance)
+        if self.trace.doubts:  # written, but the world model's support marks it doubtful
+            info['doubtful'], info['doubts'] = True, list(self.trace.doubts)
+        if self.implied or self.notes:
+            info['implied'] = [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied]
+            info['notes'] = list(self.notes)
+        return info
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
@@ -216,6 +234,25 @@ class Reading:
         """Return every fact the accepted parts added or removed."""
         return frozenset(f for c in self.done for f in c.update.add | c.update.remove)
 
+    def compose(self, out: UpdateOutcome) -> None:
+        """Set the outcome: the parts' net change and its notes, or why there is none."""
+        out.errors = list(self.errors)
+        if self.errors:
+            if self.last is not None:
+                out.update = self.last.update
+                out.implied = list(self.last.implied)
+                out.notes = list(self.last.notes) + list(self.ctx.grounding.notes)
+            return
+        if not self.done:
+            out.errors = [RESTATED if self.restated else NO_CHANGE]
+            return
+        net = self.req.kg.diff_to(self.work)
+        out.update = net
+        out.implied = [(f, rule) for c in self.done for f, rule in c.implied if f in net.remove]
+        out.notes = [n for c in self.done for n in c.notes] + list(self.ctx.grounding.notes)
+        if self.several:
+            out.notes.append(f'report read in {len(self.parts)} parts: ' + ' | '.join(self.parts))
+
     def accept(self, completion: Completion, actor: str | None = None) -> None:
         """Compose one part's change (``actor``: who acted in it) onto the ones before it."""
         self.done.append(completion)
@@ -224,6 +261,22 @@ class Reading:
                          for a in f.args}
         self.work = self.work.copy()
         self.work.apply(completion.update)
+
+
+def widened(first: UpdateOutcome) -> tuple[UpdateOutcome, str]:
+    """Return a fresh outcome for the second reading, and why there is one.
+
+    The first reading stays in the trace (its history, usage, attempts and stages).
+    """
+    why = ('refused: ' + '; '.join(first.errors) if first.errors
+           else 'in doubt: ' + ', '.join(first.trace.doubts) if first.trace.doubts
+           else "a part only repeated an earlier part's change")
+    trace = first.trace  # usage, attempts, stages and history go on counting
+    trace.history.append({'widened': why, 'diff': first.update.to_json()
+                          if first.update is not None else None})
+    trace.doubts = []
+    return UpdateOutcome(text=first.text, trace=trace, context_size=first.context_size,
+                         retrieval_seconds=first.retrieval_seconds), why
 
 
 @dataclass
@@ -259,6 +312,30 @@ class PartQuestion:
 
     def __post_init__(self) -> None:
         self.propose = Chat(self.llm, self.trace, self.schema, 'kg_update', UPDATE_TOKENS)
+
+    @classmethod
+    def asking(cls, by: Any, r: Reading, part: str, trace: Trace) -> PartQuestion:
+        """Return the question ``by`` (the updater) asks for one part of ``r``.
+
+        Its prompt, what its answer may be about (the part's scope, a subject said to go
+        somewhere) and who acts in it.
+        """
+        kg, text, g, verify = r.req.kg, r.req.text, r.ctx.grounding, by.settings.verify
+        entities, facts = g.shown(r.listing, g.about())
+        ask = [r.system, {'role': 'user', 'content': r.recalled + grounded_message(
+            kg, entities, facts, 'Report', part if r.several else text,
+            whole=text if r.several else None)}]
+        scope = part_scope(kg, part, r.ctx.mentioned, r.earlier) if r.several and verify \
+            else None
+        goes = going(by.world, kg, part if r.several else text,
+                     r.actor if r.several else None) if verify else None
+        if r.several:  # "... and came back in" acts with the part before
+            actor, r.actor = part_actor(by.world, kg, part, scope, r.actor)
+        else:
+            actor = leading_subject(by.world, kg, text)
+        r.earlier |= named_in(kg, part)
+        return cls(by.world, by.settings, by.llm, trace, r.ctx, r.work, ask, scope, goes, text,
+                   before=kg, actor=actor)
 
     def barring(self, facts: Iterable[Fact]) -> PartQuestion:
         """Return the same question with ``facts`` barred from the answer."""

@@ -14,19 +14,16 @@ a numbered choice asked in both orders, then each stated fact is read back yes/n
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
-from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..retrieval.link import named_fully, named_in
 from ..retrieval.mentions import last_mentioned, resolve
 from ..text import WORD_RE, name_words, words
-from ..world.complete import Completion, complete
+from ..world.complete import Completion
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
-from .attempts import Doubt, Trace
 from .clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
@@ -35,16 +32,11 @@ from .clauses import (
     unknown_names,
 )
 from .request import Request
-from .wording import say
 
 # words by which a part points back at what earlier parts named: "opened it", "in there"
 POINTING_BACK = frozenset({'it', 'its', 'them', 'they', 'their', 'there'})
 # a part that may say nothing new: "X is still in the office", "as always"
 STATIVE = re.compile(r'\b(still|as always|as usual|remains?|remained|stays?|stayed)\b', re.I)
-
-#: the least P(yes) / (P(yes) + P(no)) of a read-back "yes" (when the endpoint returns
-#: token probabilities); see docs/decisions.md for its calibration
-CONFIRM_MIN_YES = 0.0
 
 
 def unknown_names_error(req: Request) -> str | None:
@@ -192,16 +184,6 @@ class Going:
         names = ' and '.join(who or [self.subject])
         return (f'the report says {names} {self.words} somewhere: state where '
                 f'{names} {"are" if len(who) > 1 else "is"} now')
-
-
-def report_head(text: str, part: str | None) -> str:
-    """Return the head of a read-back question: the report, and the part asked about."""
-    return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
-
-
-def read_back_question(text: str, part: str | None, claim: str) -> str:
-    """Return the yes/no read-back's question about one statement (``confirm.txt``)."""
-    return f'{report_head(text, part)}Statement: {claim}\nAnswer:'
 
 
 # words that may stand before the verb of a clause whose subject is left out ("and then
@@ -372,144 +354,3 @@ def _places(world: WorldModel, kg: Any, subject: str) -> frozenset[str]:
     groups = world.constraints.place_groups(world.domain, kg.entities.get(subject),
                                             exactly=False)
     return frozenset(p for g in groups for p in g)
-
-
-@dataclass
-class ReadBack:
-    """Check an answer against its report with the LLM: a choice, then yes/no per fact.
-
-    Questions and replies are written to the outcome's history (:class:`.attempts.Trace`);
-    a "yes" counts when the model's own odds clear ``min_yes`` (when the endpoint returns
-    them).
-    """
-
-    llm: ChatLLM
-    world: WorldModel
-    min_yes: float = CONFIRM_MIN_YES
-    #: added facts the yes/no reading leaves to another check (the place check)
-    unread: Callable[[Fact], bool] | None = None
-
-    def check(self, text: str, part: str | None, completion: Completion, kg: Any,
-              out: Trace, written: dict[str, str] | None,
-              read: dict[str, bool]) -> tuple[Completion, list[str], set[Fact]]:
-        """Return (completion, errors, denied): the choice, then the yes/no reading.
-
-        ``denied`` are the stated facts the yes/no reading rejected (empty when the choice
-        failed, the LLM failed or all were read); ``read`` keeps answers by statement.
-        """
-        completion, errors = self.choose(text, part, completion, kg, out, written)
-        if errors:
-            return completion, errors, set()
-        errors, denied = self.confirm(text, part, completion, out, written, read)
-        return completion, errors, denied
-
-    def choose(self, text: str, part: str | None, completion: Completion, kg: Any,
-               out: Trace, written: dict[str, str] | None = None
-               ) -> tuple[Completion, list[str]]:
-        """Settle answers that say several different things about one thing; return errors.
-
-        One clause seldom moves a thing *and* changes its state, or hands it over *and*
-        gives it a new owner; a small model often adds such a second fact ("capped the
-        tube" → sealed and held by Lena), and a yes/no reading of each, asked alone, agrees
-        to both. Facts about one subject with different predicates, none implied by
-        another through the rules, are put side by side: the model picks the one the
-        report says, asked twice in opposite orders. The others are dropped when both
-        picks agree; when they do not, nothing is applied.
-        """
-        stated = completion.stated
-        said = report_head(text, part)
-        by_subject: dict[str, list[Fact]] = {}
-        for fact in sorted(stated.add | stated.remove):
-            if fact.args:
-                by_subject.setdefault(fact.args[0], []).append(fact)
-        dropped: dict[Fact, Fact] = {}
-        for group in by_subject.values():
-            group = self.independent(group, stated, kg)
-            if len({f.predicate for f in group}) < 2:
-                continue
-            claims = [say(f, removed=f in stated.remove, domain=self.world.domain,
-                          names=written) for f in group]
-            picks = []
-            for order in (list(range(len(group))), list(reversed(range(len(group))))):
-                try:
-                    k, reply = ask_choice(self.llm, 'choose', said, [claims[i] for i in order])
-                except LLMError as exc:
-                    return completion, [llm_failure(exc, 'choice')]
-                out.usage.add(reply)
-                picks.append(order[k] if k >= 0 else -1)
-                out.history.append({'choose': [claims[i] for i in order],
-                                    'reply': (reply.text or '')[:200]})
-            if picks[0] < 0 or picks[0] != picks[1]:
-                return completion, [f'the answer says {" and ".join(claims)}; asked which one '
-                                    'the report says, the model does not settle on one; '
-                                    'nothing is applied']
-            dropped.update({f: group[picks[0]] for f in group if f != group[picks[0]]})
-        if not dropped:
-            return completion, []
-        out.doubt(Doubt.CHOICE)
-        kept = Update.of(stated.remove - set(dropped), stated.add - set(dropped))
-        settled = complete(kg, kept, self.world.constraints, self.world.domain)
-        settled.notes.extend(f'dropped {f.text()}: asked which one the report says, the model '
-                             f'chose {chosen.text()}' for f, chosen in sorted(dropped.items()))
-        return settled, self.world.verifier.check(kg, settled.update)
-
-    def independent(self, group: list[Fact], stated: Update, kg: Any) -> list[Fact]:
-        """Return the facts of ``group`` that no other fact of it implies by the rules.
-
-        "held by Theo" implies "no longer kept in the fridge" (one place per item), and a
-        ``requires`` rule ties "on the shelf" to "on shelf level 2", added or removed
-        together: stating both is one change, not two.
-        """
-        implied: set[Fact] = {  # tied by a requires rule: both added, or both removed
-            g for r in self.world.constraints.rules for f in group for g in group
-            if g != f and (f in stated.add) == (g in stated.add) and r.ties(f, g)}
-        for fact in group:
-            alone = Update.of([fact] if fact in stated.remove else [],
-                              [fact] if fact in stated.add else [])
-            done = complete(kg, alone, self.world.constraints, self.world.domain).update
-            implied |= {g for g in group if g != fact and (
-                g in done.remove if g in stated.remove else g in done.add)}
-        return [f for f in group if f not in implied]
-
-    def confirm(self, text: str, part: str | None, completion: Completion, out: Trace,
-                written: dict[str, str] | None = None,
-                read: dict[str, bool] | None = None) -> tuple[list[str], set[Fact]]:
-        """Ask, fact by fact, whether the report says what the answer stated.
-
-        Return (errors, denied facts); ``read`` keeps answers by statement, so a second
-        answer is not asked again about a statement already read.
-
-        A second, independent yes/no reading: a small model that wrote a plausible but
-        unsaid fact ("almost empty" → no longer sealed) usually denies it when asked.
-        Entities the report's words settled (``written``) are put as the report wrote
-        them ("the goggles", not "safety goggles 1"): which thing is meant was decided
-        by mention resolution; the model judges only what happened to it.
-        """
-        errors: list[str] = []
-        denied: set[Fact] = set()
-        read = {} if read is None else read
-        stated = completion.stated
-        for fact in sorted(stated.add | stated.remove):
-            if self.unread is not None and fact in stated.add and self.unread(fact):
-                continue
-            claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
-                        names=written)
-            if claim not in read:
-                try:
-                    yes, reply = ask_yes_no(self.llm, 'confirm',
-                                            read_back_question(text, part, claim))
-                except LLMError as exc:
-                    return [llm_failure(exc, 'confirmation')], set()
-                out.usage.add(reply)
-                p_yes = yes_probability(reply)
-                out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
-                                    'fact': list(fact.triplet()),
-                                    'removed': fact in stated.remove, 'p_yes': p_yes,
-                                    'part': part})
-                # a hesitant yes is no: the model's own odds must clear the calibrated bar
-                read[claim] = yes and (p_yes is None or p_yes >= self.min_yes)
-            if not read[claim]:
-                denied.add(fact)
-                errors.append(f'asked again, the model does not read "{claim}" in the report; '
-                              'nothing is applied')
-        return errors, denied

@@ -47,6 +47,10 @@ def _common(p: argparse.ArgumentParser) -> None:
                   'report (keeps partial and half-way updates out, costs a call per thing)')
     config_option(p, 'place_amend', help='keep the report out instead of taking in a new place '
                   'both orders of a where-question gave')
+    config_option(p, 'ask_going', help='re-prompt instead of asking where someone who went '
+                  'somewhere is')
+    config_option(p, 'ask_actor', help='keep the report out instead of asking where someone '
+                  'who put a thing somewhere is')
     config_option(p, 'clarify', help='guess instead of asking back which thing a report means')
     config_option(p, 'clarify_timeout')
     config_option(p, 'prompt_context')
