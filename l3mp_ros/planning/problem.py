@@ -22,12 +22,14 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import unified_planning as up
 from unified_planning.model import Object, Problem, Variable
 
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros.world.pddl import COST
 
 __all__ = [
     'Goal', 'GoalError', 'ProblemError', 'agent_types', 'build_problem', 'goal_holds',
@@ -554,7 +556,15 @@ def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact
     if errors:
         raise ProblemError('; '.join(errors))
     problem.add_objects(objects.values())
+    # the values of numeric functions over the problem's objects (a distance between two
+    # rooms of the context is no fact "of" either room's neighbourhood)
+    known = set(objects) | set(domain.constants)
+    init = {f for f in init if not f.numeric} | {
+        f for f in kg.numbers if all(a in known for a in f.args)}
     for f in sorted(init):
+        if f.numeric:
+            _set_value(problem, domain, objects, f)
+            continue
         if f.predicate not in domain.predicates:
             raise ProblemError(f'fact {f.pddl()} uses predicate "{f.predicate}", which the '
                                'domain does not define')
@@ -564,5 +574,24 @@ def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact
         except Exception as exc:  # UP type errors
             raise ProblemError(f'fact {f.pddl()} does not fit the domain: '
                                f'{" ".join(str(exc).split())[:200]}') from None
+    if domain.total_cost and not domain.costs and problem.has_fluent(COST):
+        # numeric state beside (total-cost): the metric the domain's costs are for
+        from unified_planning.model.metrics import MinimizeExpressionOnFinalState
+        problem.set_initial_value(problem.fluent(COST)(), 0)
+        problem.add_quality_metric(MinimizeExpressionOnFinalState(problem.fluent(COST)()))
     problem.add_goal(_up_goal(goal.formula, problem, {}))
     return problem
+
+
+def _set_value(problem: Problem, domain: DomainSchema, objects: dict[str, Object],
+               fact: Fact) -> None:
+    """Give a numeric function term of ``problem`` the KG's value."""
+    if fact.predicate not in domain.functions or not problem.has_fluent(fact.predicate):
+        raise ProblemError(f'{fact.pddl()} gives a value to "{fact.predicate}", which is no '
+                           'numeric function of the domain')
+    try:
+        args = [objects[a] if a in objects else problem.object(a) for a in fact.args]
+        problem.set_initial_value(problem.fluent(fact.predicate)(*args), Fraction(fact.value))
+    except Exception as exc:  # UP type errors
+        raise ProblemError(f'{fact.pddl()} does not fit the domain: '
+                           f'{" ".join(str(exc).split())[:200]}') from None
