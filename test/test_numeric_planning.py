@@ -112,7 +112,6 @@ def test_a_goal_that_needs_a_recharge(domain, kg):
     assert '(<= (distance kitchen lab) (battery_level robot1)) does not hold: 10 > 7' in bad.error
 
 
-
 def test_a_classical_engine_refuses_a_numeric_problem_in_one_line(tmp_path, capsys):
     where = str(tmp_path / 'kg.db')
     assert main(['kg', 'init', '--domain', str(DOMAIN), '--from', str(PROBLEM),

@@ -520,14 +520,15 @@ def _root(problem: Problem) -> up.model.Type:
 def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact],
                   goal: str | Goal, name: str = 'task',
                   include_types: Iterable[str] | None = None,
-                  extra_objects: Iterable[str] = ()) -> Problem:
+                  extra_objects: Iterable[str] = (), timed: bool = False) -> Problem:
     """Build a closed-world UP problem from context facts and a goal.
 
     Objects: the entities the facts and the goal mention, every entity of ``include_types``
     (default :func:`agent_types`) and ``extra_objects``; initial state: the facts plus the
     facts of those agent entities; the goal parsed with :func:`parse_goal`. Raises
     :class:`GoalError` for a bad goal and :class:`ProblemError` for facts or entities the
-    domain cannot express.
+    domain cannot express. ``timed``: a durative domain's actions as written (for a temporal
+    engine), not compiled to instantaneous ones.
     """
     goal = parse_goal(domain, kg, goal)
     init = set(facts) | required_facts(domain, kg, include_types)
@@ -536,7 +537,7 @@ def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact
     for f in init:
         names.update(f.args)
     names -= set(domain.constants)
-    problem = domain.up_problem.clone()
+    problem = (domain.timed_problem if timed else domain.up_problem).clone()
     problem.name = re.sub(r'[^a-z0-9_]', '_', name.lower()) or 'task'
     reserved = set(domain.types) | set(domain.predicates) | set(domain.actions)
     errors: list[str] = []

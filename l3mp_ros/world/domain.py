@@ -85,6 +85,7 @@ class DomainSchema:
     def __init__(self, up_problem: Problem | None, path: Path | None = None,
                  text: str | None = None, *, summary: dict[str, Any] | None = None) -> None:
         self._up_problem = up_problem
+        self._timed: Problem | None = None
         self.path = path
         self.text = text
         if summary is None:
@@ -122,6 +123,24 @@ class DomainSchema:
         if self._up_problem is None:
             self._up_problem = _parse(self.text or '', self.path)[0]
         return self._up_problem
+
+    @property
+    def durative(self) -> bool:
+        """Say whether the domain has durative actions (:attr:`up_problem` compiles them)."""
+        return DURATIVE_NOTE in self.notes
+
+    @property
+    def timed_problem(self) -> Problem:
+        """Return the domain with its durative actions as written (a temporal engine's).
+
+        :attr:`up_problem` is the same domain compiled to instantaneous actions; both have
+        the same action names, types, predicates and functions.
+        """
+        if not self.durative:
+            return self.up_problem
+        if self._timed is None:
+            self._timed = _parse(self.text or '', self.path, compile_durative=False)[0]
+        return self._timed
 
     def summary(self) -> dict[str, Any]:
         """Return the JSON-ready schema: what everything but planning needs."""
@@ -250,7 +269,8 @@ class DomainSchema:
         return frozenset(self.predicates) - self.fluent_predicates()
 
 
-def _parse(text: str, path: Path | None) -> tuple[Problem, list[str], bool, list[str]]:
+def _parse(text: str, path: Path | None, compile_durative: bool = True
+           ) -> tuple[Problem, list[str], bool, list[str]]:
     """Parse domain text with UP; return (problem, notes, has costs, numeric state).
 
     Raises :class:`DomainError` with a one-line reason in PDDL terms. unified-planning
@@ -289,7 +309,7 @@ def _parse(text: str, path: Path | None) -> tuple[Problem, list[str], bool, list
             raise DomainError(f'malformed PDDL domain{where}: {msg}') from None
         notes.append(f'the name {shared.group(1)} is used by two kinds of element (e.g. a '
                      'predicate and an action)')
-    if any(isinstance(a, DurativeAction) for a in problem.actions):
+    if compile_durative and any(isinstance(a, DurativeAction) for a in problem.actions):
         problem = _sequential(problem, where)
         notes.append(DURATIVE_NOTE)
     problem.name = tidy.name
