@@ -121,3 +121,29 @@ def test_a_classical_engine_refuses_a_numeric_problem_in_one_line(tmp_path, caps
     err = capsys.readouterr().err
     assert 'Traceback' not in err
     assert 'lapkt cannot plan this problem' in err and 'use enhsp' in err
+
+
+def test_a_numeric_goal_is_planned_and_checked(domain, kg, tmp_path, capsys):
+    result = Planner(domain, timeout=60).plan(kg, '(>= (battery_level robot1) 30)')
+    assert result.status == 'solved' and result.solved_by == 'enhsp', result.errors
+    assert result.steps == ['(move robot1 dock kitchen)', '(recharge robot1 kitchen)']
+    done = execute_plan(domain, kg, result.steps)
+    assert done.kg.value_of('battery_level', ['robot1']) == 40
+    where = str(tmp_path / 'kg.db')
+    assert main(['kg', 'init', '--domain', str(DOMAIN), '--from', str(PROBLEM),
+                 '--store', where]) == 0
+    for goal, why in (('(> (battery_charge robot1) 3)', 'unknown function "battery_charge"'),
+                      ('(>= (battery_level kitchen) 3)', '"kitchen" is a location'),
+                      ('(>= (battery_level robot1) high)', '"high" in'),
+                      ('(>= (robot_at robot1 lab) 1)', 'unknown function "robot_at"')):
+        capsys.readouterr()
+        assert main(['plan', '--store', where, '--goal', goal]) == 2
+        err = capsys.readouterr().err
+        lines = [x for x in err.splitlines() if x.startswith('  - ')]
+        assert len(lines) == 1 and why in lines[0] and 'Traceback' not in err, err
+    # a numeric goal no pinned engine of that kind plans: one line naming the one that can
+    capsys.readouterr()
+    assert main(['plan', '--store', where, '--goal', '(>= (battery_level robot1) 30)',
+                 '--engine', 'fast-downward']) == 2
+    err = capsys.readouterr().err
+    assert 'fast-downward cannot plan this problem' in err and 'use enhsp' in err

@@ -5,10 +5,12 @@
 ``parse_goal`` reads the ``:goal`` an LLM (or a person) wrote: a whole ``(:goal ...)``
 block, a bare formula, surrounding prose or Markdown fences are all accepted. The formula
 language is PDDL's goal language: ``and``, ``or``, ``not``, ``imply``, ``=``, ``forall`` and
-``exists`` over domain types, and atoms of the domain's predicates over KG entities (or
-domain constants). Every problem found (unknown predicate, unknown object, wrong arity, wrong
-type, unbound variable, garbage) becomes one readable sentence of a :class:`GoalError`;
-nothing raises anything else.
+``exists`` over domain types, atoms of the domain's predicates over KG entities (or
+domain constants), and comparisons of numbers (``>=``, ``<=``, ``>``, ``<``, ``=``) between
+the domain's numeric function terms and numbers, e.g. ``(>= (battery_level robot1) 30)``.
+Every problem found (unknown predicate, unknown object, wrong arity, wrong type, unbound
+variable, garbage) becomes one readable sentence of a :class:`GoalError`; nothing raises
+anything else.
 
 ``build_problem`` makes a closed-world ``Problem`` from a set of context facts: its objects
 are the entities those facts and the goal mention, plus every entity of the domain's *agent
@@ -28,7 +30,7 @@ import unified_planning as up
 from unified_planning.model import Object, Problem, Variable
 
 from l3mp_ros.world.domain import DomainSchema
-from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, is_number, number_text
 from l3mp_ros.world.pddl import COST
 
 __all__ = [
@@ -45,7 +47,9 @@ CONNECTIVES = ('and', 'or', 'not', 'imply', 'forall', 'exists', '=')
 #   ('not', node)
 #   ('imply', node, node)
 #   ('forall' | 'exists', ((var, type), ...), node)
+#   ('cmp', op, term, term)             term: ('num', text) | ('fn', function, (arg, ...))
 Node = tuple
+COMPARISONS = ('>=', '<=', '>', '<')
 
 
 class GoalError(ValueError):
@@ -214,6 +218,9 @@ class _GoalChecker:
             return ('imply', a, b) if a is not None and b is not None else None
         if head in ('forall', 'exists'):
             return self.quantifier(head, args, expr, scope)
+        if head in COMPARISONS or (head == '=' and any(
+                isinstance(a, list) or is_number(a) for a in args)):
+            return self.comparison(head, args, expr, scope)
         if head == '=':
             if len(args) != 2 or not all(isinstance(a, str) for a in args):
                 self.errors.append(f'(= a b) compares two objects: {_render(expr)}')
@@ -221,6 +228,46 @@ class _GoalChecker:
             ok = all(self.term(a, scope, expr) is not None for a in args)
             return ('=', args[0], args[1]) if ok else None
         return self.atom(head, args, expr, scope)
+
+    def comparison(self, op: str, args: list, expr: list, scope: dict[str, str]) -> Node | None:
+        """Read ``(>= (battery_level robot1) 30)``: function terms and numbers compared."""
+        if len(args) != 2:
+            self.errors.append(f'({op} a b) compares two numbers, found {len(args)} in '
+                               f'{_render(expr)}')
+            return None
+        terms = [self.number_term(a, expr, scope) for a in args]
+        return ('cmp', op, terms[0], terms[1]) if None not in terms else None
+
+    def number_term(self, arg: object, expr: list, scope: dict[str, str]) -> tuple | None:
+        if isinstance(arg, str):
+            if is_number(arg):
+                return ('num', number_text(arg))
+            self.errors.append(f'"{arg}" in {_render(expr)} is no number: compare function '
+                               'terms such as (battery_level robot1) and numbers')
+            return None
+        name = arg[0] if arg and isinstance(arg[0], str) else ''
+        sig = self.domain.functions.get(name)
+        if sig is None:
+            known = self.domain.functions
+            self.errors.append(f'unknown function "{name}" in {_render(expr)}'
+                               + (_close(name, known, 'function') if known else
+                                  f': domain {self.domain.name} declares no numeric functions'))
+            return None
+        fargs = arg[1:]
+        if len(fargs) != sig.arity or not all(isinstance(a, str) for a in fargs):
+            self.errors.append(f'{_render(arg)} in {_render(expr)} does not fit '
+                               f'{sig.signature()}')
+            return None
+        types = [self.term(a, scope, expr) for a in fargs]
+        ok = None not in types
+        for i, (a, t) in enumerate(zip(fargs, types, strict=True)):
+            if t is not None and not self.domain.is_subtype(t, sig.params[i][1]):
+                self.errors.append(f'wrong type in {_render(expr)}: "{a}" is {_an(t)} but '
+                                   f'argument {i + 1} of {name} must be '
+                                   f'{_an(" or ".join(sig.params[i][1]))}: {sig.signature()}')
+                ok = False
+        self.predicates.add(name)
+        return ('fn', name, tuple(fargs)) if ok else None
 
     def quantifier(self, head: str, args: list, expr: list, scope: dict[str, str]) -> Node | None:
         if len(args) != 2 or not isinstance(args[0], list):
@@ -328,8 +375,14 @@ def render_goal(node: Node) -> str:
         return f'(not {render_goal(node[1])})'
     if kind == 'imply':
         return f'(imply {render_goal(node[1])} {render_goal(node[2])})'
+    if kind == 'cmp':
+        return f'({node[1]} {_render_term(node[2])} {_render_term(node[3])})'
     variables = ' '.join(f'{v} - {t}' for v, t in node[1])
     return f'({kind} ({variables}) {render_goal(node[2])})'
+
+
+def _render_term(term: tuple) -> str:
+    return term[1] if term[0] == 'num' else '(' + ' '.join((term[1], *term[2])) + ')'
 
 
 def strict_goal_errors(text: str) -> list[str]:
@@ -431,6 +484,12 @@ def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
     if kind == 'imply':
         return not _holds(node[1], facts, env, domain, kg) or _holds(node[2], facts, env,
                                                                      domain, kg)
+    if kind == 'cmp':
+        left, right = (_value(t, env, kg) for t in node[2:])
+        if left is None or right is None:
+            return False  # an undefined value compares false
+        return {'>=': left >= right, '<=': left <= right, '>': left > right,
+                '<': left < right, '=': left == right}[node[1]]
     variables, body = node[1], node[2]
     combos: list[dict[str, str]] = [dict(env)]
     for var, typ in variables:
@@ -438,6 +497,13 @@ def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
         combos = [{**c, var: o} for c in combos for o in objs]
     test = all if kind == 'forall' else any
     return test(_holds(body, facts, c, domain, kg) for c in combos)
+
+
+def _value(term: tuple, env: dict[str, str], kg: KnowledgeGraph) -> Fraction | None:
+    if term[0] == 'num':
+        return Fraction(term[1])
+    held = kg.value_fact(Fact(term[1], tuple(env.get(a, a) for a in term[2])))
+    return None if held is None else Fraction(held.value)
 
 
 def goal_holds(domain: DomainSchema, kg: KnowledgeGraph, goal: str | Goal) -> bool:
@@ -500,6 +566,14 @@ def _up_goal(node: Node, problem: Problem, env: dict[str, Variable]) -> up.model
         return em.Not(_up_goal(node[1], problem, env))
     if kind == 'imply':
         return em.Implies(_up_goal(node[1], problem, env), _up_goal(node[2], problem, env))
+    if kind == 'cmp':
+        def number(t: tuple) -> object:
+            if t[0] == 'num':
+                return em.Real(Fraction(t[1]))
+            return problem.fluent(t[1])(*(term(a) for a in t[2]))
+        left, right = number(node[2]), number(node[3])
+        return {'>=': em.GE, '<=': em.LE, '>': em.GT, '<': em.LT,
+                '=': em.Equals}[node[1]](left, right)
     variables = []
     inner = dict(env)
     for var, typ in node[1]:
