@@ -22,7 +22,7 @@ from l3mp_ros.compose import open_store_world
 from l3mp_ros.planning import engines
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner, plan_on
-from l3mp_ros.planning.problem import build_problem
+from l3mp_ros.planning.problem import build_problem, goal_holds
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.problem_file import kg_from_problem
@@ -129,6 +129,10 @@ def test_a_numeric_goal_is_planned_and_checked(domain, kg, tmp_path, capsys):
     assert result.steps == ['(move robot1 dock kitchen)', '(recharge robot1 kitchen)']
     done = execute_plan(domain, kg, result.steps)
     assert done.kg.value_of('battery_level', ['robot1']) == 40
+    # arithmetic, as IPC numeric goals write it, read on the KG's numbers
+    assert goal_holds(domain, kg, '(<= (+ (tray_load robot1) 2) (tray_capacity robot1))')
+    assert not goal_holds(domain, kg, '(> (* 2 (battery_level robot1)) (battery_capacity '
+                                      'robot1))')
     where = str(tmp_path / 'kg.db')
     assert main(['kg', 'init', '--domain', str(DOMAIN), '--from', str(PROBLEM),
                  '--store', where]) == 0

@@ -7,7 +7,8 @@ block, a bare formula, surrounding prose or Markdown fences are all accepted. Th
 language is PDDL's goal language: ``and``, ``or``, ``not``, ``imply``, ``=``, ``forall`` and
 ``exists`` over domain types, atoms of the domain's predicates over KG entities (or
 domain constants), and comparisons of numbers (``>=``, ``<=``, ``>``, ``<``, ``=``) between
-the domain's numeric function terms and numbers, e.g. ``(>= (battery_level robot1) 30)``.
+the domain's numeric function terms, numbers and arithmetic (``+ - * /``), e.g.
+``(>= (battery_level robot1) 30)`` or ``(<= (+ (value c0) 1) (value c1))``.
 Every problem found (unknown predicate, unknown object, wrong arity, wrong type, unbound
 variable, garbage) becomes one readable sentence of a :class:`GoalError`; nothing raises
 anything else.
@@ -48,8 +49,10 @@ CONNECTIVES = ('and', 'or', 'not', 'imply', 'forall', 'exists', '=')
 #   ('imply', node, node)
 #   ('forall' | 'exists', ((var, type), ...), node)
 #   ('cmp', op, term, term)             term: ('num', text) | ('fn', function, (arg, ...))
+#                                             | ('op', '+' | '-' | '*' | '/', term, term)
 Node = tuple
 COMPARISONS = ('>=', '<=', '>', '<')
+ARITHMETIC = ('+', '-', '*', '/')
 
 
 class GoalError(ValueError):
@@ -246,6 +249,9 @@ class _GoalChecker:
                                'terms such as (battery_level robot1) and numbers')
             return None
         name = arg[0] if arg and isinstance(arg[0], str) else ''
+        if name in ARITHMETIC and len(arg) == 3:
+            parts = [self.number_term(a, expr, scope) for a in arg[1:]]
+            return ('op', name, parts[0], parts[1]) if None not in parts else None
         sig = self.domain.functions.get(name)
         if sig is None:
             known = self.domain.functions
@@ -382,6 +388,8 @@ def render_goal(node: Node) -> str:
 
 
 def _render_term(term: tuple) -> str:
+    if term[0] == 'op':
+        return f'({term[1]} {_render_term(term[2])} {_render_term(term[3])})'
     return term[1] if term[0] == 'num' else '(' + ' '.join((term[1], *term[2])) + ')'
 
 
@@ -502,6 +510,12 @@ def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
 def _value(term: tuple, env: dict[str, str], kg: KnowledgeGraph) -> Fraction | None:
     if term[0] == 'num':
         return Fraction(term[1])
+    if term[0] == 'op':
+        left, right = _value(term[2], env, kg), _value(term[3], env, kg)
+        if left is None or right is None or (term[1] == '/' and right == 0):
+            return None
+        return {'+': left + right, '-': left - right, '*': left * right,
+                '/': left / right if right else left}[term[1]]
     held = kg.value_fact(Fact(term[1], tuple(env.get(a, a) for a in term[2])))
     return None if held is None else Fraction(held.value)
 
@@ -570,6 +584,9 @@ def _up_goal(node: Node, problem: Problem, env: dict[str, Variable]) -> up.model
         def number(t: tuple) -> object:
             if t[0] == 'num':
                 return em.Real(Fraction(t[1]))
+            if t[0] == 'op':
+                return {'+': em.Plus, '-': em.Minus, '*': em.Times,
+                        '/': em.Div}[t[1]](number(t[2]), number(t[3]))
             return problem.fluent(t[1])(*(term(a) for a in t[2]))
         left, right = number(node[2]), number(node[3])
         return {'>=': em.GE, '<=': em.LE, '>': em.GT, '<': em.LT,
