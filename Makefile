@@ -12,9 +12,10 @@ COMPILE := $(PY) -m compileall -q l3mp_ros
 LLM_STAMP := $(VENV)/.l3mp-llm-installed
 OUT ?= out/demo
 
-.PHONY: venv llm test test-all demo lint bench clean
+.PHONY: venv java llm test test-all demo lint bench clean
 
 $(STAMP): requirements.txt setup.py package.xml
+	@$(MAKE) --no-print-directory java
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip==25.3
 	$(PIP) install -q -r requirements.txt
@@ -23,6 +24,20 @@ $(STAMP): requirements.txt setup.py package.xml
 	@touch $@
 
 venv: $(STAMP)
+
+# ENHSP (numeric planning) runs on a Java runtime: Debian's, installed when missing and we
+# are root; otherwise a note (numeric problems are then refused in one line, the rest works)
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo 'installing a Java runtime for ENHSP (default-jre-headless)'; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends default-jre-headless >/dev/null; } || \
+	    echo 'note: default-jre-headless did not install: numeric planning is refused'; \
+	  else \
+	    echo 'note: no Java runtime: numeric planning (ENHSP) needs one;' \
+	         'run: sudo apt-get install default-jre-headless'; \
+	  fi; }
 
 $(LLM_STAMP): $(STAMP) requirements-llm.txt
 	$(PIP) install -q -r requirements-llm.txt

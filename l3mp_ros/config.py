@@ -28,9 +28,13 @@ from typing import Any
 WORLD, LANGUAGE, PLANNER, PERCEPTION, BRIDGE = (
     'world', 'language', 'planner', 'perception', 'bridge')
 AGENT = (LANGUAGE, PLANNER)
-ENGINES = ('lapkt', 'fast-downward', 'pyperplan')  # the planners themselves
+ENGINES = ('lapkt', 'fast-downward', 'pyperplan')  # the classical planners themselves
+NUMERIC_ENGINES = ('enhsp',)  # numeric fluents, :metric (up-enhsp; a Java runtime)
+# durative actions planned natively, in this order (up-aries: its own binary; up-tamer)
+TEMPORAL_ENGINES = ('aries', 'tamer')
 PORTFOLIO = 'portfolio'  # LAPKT with a short budget, then Fast Downward (planning/portfolio.py)
-ENGINE_SETTINGS = (PORTFOLIO, *ENGINES)  # what the engine setting may name
+# what the engine setting may name
+ENGINE_SETTINGS = (PORTFOLIO, *ENGINES, *NUMERIC_ENGINES, *TEMPORAL_ENGINES)
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 PROMPT_CONTEXTS = ('full', 'mentioning', 'referents', 'widen')  # agent/grounding.py, update.py
 EXECUTE_POLICIES = ('feedback', 'none')
@@ -165,8 +169,10 @@ class Config:
                           AGENT)
     # planning (Algorithm 4)
     engine: str = _p(PORTFOLIO, 'planner engine: portfolio (LAPKT with a short budget, then '
-                     'Fast Downward, within plan_timeout), or one of lapkt, fast-downward, '
-                     'pyperplan', AGENT, choices=ENGINE_SETTINGS)
+                     'Fast Downward, within plan_timeout; ENHSP for numeric domains, Aries '
+                     'then TAMER first for durative ones), or one of lapkt, fast-downward, '
+                     'pyperplan, enhsp, aries, tamer', AGENT,
+                     choices=ENGINE_SETTINGS)
     plan_timeout: float = _p(30.0, 'seconds per planner call', AGENT)
     max_replans: int = _p(5, 're-plans of one task before it is declared failed', PLANNER)
     execute: str = _p('feedback', 'feedback: a plan stays active until execution_feedback '

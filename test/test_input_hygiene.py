@@ -100,8 +100,8 @@ def test_a_goal_is_never_truncated_or_contradictory(store, capsys, goal, why):
 
 @pytest.mark.parametrize('block, feature', [
     ('(:derived (dark ?r - room) (not (lit ?r)))', 'derived predicates'),
-    ('(:action go :parameters (?r - room) :precondition (lit ?r) '
-     ':effect (increase (fuel ?r) 1))', 'numeric fluents'),
+    ('(:process warm :parameters (?r - room) :precondition (lit ?r) '
+     ':effect (dark ?r))', 'processes or events'),
 ])
 def test_unsupported_pddl_is_refused_at_init_with_its_name(tmp_path, capsys, block, feature):
     functions = '(:functions (fuel ?r - room) - number)' if 'fuel' in block else ''

@@ -23,7 +23,7 @@ from l3mp_ros.cli import main
 from l3mp_ros.planning import engines
 from l3mp_ros.planning.planner import Planner, plan_on
 from l3mp_ros.planning.problem import build_problem
-from l3mp_ros.world.domain import DURATIVE_NOTE, DomainError, DomainSchema
+from l3mp_ros.world.domain import DURATIVE_NOTE, DomainSchema
 from l3mp_ros.world.kg import KnowledgeGraph, Update
 from l3mp_ros.world.pddl import normalise_domain
 from l3mp_ros.world.problem_file import ProblemImportError, kg_from_problem, problem_text
@@ -198,14 +198,16 @@ def test_costs_read_from_numeric_functions_are_dropped_with_a_note(tmp_path):
     assert result.status == 'solved'
 
 
-def test_real_numeric_state_is_refused_naming_the_functions(tmp_path):
+def test_real_numeric_state_is_read_with_its_functions(tmp_path):
+    """Numeric fluents load (issue 59): their values are KG facts, a numeric engine plans."""
     text = (DATA / 'depot_costs.pddl').read_text().replace(
         '(:functions (total-cost) - number)',
         '(:functions (total-cost) (fuel ?t - truck) - number)').replace(
         ':precondition (and (at ?t ?a) (road ?a ?b))',
         ':precondition (and (at ?t ?a) (road ?a ?b) (> (fuel ?t) 0))')
-    with pytest.raises(DomainError, match=r'numeric fluents \(fuel in preconditions'):
-        DomainSchema.from_text(text)
+    domain = DomainSchema.from_text(text)
+    assert domain.numeric_state == ('fuel',) and list(domain.functions) == ['fuel']
+    assert domain.functions['fuel'].signature() == '(fuel ?t - truck)'
 
 
 @pytest.mark.parametrize('quirk, text', [

@@ -18,7 +18,8 @@ from .test_planning_engines import DOMAIN, SOLVABLE, UNSOLVABLE, parse
 
 def test_portfolio_is_the_default_engine_setting():
     assert config.Config().engine == config.PORTFOLIO
-    assert config.ENGINE_SETTINGS == ('portfolio', 'lapkt', 'fast-downward', 'pyperplan')
+    assert config.ENGINE_SETTINGS == ('portfolio', 'lapkt', 'fast-downward', 'pyperplan',
+                                      'enhsp', 'aries', 'tamer')
     with pytest.raises(ValueError, match='engine must be one of portfolio, lapkt'):
         config.Config(engine='astar')
 

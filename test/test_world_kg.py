@@ -144,7 +144,10 @@ def test_snapshot_accepts_a_json_true_and_refuses_a_false_fact():
         with pytest.raises(KGError, match='leave a false one out'):
             KnowledgeGraph.from_json({'entities': ents, 'facts': [bad]})
     with pytest.raises(KGError, match='list of strings'):
-        KnowledgeGraph.from_json({'entities': ents, 'facts': [['rover', 'hand_free', 1]]})
+        KnowledgeGraph.from_json({'entities': ents, 'facts': [['rover', 'hand_free', None]]})
+    # a number last is a function's value (issue 59); the domain decides if it is one
+    kg = KnowledgeGraph.from_json({'entities': ents, 'facts': [['rover', 'hand_free', 1]]})
+    assert kg.value_of('hand_free', ['rover']) == 1
 
 
 def test_domain_summary_cache_gives_the_same_schema_without_parsing(tmp_path, monkeypatch):

@@ -258,7 +258,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
         print(dump(result.to_json()))
     elif result.applied:
         print(f'applied (event {result.event_id}):')
-        print(update.text())
+        print(result.update.text())  # with any value a new number replaced
     else:
         print(f'rejected (event {result.event_id}); the store is unchanged:', file=sys.stderr)
         for e in listed(result.errors):

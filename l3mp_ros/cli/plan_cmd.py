@@ -60,8 +60,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f'; note: {note}', file=sys.stderr)
     if result.status == Status.SOLVED:
-        for step in result.steps:
-            print(step)
+        if result.schedule:  # a temporal plan: start: (step) [duration], as planners print
+            for step, when in zip(result.steps, result.schedule, strict=True):
+                print(f'{when["start"]:.3f}: {step} [{when["duration"]:g}]')
+            print(f'; makespan {result.makespan:.3f}', file=sys.stderr)
+        else:
+            for step in result.steps:
+                print(step)
         engine = result.solved_by or result.engine
         if result.engine != engine:
             engine += f' ({result.engine}: ' + ', '.join(

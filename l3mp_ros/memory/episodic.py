@@ -20,7 +20,6 @@ outside the ``recent`` window (the newest episodes, already in the prompt's cont
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 import sqlite3
@@ -33,6 +32,7 @@ import numpy as np
 
 from ..world.events import EventStatus
 from ..world.kg import Fact
+from ..world.store import args_key, stored_fact
 from ..world.stores import is_url
 from .index import DEFAULT_THRESHOLD, VectorIndex, VectorTable, open_index, resolve_embedder
 
@@ -67,7 +67,7 @@ def arigraph_relevance(n: int, total: int) -> float:
 
 
 def _key(fact: Fact) -> tuple[str, str]:
-    return fact.predicate, json.dumps(list(fact.args))
+    return fact.predicate, args_key(fact)
 
 
 def fact_words(fact: Fact) -> str:
@@ -382,7 +382,7 @@ class EpisodicMemory:
             for eid, op, pred, args in self.conn.execute(
                     'SELECT episode, op, predicate, args FROM episode_facts '
                     f'WHERE episode IN ({marks})', chunk):
-                fact = Fact(pred, tuple(json.loads(args)))
+                fact = stored_fact(pred, args)
                 (out[eid].added if op == 'add' else out[eid].removed).append(fact)
             for eid, by in self.conn.execute(
                     'SELECT episode, by_event FROM episode_contradictions '

@@ -17,9 +17,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -29,9 +31,9 @@ from unified_planning.engines import ValidationResultStatus as _Valid
 from unified_planning.environment import get_environment
 from unified_planning.exceptions import UPException
 from unified_planning.io import PDDLReader, PDDLWriter
-from unified_planning.plans import ActionInstance, SequentialPlan
+from unified_planning.plans import ActionInstance, SequentialPlan, TimeTriggeredPlan
 
-from l3mp_ros.config import ENGINES
+from l3mp_ros.config import ENGINES, NUMERIC_ENGINES, TEMPORAL_ENGINES
 from l3mp_ros.planning import lapkt_engine, lapkt_warm
 from l3mp_ros.planning.process import guarded, run_killable
 from l3mp_ros.planning.status import Status
@@ -99,6 +101,15 @@ def expansion(problem: up.model.Problem) -> int:
     return total
 
 
+NUMERIC_FEATURES = frozenset({'INT_FLUENTS', 'REAL_FLUENTS'})
+ALL_ENGINES = (*ENGINES, *NUMERIC_ENGINES, *TEMPORAL_ENGINES)
+
+
+def is_numeric(problem: up.model.Problem) -> bool:
+    """Return True when ``problem`` has numeric state (a numeric engine plans it)."""
+    return bool(problem.kind.features & NUMERIC_FEATURES)
+
+
 def expands_for_lapkt(problem: up.model.Problem) -> bool:
     """Return True when UP must expand ``problem`` for LAPKT beyond a quick compilation.
 
@@ -145,6 +156,8 @@ class EngineResult:
     metrics: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     stages: list[dict[str, Any]] = field(default_factory=list)
+    #: a temporal plan's start time and duration per step (``plan`` in start order)
+    schedule: list[dict[str, float]] = field(default_factory=list)
 
     @property
     def solved(self) -> bool:
@@ -172,11 +185,30 @@ def register_engines(env: up.environment.Environment | None = None) -> None:
                            'up-fast-downward and up-pyperplan (requirements.txt)')
 
 
-def plan_strings(plan: SequentialPlan | None) -> list[str]:
-    """Return a sequential plan as lowercase PDDL action strings (UP names)."""
+def plan_strings(plan: SequentialPlan | TimeTriggeredPlan | None) -> list[str]:
+    """Return a plan as lowercase PDDL action strings (UP names; a temporal one by start)."""
     if plan is None:
         return []
+    if isinstance(plan, TimeTriggeredPlan):
+        return [_action_string(a) for _, a, _ in _timed(plan)]
     return [_action_string(a) for a in plan.actions]
+
+
+def schedule_of(plan: TimeTriggeredPlan | None) -> list[dict[str, float]]:
+    """Return each step's ``start`` and ``duration`` (seconds) of a temporal plan, by start."""
+    if not isinstance(plan, TimeTriggeredPlan):
+        return []
+    return [{'start': float(start), 'duration': float(dur or 0)}
+            for start, _, dur in _timed(plan)]
+
+
+def makespan(schedule: list[dict[str, float]]) -> float:
+    """Return when the last step of a schedule ends."""
+    return max((s['start'] + s['duration'] for s in schedule), default=0.0)
+
+
+def _timed(plan: TimeTriggeredPlan) -> list[tuple[Any, ActionInstance, Any]]:
+    return sorted(plan.timed_actions, key=lambda t: (t[0], str(t[1])))
 
 
 def solve(
@@ -190,19 +222,23 @@ def solve(
     Never raises for planner failures: an engine or compilation error gives ``status='error'``
     with the log. Raises ``ValueError`` for an unknown engine or a non-positive timeout.
     """
-    if engine not in ENGINES:
-        raise ValueError(f'unknown engine {engine!r}; choose one of {", ".join(ENGINES)}')
+    if engine not in ALL_ENGINES:
+        raise ValueError(f'unknown engine {engine!r}; choose one of {", ".join(ALL_ENGINES)}')
     if not timeout or timeout <= 0:
         raise ValueError(f'timeout must be a positive number of seconds, not {timeout!r}')
     register_engines(problem.environment)
     params = dict(params or {})
     started = time.monotonic()
-    problem, notes = _without_costs_for(problem, engine)
+    notes: list[str] = []
     try:
-        if engine == 'pyperplan' or (engine == 'lapkt' and expands_for_lapkt(problem)):
-            # pyperplan has no timeout; UP's compilation of a disjunctive or quantified goal
-            # for LAPKT can grow exponentially (it ran for over 20 minutes on one household
-            # goal): both run in a child interpreter killed at the deadline
+        _no_java(engine, problem)
+        problem, notes = _without_costs_for(problem, engine)
+        if engine in ('pyperplan', *TEMPORAL_ENGINES) or (
+                engine == 'lapkt' and expands_for_lapkt(problem)):
+            # pyperplan and TAMER have no timeout (Aries's server dies with the child); UP's
+            # compilation of a disjunctive or quantified goal for LAPKT can grow exponentially
+            # (over 20 minutes on one household goal): a child interpreter killed at the
+            # deadline runs them
             _refuse_unsupported(problem.environment.factory.engine(engine), problem, engine)
             status, plan, log, metrics = _solve_in_child(problem, engine, timeout, params)
         else:
@@ -221,14 +257,15 @@ def solve(
                             up_status=PlanGenerationResultStatus.INTERNAL_ERROR.name,
                             notes=notes)
     short = _STATUS.get(status, Status.ERROR)
-    if short == Status.SOLVED and not isinstance(plan, SequentialPlan):
-        short, log = Status.ERROR, (log + '\nengine reported success without a sequential plan')
+    if short == Status.SOLVED and not isinstance(plan, (SequentialPlan, TimeTriggeredPlan)):
+        short, log = Status.ERROR, (log + '\nengine reported success without a sequential or '
+                                    'time-triggered plan')
     if short != Status.SOLVED:
         plan = None
     return EngineResult(
         short, plan_strings(plan), plan, engine, time.monotonic() - started,
         log=log if short == Status.ERROR else '', up_status=status.name, metrics=metrics,
-        notes=notes)
+        notes=notes, schedule=schedule_of(plan))
 
 
 def _without_costs_for(problem: up.model.Problem,
@@ -245,16 +282,27 @@ def _without_costs_for(problem: up.model.Problem,
                    'valid; a cheaper one may exist, e.g. with fast-downward)']
 
 
-def validate(problem: up.model.Problem, up_plan: SequentialPlan | None) -> tuple[bool, str]:
-    """Check ``up_plan`` against ``problem`` with UP's sequential plan validator."""
+def validate(problem: up.model.Problem,
+             up_plan: SequentialPlan | TimeTriggeredPlan | None) -> tuple[bool, str]:
+    """Check ``up_plan`` against ``problem`` with UP's sequential plan validator.
+
+    A temporal plan is checked with UP's time-triggered plan validator (start times,
+    durations, conditions at start, over all and at end).
+    """
     if up_plan is None:
         return False, 'no plan to validate'
     factory = problem.environment.factory
-    with factory.PlanValidator(name='sequential_plan_validator') as validator:
-        try:
-            result = validator.validate(problem, up_plan)
-        except UPException as exc:
-            return False, f'{type(exc).__name__}: {exc}'
+    name = ('up_time_triggered_validator' if isinstance(up_plan, TimeTriggeredPlan)
+            else 'sequential_plan_validator')
+    with warnings.catch_warnings():
+        # numeric problems whose functions are not all given (a distance between rooms
+        # no road joins): UP cannot tell ahead whether it validates them, and does
+        warnings.filterwarnings('ignore', message='We cannot establish whether')
+        with factory.PlanValidator(name=name) as validator:
+            try:
+                result = validator.validate(problem, up_plan)
+            except UPException as exc:
+                return False, f'{type(exc).__name__}: {exc}'
     if result.status == _Valid.VALID:
         return True, ''
     messages = [m.message for m in (result.log_messages or []) if m.message]
@@ -307,7 +355,7 @@ def _refuse_unsupported(engine_cls: type, problem: up.model.Problem, name: str) 
 
 def _refuse(left: Any, problem: up.model.Problem, engine_cls: type, name: str) -> NoReturn:
     factory = problem.environment.factory
-    others = [n for n in ENGINES if n != name and n in factory.engines
+    others = [n for n in ALL_ENGINES if n != name and n in factory.engines
               and left <= factory.engine(n).supported_kind().features]
     raise UnsupportedProblem(
         f'{name or engine_cls.__name__} cannot plan this problem: it needs '
@@ -324,6 +372,8 @@ def _solve_in_process(
     with factory.OneshotPlanner(name=engine, params=params) as planner:
         if engine == 'fast-downward':
             _private_sas_file(planner, timeout)
+        elif engine in NUMERIC_ENGINES:
+            _guard(planner, timeout)
         result = planner.solve(problem, timeout=timeout, output_stream=sink)
     log = '\n'.join(m.message for m in (result.log_messages or []) if m.message)
     return result.status, result.plan, log or sink.getvalue(), dict(result.metrics or {})
@@ -344,6 +394,34 @@ def _private_sas_file(planner: Any, timeout: float | None = None) -> None:
         return guarded(cmd[:2] + ['--sas-file', sas] + cmd[2:], timeout)
 
     planner._get_cmd = get_cmd
+
+
+def _guard(planner: Any, timeout: float) -> None:
+    """Start a PDDL planner's command behind :func:`.process.guarded` (ENHSP's JVM).
+
+    A JVM runs threads on both cores, so its CPU-time limit is twice the deadline; UP's
+    runner still kills it at the deadline itself.
+    """
+    base = planner._get_cmd
+
+    def get_cmd(domain: str, problem: str, plan: str) -> list[str]:
+        return guarded(list(base(domain, problem, plan)), 2 * timeout)
+
+    planner._get_cmd = get_cmd
+
+
+_PACKAGES = {'enhsp': 'up-enhsp', 'aries': 'up-aries', 'tamer': 'up-tamer'}
+
+
+def _no_java(engine: str, problem: up.model.Problem) -> None:
+    """Refuse an engine that is not installed, or has no Java runtime, in one line."""
+    if engine not in problem.environment.factory.engines:
+        raise UnsupportedProblem(f'{engine} is not installed: pip install '
+                                 f'{_PACKAGES.get(engine, engine)} (requirements.txt)')
+    if engine in NUMERIC_ENGINES and shutil.which('java') is None:
+        raise UnsupportedProblem(f'{engine} needs a Java runtime and none is installed: '
+                                 'apt-get install default-jre-headless (make venv does it '
+                                 'as root)')
 
 
 def _child_env() -> dict[str, str]:
@@ -393,8 +471,12 @@ def _solve_in_child(
     status = PlanGenerationResultStatus[reply['status']]
     plan = None
     if reply.get('plan') is not None:
+        lines = reply['plan']
+        if reply.get('schedule') is not None:  # start: (action ...) [duration]
+            pairs = zip(lines, reply['schedule'], strict=True)
+            lines = [f'{s}: {step} [{d}]' for step, (s, d) in pairs]
         plan = PDDLReader(problem.environment).parse_plan_string(
-            problem, '\n'.join(reply['plan']), writer.get_item_named)
+            problem, '\n'.join(lines), writer.get_item_named)
     return status, plan, log, {}
 
 

@@ -11,6 +11,10 @@ type (and the domain's constants). No problem is grounded, so a step costs micro
 household of hundreds of facts; ``test/test_planning.py`` checks the result against UP's
 ``SequentialSimulator``.
 
+Numeric fluents (issue 59) are read from the KG's numeric facts: comparisons and arithmetic
+in conditions, ``increase``/``decrease``/``assign`` effects (computed in the state before
+the step, exactly, with fractions); a changed value replaces the fact holding the old one.
+
 The KG passed in is never modified: the result holds the final copy and the total update.
 """
 
@@ -19,12 +23,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import unified_planning as up
 from unified_planning.model import FNode
 
 from l3mp_ros.world.domain import DomainSchema
-from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update, number_text
 
 __all__ = ['ExecutionResult', 'StepResult', 'execute_plan', 'parse_step']
 
@@ -85,7 +90,44 @@ class _Evaluator:
         self.domain = domain
         self.kg = kg
         self.facts: set[Fact] = set(kg.facts)
+        self.numbers: dict[Fact, Fact] = {f.key: f for f in kg.numbers}  # term → value
         self._by_type: dict[str, list[str]] = {}
+
+    def value(self, node: FNode, env: dict[str, str]) -> Fraction:
+        """Return the value of a numeric expression in the current state."""
+        if node.is_fluent_exp():
+            held = self.numbers.get(self.atom(node, env))
+            if held is None:
+                raise StepError(f'{self.atom(node, env).pddl()} has no value in the KG')
+            return Fraction(held.value)
+        if node.is_int_constant() or node.is_real_constant():
+            return Fraction(node.constant_value())
+        args = [self.value(a, env) for a in node.args]
+        if node.is_plus():
+            return sum(args, Fraction(0))
+        if node.is_minus():
+            return args[0] - sum(args[1:], Fraction(0)) if len(args) > 1 else -args[0]
+        if node.is_times():
+            out = Fraction(1)
+            for a in args:
+                out *= a
+            return out
+        if node.is_div():
+            if args[1] == 0:
+                raise StepError(f'division by zero in {node}')
+            return args[0] / args[1]
+        raise StepError(f'unsupported numeric expression {node}')
+
+    def update(self, update: Update) -> None:
+        """Apply a step's update to the evaluator's state."""
+        self.facts -= update.remove
+        self.facts |= update.add
+        for f in update.remove:
+            if f.numeric and self.numbers.get(f.key) == f:
+                del self.numbers[f.key]
+        for f in update.add:
+            if f.numeric:
+                self.numbers[f.key] = f
 
     def objects_of(self, typ: str) -> list[str]:
         if typ not in self._by_type:
@@ -130,13 +172,28 @@ class _Evaluator:
             return self.holds(node.arg(0), env) == self.holds(node.arg(1), env)
         if node.is_bool_constant():
             return node.bool_constant_value()
+        if node.is_le() or node.is_lt():
+            left, right = self.value(node.arg(0), env), self.value(node.arg(1), env)
+            return left <= right if node.is_le() else left < right
         if node.is_equals():
+            if node.arg(0).type.is_int_type() or node.arg(0).type.is_real_type():
+                return self.value(node.arg(0), env) == self.value(node.arg(1), env)
             return self.term(node.arg(0), env) == self.term(node.arg(1), env)
         if node.is_forall():
             return all(self.holds(node.arg(0), e) for e in self.bindings(node.variables(), env))
         if node.is_exists():
             return any(self.holds(node.arg(0), e) for e in self.bindings(node.variables(), env))
         raise StepError(f'unsupported condition {node}')
+
+    def why(self, node: FNode, env: dict[str, str]) -> str:
+        """Return ``: 10 > 7``: the values that make a false comparison false ('' else)."""
+        if not (node.is_le() or node.is_lt()):
+            return ''
+        try:
+            left, right = (number_text(float(self.value(a, env))) for a in node.args)
+        except StepError:
+            return ''
+        return f': {left} {">" if node.is_le() else ">="} {right}'
 
     def first_failure(self, node: FNode, env: dict[str, str]) -> FNode | None:
         """Return the first conjunct of ``node`` that does not hold (None when it holds)."""
@@ -153,6 +210,11 @@ class _Evaluator:
             return self.atom(node, env).pddl()
         if node.is_not():
             return f'(not {self.render(node.arg(0), env)})'
+        if node.is_le() or node.is_lt():
+            return (f'({"<=" if node.is_le() else "<"} {self.render(node.arg(0), env)} '
+                    f'{self.render(node.arg(1), env)})')
+        if node.is_int_constant() or node.is_real_constant():
+            return number_text(float(node.constant_value()))
         text = str(node)
         for k, v in env.items():
             text = re.sub(rf'\b{re.escape(k)}\b', v, text)
@@ -185,16 +247,43 @@ def _effects(ev: _Evaluator, action: up.model.InstantaneousAction,
              env: dict[str, str]) -> Update:
     adds: set[Fact] = set()
     dels: set[Fact] = set()
+    values: dict[Fact, Fraction] = {}
     for eff in action.effects:
-        if not eff.value.is_bool_constant():
+        numeric = not eff.fluent.type.is_bool_type()
+        if not numeric and not eff.value.is_bool_constant():
             raise StepError(f'unsupported non-Boolean effect {eff}')
         for e in ev.bindings(eff.forall, env) if eff.is_forall() else [env]:
             if eff.is_conditional() and not ev.holds(eff.condition, e):
                 continue
             fact = ev.atom(eff.fluent, e)
+            if numeric:
+                values[fact] = _new_value(ev, eff, fact, e)
+                continue
             (adds if eff.value.bool_constant_value() else dels).add(fact)
     dels -= adds  # PDDL: additions win over deletions of the same step
+    for term, new in values.items():
+        old = ev.numbers.get(term)
+        fact = term.with_value(number_text(float(new)))
+        if old != fact:
+            dels |= {old} if old is not None else set()
+            adds.add(fact)
     return Update.of(dels & ev.facts, adds - ev.facts)
+
+
+def _new_value(ev: _Evaluator, eff: up.model.Effect, term: Fact,
+               env: dict[str, str]) -> Fraction:
+    """Return a numeric effect's new value of ``term``, read in the state before the step."""
+    amount = ev.value(eff.value, env)
+    if eff.is_assignment():
+        return amount
+    held = ev.numbers.get(term)
+    if held is None:
+        raise StepError(f'{term.pddl()} has no value in the KG to change')
+    if eff.is_increase():
+        return Fraction(held.value) + amount
+    if eff.is_decrease():
+        return Fraction(held.value) - amount
+    raise StepError(f'unsupported numeric effect {eff}')
 
 
 def execute_plan(domain: DomainSchema, kg: KnowledgeGraph,
@@ -213,14 +302,14 @@ def execute_plan(domain: DomainSchema, kg: KnowledgeGraph,
             for pre in action.preconditions:
                 bad = ev.first_failure(pre, env)
                 if bad is not None:
-                    raise StepError(f'precondition {ev.render(bad, env)} does not hold')
+                    raise StepError(f'precondition {ev.render(bad, env)} does not hold'
+                                    f'{ev.why(bad, env)}')
             update = _effects(ev, action, env)
         except StepError as exc:
             failed, error = index, f'step {index + 1} {label}: {exc}'
             results.append(StepResult(label, False, Update(), str(exc)))
             break
-        ev.facts -= update.remove
-        ev.facts |= update.add
+        ev.update(update)
         results.append(StepResult(label, True, update))
     final = kg.copy()
     total = Update.of(kg.facts - ev.facts, ev.facts - kg.facts)

@@ -18,7 +18,15 @@ plans again. The steps, each tried only when it adds facts to the previous one:
 4. ``full``: the whole KG.
 
 Agent entities (see :func:`~l3mp_ros.planning.problem.agent_types`) and their facts are in
-every problem. The whole ``plan`` call is bounded by ``timeout`` seconds; each attempt gets the
+every problem.
+
+A durative domain is first planned natively by the temporal engines (``aries``, then
+``tamer``) on the whole KG: a plan keeps each step's start and duration (``schedule``) and
+must pass UP's time-triggered plan validator (TAMER's plans sometimes do not). The portfolio
+falls back to the compiled (sequential) domain when no temporal engine gives a valid plan,
+can run, or is installed (a note says why).
+
+The whole ``plan`` call is bounded by ``timeout`` seconds; each attempt gets the
 time left.
 """
 
@@ -32,7 +40,7 @@ from unified_planning.model import Problem
 from unified_planning.plans import ActionInstance, SequentialPlan
 
 from l3mp_ros import schemas
-from l3mp_ros.config import ENGINE_SETTINGS, PORTFOLIO
+from l3mp_ros.config import ENGINE_SETTINGS, PORTFOLIO, TEMPORAL_ENGINES
 from l3mp_ros.planning.execute import StepError, parse_step
 from l3mp_ros.planning.problem import (
     Goal,
@@ -44,13 +52,17 @@ from l3mp_ros.planning.problem import (
     required_entities,
 )
 from l3mp_ros.planning.status import Status
-from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.domain import DURATIVE_NOTE, DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 __all__ = ['PLAN_SCHEMA', 'PlanResult', 'Planner', 'WIDENING_STEPS', 'relevant_types']
 
 PLAN_SCHEMA = schemas.PLAN_SCHEMA
 WIDENING_STEPS = ('context', 'neighbours', 'types', 'full')
+#: the share of the deadline a portfolio gives the temporal engine (at least 1 s)
+TEMPORAL_SHARE = 0.5
+TEMPORAL_NOTE = ('durative actions planned natively by {engine}: each step has a start time '
+                 "and a duration (schedule), validated by UP's time-triggered validator")
 Context = set[Fact] | frozenset[Fact] | Literal['full', 'auto'] | None
 
 
@@ -78,6 +90,15 @@ class PlanResult:
     notes: list[str] = field(default_factory=list)
     solved_by: str | None = None
     engine_seconds: dict[str, float] = field(default_factory=dict)
+    #: a temporal plan: ``start`` and ``duration`` of each step (steps in start order)
+    schedule: list[dict[str, float]] = field(default_factory=list)
+
+    @property
+    def makespan(self) -> float | None:
+        """Return when a temporal plan's last step ends (None for a sequential plan)."""
+        if not self.schedule:
+            return None
+        return max(s['start'] + s['duration'] for s in self.schedule)
 
     @property
     def ok(self) -> bool:
@@ -92,7 +113,9 @@ class PlanResult:
             widening=self.widening, problem_size=self.problem_size, errors=self.errors,
             unsolvable_proven=self.proven, attempts=self.attempts, solved_by=self.solved_by,
             engine_seconds=self.engine_seconds,
-            **({'notes': list(self.notes)} if self.notes else {}))
+            **({'notes': list(self.notes)} if self.notes else {}),
+            **({'schedule': [dict(s) for s in self.schedule], 'makespan': self.makespan}
+               if self.schedule else {}))
 
 
 def relevant_types(domain: DomainSchema, kg: KnowledgeGraph, goal: Goal) -> set[str]:
@@ -190,6 +213,67 @@ class Planner:
             yield 'types', facts
         yield 'full', full
 
+    # -- native temporal planning ------------------------------------------------------
+    def _native(self, kg: KnowledgeGraph, goal: Goal, name: str, deadline: float,
+                result: PlanResult, timings: dict[str, float], pinned: bool) -> Status:
+        """Plan a durative domain with a temporal engine on the whole KG; return the status.
+
+        Solved: ``result`` holds the steps in start order and their schedule, validated by
+        UP's time-triggered validator. Otherwise the status says why; the portfolio then
+        plans the compiled domain, with a note.
+        """
+        from l3mp_ros.planning import engines
+
+        left = deadline - time.monotonic()
+        budget = left if pinned else max(min(left, 1.0), left * TEMPORAL_SHARE)
+        attempt: dict[str, Any] = {'widening': 'full', 'facts': len(kg), 'temporal': True}
+        result.attempts.append(attempt)
+        t0 = time.monotonic()
+        try:
+            problem = build_problem(self.domain, kg, kg.facts, goal,
+                                    include_types=self.include_types,
+                                    extra_objects=kg.entities, timed=True)
+        except ProblemError as exc:
+            result.errors.append(str(exc))
+            attempt['status'] = Status.ERROR
+            return Status.ERROR
+        attempt['build'] = time.monotonic() - t0
+        timings['build'] += attempt['build']
+        attempt['objects'] = len(problem.all_objects)
+        res = engines.solve(problem, name, max(budget - attempt['build'], 0.05))
+        attempt.update(plan=res.seconds, status=res.status, up_status=res.up_status,
+                       engine=name)
+        timings['plan'] += res.seconds
+        result.engine_seconds[name] = round(result.engine_seconds.get(name, 0.0)
+                                            + res.seconds, 3)
+        status = res.status
+        if res.solved:
+            t0 = time.monotonic()
+            valid, reason = engines.validate(problem, res.up_plan)
+            attempt['validate'] = time.monotonic() - t0
+            timings['validate'] += attempt['validate']
+            attempt['valid'] = valid
+            if valid:
+                result.solved_by, result.steps = name, list(res.plan)
+                result.schedule, result.widening = res.schedule, 'full'
+                result.problem_size = {'objects': attempt['objects'],
+                                       'init': len(problem.explicit_initial_values)}
+                result.notes = [n for n in result.notes if n != DURATIVE_NOTE]
+                result.notes.append(TEMPORAL_NOTE.format(engine=name))
+                return Status.SOLVED
+            attempt['invalid_reason'] = reason
+            status, why = Status.ERROR, f'its plan failed validation: {reason}'
+        elif res.up_status == engines.PlanGenerationResultStatus.UNSUPPORTED_PROBLEM.name:
+            status, why = Status.UNSUPPORTED, res.log.strip()
+        else:
+            why = f'{res.status}' + (f': {res.log.strip()[-300:]}' if res.log.strip() else '')
+        if pinned:
+            result.errors.append(f'{name} (temporal planning): {why}')
+        else:
+            result.notes.append(f'temporal engine {name} gave no plan ({why}); planned on the '
+                                'compiled domain')
+        return status
+
     # -- planning ----------------------------------------------------------------------
 
     def plan(self, kg: KnowledgeGraph, goal: str | Goal, context: Context = 'auto',
@@ -225,6 +309,12 @@ class Planner:
             result.widening = None
             return done(Status.ALREADY_SATISFIED)
         deadline = started + timeout
+        if self.domain.durative and (engine == PORTFOLIO or engine in TEMPORAL_ENGINES):
+            for name in TEMPORAL_ENGINES if engine == PORTFOLIO else (engine,):
+                native = self._native(kg, parsed, name, deadline, result, timings,
+                                      pinned=engine != PORTFOLIO)
+                if native == Status.SOLVED or engine != PORTFOLIO:  # pinned: no fallback
+                    return done(native)
         full_problem: Problem | None = None
         last_status: Status | None = Status.ERROR  # None: a plan failed validation
         for step, facts in self._widenings(kg, parsed, context):
@@ -307,6 +397,10 @@ class Planner:
                 return done(Status.SOLVED)
             attempt['invalid_reason'] = reason
             last_status = None
+        return self._finish(result, last_status, done)
+
+    def _finish(self, result: PlanResult, last_status: Status | None, done: Any) -> PlanResult:
+        """Return the result of a plan call in which no attempt gave a valid plan."""
         if last_status == Status.UNSOLVABLE:
             how = 'proven' if result.proven else 'not proven (incomplete search)'
             result.errors.append(f'no plan exists on the whole KG ({how})')

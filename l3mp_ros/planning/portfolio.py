@@ -17,6 +17,9 @@ LAPKT gets as an exponentially larger compiled problem) is given to ``fast-downw
 first, with all the time, since it reads quantifiers and disjunctions itself; ``lapkt``
 gets what Fast Downward leaves unanswered (:func:`stages_for`).
 
+A problem with numeric state (numeric fluents in conditions or effects, issue 59) goes to
+``enhsp`` alone, with all the time: no classical engine reads numbers.
+
 A stage that answers ends the portfolio: a plan, or a proof that there is none
 (``UNSOLVABLE_PROVEN``). A stage that ends early without an answer leaves its time to the
 next. If Fast Downward cannot run the problem (an error, a feature it lacks) after LAPKT
@@ -40,6 +43,7 @@ from l3mp_ros.planning.status import Status
 __all__ = ['PORTFOLIO', 'STAGES', 'lapkt_budget', 'solve', 'stages_for']
 
 STAGES = ('lapkt', 'fast-downward')
+NUMERIC_STAGES = ('enhsp',)
 LAPKT_SHARE, LAPKT_MIN, LAPKT_MAX = 0.25, 1.0, 10.0
 _MIN_STAGE = 0.2  # seconds below which a stage is not started
 _PROVEN = engines.PlanGenerationResultStatus.UNSOLVABLE_PROVEN.name
@@ -51,8 +55,10 @@ def lapkt_budget(left: float) -> float:
     return min(left, max(LAPKT_MIN, min(LAPKT_MAX, left * LAPKT_SHARE)))
 
 
-def stages_for(problem: up.model.Problem) -> tuple[str, str]:
+def stages_for(problem: up.model.Problem) -> tuple[str, ...]:
     """Return the order the portfolio runs its engines in for ``problem``."""
+    if engines.is_numeric(problem):
+        return NUMERIC_STAGES
     if engines.expands_for_lapkt(problem):
         return 'fast-downward', 'lapkt'
     return STAGES
@@ -84,7 +90,7 @@ def solve(problem: up.model.Problem, engine: str, timeout: float,
 
     order = stages_for(problem)
     first = run(order[0], lapkt_budget(timeout) if order[0] == 'lapkt' else timeout)
-    if not _answered(first) and deadline - time.monotonic() > _MIN_STAGE:
+    if len(order) > 1 and not _answered(first) and deadline - time.monotonic() > _MIN_STAGE:
         second = run(order[1], deadline - time.monotonic())
         if (order[0] == 'lapkt' and second.status == Status.ERROR
                 and first.status == Status.TIMEOUT and deadline - time.monotonic() > _MIN_STAGE):

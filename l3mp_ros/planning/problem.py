@@ -5,10 +5,13 @@
 ``parse_goal`` reads the ``:goal`` an LLM (or a person) wrote: a whole ``(:goal ...)``
 block, a bare formula, surrounding prose or Markdown fences are all accepted. The formula
 language is PDDL's goal language: ``and``, ``or``, ``not``, ``imply``, ``=``, ``forall`` and
-``exists`` over domain types, and atoms of the domain's predicates over KG entities (or
-domain constants). Every problem found (unknown predicate, unknown object, wrong arity, wrong
-type, unbound variable, garbage) becomes one readable sentence of a :class:`GoalError`;
-nothing raises anything else.
+``exists`` over domain types, atoms of the domain's predicates over KG entities (or
+domain constants), and comparisons of numbers (``>=``, ``<=``, ``>``, ``<``, ``=``) between
+the domain's numeric function terms, numbers and arithmetic (``+ - * /``), e.g.
+``(>= (battery_level robot1) 30)`` or ``(<= (+ (value c0) 1) (value c1))``.
+Every problem found (unknown predicate, unknown object, wrong arity, wrong type, unbound
+variable, garbage) becomes one readable sentence of a :class:`GoalError`; nothing raises
+anything else.
 
 ``build_problem`` makes a closed-world ``Problem`` from a set of context facts: its objects
 are the entities those facts and the goal mention, plus every entity of the domain's *agent
@@ -23,12 +26,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 
 import unified_planning as up
 from unified_planning.model import Object, Problem, Variable
 
 from l3mp_ros.world.domain import DomainSchema
-from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, is_number, number_text
+from l3mp_ros.world.pddl import COST
 
 __all__ = [
     'Goal', 'GoalError', 'NodeKind', 'ProblemError', 'agent_types', 'build_problem',
@@ -49,6 +54,7 @@ class NodeKind(StrEnum):
     IMPLY = 'imply'
     FORALL = 'forall'
     EXISTS = 'exists'
+    COMPARE = 'cmp'  # a numeric comparison of two terms
 
 
 # A goal AST node is a tuple whose first element is its NodeKind:
@@ -58,7 +64,11 @@ class NodeKind(StrEnum):
 #   ('not', node)
 #   ('imply', node, node)
 #   ('forall' | 'exists', ((var, type), ...), node)
+#   ('cmp', op, term, term)             term: ('num', text) | ('fn', function, (arg, ...))
+#                                             | ('op', '+' | '-' | '*' | '/', term, term)
 Node = tuple
+COMPARISONS = ('>=', '<=', '>', '<')
+ARITHMETIC = ('+', '-', '*', '/')
 
 
 class GoalError(ValueError):
@@ -227,6 +237,9 @@ class _GoalChecker:
             return (NodeKind.IMPLY, a, b) if a is not None and b is not None else None
         if head in ('forall', 'exists'):
             return self.quantifier(head, args, expr, scope)
+        if head in COMPARISONS or (head == '=' and any(
+                isinstance(a, list) or is_number(a) for a in args)):
+            return self.comparison(head, args, expr, scope)
         if head == '=':
             if len(args) != 2 or not all(isinstance(a, str) for a in args):
                 self.errors.append(f'(= a b) compares two objects: {_render(expr)}')
@@ -234,6 +247,49 @@ class _GoalChecker:
             ok = all(self.term(a, scope, expr) is not None for a in args)
             return (NodeKind.EQUALS, args[0], args[1]) if ok else None
         return self.atom(head, args, expr, scope)
+
+    def comparison(self, op: str, args: list, expr: list, scope: dict[str, str]) -> Node | None:
+        """Read ``(>= (battery_level robot1) 30)``: function terms and numbers compared."""
+        if len(args) != 2:
+            self.errors.append(f'({op} a b) compares two numbers, found {len(args)} in '
+                               f'{_render(expr)}')
+            return None
+        terms = [self.number_term(a, expr, scope) for a in args]
+        return (NodeKind.COMPARE, op, terms[0], terms[1]) if None not in terms else None
+
+    def number_term(self, arg: object, expr: list, scope: dict[str, str]) -> tuple | None:
+        if isinstance(arg, str):
+            if is_number(arg):
+                return ('num', number_text(arg))
+            self.errors.append(f'"{arg}" in {_render(expr)} is no number: compare function '
+                               'terms such as (battery_level robot1) and numbers')
+            return None
+        name = arg[0] if arg and isinstance(arg[0], str) else ''
+        if name in ARITHMETIC and len(arg) == 3:
+            parts = [self.number_term(a, expr, scope) for a in arg[1:]]
+            return ('op', name, parts[0], parts[1]) if None not in parts else None
+        sig = self.domain.functions.get(name)
+        if sig is None:
+            known = self.domain.functions
+            self.errors.append(f'unknown function "{name}" in {_render(expr)}'
+                               + (_close(name, known, 'function') if known else
+                                  f': domain {self.domain.name} declares no numeric functions'))
+            return None
+        fargs = arg[1:]
+        if len(fargs) != sig.arity or not all(isinstance(a, str) for a in fargs):
+            self.errors.append(f'{_render(arg)} in {_render(expr)} does not fit '
+                               f'{sig.signature()}')
+            return None
+        types = [self.term(a, scope, expr) for a in fargs]
+        ok = None not in types
+        for i, (a, t) in enumerate(zip(fargs, types, strict=True)):
+            if t is not None and not self.domain.is_subtype(t, sig.params[i][1]):
+                self.errors.append(f'wrong type in {_render(expr)}: "{a}" is {_an(t)} but '
+                                   f'argument {i + 1} of {name} must be '
+                                   f'{_an(" or ".join(sig.params[i][1]))}: {sig.signature()}')
+                ok = False
+        self.predicates.add(name)
+        return ('fn', name, tuple(fargs)) if ok else None
 
     def quantifier(self, head: str, args: list, expr: list, scope: dict[str, str]) -> Node | None:
         if len(args) != 2 or not isinstance(args[0], list):
@@ -341,8 +397,16 @@ def render_goal(node: Node) -> str:
         return f'(not {render_goal(node[1])})'
     if kind == NodeKind.IMPLY:
         return f'(imply {render_goal(node[1])} {render_goal(node[2])})'
+    if kind == NodeKind.COMPARE:
+        return f'({node[1]} {_render_term(node[2])} {_render_term(node[3])})'
     variables = ' '.join(f'{v} - {t}' for v, t in node[1])
     return f'({kind} ({variables}) {render_goal(node[2])})'
+
+
+def _render_term(term: tuple) -> str:
+    if term[0] == 'op':
+        return f'({term[1]} {_render_term(term[2])} {_render_term(term[3])})'
+    return term[1] if term[0] == 'num' else '(' + ' '.join((term[1], *term[2])) + ')'
 
 
 def strict_goal_errors(text: str) -> list[str]:
@@ -444,6 +508,12 @@ def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
     if kind == NodeKind.IMPLY:
         return not _holds(node[1], facts, env, domain, kg) or _holds(node[2], facts, env,
                                                                      domain, kg)
+    if kind == NodeKind.COMPARE:
+        left, right = (_value(t, env, kg) for t in node[2:])
+        if left is None or right is None:
+            return False  # an undefined value compares false
+        return {'>=': left >= right, '<=': left <= right, '>': left > right,
+                '<': left < right, '=': left == right}[node[1]]
     variables, body = node[1], node[2]
     combos: list[dict[str, str]] = [dict(env)]
     for var, typ in variables:
@@ -451,6 +521,19 @@ def _holds(node: Node, facts: frozenset[Fact] | set[Fact], env: dict[str, str],
         combos = [{**c, var: o} for c in combos for o in objs]
     test = all if kind == NodeKind.FORALL else any
     return test(_holds(body, facts, c, domain, kg) for c in combos)
+
+
+def _value(term: tuple, env: dict[str, str], kg: KnowledgeGraph) -> Fraction | None:
+    if term[0] == 'num':
+        return Fraction(term[1])
+    if term[0] == 'op':
+        left, right = _value(term[2], env, kg), _value(term[3], env, kg)
+        if left is None or right is None or (term[1] == '/' and right == 0):
+            return None
+        return {'+': left + right, '-': left - right, '*': left * right,
+                '/': left / right if right else left}[term[1]]
+    held = kg.value_fact(Fact(term[1], tuple(env.get(a, a) for a in term[2])))
+    return None if held is None else Fraction(held.value)
 
 
 def goal_holds(domain: DomainSchema, kg: KnowledgeGraph, goal: str | Goal) -> bool:
@@ -513,6 +596,17 @@ def _up_goal(node: Node, problem: Problem, env: dict[str, Variable]) -> up.model
         return em.Not(_up_goal(node[1], problem, env))
     if kind == NodeKind.IMPLY:
         return em.Implies(_up_goal(node[1], problem, env), _up_goal(node[2], problem, env))
+    if kind == NodeKind.COMPARE:
+        def number(t: tuple) -> object:
+            if t[0] == 'num':
+                return em.Real(Fraction(t[1]))
+            if t[0] == 'op':
+                return {'+': em.Plus, '-': em.Minus, '*': em.Times,
+                        '/': em.Div}[t[1]](number(t[2]), number(t[3]))
+            return problem.fluent(t[1])(*(term(a) for a in t[2]))
+        left, right = number(node[2]), number(node[3])
+        return {'>=': em.GE, '<=': em.LE, '>': em.GT, '<': em.LT,
+                '=': em.Equals}[node[1]](left, right)
     variables = []
     inner = dict(env)
     for var, typ in node[1]:
@@ -534,14 +628,15 @@ def _root(problem: Problem) -> up.model.Type:
 def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact],
                   goal: str | Goal, name: str = 'task',
                   include_types: Iterable[str] | None = None,
-                  extra_objects: Iterable[str] = ()) -> Problem:
+                  extra_objects: Iterable[str] = (), timed: bool = False) -> Problem:
     """Build a closed-world UP problem from context facts and a goal.
 
     Objects: the entities the facts and the goal mention, every entity of ``include_types``
     (default :func:`agent_types`) and ``extra_objects``; initial state: the facts plus the
     facts of those agent entities; the goal parsed with :func:`parse_goal`. Raises
     :class:`GoalError` for a bad goal and :class:`ProblemError` for facts or entities the
-    domain cannot express.
+    domain cannot express. ``timed``: a durative domain's actions as written (for a temporal
+    engine), not compiled to instantaneous ones.
     """
     goal = parse_goal(domain, kg, goal)
     init = set(facts) | required_facts(domain, kg, include_types)
@@ -550,7 +645,7 @@ def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact
     for f in init:
         names.update(f.args)
     names -= set(domain.constants)
-    problem = domain.up_problem.clone()
+    problem = (domain.timed_problem if timed else domain.up_problem).clone()
     problem.name = re.sub(r'[^a-z0-9_]', '_', name.lower()) or 'task'
     reserved = set(domain.types) | set(domain.predicates) | set(domain.actions)
     errors: list[str] = []
@@ -570,7 +665,15 @@ def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact
     if errors:
         raise ProblemError('; '.join(errors))
     problem.add_objects(objects.values())
+    # the values of numeric functions over the problem's objects (a distance between two
+    # rooms of the context is no fact "of" either room's neighbourhood)
+    known = set(objects) | set(domain.constants)
+    init = {f for f in init if not f.numeric} | {
+        f for f in kg.numbers if all(a in known for a in f.args)}
     for f in sorted(init):
+        if f.numeric:
+            _set_value(problem, domain, objects, f)
+            continue
         if f.predicate not in domain.predicates:
             raise ProblemError(f'fact {f.pddl()} uses predicate "{f.predicate}", which the '
                                'domain does not define')
@@ -580,5 +683,24 @@ def build_problem(domain: DomainSchema, kg: KnowledgeGraph, facts: Iterable[Fact
         except Exception as exc:  # UP type errors
             raise ProblemError(f'fact {f.pddl()} does not fit the domain: '
                                f'{" ".join(str(exc).split())[:200]}') from None
+    if domain.total_cost and not domain.costs and problem.has_fluent(COST):
+        # numeric state beside (total-cost): the metric the domain's costs are for
+        from unified_planning.model.metrics import MinimizeExpressionOnFinalState
+        problem.set_initial_value(problem.fluent(COST)(), 0)
+        problem.add_quality_metric(MinimizeExpressionOnFinalState(problem.fluent(COST)()))
     problem.add_goal(_up_goal(goal.formula, problem, {}))
     return problem
+
+
+def _set_value(problem: Problem, domain: DomainSchema, objects: dict[str, Object],
+               fact: Fact) -> None:
+    """Give a numeric function term of ``problem`` the KG's value."""
+    if fact.predicate not in domain.functions or not problem.has_fluent(fact.predicate):
+        raise ProblemError(f'{fact.pddl()} gives a value to "{fact.predicate}", which is no '
+                           'numeric function of the domain')
+    try:
+        args = [objects[a] if a in objects else problem.object(a) for a in fact.args]
+        problem.set_initial_value(problem.fluent(fact.predicate)(*args), Fraction(fact.value))
+    except Exception as exc:  # UP type errors
+        raise ProblemError(f'{fact.pddl()} does not fit the domain: '
+                           f'{" ".join(str(exc).split())[:200]}') from None

@@ -39,7 +39,7 @@ from .pddl import COST, PDDLSyntaxError, normalise_domain
 
 ROOT_TYPE = 'object'
 _CACHE: dict[tuple[str, str], DomainSchema] = {}
-SUMMARY_VERSION = 3
+SUMMARY_VERSION = 4
 DURATIVE_NOTE = ('durative actions compiled to instantaneous ones, durations dropped: each '
                  'checks its at-start conditions, applies its at-start effects, then checks '
                  'its over-all and at-end conditions and applies its at-end effects')
@@ -85,6 +85,7 @@ class DomainSchema:
     def __init__(self, up_problem: Problem | None, path: Path | None = None,
                  text: str | None = None, *, summary: dict[str, Any] | None = None) -> None:
         self._up_problem = up_problem
+        self._timed: Problem | None = None
         self.path = path
         self.text = text
         if summary is None:
@@ -102,6 +103,14 @@ class DomainSchema:
         self.constants: dict[str, str] = dict(summary['constants'])
         self.notes: tuple[str, ...] = tuple(summary.get('notes', ()))
         self.costs: bool = bool(summary.get('costs', False))
+        #: numeric functions (``battery_level ?r - robot``) whose values a KG may hold
+        self.functions: dict[str, Predicate] = {
+            n: Predicate(n, tuple((pn, tuple(tt)) for pn, tt in params))
+            for n, params in summary.get('functions', {}).items()}
+        #: functions actions read or change outside action costs (numeric planning)
+        self.numeric_state: tuple[str, ...] = tuple(summary.get('numeric_state', ()))
+        #: the domain keeps (total-cost) as a function beside numeric state (a :metric)
+        self.total_cost: bool = bool(summary.get('total_cost', False))
         self._fluent = frozenset(summary['fluent'])
         made = summary.get('made') or {}
         self._made = {side: frozenset(made.get(side, ())) for side in ('true', 'false')} \
@@ -115,6 +124,24 @@ class DomainSchema:
             self._up_problem = _parse(self.text or '', self.path)[0]
         return self._up_problem
 
+    @property
+    def durative(self) -> bool:
+        """Say whether the domain has durative actions (:attr:`up_problem` compiles them)."""
+        return DURATIVE_NOTE in self.notes
+
+    @property
+    def timed_problem(self) -> Problem:
+        """Return the domain with its durative actions as written (a temporal engine's).
+
+        :attr:`up_problem` is the same domain compiled to instantaneous actions; both have
+        the same action names, types, predicates and functions.
+        """
+        if not self.durative:
+            return self.up_problem
+        if self._timed is None:
+            self._timed = _parse(self.text or '', self.path, compile_durative=False)[0]
+        return self._timed
+
     def summary(self) -> dict[str, Any]:
         """Return the JSON-ready schema: what everything but planning needs."""
         return {'name': self.name, 'types': self.types,
@@ -125,7 +152,10 @@ class DomainSchema:
                 'constants': self.constants, 'fluent': sorted(self._fluent),
                 'made': ({k: sorted(v) for k, v in self._made.items()} if self._made
                          else {}),
-                'notes': list(self.notes), 'costs': self.costs}
+                'notes': list(self.notes), 'costs': self.costs,
+                'functions': {n: [[pn, list(tt)] for pn, tt in f.params]
+                              for n, f in self.functions.items()},
+                'numeric_state': list(self.numeric_state), 'total_cost': self.total_cost}
 
     # -- loading -------------------------------------------------------------
     @classmethod
@@ -169,9 +199,9 @@ class DomainSchema:
         is replaced by the nearest common supertype of ``a`` and ``b`` before
         parsing, and the alternatives are kept for type checks of predicates.
         """
-        problem, notes, costs = _parse(text, path)
+        problem, notes, costs, numeric = _parse(text, path)
         summary = _summarise(problem, text)
-        summary.update(notes=notes, costs=costs)
+        summary.update(notes=notes, costs=costs, numeric_state=numeric)
         schema = cls(problem, path, text, summary=summary)
         _write_summary(text, schema.summary())
         return schema
@@ -239,8 +269,9 @@ class DomainSchema:
         return frozenset(self.predicates) - self.fluent_predicates()
 
 
-def _parse(text: str, path: Path | None) -> tuple[Problem, list[str], bool]:
-    """Parse domain text with UP; return (problem, notes, has costs).
+def _parse(text: str, path: Path | None, compile_durative: bool = True
+           ) -> tuple[Problem, list[str], bool, list[str]]:
+    """Parse domain text with UP; return (problem, notes, has costs, numeric state).
 
     Raises :class:`DomainError` with a one-line reason in PDDL terms. unified-planning
     1.3's PDDLReader has no ``either``: each ``(either a b)`` is replaced by the nearest
@@ -251,7 +282,7 @@ def _parse(text: str, path: Path | None) -> tuple[Problem, list[str], bool]:
         tidy = normalise_domain(text, f'PDDL domain{where}')
     except PDDLSyntaxError as exc:
         raise DomainError(f'malformed {exc}') from None
-    unsupported = unsupported_features(text, tidy.numeric_state)
+    unsupported = unsupported_features(text)
     if unsupported:
         raise DomainError(f'PDDL domain{where} uses {"; ".join(unsupported)}: not '
                           'supported (l3mp_ros plans STRIPS/ADL domains with types; no '
@@ -278,11 +309,11 @@ def _parse(text: str, path: Path | None) -> tuple[Problem, list[str], bool]:
             raise DomainError(f'malformed PDDL domain{where}: {msg}') from None
         notes.append(f'the name {shared.group(1)} is used by two kinds of element (e.g. a '
                      'predicate and an action)')
-    if any(isinstance(a, DurativeAction) for a in problem.actions):
+    if compile_durative and any(isinstance(a, DurativeAction) for a in problem.actions):
         problem = _sequential(problem, where)
         notes.append(DURATIVE_NOTE)
     problem.name = tidy.name
-    return problem, notes, tidy.costs
+    return problem, notes, tidy.costs, list(tidy.numeric_state)
 
 
 def _read(text: str, stub: str | None) -> Problem:
@@ -318,6 +349,9 @@ def _summarise(up_problem: Problem, text: str) -> dict[str, Any]:
         types[name] = father if name != ROOT_TYPE else None
     either = _predicate_either(text)
     predicates = {}
+    functions = {fl.name.lower(): [[p.name, [p.type.name.lower()]] for p in fl.signature]
+                 for fl in up_problem.fluents
+                 if not fl.type.is_bool_type() and fl.name.lower() != COST}
     for fl in up_problem.fluents:
         if not fl.type.is_bool_type():
             continue
@@ -336,7 +370,8 @@ def _summarise(up_problem: Problem, text: str) -> dict[str, Any]:
             'predicates': predicates, 'actions': actions,
             'constants': {o.name.lower(): o.type.name.lower()
                           for o in up_problem.all_objects},
-            'fluent': fluent, 'made': made}
+            'fluent': fluent, 'made': made, 'functions': functions,
+            'total_cost': any(fl.name.lower() == COST for fl in up_problem.fluents)}
 
 
 def _effects(act: Any) -> list[Any]:
@@ -380,23 +415,13 @@ _FEATURES = (
 )
 
 
-def unsupported_features(text: str, numeric_state: list[str] | None = None) -> list[str]:
+def unsupported_features(text: str) -> list[str]:
     """Return the PDDL features of a domain text that no installed engine plans on.
 
-    ``numeric_state``: the functions actions read or change outside action costs (see
-    :func:`.pddl.normalise_domain`); found from the text when not given.
+    Numeric fluents are read (their values are KG facts; a numeric engine plans on them).
     """
     body = re.sub(r';[^\n]*', '', text).lower()
-    found = [name for pattern, name in _FEATURES if pattern.search(body)]
-    if numeric_state is None:
-        try:
-            numeric_state = normalise_domain(text).numeric_state
-        except PDDLSyntaxError:
-            numeric_state = []
-    if numeric_state:
-        found.append(f'numeric fluents ({", ".join(numeric_state)} in preconditions or '
-                     'effects; only action costs, (increase (total-cost) ...), are read)')
-    return found
+    return [name for pattern, name in _FEATURES if pattern.search(body)]
 
 
 _EITHER_RE = re.compile(r'\(\s*either\s+([^()]*)\)', re.I)

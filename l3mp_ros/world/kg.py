@@ -5,6 +5,12 @@
 A fact is a grounded PDDL predicate. Its triplet form is ``(a, p, b)`` for a
 binary predicate, ``(a, p, true)`` for a unary one, ``(p,)`` for a nullary one
 and ``(a, p, b, c, ...)`` for higher arities (hyper-facts, kept as they are).
+
+A *numeric fact* gives a numeric function of the domain its value: ``(= (battery_level
+robot1) 73.5)`` in PDDL, the triplet ``(robot1, battery_level, 73.5)``: the number takes
+the place of the object (``(a, f, b, 5)`` for a binary function, ``(f, 5)`` for one without
+arguments). A number is never a PDDL name, so the forms cannot be confused. A KG holds at
+most one value per function and arguments: adding another replaces it.
 """
 
 from __future__ import annotations
@@ -29,21 +35,79 @@ class KGError(ValueError):
     """Malformed knowledge-graph input (snapshot, update text, fact)."""
 
 
+_NUMBER_RE = re.compile(r'[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$')
+
+
+def is_number(item: object) -> bool:
+    """Return True for a JSON number (not a bool) or text that reads as a decimal number."""
+    if isinstance(item, bool):
+        return False
+    if isinstance(item, (int, float)):
+        return item == item and abs(item) != float('inf')
+    return isinstance(item, str) and bool(_NUMBER_RE.match(item.strip()))
+
+
+def number_text(value: object) -> str:
+    """Return the canonical text of a number (``73.5``, ``80``); raise :class:`KGError`."""
+    if not is_number(value):
+        raise KGError(f'{value!r} is not a number')
+    number = float(value.strip() if isinstance(value, str) else value)
+    if number == int(number) and abs(number) < 1e15:
+        return str(int(number))
+    return repr(number)
+
+
 @dataclass(frozen=True, order=True)
 class Fact:
-    """A grounded predicate ``(predicate arg1 ... argN)``."""
+    """A grounded predicate ``(predicate arg1 ... argN)``, or a function's value.
+
+    ``value`` is empty for a predicate's atom; for a numeric fact it is the number's
+    canonical text (:func:`number_text`) and ``predicate`` names the function.
+    """
 
     predicate: str
     args: tuple[str, ...] = ()
+    value: str = ''
 
     def __post_init__(self) -> None:
         object.__setattr__(self, 'predicate', self.predicate.lower())
         object.__setattr__(self, 'args', tuple(a.lower() for a in self.args))
+        if self.value != '':
+            object.__setattr__(self, 'value', number_text(self.value))
+
+    @property
+    def numeric(self) -> bool:
+        """Return True for a function's value (``(= (f a) 3)``)."""
+        return self.value != ''
+
+    @property
+    def number(self) -> float:
+        """Return a numeric fact's value."""
+        return float(self.value)
+
+    @property
+    def key(self) -> Fact:
+        """Return the function term of a numeric fact (the fact itself otherwise)."""
+        return Fact(self.predicate, self.args) if self.value != '' else self
+
+    def with_value(self, value: object) -> Fact:
+        """Return this function term with another value."""
+        return Fact(self.predicate, self.args, number_text(value))
 
     @classmethod
     def from_triplet(cls, triplet: Iterable[str]) -> Fact:
-        """Build a fact from ``(a, p, b)``, ``(a, p, true)``, ``(p,)`` or ``(a, p, b, c..)``."""
-        items = [str(x).strip() for x in triplet]
+        """Build a fact from ``(a, p, b)``, ``(a, p, true)``, ``(p,)`` or ``(a, p, b, c..)``.
+
+        A number in the last place makes a numeric fact: ``(a, f, 73.5)``, ``(f, 5)``.
+        """
+        raw = list(triplet)
+        if len(raw) >= 2 and is_number(raw[-1]):
+            value = number_text(raw[-1])
+            names = [str(x).strip() for x in raw[:-1]]
+            if len(names) == 1:
+                return cls(names[0], (), value)
+            return cls(names[1], (names[0], *names[2:]), value)
+        items = [str(x).strip() for x in raw]
         if len(items) == 1:
             return cls(items[0])
         if len(items) < 3 and len(items) != 1:
@@ -63,6 +127,10 @@ class Fact:
 
     def triplet(self) -> tuple[str, ...]:
         """Return the triplet form of this fact."""
+        if self.value != '':
+            if not self.args:
+                return (self.predicate, self.value)
+            return (self.args[0], self.predicate, *self.args[1:], self.value)
         if not self.args:
             return (self.predicate,)
         if len(self.args) == 1:
@@ -70,8 +138,9 @@ class Fact:
         return (self.args[0], self.predicate, *self.args[1:])
 
     def pddl(self) -> str:
-        """Return ``(p a b)``."""
-        return '(' + ' '.join((self.predicate, *self.args)) + ')'
+        """Return ``(p a b)`` (``(= (f a) 3)`` for a numeric fact)."""
+        atom = '(' + ' '.join((self.predicate, *self.args)) + ')'
+        return f'(= {atom} {self.value})' if self.value != '' else atom
 
     def text(self) -> str:
         """Return the paper's text form ``(a, p, b)``."""
@@ -156,7 +225,8 @@ def _parse_tuples(text: str) -> list[list[str]]:
         items = [x for x in items if x]
         if not items or (len(items) == 1 and items[0].lower() in ('none', 'nothing', 'empty')):
             continue
-        if len(items) == 2 or (len(items) == 1 and len(items[0].split()) > 1):
+        if (len(items) == 2 and not is_number(items[1])) or (
+                len(items) == 1 and len(items[0].split()) > 1):
             raise KGError(f'malformed triplet ({group.strip()}): expected (subject, predicate, '
                           'object), (subject, predicate, true) or (predicate) for a fact '
                           'without arguments')
@@ -185,11 +255,15 @@ def _split_false(remove: Iterable, add: Iterable) -> tuple[list[Fact], list[Fact
     add_out: list[Fact] = []
     for src, same, flipped in ((remove, rem, add_out), (add, add_out, rem)):
         for trip in src:
-            if not isinstance(trip, (list, tuple)) or not all(isinstance(x, str) for x in trip):
-                raise KGError(f'a fact must be a list of strings, got {trip!r}')
-            for x in trip:
+            if not isinstance(trip, (list, tuple)) or not trip or not all(
+                    isinstance(x, str) for x in trip[:-1]) or not (
+                    isinstance(trip[-1], str) or is_number(trip[-1])):
+                raise KGError(f'a fact must be a list of strings (a number last for a '
+                              f"function's value), got {trip!r}")
+            numeric = len(trip) >= 2 and is_number(trip[-1])
+            for x in trip[:-1] if numeric else trip:
                 check_name(x.strip(), 'in a fact, the name')
-            if len(trip) == 3 and trip[2].strip().lower() == FALSE:
+            if len(trip) == 3 and isinstance(trip[2], str) and trip[2].strip().lower() == FALSE:
                 flipped.append(Fact.from_triplet([trip[0], trip[1], TRUE]))
             else:
                 same.append(Fact.from_triplet(trip))
@@ -211,6 +285,7 @@ class KnowledgeGraph:
         self._facts: set[Fact] = set()
         self._by_entity: dict[str, set[Fact]] = defaultdict(set)
         self._by_pred: dict[str, set[Fact]] = defaultdict(set)
+        self._values: dict[Fact, Fact] = {}  # function term → its numeric fact
         self.graph = nx.MultiDiGraph()
 
     # -- entities -----------------------------------------------------------
@@ -270,14 +345,38 @@ class KnowledgeGraph:
         """Return the facts of one predicate."""
         return set(self._by_pred.get(predicate, ()))
 
+    def value_of(self, function: str, args: Iterable[str] = ()) -> float | None:
+        """Return the value of a numeric function term (None when the KG has none)."""
+        held = self._values.get(Fact(function, tuple(args)))
+        return None if held is None else held.number
+
+    def value_fact(self, fact: Fact) -> Fact | None:
+        """Return the numeric fact the KG holds for ``fact``'s function term, or None."""
+        return self._values.get(fact.key)
+
+    @property
+    def numbers(self) -> frozenset[Fact]:
+        """Return the numeric facts (one per function term)."""
+        return frozenset(self._values.values())
+
     def add_fact(self, fact: Fact) -> None:
-        """Add a fact (no verification; see :mod:`l3mp_ros.world.verify`)."""
+        """Add a fact (no verification; see :mod:`l3mp_ros.world.verify`).
+
+        A numeric fact replaces the value its function term had.
+        """
         if fact in self._facts:
             return
+        if fact.numeric:
+            old = self._values.get(fact.key)
+            if old is not None:
+                self._discard(old)
+            self._values[fact.key] = fact
         self._facts.add(fact)
         self._by_pred[fact.predicate].add(fact)
         for a in set(fact.args):
             self._by_entity[a].add(fact)
+        if fact.numeric:
+            return  # a value is no relation between entities: no edge
         if len(fact.args) == 2:
             self.graph.add_edge(fact.args[0], fact.args[1], key=fact.predicate)
         elif len(fact.args) > 2:
@@ -291,6 +390,10 @@ class KnowledgeGraph:
         self._by_pred[fact.predicate].discard(fact)
         for a in set(fact.args):
             self._by_entity[a].discard(fact)
+        if fact.numeric:
+            if self._values.get(fact.key) == fact:
+                del self._values[fact.key]
+            return
         if len(fact.args) == 2:
             if self.graph.has_edge(fact.args[0], fact.args[1], key=fact.predicate):
                 self.graph.remove_edge(fact.args[0], fact.args[1], key=fact.predicate)
@@ -322,6 +425,15 @@ class KnowledgeGraph:
             self._discard(f)
         for f in update.add:
             self.add_fact(f)
+
+    def replaced_values(self, update: Update) -> frozenset[Fact]:
+        """Return the values ``update``'s numeric facts would replace without removing them."""
+        out = set()
+        for f in update.add:
+            old = self._values.get(f.key) if f.numeric else None
+            if old is not None and old != f and old not in update.remove:
+                out.add(old)
+        return frozenset(out)
 
     def diff_to(self, other: KnowledgeGraph) -> Update:
         """Return the update turning this KG's facts into ``other``'s."""
@@ -402,9 +514,12 @@ class KnowledgeGraph:
             if isinstance(trip, list) and len(trip) == 3 and isinstance(trip[2], bool):
                 # the paper's (subject, property, boolean) triplet
                 trip = [*trip[:2], TRUE if trip[2] else FALSE]
+            if isinstance(trip, list) and len(trip) >= 2 and is_number(trip[-1]):
+                trip = [*trip[:-1], number_text(trip[-1])]
             if not isinstance(trip, list) or not all(isinstance(x, str) for x in trip):
                 raise KGError(f'bad fact {trip!r}: expected a list of strings '
-                              '(a JSON true is accepted as the object of a one-argument fact)')
+                              '(a JSON true is accepted as the object of a one-argument fact, '
+                              'a number as the value of a function)')
             if len(trip) == 3 and trip[2].strip().lower() == FALSE:
                 raise KGError(f'bad fact {trip!r}: a snapshot lists the facts that hold; '
                               'leave a false one out')

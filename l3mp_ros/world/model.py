@@ -101,7 +101,11 @@ class WorldModel:
     def apply(self, update: Update, *, source: str, utterance: str | None = None,
               new_entities: Mapping[str, str] | None = None, verify: bool = True,
               info: dict | None = None) -> ApplyResult:
-        """Verify and apply atomically; on errors log the rejection and change nothing."""
+        """Verify and apply atomically; on errors log the rejection and change nothing.
+
+        A numeric fact whose function term already has another value replaces it (the
+        old value joins the update's removals).
+        """
         with self._lock:
             caught: list[Event] = []
             with self._writing(caught):
@@ -111,6 +115,10 @@ class WorldModel:
                 new_entities.update({a: self.domain.constants[a] for f in update.add
                                      for a in f.args if a in self.domain.constants
                                      and self.kg.type_of(a) is None})
+                # a new value of a function replaces the one held: the event records both
+                replaced = self.kg.replaced_values(update)
+                if replaced:
+                    update = Update(update.remove | replaced, update.add)
                 info = self._doubt(update, source, info)
                 errors = self.verifier.check(self.kg, update, new_entities) if verify else []
                 if not errors and not verify:

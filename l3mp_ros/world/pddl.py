@@ -348,12 +348,16 @@ class ProblemFile:
     goal: str
     metric: str
     goal_formula: Group | None = None
+    #: the numeric values of ``:init``: (function, args, number text, place)
+    values: list[tuple[str, tuple[str, ...], str, str]] = field(default_factory=list)
 
     def rename(self, old: str, new: str) -> None:
         """Rename object ``old`` everywhere: objects, atoms and the goal's arguments."""
         self.objects = {new if n == old else n: t for n, t in self.objects.items()}
         self.atoms = [(p, tuple(new if a == old else a for a in args), place)
                       for p, args, place in self.atoms]
+        self.values = [(f, tuple(new if a == old else a for a in args), v, place)
+                       for f, args, v, place in self.values]
         if self.goal_formula is not None:
             for group in _walk(self.goal_formula):
                 for k in range(1, len(group)):
@@ -371,6 +375,7 @@ def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
     objects: dict[str, str] = {}
     atoms: list[tuple[str, tuple[str, ...], str]] = []
     numbers: dict[str, float] = {}
+    values: list[tuple[str, tuple[str, ...], str, str]] = []
     for sec in sections:
         if not isinstance(sec, Group) or not sec.head().startswith(':'):
             raise PDDLSyntaxError(f'{what}: {where(sec)}: expected a section such as '
@@ -388,7 +393,7 @@ def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
                 objects[str(obj)] = str(typ)
         elif kind == Section.INIT:
             for item in sec[1:]:
-                _init_item(item, atoms, numbers, what)
+                _init_item(item, atoms, numbers, what, values)
         elif kind == Section.GOAL:
             if len(sec) != 2:
                 raise PDDLSyntaxError(f'{what}: {where(sec)}: (:goal ...) must hold one '
@@ -403,10 +408,11 @@ def read_problem(text: str, what: str = 'PDDL problem') -> ProblemFile:
             raise PDDLSyntaxError(f'{what}: {where(sec)}: section {kind} is not supported in '
                                   'a problem (supported: :domain, :objects, :init, :goal, '
                                   ':metric)')
-    return ProblemFile(name, domain, objects, atoms, numbers, goal, metric, formula)
+    return ProblemFile(name, domain, objects, atoms, numbers, goal, metric, formula, values)
 
 
-def _init_item(item: object, atoms: list, numbers: dict, what: str) -> None:
+def _init_item(item: object, atoms: list, numbers: dict, what: str,
+               values: list | None = None) -> None:
     """Read one ``:init`` element: an atom ``(p a b)`` or ``(= (f a) 3)``."""
     if not isinstance(item, Group) or not item or not item.head():
         raise PDDLSyntaxError(f'{what}: {where(item)}: expected an atom such as (p a b) in '
@@ -418,6 +424,10 @@ def _init_item(item: object, atoms: list, numbers: dict, what: str) -> None:
             raise PDDLSyntaxError(f'{what}: {where(item)}: expected (= (function args) '
                                   f'number), found "{render(item)[:60]}"')
         numbers[render(item[1])] = float(item[2])
+        term = item[1]
+        if values is not None and term.head() and all(isinstance(a, str) for a in term[1:]):
+            values.append((term.head(), tuple(str(a) for a in term[1:]), str(item[2]),
+                           where(item)))
         return
     timed = head == 'at' and len(item) > 1 and isinstance(item[1], str) \
         and _NUMBER_RE.match(item[1])
@@ -438,11 +448,13 @@ def _init_item(item: object, atoms: list, numbers: dict, what: str) -> None:
 
 
 def write_problem(name: str, domain: str, objects: Mapping[str, str],
-                  atoms: Iterable[str], goal: str | None = None, costs: bool = False) -> str:
+                  atoms: Iterable[str], goal: str | None = None, costs: bool = False,
+                  metric: str | None = None) -> str:
     """Return a problem file: objects grouped by type, one ``:init`` atom a line.
 
     Without a goal the file has ``(:goal (and))`` (a state to read back; a planner has
-    nothing to do). With ``costs``: ``(= (total-cost) 0)`` and the metric.
+    nothing to do). With ``costs``: ``(= (total-cost) 0)`` and the metric (``metric``, or
+    minimising the total cost).
     """
     by_type: dict[str, list[str]] = {}
     for obj, typ in sorted(objects.items()):
@@ -457,6 +469,6 @@ def write_problem(name: str, domain: str, objects: Mapping[str, str],
     lines.append('  )')
     lines.append(f'  (:goal {goal or "(and)"})')
     if costs:
-        lines.append(f'  (:metric minimize ({COST}))')
+        lines.append(f'  {metric or f"(:metric minimize ({COST}))"}')
     lines.append(')')
     return '\n'.join(lines) + '\n'

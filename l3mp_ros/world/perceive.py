@@ -33,6 +33,7 @@ from .. import paths, schemas
 from .constraints import Constraints, RuleKind
 from .domain import DomainSchema
 from .kg import Fact, KGError, KnowledgeGraph, Update
+from .verify import Verifier
 
 SCHEMA = schemas.SCENE_GRAPH_SCHEMA
 DEFAULT_MAX_ENTITIES = 2000
@@ -160,6 +161,7 @@ def scene_graph_update(kg: KnowledgeGraph, msg: dict, perceivable: set[str],
         errors.append(f'observed entity {name} is neither in the KG nor in "entities"')
     seen: set[Fact] = set()
     extra: set[Fact] = set()
+    numbers: set[Fact] = set()
     for trip in msg.get('facts', []) or []:
         try:
             fact = Fact.from_triplet(trip)
@@ -169,6 +171,13 @@ def scene_graph_update(kg: KnowledgeGraph, msg: dict, perceivable: set[str],
         unknown = [a for a in fact.args if a not in types]
         if unknown:
             errors.append(f'fact {fact.text()} names unknown entities {", ".join(unknown)}')
+        elif fact.numeric or fact.predicate in domain.functions:
+            # a measured number (battery level): it replaces the value the KG holds
+            wrong = Verifier(domain).check_fact(fact, types)
+            if wrong:
+                errors.extend(wrong)
+            elif fact not in kg:
+                numbers.add(fact)
         elif fact.predicate not in domain.predicates:
             errors.append(f'unknown predicate "{fact.predicate}" in {fact.text()}')
         elif fact.predicate in perceivable:
@@ -185,8 +194,13 @@ def scene_graph_update(kg: KnowledgeGraph, msg: dict, perceivable: set[str],
     for name in observed:
         old |= {f for f in kg.facts_of(name)
                 if f.predicate in perceivable and f.args and f.args[0] == name}
+    keys = {f.key for f in numbers}
+    if len(keys) < len(numbers):
+        raise PerceptionError(['a scene graph gives one function term two values: ' + ', '.join(
+            f.text() for f in sorted(numbers))])
     remove = old - seen
-    add = (seen - old) | {f for f in extra if f not in kg}
+    add = (seen - old) | {f for f in extra if f not in kg} | numbers
+    remove |= kg.replaced_values(Update.of(add=numbers))
     remove |= _conflicts(kg, constraints, domain, add, remove, types)
     remove -= _keep_exactly(kg, constraints, domain, add, remove, observed, types)
     return Update.of(remove, add), new_entities

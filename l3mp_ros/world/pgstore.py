@@ -36,7 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from .events import EventStatus
-from .kg import Fact, KnowledgeGraph, Update
+from .kg import KnowledgeGraph, Update
 from .store import (
     BUSY_TIMEOUT,
     SCHEMA_VERSION,
@@ -47,6 +47,7 @@ from .store import (
     StoreBase,
     StoreError,
     args_key,
+    stored_fact,
 )
 from .support import SupportIndex
 
@@ -217,7 +218,7 @@ class PgStore(StoreBase):
         for name, type_ in self._query('SELECT name, type FROM entities'):
             kg.add_entity(name, type_)
         for pred, args in self._query('SELECT predicate, args FROM facts'):
-            kg.add_fact(Fact(pred, tuple(json.loads(args))))
+            kg.add_fact(stored_fact(pred, args))
         return kg
 
     def load_state(self) -> tuple[KnowledgeGraph, int]:

@@ -5,9 +5,12 @@
 :func:`kg_from_problem` reads a problem written for a domain (its ``(:domain ...)`` must
 name it) and returns a KG holding the domain's constants, the problem's objects and the
 atoms of ``:init``; every error names its line and column, and nothing is half-built (the
-caller stores the KG only when no error was raised). ``(= (total-cost) 0)`` and other
-numeric values are not KG state (see :mod:`.pddl`). :func:`problem_text` writes a KG back
-as a problem file that unified-planning and Fast Downward read.
+caller stores the KG only when no error was raised). A numeric value of ``:init``, ``(=
+(battery_level robot1) 73.5)``, of a function of the domain becomes a numeric fact;
+``(= (total-cost) 0)`` is the metric's counter, not state, and values of functions the
+domain only reads for dropped action costs are counted in a note (see :mod:`.pddl`).
+:func:`problem_text` writes a KG back as a problem file that unified-planning and Fast
+Downward read, its numeric facts in ``:init``.
 """
 
 from __future__ import annotations
@@ -97,7 +100,26 @@ def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
         if errors:
             raise ProblemImportError(f'{what}: {place}: {errors[0]}')
         kg.add_fact(fact)
-    numbers = [k for k in pf.numbers if k != f'({COST})']
+    dropped = []
+    for function, args, value, place in pf.values:
+        if function == COST:
+            continue
+        fact = Fact(function, args, value)
+        if function not in domain.functions:
+            if function in domain.predicates:
+                raise ProblemImportError(f'{what}: {place}: {fact.pddl()} gives a number to '
+                                         f'{function}, a predicate of domain {domain.name}')
+            dropped.append(fact.key.pddl())
+            continue
+        for a in args:
+            if kg.type_of(a) is None:
+                raise ProblemImportError(f'{what}: {place}: {unknown_name(domain, a)} in '
+                                         f'{fact.pddl()}')
+        errors = verifier.check_fact(fact, kg.entities)
+        if errors:
+            raise ProblemImportError(f'{what}: {place}: {errors[0]}')
+        kg.add_fact(fact)
+    numbers = dropped
     if numbers:
         notes.append(f'{len(numbers)} numeric value(s) of :init not kept (the KG holds facts; '
                      f'e.g. {numbers[0]})')
@@ -133,4 +155,4 @@ def problem_text(domain: DomainSchema, kg: KnowledgeGraph, goal: str | None = No
     if not safe[0].isalpha():
         safe = 'p-' + safe
     return write_problem(safe, domain.name, objects, [f.pddl() for f in sorted(kg.facts)],
-                         goal, costs=domain.costs)
+                         goal, costs=domain.costs or domain.total_cost)

@@ -115,8 +115,23 @@ def _check_header(path: Path) -> None:
 
 
 def args_key(fact: Fact) -> str:
-    """Return how a fact's arguments are stored (a JSON array)."""
+    """Return how a fact's arguments are stored (a JSON array).
+
+    A numeric fact's value follows its arguments as ``"=73.5"`` (never a PDDL name), so
+    the (predicate, args) key of both stores, their support table included, tells two
+    values apart and stores made before numbers read unchanged.
+    """
+    if fact.numeric:
+        return json.dumps([*fact.args, '=' + fact.value])
     return json.dumps(fact.args)
+
+
+def stored_fact(predicate: str, args: str) -> Fact:
+    """Return the fact of a stored (predicate, args) row: the inverse of :func:`args_key`."""
+    items = json.loads(args)
+    if items and isinstance(items[-1], str) and items[-1].startswith('='):
+        return Fact(predicate, tuple(items[:-1]), items[-1][1:])
+    return Fact(predicate, tuple(items))
 
 
 BUSY_TIMEOUT = 30.0  # seconds a writer waits for another writer's transaction
@@ -256,7 +271,7 @@ class StoreBase:
             if upto is not None and upto == str(self.last_event_id()):
                 cols = ', '.join(SUPPORT_COLUMNS)
                 return SupportIndex({
-                    Fact(p, tuple(json.loads(a))): Support.from_row(rest)
+                    stored_fact(p, a): Support.from_row(rest)
                     for p, a, *rest in self._fetch(f'SELECT predicate, args, {cols} '
                                                    'FROM support')})
         except Exception:  # noqa: BLE001 - no table (a read-only old store): replay
@@ -415,7 +430,7 @@ class Store(StoreBase):
         for name, type_ in self._conn.execute('SELECT name, type FROM entities'):
             kg.add_entity(name, type_)
         for pred, args in self._conn.execute('SELECT predicate, args FROM facts'):
-            kg.add_fact(Fact(pred, tuple(json.loads(args))))
+            kg.add_fact(stored_fact(pred, args))
         return kg
 
     def load_state(self) -> tuple[KnowledgeGraph, int]:

@@ -3,7 +3,8 @@
 """The update verifier: every violation becomes a readable sentence.
 
 Checks, for any typed domain: known predicates, arities, argument types (with
-the type hierarchy and ``either``), known entities (NL updates create none),
+the type hierarchy and ``either``), numeric facts (a number for a function of the domain,
+never for a predicate, and no object for a function), known entities (NL updates create none),
 removed facts exist, added facts are new, no fact both removed and added, and
 the state-constraint rules on the state *after* the update.
 """
@@ -33,7 +34,24 @@ class Verifier:
     # -- facts ---------------------------------------------------------------
     def check_fact(self, fact: Fact, types: Mapping[str, str]) -> list[str]:
         """Return the schema errors of one fact given entity types."""
-        pred = self.domain.predicates.get(fact.predicate)
+        functions = self.domain.functions
+        if fact.numeric:
+            pred = functions.get(fact.predicate)
+            if pred is None and fact.predicate in self.domain.predicates:
+                sig = self.domain.signature(fact.predicate)
+                return [f'{fact.text()} gives the number {fact.value} to {fact.predicate}, '
+                        f'a predicate: its arguments are objects, not numbers: {sig}']
+            if pred is None:
+                return [f'unknown function "{fact.predicate}" in {fact.text()}'
+                        f'{_close(fact.predicate, functions)}'
+                        + ('' if functions else ': the domain declares no numeric functions')]
+        else:
+            pred = self.domain.predicates.get(fact.predicate)
+            if pred is None and fact.predicate in functions:
+                sig = functions[fact.predicate].signature()
+                return [f'{fact.predicate} is a numeric function {sig}: in {fact.text()} its '
+                        f'value must be a number, e.g. ({", ".join(fact.args[:-1] or ["a"])}'
+                        f', {fact.predicate}, 1.5), not an object']
         if pred is None:
             return [f'unknown predicate "{fact.predicate}" in {fact.text()}'
                     f'{_close(fact.predicate, self.domain.predicates)}']
@@ -78,6 +96,12 @@ class Verifier:
             types = {**kg.entities, **new_entities}
         for fact in sorted(update.remove & update.add):
             errors.append(f'{fact.text()} is both removed and added')
+        keys: dict[Fact, Fact] = {}
+        for fact in sorted(f for f in update.add if f.numeric):
+            if fact.key in keys:
+                errors.append(f'{keys[fact.key].text()} and {fact.text()} give '
+                              f'{fact.key.pddl()} two values at once')
+            keys[fact.key] = fact
         for fact in sorted(update.remove):
             errs = self.check_fact(fact, types)
             errors.extend(errs)

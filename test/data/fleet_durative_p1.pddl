@@ -1,0 +1,6 @@
+(define (problem fleet-1) (:domain fleet_durative)
+  (:objects r1 r2 - robot dock kitchen hall lab - waypoint)
+  (:init (robot_at r1 dock) (arm_out r1) (robot_at r2 hall)
+         (connected dock kitchen) (connected kitchen dock)
+         (connected hall lab) (connected lab hall))
+  (:goal (and (robot_at r1 kitchen) (arm_stowed r1) (inspected lab))))
