@@ -61,7 +61,7 @@ def house() -> KnowledgeGraph:
 def _said(kg: KnowledgeGraph, text: str, places: bool = True) -> dict[str, list[str]]:
     domain, constraints, _ = household_domain()
     got = resolve(kg, text, steady=domain.static_predicates(), predicates=domain.predicates,
-                  places=constraints.place_predicates() if places else ())
+                  places=constraints.place_keys() if places else ())
     return {m.surface: m.candidates for m in got}
 
 

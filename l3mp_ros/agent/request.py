@@ -67,7 +67,7 @@ class Request:
         self.mentions = resolve(self.kg, self.text,
                                 steady=self.world.domain.static_predicates(),
                                 predicates=self.world.domain.predicates,
-                                places=self.world.constraints.place_predicates())
+                                places=self.world.constraints.place_keys())
         return self.mentions
 
     def parts(self, split: bool) -> list[str]:

@@ -198,7 +198,7 @@ def report_context(world: WorldModel, settings: UpdateSettings, kg: Any, text: s
     """Return the context of one report: retrieval, mention resolution, grounding."""
     mentions = (resolve(kg, text, steady=world.domain.static_predicates(),
                         predicates=world.domain.predicates,
-                        places=world.constraints.place_predicates())
+                        places=world.constraints.place_keys())
                 if settings.resolve_mentions else [])
     about = candidates(mentions)
     grounding = update_grounding(world, settings, kg, retrieval, about, tokenize)

@@ -195,7 +195,7 @@ def _mentions(world: WorldModel, kg: Any, text: str) -> list[Any]:
     domain = world.domain
     return [m for m in resolve(kg, text, steady=domain.static_predicates(),
                                predicates=domain.predicates,
-                               places=world.constraints.place_predicates()) if m.candidates]
+                               places=world.constraints.place_keys()) if m.candidates]
 
 
 def leading_subject(world: WorldModel, kg: Any, text: str) -> str | None:

@@ -31,11 +31,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from l3mp_ros.world.kg import KnowledgeGraph
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 from ..text import STOPWORDS, WORD_RE, name_words, stem, words
 
@@ -105,13 +105,14 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
 def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
             steady: Collection[str] | None = None,
             predicates: Collection[str] = (),
-            places: Collection[str] = ()) -> list[Mention]:
+            places: Mapping[str, int] | Collection[str] = ()) -> list[Mention]:
     """Return the mentions of ``text``, in reading order, each with its candidates.
 
     ``steady``: the predicates no change touches (see :func:`_narrow`); None: all.
-    ``places``: the predicates that say where a thing is, the thing first
-    (:meth:`~l3mp_ros.world.constraints.Constraints.place_predicates`); with them, a
-    mention is also narrowed to the candidates that lie in a place the utterance names.
+    ``places``: the binary predicates that say where a thing is, each with the position of
+    the thing (:meth:`~l3mp_ros.world.constraints.Constraints.place_keys`; a plain
+    collection: the thing first); with them, a mention is also narrowed to the candidates
+    that lie in a place the utterance names.
     ``predicates``: the domain's predicate names; a word of one ("put the lights on" for
     ``lights_on``) is a relation, so it names no entity alone unless it is that entity's
     head noun ("the light bulbs" still names ``light_bulbs``).
@@ -287,7 +288,7 @@ def _within(said: list[str], i: int, j: int, name: list[str]) -> tuple[int, int]
 def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
             names: dict[str, list[str]], owner: list[bool],
             steady: Collection[str] | None = None,
-            places: Collection[str] = ()) -> dict[int, int]:
+            places: Mapping[str, int] | Collection[str] = ()) -> dict[int, int]:
     """Narrow ambiguous mentions: full names, the name's other words nearby, the graph.
 
     Return which mention describes which (:func:`_attachments`).
@@ -308,12 +309,13 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
     TV shows sports now), so they decide only when no steady link does.
 
     With ``places`` (the predicates saying where a thing is), a place the utterance names
-    that does not move itself (a room, a table) narrows a mention to the candidates lying
-    in it, through their place and their place's place (:meth:`_Links.lies_in`), right
-    after the one-fact steady links. A mention so narrowed is not narrowed further by a
-    link a report may change: in "while in Emily's bedroom, George picked up the remote"
-    the remote George already holds and the one on the bedroom's table both lie in that
-    room, and George's hand must not decide between them (he picks up the other one).
+    (a mention after a preposition: "in Emily's bedroom", "from the window bench") narrows
+    a mention to the candidates lying in it, through their place and their place's place
+    (:meth:`_Links.lies_in`), right after the one-fact steady links. A mention so narrowed
+    is not narrowed further by a link a report may change: in "while in Emily's bedroom,
+    George picked up the remote" the remote George already holds and the one on the
+    bedroom's table both lie in that room, and George's hand must not decide between them
+    (he picks up the other one).
     """
     covering: dict[int, Mention] = {}
     for o in mentions:
@@ -340,6 +342,7 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         m.candidates = _by_words(m, near, said, names, covering,
                                  heads, owned)
     links = _Links(kg, steady, places)
+    links.named_places = {o.start for o in mentions if _written_as_place(said, o.start)}
     placed: set[int] = set()  # mentions a named place narrowed
     while True:  # the nearest mention that tells the candidates apart decides
         for m in mentions:
@@ -464,10 +467,12 @@ class _Links:
     """Facts joining entities, split into steady links and the rest (memoised)."""
 
     def __init__(self, kg: KnowledgeGraph, steady: Collection[str] | None,
-                 places: Collection[str] = ()) -> None:
+                 places: Mapping[str, int] | Collection[str] = ()) -> None:
         self.kg = kg
         self.steady = None if steady is None else frozenset(steady)
-        self.places = frozenset(places)
+        # predicate -> the position of the thing whose place it says (the other: the place)
+        self.places = (dict(places) if isinstance(places, Mapping)
+                       else dict.fromkeys(places, 0))
         # without a steady set every predicate counts as steady
         self.stages = ([Stage(1, True), Stage(2, True)] if self.steady is None
                        else [Stage(1, True), Stage(1, False), Stage(2, True)])
@@ -475,6 +480,7 @@ class _Links:
             self.stages.insert(1, Stage(3, True, place=True))
         self._nbrs: dict[tuple[str, bool], frozenset[str]] = {}
         self._up: dict[str, tuple[str, ...]] = {}
+        self.named_places: set[int] = set()  # mentions the utterance writes as places
 
     def neighbours(self, name: str, steady_only: bool) -> frozenset[str]:
         key = (name, steady_only)
@@ -498,27 +504,16 @@ class _Links:
                    if self.kg.type_of(z) != own
                    and all(self.kg.type_of(z) != self.kg.type_of(k) for k in known))
 
-    def _own_places(self, name: str) -> tuple[str, ...]:
-        return tuple(f.args[1] for f in sorted(self.kg.facts_of(name))
-                     if f.predicate in self.places and len(f.args) == 2 and f.args[0] == name)
-
-    def fixed(self, name: str) -> bool:
-        """Tell whether ``name`` stays where it is: no fact gives it a place of its own."""
-        return not self._own_places(name)
+    def _placing(self, name: str) -> list[Fact]:
+        """Return the facts that say where ``name`` is (it at the rule's key)."""
+        return [f for f in sorted(self.kg.facts_of(name)) if len(f.args) == 2
+                and f.predicate in self.places and f.args[self.places[f.predicate]] == name]
 
     def up(self, name: str) -> tuple[str, ...]:
-        """Return where ``name`` is: its place; a fixture's, the fixed things it is joined to.
-
-        A fixture's are the things its steady facts join it to that have no place either
-        (the room that has the table).
-        """
+        """Return where ``name`` is: the other argument of each fact that places it."""
         got = self._up.get(name)
         if got is None:
-            got = self._own_places(name)
-            if not got:
-                own = self.kg.type_of(name)
-                got = tuple(sorted(z for z in self.neighbours(name, True)
-                                   if self.kg.type_of(z) != own and self.fixed(z)))
+            got = tuple(a for f in self._placing(name) for a in f.args if a != name)
             self._up[name] = got
         return got
 
@@ -546,8 +541,8 @@ def _joined(links: _Links, m: Mention, o: Mention, stage: Stage, placed: set[int
     """
     known = set(o.candidates)
     if stage.place:
-        if not all(links.fixed(n) for n in known):
-            return False  # a person or a thing that moves is not a place named
+        if o.start not in links.named_places:
+            return False  # "George picked up ...": a subject, not a place the report names
         joined = [n for n in m.candidates if links.lies_in(n, known, stage.hops)]
     elif not stage.steady and m.start in placed:
         return False
@@ -560,6 +555,18 @@ def _joined(links: _Links, m: Mention, o: Mention, stage: Stage, placed: set[int
             m.by_place = True
         return True
     return False
+
+
+def _written_as_place(said: list[str], start: int) -> bool:
+    """Tell whether the mention at ``start`` is written as a place the report names.
+
+    After a preposition, with only determiners between: "in Emily's bedroom", "from the
+    window bench"; not "George" in "..., George picked up the remote".
+    """
+    k = start - 1
+    while k >= 0 and said[k] in DETERMINERS:
+        k -= 1
+    return k >= 0 and said[k] in PREPOSITIONS
 
 
 def _gap(a: Mention, b: Mention) -> int:

@@ -182,6 +182,19 @@ class Constraints:
         return [r for r in self.rules if r.kind == RuleKind.FUNCTIONAL and r.key == 0
                 and (r.exactly or not exactly)]
 
+    def place_keys(self) -> dict[str, int]:
+        """Return, per predicate of an exactly-one ``functional`` rule, the thing's position.
+
+        Where a thing is, whichever argument the rule keys on: ``placed_at_table`` (the
+        thing first) and ``room_has`` (a room has the table: the table second).
+        """
+        out: dict[str, int] = {}
+        for r in self.rules:
+            if r.kind == RuleKind.FUNCTIONAL and r.exactly:
+                for p in r.predicates:
+                    out.setdefault(p, r.key)
+        return out
+
     def place_predicates(self, *, exactly: bool = True) -> frozenset[str]:
         """Return the predicates of :meth:`place_rules`."""
         return frozenset(p for r in self.place_rules(exactly=exactly) for p in r.predicates)
