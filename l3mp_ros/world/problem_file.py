@@ -55,6 +55,23 @@ def unknown_name(domain: DomainSchema, name: str) -> str:
     return f'unknown object "{name}"'
 
 
+def _add_checked(kg: KnowledgeGraph, domain: DomainSchema, verifier: Verifier, fact: Fact,
+                 where: str, *, declare: bool) -> None:
+    """Add ``fact`` (an atom or a value of :init) to ``kg`` after checking it, or raise.
+
+    ``declare``: an unknown argument's error says to declare it in (:objects ...).
+    """
+    for a in fact.args:
+        if kg.type_of(a) is None:
+            hint = ': declare it in (:objects ...)' if declare and unknown_name(
+                domain, a).startswith('unknown') else ''
+            raise ProblemImportError(f'{where}: {unknown_name(domain, a)} in {fact.pddl()}{hint}')
+    errors = verifier.check_fact(fact, kg.entities)
+    if errors:
+        raise ProblemImportError(f'{where}: {errors[0]}')
+    kg.add_fact(fact)
+
+
 def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
                     ) -> ImportedProblem:
     """Read a problem file for ``domain``; raise :class:`ProblemImportError` (one line)."""
@@ -90,16 +107,7 @@ def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
             raise ProblemImportError(f'{what}: {place}: unknown predicate "{pred}" in '
                                      f'{fact.pddl()}{hint}: domain {domain.name} has no such '
                                      'predicate')
-        for a in args:
-            if kg.type_of(a) is None:
-                hint = ': declare it in (:objects ...)' if unknown_name(domain, a).startswith(
-                    'unknown') else ''
-                raise ProblemImportError(f'{what}: {place}: {unknown_name(domain, a)} in '
-                                         f'{fact.pddl()}{hint}')
-        errors = verifier.check_fact(fact, kg.entities)
-        if errors:
-            raise ProblemImportError(f'{what}: {place}: {errors[0]}')
-        kg.add_fact(fact)
+        _add_checked(kg, domain, verifier, fact, f'{what}: {place}', declare=True)
     dropped = []
     for function, args, value, place in pf.values:
         if function == COST:
@@ -111,18 +119,10 @@ def kg_from_problem(domain: DomainSchema, text: str, what: str = 'PDDL problem'
                                          f'{function}, a predicate of domain {domain.name}')
             dropped.append(fact.key.pddl())
             continue
-        for a in args:
-            if kg.type_of(a) is None:
-                raise ProblemImportError(f'{what}: {place}: {unknown_name(domain, a)} in '
-                                         f'{fact.pddl()}')
-        errors = verifier.check_fact(fact, kg.entities)
-        if errors:
-            raise ProblemImportError(f'{what}: {place}: {errors[0]}')
-        kg.add_fact(fact)
-    numbers = dropped
-    if numbers:
-        notes.append(f'{len(numbers)} numeric value(s) of :init not kept (the KG holds facts; '
-                     f'e.g. {numbers[0]})')
+        _add_checked(kg, domain, verifier, fact, f'{what}: {place}', declare=False)
+    if dropped:
+        notes.append(f'{len(dropped)} numeric value(s) of :init not kept (the KG holds facts; '
+                     f'e.g. {dropped[0]})')
     return ImportedProblem(kg, pf.goal, notes)
 
 
