@@ -7,7 +7,7 @@ Reads the per-report LLM histories of ``benchmarks/nl_reports.py`` runs
 P(yes) / (P(yes) + P(no)) at the answering token (``llm.prompting.yes_probability``). A
 statement is right when the gold diff has it (an added fact in ``add``, a removed one in
 ``remove``). Prints both distributions and, per candidate bar, how many right and wrong
-"yes" answers it would turn into "no" — the calibration behind ``CONFIRM_MIN_YES``::
+"yes" answers it would turn into "no" — the calibration behind the ``confirm_min_yes`` setting::
 
     python benchmarks/readback_odds.py out/office_cal/reports.jsonl out/ward_cal/reports.jsonl
 """

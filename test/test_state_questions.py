@@ -234,3 +234,49 @@ def test_a_thing_that_cannot_move_left_in_place_is_not_asked_about(tmp_path):
                             ['jerry', remote, 'jerry_bedroom_table', *tvs], _trace())
     assert not c.errors and c.asked == len(log)
     assert not any('control' in o for _, opts in log for o in opts), log
+
+
+def test_both_orders_counts_only_a_pick_that_survives_the_reversed_order():
+    from l3mp_ros.llm.prompting import both_orders
+    asked: list[list[int]] = []
+
+    def by_meaning(order):  # always picks option 2, wherever it is listed
+        asked.append(order)
+        return order.index(2)
+
+    assert both_orders(by_meaning, 4) == (2, True)
+    assert asked == [[0, 1, 2, 3], [3, 2, 1, 0]]
+    asked.clear()
+
+    def by_position(order):  # always picks the first listed option
+        asked.append(order)
+        return 0
+
+    assert both_orders(by_position, 3) == (0, False)
+    assert len(asked) == 2
+    asked.clear()
+    # none of them, or a first pick go_on refuses: the reversed order is never asked
+    assert both_orders(lambda order: asked.append(order) or -1, 3) == (-1, None)
+    assert both_orders(by_meaning, 4, go_on=lambda k: k != 2) == (2, None)
+    assert len(asked) == 2  # one call each
+    # the second order answering none of them is no agreement
+    answers = iter([1, -1])
+    assert both_orders(lambda order: next(answers), 3) == (1, False)
+
+
+def test_take_in_puts_a_found_place_in_and_the_replaced_ones_out():
+    kg_held = {Fact('in_room', ('gary', 'kitchen')), Fact('placed_at', ('dune', 'kitchen_table'))}
+    upd = Update.of([Fact('placed_at', ('dune', 'kitchen_table'))],
+                    [Fact('placed_at', ('dune', 'jerry_shelf'))])
+    hand = Fact('in_hand', ('dune', 'gary'))
+    got = upd.take_in({hand}, kg_held, old={Fact('placed_at', ('dune', 'jerry_shelf'))})
+    assert got == Update.of([Fact('placed_at', ('dune', 'kitchen_table'))], [hand])
+    # a place that already holds is not added, and no longer removed
+    kitchen = Fact('in_room', ('gary', 'kitchen'))
+    got = Update.of([kitchen], [Fact('in_room', ('gary', 'hall'))]).take_in(
+        {kitchen}, kg_held, old={Fact('in_room', ('gary', 'hall'))})
+    assert got.is_empty()
+    # the place before goes when asked to
+    bedroom = Fact('in_room', ('gary', 'jerry_bedroom'))
+    assert Update.of().take_in({bedroom}, kg_held, gone={kitchen}) == Update.of([kitchen],
+                                                                                 [bedroom])

@@ -21,7 +21,7 @@ from ..world.phrasing import Phrasing
 from .attempts import DoubtReason, Verdict
 from .clauses import named_as_source
 from .rulings import Act, Ruling
-from .state_questions import as_said, both_orders, changeable, place_groups, where_question
+from .state_questions import agreed_facts, as_said, changeable, place_groups, where_question
 from .update_checks import irrelevant, last_places, place_kinds, relevance_errors, zone_of
 
 NO_CHANGE = 'the report states no change that the domain can represent'
@@ -186,7 +186,7 @@ class Going:
         where = Where(q).ask(moved) if q.settings.ask_going else None
         if not where:
             return Ruling.reject([q.going.error(moved)])
-        completion = q.complete(Update.of(moved.remove, moved.add | where))
+        completion = q.complete(moved.take_in(where, q.kg))
         completion.notes.extend(d.narrated)
         completion.notes.extend(
             f'{f.text()}: the one new place the report offers for {f.args[0]}, who '
@@ -274,7 +274,7 @@ class Where:
                 return asked.facts[1]
             key = (asked.text, tuple(asked.options))
             if key not in q.answered:  # a re-prompted part asks the same again
-                q.answered[key] = both_orders(
+                q.answered[key] = agreed_facts(
                     q.llm, q.report, asked, q.trace,
                     lambda facts: bool(facts) and not all(f in q.kg for f in facts))
             if q.answered[key]:

@@ -13,17 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..llm.prompting import ask_choice, ask_yes_no, yes_probability
+from ..llm.prompting import ask_choice, ask_yes_no, both_orders, yes_probability
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
 from .attempts import DoubtReason, Trace
 from .wording import say
-
-#: the least P(yes) / (P(yes) + P(no)) of a read-back "yes" (when the endpoint returns
-#: token probabilities); see docs/decisions.md for its calibration
-CONFIRM_MIN_YES = 0.0
 
 
 def report_head(text: str, part: str | None) -> str:
@@ -47,7 +43,7 @@ class ReadBack:
 
     llm: ChatLLM
     world: WorldModel
-    min_yes: float = CONFIRM_MIN_YES
+    min_yes: float  # the setting ``confirm_min_yes`` (docs/decisions.md: its calibration)
     #: added facts the yes/no reading leaves to another check (the place check)
     unread: Callable[[Fact], bool] | None = None
 
@@ -79,7 +75,6 @@ class ReadBack:
         picks agree; when they do not, nothing is applied.
         """
         stated = completion.stated
-        said = report_head(text, part)
         by_subject: dict[str, list[Fact]] = {}
         for fact in sorted(stated.add | stated.remove):
             if fact.args:
@@ -91,23 +86,35 @@ class ReadBack:
                 continue
             claims = [say(f, removed=f in stated.remove, domain=self.world.domain,
                           names=written) for f in group]
-            picks = []
-            for order in (list(range(len(group))), list(reversed(range(len(group))))):
-                try:
-                    k, reply = ask_choice(self.llm, 'choose', said, [claims[i] for i in order])
-                except LLMError as exc:
-                    return completion, [llm_failure(exc, 'choice')]
-                out.usage.add(reply)
-                picks.append(order[k] if k >= 0 else -1)
-                out.history.append({'choose': [claims[i] for i in order],
-                                    'reply': (reply.text or '')[:200]})
-            if picks[0] < 0 or picks[0] != picks[1]:
+            try:
+                k = self._pick(report_head(text, part), claims, out)
+            except LLMError as exc:
+                return completion, [llm_failure(exc, 'choice')]
+            if k < 0:
                 return completion, [f'the answer says {" and ".join(claims)}; asked which one '
                                     'the report says, the model does not settle on one; '
                                     'nothing is applied']
-            dropped.update({f: group[picks[0]] for f in group if f != group[picks[0]]})
+            dropped.update({f: group[k] for f in group if f != group[k]})
+        return self._drop(completion, dropped, kg, out)
+
+    def _pick(self, said: str, claims: list[str], out: Trace) -> int:
+        """Return the claim both option orders choose, -1 when they do not settle on one."""
+        def pick(order: list[int]) -> int:
+            j, reply = ask_choice(self.llm, 'choose', said, [claims[i] for i in order])
+            out.usage.add(reply)
+            out.history.append({'choose': [claims[i] for i in order],
+                                'reply': (reply.text or '')[:200]})
+            return j
+
+        k, agreed = both_orders(pick, len(claims))
+        return k if agreed else -1
+
+    def _drop(self, completion: Completion, dropped: dict[Fact, Fact], kg: Any, out: Trace
+              ) -> tuple[Completion, list[str]]:
+        """Return the answer without the ``dropped`` facts, completed and verified."""
         if not dropped:
             return completion, []
+        stated = completion.stated
         out.doubt(DoubtReason.CHOICE)
         kept = Update.of(stated.remove - set(dropped), stated.add - set(dropped))
         settled = complete(kg, kept, self.world.constraints, self.world.domain)
@@ -158,20 +165,22 @@ class ReadBack:
                         names=written)
             if claim not in read:
                 try:
-                    yes, reply = ask_yes_no(self.llm, 'confirm',
-                                            read_back_question(text, part, claim))
+                    read[claim] = self._yes(text, part, claim, fact, fact in stated.remove, out)
                 except LLMError as exc:
                     return [llm_failure(exc, 'confirmation')], set()
-                out.usage.add(reply)
-                p_yes = yes_probability(reply)
-                out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
-                                    'fact': list(fact.triplet()),
-                                    'removed': fact in stated.remove, 'p_yes': p_yes,
-                                    'part': part})
-                # a hesitant yes is no: the model's own odds must clear the calibrated bar
-                read[claim] = yes and (p_yes is None or p_yes >= self.min_yes)
             if not read[claim]:
                 denied.add(fact)
                 errors.append(f'asked again, the model does not read "{claim}" in the report; '
                               'nothing is applied')
         return errors, denied
+
+    def _yes(self, text: str, part: str | None, claim: str, fact: Fact, removed: bool,
+             out: Trace) -> bool:
+        """Ask whether the report says ``claim``; a hesitant yes is no (``min_yes``)."""
+        yes, reply = ask_yes_no(self.llm, 'confirm', read_back_question(text, part, claim))
+        out.usage.add(reply)
+        p_yes = yes_probability(reply)
+        out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
+                            'fact': list(fact.triplet()), 'removed': removed, 'p_yes': p_yes,
+                            'part': part})
+        return yes and (p_yes is None or p_yes >= self.min_yes)

@@ -128,9 +128,8 @@ class ActorCheck:
                      'options did not both say so') if rep.settings.ask_actor else ''
             return Ruling.reject([f'{why}{asked}; nothing is applied'])
         own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
-        stated = Update.of(rep.update.remove - there, (rep.update.add - own)
-                           | {f for f in there if f not in kg})
-        done = complete(kg, stated, world.constraints, world.domain)
+        done = complete(kg, rep.update.take_in(there, kg, old=own), world.constraints,
+                        world.domain)
         errors = world.verifier.check(kg, done.update)
         if errors:
             return Ruling.reject([f'{why}; with {got.actor} there: {errors[0]}'])

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.prompting import ask_choice, prompt_text
+from ..llm.prompting import ask_choice, both_orders, prompt_text
 from ..llm.protocol import ChatLLM
 from ..world.constraints import RuleKind
 from ..world.kg import Fact, KnowledgeGraph, Update
@@ -60,6 +60,13 @@ class Question:
         """Return the change option ``k`` makes (none for the state before)."""
         before, chosen = self.facts[0], self.facts[k]
         return Update.of(before - chosen, chosen - before)
+
+    def ordered(self, order: list[int]) -> Question:
+        """Return the question with its options listed in ``order`` (itself when unchanged)."""
+        if order == list(range(len(self.options))):
+            return self
+        return Question(self.entity, self.text, [self.options[i] for i in order],
+                        [self.facts[i] for i in order], self.slot)
 
 
 def changeable(world: WorldModel) -> frozenset[str]:
@@ -168,6 +175,20 @@ class PlaceCheck:
     moves: list[tuple[frozenset[Fact], frozenset[Fact], frozenset[Fact], bool]] = field(
         default_factory=list)
 
+    def against_update(self, q: Question, chosen: int, k: int, stay: bool, said: str,
+                       moves: bool) -> None:
+        """Record option ``k``, which both orders chose against the update's ``chosen``."""
+        if k == 0 and not stay:
+            self.stayed.append(q.entity)
+            return
+        self.against.append((q.entity, q.options[chosen], q.options[k]))
+        self.moves.append((q.facts[chosen], q.facts[k], q.facts[0], moves))
+        self.errors.append(
+            f'asked where {said} is after the report, the model answered "'
+            f'{q.options[k].removesuffix(" (as before).").rstrip(".")}" in both orders '
+            f'of the options; the update says "{q.options[chosen].rstrip(".")}"; nothing '
+            'is applied')
+
 
 def _place_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, entity: str,
                     said: str, group: tuple[str, ...], objects: Sequence[str],
@@ -199,15 +220,10 @@ def _place_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, e
     return q, q.facts.index(frozenset(new))
 
 
-def confirmed(llm: ChatLLM, system: str, report: str, q: Question, k: int,
-              trace: Trace) -> bool:
-    """Ask ``q`` again with its options reversed; tell whether it picks option ``k`` again.
-
-    A pick the other order does not repeat is the option's position, not a reading.
-    Raises the client's ``LLMError``.
-    """
-    back = ask(llm, system, report, reverse(q), trace)
-    return back >= 0 and len(q.options) - 1 - back == k
+def picker(llm: ChatLLM, text: str, q: Question, trace: Trace) -> Callable[[list[int]], int]:
+    """Return the asking of ``q`` in a given option order (for :func:`both_orders`)."""
+    system, report = prompt_text('state'), ' '.join(text.split())
+    return lambda order: ask(llm, system, report, q.ordered(order), trace)
 
 
 def where_after(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str, entity: str,
@@ -222,28 +238,20 @@ def where_after(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str, 
     phrasing = Phrasing(world.domain, kg)
     q = where_question(world, kg, phrasing, entity, as_said(phrasing, entity, written), group,
                        objects)
-    return both_orders(llm, text, q, trace) if q is not None else None
+    return agreed_facts(llm, text, q, trace) if q is not None else None
 
 
-def both_orders(llm: ChatLLM, text: str, q: Question, trace: Trace,
-                wanted: Callable[[frozenset[Fact]], bool] | None = None
-                ) -> frozenset[Fact] | None:
+def agreed_facts(llm: ChatLLM, text: str, q: Question, trace: Trace,
+                 wanted: Callable[[frozenset[Fact]], bool] | None = None
+                 ) -> frozenset[Fact] | None:
     """Return the facts of the option of ``q`` both option orders choose, else None.
 
     ``wanted`` rules out a first pick before the reverse order is asked (saving that call).
     Raises ``LLMError``.
     """
-    system, report = prompt_text('state'), ' '.join(text.split())
-    k = ask(llm, system, report, q, trace)
-    if k < 0 or (wanted is not None and not wanted(q.facts[k])) \
-            or not confirmed(llm, system, report, q, k, trace):
-        return None
-    return q.facts[k]
-
-
-def reverse(q: Question) -> Question:
-    """Return ``q`` with its options in the opposite order."""
-    return Question(q.entity, q.text, q.options[::-1], q.facts[::-1], q.slot)
+    k, agreed = both_orders(picker(llm, text, q, trace), len(q.options),
+                            None if wanted is None else lambda k: wanted(q.facts[k]))
+    return q.facts[k] if agreed else None
 
 
 def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
@@ -266,8 +274,6 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     """
     out = PlaceCheck()
     phrasing = Phrasing(world.domain, kg)
-    system = prompt_text('state')
-    report = ' '.join(text.split())
     preds = changeable(world)
     for entity in entities:
         said = as_said(phrasing, entity, written)
@@ -280,24 +286,12 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
                 continue  # only "as before" could go against the move: no evidence
             if not chosen and not movable(world, kg, phrasing, entity, group):
                 continue  # a fixture left in place: a new place would be what was put on it
-            k = ask(llm, system, report, q, trace)
-            out.asked += 1
-            if k in (chosen, -1):
-                continue
-            out.asked += 1
-            if not confirmed(llm, system, report, q, k, trace):
-                continue
-            if k == 0 and not stay:
-                out.stayed.append(entity)
-                continue
-            out.against.append((entity, q.options[chosen], q.options[k]))
-            out.moves.append((q.facts[chosen], q.facts[k], q.facts[0],
-                              movable(world, kg, phrasing, entity, group)))
-            out.errors.append(
-                f'asked where {said} is after the report, the model answered "'
-                f'{q.options[k].removesuffix(" (as before).").rstrip(".")}" in both orders '
-                f'of the options; the update says "{q.options[chosen].rstrip(".")}"; nothing '
-                'is applied')
+            k, agreed = both_orders(picker(llm, text, q, trace), len(q.options),
+                                    lambda k, chosen=chosen: k != chosen)
+            out.asked += 1 if agreed is None else 2
+            if agreed:
+                out.against_update(q, chosen, k, stay, said,
+                                   movable(world, kg, phrasing, entity, group))
     return out
 
 
@@ -324,10 +318,8 @@ def amend(update: Update, check: PlaceCheck) -> Update | None:
     """
     if not check.moves or not all(m[3] for m in check.moves):
         return None
-    remove, add = set(update.remove), set(update.add)
-    for chosen, new, before, _ in check.moves:
-        add -= chosen - before  # the update's own new place goes
-        remove |= before - new  # the place before the report goes
-        remove -= new
-        add |= new - before
-    return Update.of(remove, add)
+    union = frozenset[Fact]().union
+    return update.take_in(union(*(new for _, new, _, _ in check.moves)),
+                          union(*(before for _, _, before, _ in check.moves)),
+                          old=union(*(chosen - before for chosen, _, before, _ in check.moves)),
+                          gone=union(*(before - new for _, new, before, _ in check.moves)))

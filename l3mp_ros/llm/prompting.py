@@ -4,13 +4,14 @@
 
 The texts live in ``l3mp_ros/llm/prompts/``; :func:`system_prompt` fills in a domain's
 name, signatures and worked examples; :func:`ask_yes_no` and :func:`ask_choice` are the
-two short constrained questions the pipelines ask.
+two short constrained questions the pipelines ask, and :func:`both_orders` asks a choice
+in both option orders.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
@@ -85,6 +86,26 @@ def ask_choice(llm: ChatLLM, prompt: str, question: str, options: list[str], *,
     data = reply.data if isinstance(reply.data, dict) else {}
     answer = str(data.get('answer', reply.text or '')).strip()
     return (numbers.index(answer) if answer in numbers else -1), reply
+
+
+def both_orders(pick: Callable[[list[int]], int], n: int,
+                go_on: Callable[[int], bool] | None = None) -> tuple[int, bool | None]:
+    """Ask a choice among ``n`` options in their order, then reversed; return (pick, agreed).
+
+    ``pick(order)`` asks with the options listed in ``order`` and returns the position
+    chosen (-1: none of them). A small model's pick often follows an option's position,
+    not its meaning: only a pick both orders make is a reading. The reversed order is not
+    asked (``agreed`` None) when the first pick is none of them or ``go_on`` refuses it.
+    Raises whatever ``pick`` raises.
+    """
+    order = list(range(n))
+    j = pick(order)
+    k = order[j] if j >= 0 else -1
+    if k < 0 or (go_on is not None and not go_on(k)):
+        return k, None
+    back = order[::-1]
+    j = pick(back)
+    return k, j >= 0 and back[j] == k
 
 
 def ask_yes_no(llm: ChatLLM, prompt: str, question: str) -> tuple[bool, Any]:

@@ -341,8 +341,8 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         near = [k for k in near if said[k] not in own and not m.start <= k < m.end]
         m.candidates = _by_words(m, near, said, names, covering,
                                  heads, owned)
-    links = _Links(kg, steady, places)
-    links.named_places = {o.start for o in mentions if _written_as_place(said, o.start)}
+    links = _Links(kg, steady, places,
+                   named_places={o.start for o in mentions if _written_as_place(said, o.start)})
     placed: set[int] = set()  # mentions a named place narrowed
     while True:  # the nearest mention that tells the candidates apart decides
         for m in mentions:
@@ -467,7 +467,8 @@ class _Links:
     """Facts joining entities, split into steady links and the rest (memoised)."""
 
     def __init__(self, kg: KnowledgeGraph, steady: Collection[str] | None,
-                 places: Mapping[str, int] | Collection[str] = ()) -> None:
+                 places: Mapping[str, int] | Collection[str] = (),
+                 named_places: Collection[int] = ()) -> None:
         self.kg = kg
         self.steady = None if steady is None else frozenset(steady)
         # predicate -> the position of the thing whose place it says (the other: the place)
@@ -480,7 +481,8 @@ class _Links:
             self.stages.insert(1, Stage(3, True, place=True))
         self._nbrs: dict[tuple[str, bool], frozenset[str]] = {}
         self._up: dict[str, tuple[str, ...]] = {}
-        self.named_places: set[int] = set()  # mentions the utterance writes as places
+        # the starts of the mentions the utterance writes as places ("in the kitchen")
+        self.named_places = frozenset(named_places)
 
     def neighbours(self, name: str, steady_only: bool) -> frozenset[str]:
         key = (name, steady_only)

@@ -19,7 +19,7 @@ import itertools
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -165,6 +165,19 @@ class Update:
     def inverse(self) -> Update:
         """Return the update that undoes this one."""
         return Update(self.add, self.remove)
+
+    def take_in(self, new: Iterable[Fact], held: Container[Fact], *,
+                old: Iterable[Fact] = (), gone: Iterable[Fact] = ()) -> Update:
+        """Return this update with the facts ``new`` taken in (a place a check found).
+
+        ``new`` hold afterwards: none is removed, and those not ``held`` already are
+        added; the update's own ``old`` choice leaves its additions and ``gone`` (the
+        place before) is removed. The domain's rules finish the result
+        (:func:`~l3mp_ros.world.complete.complete`).
+        """
+        new = frozenset(new)
+        return Update.of((self.remove | set(gone)) - new,
+                         (self.add - set(old)) | {f for f in new if f not in held})
 
     def is_empty(self) -> bool:
         """Return True when the update changes nothing."""
