@@ -43,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from l3mp_ros.agent.request import mentions_of  # noqa: E402
 from l3mp_ros.agent.update import NLUpdater  # noqa: E402
 from l3mp_ros.retrieval import make_retriever  # noqa: E402
 from l3mp_ros.world.constraints import Constraints  # noqa: E402
@@ -89,7 +90,7 @@ def measure(updater: NLUpdater, kg: KnowledgeGraph, text: str, diff: Update,
     began = time.perf_counter()
     retrieval = updater.retriever.retrieve(kg, text, llm)
     seconds = time.perf_counter() - began
-    ctx = updater.context(kg, text, retrieval)
+    ctx = updater.context(kg, retrieval, mentions_of(updater.world, kg, text))
     g = ctx.grounding
     given = set(g.facts)
     offered = set(g.entities)

@@ -12,6 +12,18 @@ def _world(mini_domain, mini_constraints, mini_kg):
     return WorldModel(mini_domain, mini_constraints, kg=mini_kg)
 
 
+def _going(world, kg, text, actor=None):
+    from l3mp_ros.agent.request import mentions_of
+    from l3mp_ros.agent.update_checks import going
+    return going(world, kg, text, mentions_of(world, kg, text), actor)
+
+
+def _leading(world, kg, text):
+    from l3mp_ros.agent.request import mentions_of
+    from l3mp_ros.agent.update_checks import leading_subject
+    return leading_subject(world, kg, text, mentions_of(world, kg, text))
+
+
 def test_the_place_named_last_wins(mini_domain, mini_constraints, mini_kg):
     world = _world(mini_domain, mini_constraints, mini_kg)
     text = 'Gary took the dune book off the kitchen table and handed it to Jerry.'
@@ -41,9 +53,8 @@ def test_no_order_no_choice(mini_domain, mini_constraints, mini_kg):
 
 
 def test_everyone_said_to_go_somewhere_must_move(mini_domain, mini_constraints, mini_kg):
-    from l3mp_ros.agent.update_checks import going
     world = _world(mini_domain, mini_constraints, mini_kg)
-    g = going(world, mini_kg, 'Gary and Jerry went to the kitchen for tea.')
+    g = _going(world, mini_kg, 'Gary and Jerry went to the kitchen for tea.')
     assert (g.subject, g.others) == ('gary', ('jerry',))
     gary_only = Update.of([], [Fact('in_room', ('gary', 'jerry_bedroom'))])
     assert g.missing(gary_only) and g.unplaced(gary_only) == ['jerry']
@@ -52,35 +63,33 @@ def test_everyone_said_to_go_somewhere_must_move(mini_domain, mini_constraints, 
                           Fact('in_room', ('jerry', 'kitchen'))])
     assert not g.missing(both)
     # one subject, and someone named after the verb is no subject
-    g = going(world, mini_kg, 'Gary went to the kitchen and Jerry stayed put.')
+    g = _going(world, mini_kg, 'Gary went to the kitchen and Jerry stayed put.')
     assert (g.subject, g.others) == ('gary', ())
 
 
 def test_on_ones_way_to_a_place_is_going_there_a_way_up_is_not(
         mini_domain, mini_constraints, mini_kg):
-    from l3mp_ros.agent.update_checks import going
     world = _world(mini_domain, mini_constraints, mini_kg)
-    g = going(world, mini_kg, 'Gary switched the lamp off on his way out to the kitchen.')
+    g = _going(world, mini_kg, 'Gary switched the lamp off on his way out to the kitchen.')
     assert g is not None and g.subject == 'gary' and g.words == 'on his way out to'
-    assert going(world, mini_kg, 'Gary rolled the blind all the way up.') is None
-    assert going(world, mini_kg, 'The way to the kitchen is blocked by Gary.') is None
+    assert _going(world, mini_kg, 'Gary rolled the blind all the way up.') is None
+    assert _going(world, mini_kg, 'The way to the kitchen is blocked by Gary.') is None
 
 
 def test_a_clause_without_a_subject_goes_with_the_one_before(
         mini_domain, mini_constraints, mini_kg):
-    from l3mp_ros.agent.update_checks import going, leading_subject
     world = _world(mini_domain, mini_constraints, mini_kg)
-    assert leading_subject(world, mini_kg, 'Gary went into the kitchen') == 'gary'
-    assert leading_subject(world, mini_kg, 'The red pen fell off the table') == 'red_pen'
+    assert _leading(world, mini_kg, 'Gary went into the kitchen') == 'gary'
+    assert _leading(world, mini_kg, 'The red pen fell off the table') == 'red_pen'
     for text in ('went into the kitchen', 'brought the blue pen out to the kitchen table',
                  "Gary's pen fell off the table", 'he went into the kitchen'):
-        assert leading_subject(world, mini_kg, text) is None, text
-    g = going(world, mini_kg, 'came straight back in.', actor='gary')
+        assert _leading(world, mini_kg, text) is None, text
+    g = _going(world, mini_kg, 'came straight back in.', actor='gary')
     assert g is not None and (g.subject, g.elided) == ('gary', True)
-    assert going(world, mini_kg, 'then went over to the kitchen', actor='gary').subject == 'gary'
-    assert going(world, mini_kg, 'came straight back in.') is None  # nobody before it
-    assert going(world, mini_kg, 'he came straight back in.', actor='gary') is None
-    own = going(world, mini_kg, 'Jerry came straight back in.', actor='gary')
+    assert _going(world, mini_kg, 'then went over to the kitchen', actor='gary').subject == 'gary'
+    assert _going(world, mini_kg, 'came straight back in.') is None  # nobody before it
+    assert _going(world, mini_kg, 'he came straight back in.', actor='gary') is None
+    own = _going(world, mini_kg, 'Jerry came straight back in.', actor='gary')
     assert (own.subject, own.elided) == ('jerry', False)
 
 
@@ -133,3 +142,28 @@ def test_whoever_put_a_thing_somewhere_is_where_it_is(mini_domain, mini_constrai
     mine = mini_kg.copy()
     mine.apply(here)
     assert put_by(world, mine, [('jerry', here)], people) is None
+
+
+def test_a_parts_mentions_are_the_reports_resolved_once_and_counted_from_the_part(
+        mini_domain, mini_constraints, mini_kg):
+    from l3mp_ros.agent.request import Request, mentions_of
+    from l3mp_ros.text import words
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    text = ('Gary went to the kitchen,   and then Jerry put the red pen on the kitchen table '
+            'and came straight back to his bedroom.')
+    req = Request(world, text, mini_kg, {w for n in mini_kg.entities for w in n.split('_')})
+    whole = req.resolve()
+    parts = req.parts(True)
+    assert len(parts) >= 2
+    seen = []
+    for part in parts:
+        got = req.mentions_in(part)
+        for m in got:  # each sits where the part writes it, with the report's candidates
+            assert m.part is not None or words(part)[m.start:m.end] == words(m.surface), m
+            assert any(w.surface == m.surface and w.candidates == m.candidates for w in whole)
+        seen += [m.surface for m in got]
+    assert seen == [m.surface for m in whole]  # every mention once, in reading order
+    assert req.mentions is whole and mentions_of(world, mini_kg, text) == whole
+    # a part that is no span of the report is resolved on its own
+    assert [m.surface for m in req.mentions_in('Jerry went to the kitchen')] == [
+        m.surface for m in mentions_of(world, mini_kg, 'Jerry went to the kitchen')]

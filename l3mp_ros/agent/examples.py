@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
@@ -183,57 +184,85 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
     moves = _move_rule_preds(domain, constraints)
     unary = _unary(domain)
     if moves:
-        names = _Names(domain)
-        p1 = domain.predicates[moves[0]]
-        p2 = domain.predicates[moves[1]] if len(moves) > 1 else p1
-        thing = names.new(p1.params[0][1])
-        other = names.new(p1.params[0][1])
-        old = names.new(p1.params[1][1])
-        new = names.new(p2.params[1][1])
-        facts = [[p1.name, thing, old], [p1.name, other, old]]
-        ans: dict[str, Any] = {'facts': [[p2.name, thing, new]]}
-        text = (f'{_words(other).capitalize()} {ph(p1.name, still=True)} {_words(old)}, '
-                f'but {_words(thing)} {ph(p2.name)} {_words(new)}.')
-        out.append(Example(dict(names.entities), facts, text, ans))
+        out.append(_move_example(domain, ph, moves))
         linked = _linked_moves(domain, constraints)
         if linked:
-            names = _Names(domain)
-            pa, pb = (domain.predicates[x] for x in linked)
-            who = names.new(pa.params[0][1])
-            where_old = names.new(pa.params[1][1])
-            where_new = names.new(pa.params[1][1])
-            thing = names.new(pb.params[0][1])
-            spot = names.new(domain.predicates[moves[0]].params[1][1])
-            facts = [[pa.name, who, where_old], [moves[0], thing, spot]]
-            text = (f'{_words(who).capitalize()} {ph(pa.name)} {_words(where_new)}'
-                    f' and {_words(thing)} {ph(pb.name)} {_words(who)}.')
-            out.append(Example(dict(names.entities), facts, text, {
-                'facts': [[pa.name, who, where_new], [pb.name, thing, who]]}))
+            out.append(_linked_example(domain, ph, linked, moves[0]))
         if unary:
-            names = _Names(domain)
-            u = domain.predicates[unary[0]]
-            thing = names.new(p1.params[0][1])
-            old = names.new(p1.params[1][1])
-            new = names.new(p1.params[1][1])
-            flag = names.new(u.params[0][1])
-            flag2 = names.new(u.params[0][1])
-            facts = [[p1.name, thing, old], [u.name, flag2]]
-            text = (f'Someone moved {_words(thing)} to {_words(new)}, and {_words(flag)} '
-                    f'{ph(u.name)}.')
-            out.append(Example(dict(names.entities), facts, text, {
-                'facts': [[p1.name, thing, new], [u.name, flag, TRUE]]}))
+            out.append(_move_and_state_example(domain, ph, moves[0], unary[0]))
     if unary:
-        names = _Names(domain)
-        u = domain.predicates[unary[-1] if len(unary) > 1 else unary[0]]
-        flag = names.new(u.params[0][1])
-        flag2 = names.new(u.params[0][1])
-        facts = [[u.name, flag], [u.name, flag2]]
-        if moves:
-            p1 = domain.predicates[moves[0]]
-            facts.append([p1.name, names.new(p1.params[0][1]), names.new(p1.params[1][1])])
-        out.append(Example(dict(names.entities), facts,
-                           f'{_words(flag).capitalize()} {ph(u.name, removed=True)}.',
-                           {'facts': [[u.name, flag, FALSE]]}))
+        out.append(_state_off_example(domain, ph, unary, moves))
+    out.append(_nothing_example(domain, moves))
+    return out
+
+
+def _move_example(domain: DomainSchema, ph: Callable[..., str], moves: list[str]) -> Example:
+    """One thing moves, another stays (restated): only the move is written."""
+    names = _Names(domain)
+    p1 = domain.predicates[moves[0]]
+    p2 = domain.predicates[moves[1]] if len(moves) > 1 else p1
+    thing = names.new(p1.params[0][1])
+    other = names.new(p1.params[0][1])
+    old = names.new(p1.params[1][1])
+    new = names.new(p2.params[1][1])
+    facts = [[p1.name, thing, old], [p1.name, other, old]]
+    text = (f'{_words(other).capitalize()} {ph(p1.name, still=True)} {_words(old)}, '
+            f'but {_words(thing)} {ph(p2.name)} {_words(new)}.')
+    return Example(dict(names.entities), facts, text, {'facts': [[p2.name, thing, new]]})
+
+
+def _linked_example(domain: DomainSchema, ph: Callable[..., str], linked: tuple[str, str],
+                    move: str) -> Example:
+    """Someone goes somewhere and takes a thing: both facts are written."""
+    names = _Names(domain)
+    pa, pb = (domain.predicates[x] for x in linked)
+    who = names.new(pa.params[0][1])
+    where_old = names.new(pa.params[1][1])
+    where_new = names.new(pa.params[1][1])
+    thing = names.new(pb.params[0][1])
+    spot = names.new(domain.predicates[move].params[1][1])
+    facts = [[pa.name, who, where_old], [move, thing, spot]]
+    text = (f'{_words(who).capitalize()} {ph(pa.name)} {_words(where_new)}'
+            f' and {_words(thing)} {ph(pb.name)} {_words(who)}.')
+    return Example(dict(names.entities), facts, text, {
+        'facts': [[pa.name, who, where_new], [pb.name, thing, who]]})
+
+
+def _move_and_state_example(domain: DomainSchema, ph: Callable[..., str], move: str,
+                            state: str) -> Example:
+    """A move and a one-argument state in one report (another such state stays)."""
+    names = _Names(domain)
+    p1, u = domain.predicates[move], domain.predicates[state]
+    thing = names.new(p1.params[0][1])
+    old = names.new(p1.params[1][1])
+    new = names.new(p1.params[1][1])
+    flag = names.new(u.params[0][1])
+    flag2 = names.new(u.params[0][1])
+    facts = [[p1.name, thing, old], [u.name, flag2]]
+    text = (f'Someone moved {_words(thing)} to {_words(new)}, and {_words(flag)} '
+            f'{ph(u.name)}.')
+    return Example(dict(names.entities), facts, text, {
+        'facts': [[p1.name, thing, new], [u.name, flag, TRUE]]})
+
+
+def _state_off_example(domain: DomainSchema, ph: Callable[..., str], unary: list[str],
+                       moves: list[str]) -> Example:
+    """A one-argument state stops holding: written false."""
+    names = _Names(domain)
+    u = domain.predicates[unary[-1] if len(unary) > 1 else unary[0]]
+    flag = names.new(u.params[0][1])
+    flag2 = names.new(u.params[0][1])
+    facts = [[u.name, flag], [u.name, flag2]]
+    if moves:
+        p1 = domain.predicates[moves[0]]
+        facts.append([p1.name, names.new(p1.params[0][1]), names.new(p1.params[1][1])])
+    return Example(dict(names.entities), facts,
+                   f'{_words(flag).capitalize()} {ph(u.name, removed=True)}.',
+                   {'facts': [[u.name, flag, FALSE]]})
+
+
+def _nothing_example(domain: DomainSchema, moves: list[str]) -> Example:
+    """A report that changes nothing the domain can say: no facts."""
     names = _Names(domain)
     facts = []
     if moves:
@@ -243,9 +272,8 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
         some = sorted(t for t in domain.types if t != 'object')[:1]
         if some:
             names.new((some[0],))
-    out.append(Example(dict(names.entities), facts,
-                       'It is a sunny day and everyone is happy.', {'facts': []}))
-    return out
+    return Example(dict(names.entities), facts, 'It is a sunny day and everyone is happy.',
+                   {'facts': []})
 
 
 def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Example]:

@@ -118,50 +118,65 @@ def kinds(domain: DomainSchema, kg: KnowledgeGraph, text: str) -> list[Kind]:
     """Return the kinds ``text`` asks about as a whole, in reading order (see module doc)."""
     toks = WORD_RE.findall(text.lower().replace('\u2019', "'"))
     found: list[tuple[int, Kind]] = []
-    for i, tok in enumerate(toks):
-        if "'" in tok or tok in STOPWORDS:
-            continue
-        prev = toks[i - 1] if i else ''
-        one = tok[:-1] if len(tok) == 3 and tok.endswith('s') else stem(tok)  # "TVs"
-        plural = one != tok and tok.endswith('s')
-        if not plural and prev not in EVERY:
-            continue
-        t, used = _head_types(domain, one if plural else tok, toks[:i])
-        if t is None:
-            continue
-        j = _lead(toks, i - 1 - used)  # the word before the phrase
-        before = toks[j] if j >= 0 else ''
-        owner = before.split("'")[0] if before.endswith(("'s", "s'")) else None
-        if owner is not None and owner not in kg.entities:
-            continue
-        if owner is not None:
-            j = _lead(toks, j - 1)
-            before = toks[j] if j >= 0 else ''
-        listed = bool(found) and (found[-1][0] == j or (
-            before in ('and', 'or') and found[-1][0] == j - 1))
-        if before in COUNTS or before.isdigit():
-            continue
-        if not (before in ALL or before == 'the' or owner is not None or listed
-                or prev in EVERY):
-            continue
-        members = set(entities_of_type(domain, kg, t))
-        where: tuple[str, int, str] | None = None
-        if owner is not None:
-            where, members = _link(kg, members, owner)
-            if where is None:
-                continue
-        elif before == 'the' and i + 1 < len(toks) and toks[i + 1] in PLACING:
-            place = _place(kg, toks, i + 2)
-            if place is None:
-                continue
-            where, there = _link(kg, members, place)
-            if where is None or not there:
-                continue
-            members = there
-        if len(members) < 2:
-            continue
-        said = ' '.join(toks[i - used if listed or j < 0 else j:i + 1])
-        found.append((i, Kind(t, said, frozenset(members), where)))
+    for i in range(len(toks)):
+        kind = _kind_at(domain, kg, toks, i, found)
+        if kind is not None:
+            found.append((i, kind))
     types = [k.type for _, k in found]
     return [k for _, k in found  # "the lights in the staff areas": the staff areas
             if not any(u != k.type and domain.is_subtype(u, k.type) for u in types)]
+
+
+def _kind_at(domain: DomainSchema, kg: KnowledgeGraph, toks: list[str], i: int,
+             found: list[tuple[int, Kind]]) -> Kind | None:
+    """Return the kind whose head noun is word ``i`` ("lights" of "all the lights"), if one."""
+    tok = toks[i]
+    if "'" in tok or tok in STOPWORDS:
+        return None
+    prev = toks[i - 1] if i else ''
+    one = tok[:-1] if len(tok) == 3 and tok.endswith('s') else stem(tok)  # "TVs"
+    plural = one != tok and tok.endswith('s')
+    if not plural and prev not in EVERY:
+        return None
+    t, used = _head_types(domain, one if plural else tok, toks[:i])
+    if t is None:
+        return None
+    j = _lead(toks, i - 1 - used)  # the word before the phrase
+    before = toks[j] if j >= 0 else ''
+    owner = before.split("'")[0] if before.endswith(("'s", "s'")) else None
+    if owner is not None and owner not in kg.entities:
+        return None
+    if owner is not None:
+        j = _lead(toks, j - 1)
+        before = toks[j] if j >= 0 else ''
+    listed = bool(found) and (found[-1][0] == j or (
+        before in ('and', 'or') and found[-1][0] == j - 1))
+    if before in COUNTS or before.isdigit() or not (
+            before in ALL or before == 'the' or owner is not None or listed or prev in EVERY):
+        return None
+    got = _members(domain, kg, t, toks, i, before, owner)
+    if got is None or len(got[1]) < 2:
+        return None
+    said = ' '.join(toks[i - used if listed or j < 0 else j:i + 1])
+    return Kind(t, said, frozenset(got[1]), got[0])
+
+
+def _members(domain: DomainSchema, kg: KnowledgeGraph, t: str, toks: list[str], i: int,
+             before: str, owner: str | None
+             ) -> tuple[tuple[str, int, str] | None, set[str]] | None:
+    """Return (the link that narrows them, the members) of kind ``t`` at word ``i``.
+
+    Narrowed to the owner's ("Anna's books") or to those in the place named after the
+    head noun ("the lights in the kitchen"); None when that narrowing finds no link.
+    """
+    members = set(entities_of_type(domain, kg, t))
+    if owner is not None:
+        where, members = _link(kg, members, owner)
+        return None if where is None else (where, members)
+    if before == 'the' and i + 1 < len(toks) and toks[i + 1] in PLACING:
+        place = _place(kg, toks, i + 2)
+        if place is None:
+            return None
+        where, there = _link(kg, members, place)
+        return None if where is None or not there else (where, there)
+    return None, members

@@ -46,12 +46,11 @@ from .update_answers import (
     report_context,
     widened,
 )
-from .update_checks import (
-    unknown_names_error,
-)
+from .update_checks import unknown_names_error
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory
+    from ..retrieval.mentions import Mention
     from ..world.model import WorldModel
 
 __all__ = ['NLUpdater', 'UpdateOutcome', 'UpdateSettings', 'NO_CHANGE', 'RESTATED']
@@ -77,9 +76,9 @@ class NLUpdater:
             self._system = system_for('update', self.world.domain, self.world.constraints)
         return self._system
 
-    def context(self, kg: Any, text: str, retrieval: Retrieval) -> ReportContext:
-        """Return the context of one report: retrieval, mention resolution, grounding."""
-        return report_context(self.world, self.settings, kg, text, retrieval,
+    def context(self, kg: Any, retrieval: Retrieval, mentions: list[Mention]) -> ReportContext:
+        """Return the context of one report: retrieval, resolved mentions, grounding."""
+        return report_context(self.world, self.settings, kg, retrieval, mentions,
                               tokenizer(self.llm, self.settings.answer_handles))
 
     # -- Algorithm 3 -------------------------------------------------------------------
@@ -141,10 +140,7 @@ class NLUpdater:
         self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify
 
     def _judge_part(self, a: PartAnswer) -> Judged[Any] | None:
-        """Run the part checks (:data:`.pipeline.PART_CHECKS`) on a part's answer.
-
-        Return the answer they leave (its errors end the reading), or None to skip the part.
-        """
+        """Return what the part checks (:data:`.pipeline.PART_CHECKS`) leave; None: skip."""
         for check in PART_CHECKS:
             if not enabled(check, self.settings) or not check.applies(a):
                 continue
@@ -204,7 +200,7 @@ class NLUpdater:
     def _reading(self, req: Request, out: UpdateOutcome, listing: str) -> Reading:
         """Return the state of reading ``req``: its context, memory and parts."""
         out.retrieval_seconds = req.retrieval.seconds
-        ctx = self.context(req.kg, req.text, req.retrieval)
+        ctx = self.context(req.kg, req.retrieval, req.resolve())
         out.context_size = len(ctx.grounding.facts)
         recalled = (self.memory.update_context(req.text, req.retrieval.facts)
                     if self.memory is not None else '')

@@ -22,7 +22,7 @@ from ..llm.handles import Tokenize
 from ..llm.protocol import ChatLLM, LLMReply
 from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.link import named_in
-from ..retrieval.mentions import candidates, resolve, surfaces
+from ..retrieval.mentions import Mention, candidates, surfaces
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
@@ -193,13 +193,15 @@ def update_grounding(world: WorldModel, settings: UpdateSettings, kg: Any,
                                  tokenize=tokenize if settings.answer_handles else None)
 
 
-def report_context(world: WorldModel, settings: UpdateSettings, kg: Any, text: str,
-                   retrieval: Retrieval, tokenize: Tokenize | None = None) -> ReportContext:
-    """Return the context of one report: retrieval, mention resolution, grounding."""
-    mentions = (resolve(kg, text, steady=world.domain.static_predicates(),
-                        predicates=world.domain.predicates,
-                        places=world.constraints.place_keys())
-                if settings.resolve_mentions else [])
+def report_context(world: WorldModel, settings: UpdateSettings, kg: Any,
+                   retrieval: Retrieval, resolved: list[Mention],
+                   tokenize: Tokenize | None = None) -> ReportContext:
+    """Return the context of one report: its retrieval, resolved mentions and grounding.
+
+    The mentions (:meth:`.request.Request.resolve`) ground the answer with
+    ``resolve_mentions``; without it the retrieval's mentioned entities do.
+    """
+    mentions = resolved if settings.resolve_mentions else []
     about = candidates(mentions)
     grounding = update_grounding(world, settings, kg, retrieval, about, tokenize)
     mentioned = set(about or retrieval.mentioned)
@@ -327,12 +329,13 @@ class PartQuestion:
             whole=text if r.several else None)}]
         scope = part_scope(kg, part, r.ctx.mentioned, r.earlier) if r.several and verify \
             else None
-        goes = going(by.world, kg, part if r.several else text,
+        said = r.req.mentions_in(part) if r.several else r.req.mentions
+        goes = going(by.world, kg, part if r.several else text, said,
                      r.actor if r.several else None) if verify else None
         if r.several:  # "... and came back in" acts with the part before
-            actor, r.actor = part_actor(by.world, kg, part, scope, r.actor)
+            actor, r.actor = part_actor(by.world, kg, part, scope, r.actor, said)
         else:
-            actor = leading_subject(by.world, kg, text)
+            actor = leading_subject(by.world, kg, text, said)
         r.earlier |= named_in(kg, part)
         return cls(by.world, by.settings, by.llm, trace, r.ctx, r.work, ask, scope, goes, text,
                    before=kg, actor=actor)

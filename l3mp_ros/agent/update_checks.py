@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..retrieval.link import named_fully, named_in
-from ..retrieval.mentions import last_mentioned, resolve
+from ..retrieval.mentions import Mention, last_mentioned
 from ..text import WORD_RE, name_words, words
 from ..world.complete import Completion
 from ..world.kg import Fact, Update
@@ -191,14 +191,12 @@ class Going:
 ELIDED_LEAD = frozenset('then and also later soon just straight quickly finally'.split())
 
 
-def _mentions(world: WorldModel, kg: Any, text: str) -> list[Any]:
-    domain = world.domain
-    return [m for m in resolve(kg, text, steady=domain.static_predicates(),
-                               predicates=domain.predicates,
-                               places=world.constraints.place_keys()) if m.candidates]
+def _named(mentions: Sequence[Mention]) -> list[Mention]:
+    return [m for m in mentions if m.candidates]
 
 
-def leading_subject(world: WorldModel, kg: Any, text: str) -> str | None:
+def leading_subject(world: WorldModel, kg: Any, text: str,
+                    mentions: Sequence[Mention]) -> str | None:
     """Return the thing a clause begins with (within its first three words), if it has a place.
 
     The actor a next clause without a subject of its own refers to ("Omar pushed the robot
@@ -207,7 +205,7 @@ def leading_subject(world: WorldModel, kg: Any, text: str) -> str | None:
     lead = (text.split() or [''])[0]
     if not lead[:1].isupper() and lead.lower() not in NOUN_STARTERS:
         return None  # "brought the yoghurt out": the clause starts with its verb
-    mentions = _mentions(world, kg, text)
+    mentions = _named(mentions)  # ``text``'s, resolved once (:meth:`.Request.mentions_in`)
     first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.resolved is None:
         return None
@@ -218,14 +216,15 @@ def leading_subject(world: WorldModel, kg: Any, text: str) -> str | None:
 
 
 def part_actor(world: WorldModel, kg: Any, part: str, scope: PartScope | None,
-               previous: str | None) -> tuple[str | None, str | None]:
+               previous: str | None, mentions: Sequence[Mention]
+               ) -> tuple[str | None, str | None]:
     """Return who acts in one part of several, and the subject later parts may go with.
 
     A part's own leading subject (:func:`leading_subject`) acts and is carried on; a part
     without a subject of its own ("... and came back in") acts with ``previous``; one that
     starts with a pronoun ("he ...") is not known (it may be someone else).
     """
-    own = leading_subject(world, kg, part)
+    own = leading_subject(world, kg, part, mentions)
     if own is not None:
         return own, own
     first = (part.split() or [''])[0].lower()
@@ -312,7 +311,8 @@ def put_by(world: WorldModel, kg: Any, done: Sequence[tuple[str | None, Update]]
     return None
 
 
-def going(world: WorldModel, kg: Any, text: str, actor: str | None = None) -> Going | None:
+def going(world: WorldModel, kg: Any, text: str, mentions: Sequence[Mention],
+          actor: str | None = None) -> Going | None:
     """Return the subjects of ``text`` when it tells that they went somewhere.
 
     The subject is the report's first mention (within its first three words, before a
@@ -327,7 +327,7 @@ def going(world: WorldModel, kg: Any, text: str, actor: str | None = None) -> Go
         return None
     lead = words(text[:text.lower().find(verb.lower())])
     at = len(lead)
-    mentions = _mentions(world, kg, text)
+    mentions = _named(mentions)
     first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.end > at or first.resolved is None:
         if actor is None or not set(w.lower() for w in lead) <= ELIDED_LEAD \
