@@ -22,8 +22,7 @@ from typing import Any
 from ..llm.prompting import ask_yes_no
 from ..llm.protocol import ChatLLM, LLMError
 from ..planning.problem import GoalError, entities_of_type, parse_goal, render_goal
-from ..retrieval.mentions import Mention, last_mentioned
-from ..text import WORD_RE
+from ..retrieval.mentions import Mention
 from ..world.complete import forbidding_rule
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
@@ -31,6 +30,7 @@ from ..world.kg import Fact, KnowledgeGraph
 from .attempts import Trace
 from .grounding import VAR
 from .kinds import Kind
+from .mention_order import named_last
 from .wording import say
 
 MAX_READ_BACK = 4  # literals of a goal that already holds asked about one by one
@@ -150,21 +150,19 @@ def last_condition(items: list[Any], constraints: Constraints, text: str,
     "Put all of Lena's tubes in the fridge" answered with each tube held by Lena and kept
     in the fridge: a thing is in one place, and a request names what it is about before
     where it goes, so of two positive conditions of one exactly-one group with ``?x`` as
-    its key, the one whose other argument the task mentions later stays. Return the items
-    and a note; anything else is returned as it is.
+    its key, the one whose other argument the task mentions later stays
+    (:func:`.mention_order.named_last`; an owner inside a mention counts: "Lena's tubes").
+    Return the items and a note; anything else is returned as it is.
     """
     lits = [i for i in items if isinstance(i, list) and len(i) == 3 and i[1] == VAR]
     if len(lits) != 2 or len(items) != 2:
         return items, []
     grouped = any(all(str(i[0]).lower() in r.predicates for i in lits)
                   for r in constraints.place_rules())
-    where = last_mentioned(mentions)
-    for k, tok in enumerate(WORD_RE.findall(text.lower().replace('\u2019', "'"))):
-        where.setdefault(tok.split("'")[0], k)  # an owner inside a mention ("Lena's tubes")
-    at = [where.get(str(i[2]).lower()) for i in lits]
-    if not grouped or None in at or at[0] == at[1]:
+    last = named_last(lits, lambda i: str(i[2]).lower(), mentions, text) if grouped else None
+    if last is None:
         return items, []
-    first, last = (lits[0], lits[1]) if at[0] < at[1] else (lits[1], lits[0])
+    first = lits[0] if last is lits[1] else lits[1]
     return [last], [f'dropped {first} for every one: the task names {last[2]} later, and '
                     'each is in one place']
 
