@@ -39,21 +39,19 @@ from ..world.model import WorldModel
 from .attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
 from .clauses import named_as_source, split_task
 from .examples import system_for
-from .goal_checks import (
-    GoalReadBack,
+from .goal_checks import left_out, uncovered, unmentioned
+from .goal_formula import exists_type
+from .goal_grounding import MAX_QUANTIFIED, GoalGrounding
+from .goal_read_back import GoalReadBack
+from .goal_rewrites import (
     drop_held,
-    exists_type,
     extend_goal,
     last_condition,
-    left_out,
     reconcile_goal,
     settle_contradictions,
     settle_quantified,
     turn_one_way,
-    uncovered,
-    unmentioned,
 )
-from .goal_grounding import MAX_QUANTIFIED, GoalGrounding
 from .grounding import FULL, WIDEN, grounded_message
 from .kinds import ALL, kinds
 from .request import Request
