@@ -10,7 +10,7 @@ that hold now beside a change (:func:`drop_held`), a ``forall`` the wrong way ro
 (:func:`settle_quantified`), a literal against the only way its predicate goes
 (:func:`turn_one_way`), an answer about one thing or kind joined to the goal
 (:func:`extend_goal`), and of two places an answer about a kind gives, the one named last
-(:func:`last_condition`). The task planner calls them (:mod:`.task`).
+(:func:`last_condition`). The checks that call them: :mod:`.goal_checks`.
 """
 
 from __future__ import annotations
