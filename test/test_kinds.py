@@ -4,8 +4,9 @@
 
 import pytest
 
-from l3mp_ros.agent.goal_checks import extend_goal, last_condition, turn_one_way, uncovered
 from l3mp_ros.agent.goal_grounding import GoalGrounding
+from l3mp_ros.agent.goal_questions import uncovered
+from l3mp_ros.agent.goal_rewrites import extend_goal, last_condition, turn_one_way
 from l3mp_ros.agent.kinds import kinds
 from l3mp_ros.agent.task import TaskPlanner, TaskSettings
 from l3mp_ros.planning.planner import Planner

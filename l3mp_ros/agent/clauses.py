@@ -128,11 +128,7 @@ def split_task(text: str, lexicon: Iterable[str] = ()) -> list[str]:
     lex = {w.lower() for w in lexicon}
     text = ' '.join(str(text).split())
     sentences = [x for x in _SENTENCE.split(text) if x.strip(' .')]
-    kept = [x for x in sentences if not describes(x, lex)] or sentences
-    said = [subject(x) for x in sentences if x not in kept]
-    if len(said) == 1 and said[0]:  # "Laura's phone is ringing. Please answer it."
-        kept = [x if {_plain(w) for w in _words(x)} & lex else _PRONOUN.sub(said[0], x)
-                for x in kept]
+    kept = _requests(sentences, lex)
     parts: list[str] = []
     ahead = ''  # a first sentence naming nothing, put before the next one
     for k, sentence in enumerate(kept):
@@ -158,6 +154,20 @@ def split_task(text: str, lexicon: Iterable[str] = ()) -> list[str]:
     if len(parts) == 1 and parts[0].strip(' .!?') == text.strip(' .!?'):
         return [text]
     return parts
+
+
+def _requests(sentences: list[str], lex: set[str]) -> list[str]:
+    """Return the sentences that ask something (all of them when none does).
+
+    With one description left out, a request naming nothing gets its subject for "it" or
+    "them": "Laura's phone is ringing. Please answer it."
+    """
+    kept = [x for x in sentences if not describes(x, lex)] or sentences
+    said = [subject(x) for x in sentences if x not in kept]
+    if len(said) == 1 and said[0]:
+        kept = [x if {_plain(w) for w in _words(x)} & lex else _PRONOUN.sub(said[0], x)
+                for x in kept]
+    return kept
 
 
 def subject(sentence: str) -> str | None:

@@ -1,6 +1,6 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Algorithm 3's checks, declared in one place: the lists the update loop runs.
+"""Algorithms 3 and 4's checks, declared in one place: the lists their loops run.
 
 Read these lists to know what a report goes through. Each entry is a small object with
 a ``name`` (its timing stage and history entry), the ``setting`` of
@@ -22,6 +22,13 @@ Before the answers (no LLM call): a report naming someone no entity carries is r
 the update once more as it writes it. With ``prompt_context: widen`` a reading refused or
 in doubt on the referents' facts alone is done again on every fact
 (:meth:`.update.NLUpdater._widens`).
+
+Algorithm 4 (tasks): :data:`GOAL_CHECKS`, one goal answer's checks in order, each switched
+by a field of :class:`~.task_asking.TaskSettings` (:mod:`.goal_checks`, and the questions
+about what a planned goal misses in :mod:`.goal_questions`); they plan the goal on the
+way, and a goal that fails is re-prompted with why (:meth:`.task.TaskPlanner._judge`
+applies the rulings). They run in the loop's ``check`` stage (planning in ``plan``), as
+the answer checks do.
 """
 
 from __future__ import annotations
@@ -39,6 +46,18 @@ from .answer_checks import (
     Verified,
     WithinPart,
 )
+from .goal_checks import (
+    Contradictions,
+    Held,
+    Mentioned,
+    Narrow,
+    OneWay,
+    Plan,
+    Quantified,
+    Reconcile,
+    Suspect,
+)
+from .goal_questions import Kinds, LeftOut
 from .part_checks import InDoubt, ReadBackCheck, RepeatedPart, Still
 from .report_checks import ActorCheck, Clarify, PlaceCheck
 
@@ -68,4 +87,19 @@ REPORT_CHECKS: Sequence[Any] = (
     PlaceCheck(),  # where is each thing and person named now? both option orders
     ActorCheck(),  # whoever put a thing somewhere is where that place is
     Clarify(),  # a referent that was a guess: the speaker is asked which one
+)
+
+#: one goal answer (:class:`.goal_checks.GoalAnswer`) of Algorithm 4, in order
+GOAL_CHECKS: Sequence[Any] = (
+    Contradictions(),  # an atom asked both true and false: the change is kept
+    Reconcile(),  # conjuncts a rule forbids together: one dropped, or the goal refused
+    Held(),  # conjuncts that hold now beside a change: dropped, or asked and negated
+    Quantified(),  # a forall the wrong way round: one member asked about (read_back)
+    Mentioned(),  # a goal naming things names one the task is about
+    Narrow(),  # a refused goal: the next answer's ?x only where its types fit
+    Plan(),  # planned on the retrieved subgraph; a refused goal is an invalid goal
+    OneWay(),  # holds or unplannable: literals against the only way they go turn
+    Suspect(),  # holds or unplannable: read back literal by literal, once per task
+    Kinds(),  # every one of a kind the task speaks of, asked when the goal misses it
+    LeftOut(),  # a thing the task names that the planned goal leaves out, asked about
 )
