@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..retrieval.link import named_fully, named_in
-from ..retrieval.mentions import Mention, last_mentioned
+from ..retrieval.mentions import Mention
 from ..text import WORD_RE, name_words, words
 from ..world.complete import Completion
 from ..world.kg import Fact, Update
@@ -31,6 +31,7 @@ from .clauses import (
     goes_somewhere,
     unknown_names,
 )
+from .mention_order import named_last
 from .request import Request
 
 # words by which a part points back at what earlier parts named: "opened it", "in there"
@@ -58,7 +59,7 @@ def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
     stays. Objects it does not mention leave the clash to the verifier. Return the update
     and a note per dropped fact.
     """
-    where = last_mentioned(mentions)
+    mentions = list(mentions)
     drop: dict[Fact, Fact] = {}
     for rule in world.constraints.place_rules():
         groups: dict[str, list[Fact]] = {}
@@ -66,12 +67,10 @@ def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
             if f.predicate in rule.predicates and len(f.args) == 2 and f not in kg:
                 groups.setdefault(f.args[0], []).append(f)
         for facts in groups.values():
-            if len(facts) < 2 or any(f.args[1] not in where for f in facts):
-                continue
-            order = sorted(facts, key=lambda f: (where[f.args[1]], f))
-            if where[order[-1].args[1]] == where[order[-2].args[1]]:
-                continue  # named together: the report does not say which came last
-            drop.update({f: order[-1] for f in order[:-1]})
+            last = named_last(facts, lambda f: f.args[1], mentions) if len(facts) > 1 \
+                else None
+            if last is not None:  # None: a place not named, or named together
+                drop.update({f: last for f in facts if f != last})
     if not drop:
         return stated, []
     notes = [f'dropped {f.text()}: the report names {kept.args[1]} later, and '
