@@ -40,7 +40,7 @@ from .answer_checks import (
     WithinPart,
 )
 from .part_checks import InDoubt, ReadBackCheck, RepeatedPart, Still
-from .report_checks import ActorCheck, Clarify, PlaceCheck
+from .report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
 
 #: one part's answer (:class:`.answer_checks.Draft`), in order
 ANSWER_CHECKS: Sequence[Any] = (
@@ -68,4 +68,5 @@ REPORT_CHECKS: Sequence[Any] = (
     PlaceCheck(),  # where is each thing and person named now? both option orders
     ActorCheck(),  # whoever put a thing somewhere is where that place is
     Clarify(),  # a referent that was a guess: the speaker is asked which one
+    AskBack(),  # a reading the read-back denied part of: the speaker is asked (ask_back)
 )

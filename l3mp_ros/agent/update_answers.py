@@ -24,6 +24,7 @@ from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.link import named_in
 from ..retrieval.mentions import Mention, candidates, surfaces
 from ..world.complete import Completion, complete
+from ..world.events import EventStatus
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from .answer_checks import NO_CHANGE, RESTATED, Draft
@@ -62,6 +63,7 @@ class UpdateSettings:
     ask_actor: bool = default('ask_actor')  # where whoever put a thing somewhere is: asked
     # keep a report pending and ask when its referent is a guess
     clarify: bool = default('clarify')
+    ask_back: bool = default('ask_back')  # ask about a reading in doubt instead of refusing it
     clarify_timeout: float = default('clarify_timeout')
     max_report_facts: int = default('max_report_facts')
     confirm_min_yes: float = default('confirm_min_yes')  # least P(yes) of a read-back "yes"
@@ -114,16 +116,35 @@ class UpdateOutcome(Traced):
             info['notes'] = list(self.notes)
         return info
 
+    @property
+    def status(self) -> EventStatus:
+        """Return what became of the report: applied, rejected, or waiting (clarify)."""
+        if self.clarify is not None:
+            return EventStatus.CLARIFY
+        return EventStatus.APPLIED if self.applied else EventStatus.REJECTED
+
+    def asked(self) -> dict[str, Any] | None:
+        """Return the question the report waits on (its text and options), or None.
+
+        Each option carries the change it would write (``remove``/``add`` fact lists, as
+        ``kg show --json``): the contract of ``l3mp update --json`` while a report waits.
+        """
+        if self.clarify is None:
+            return None
+        options = [{k: o[k] for k in ('remove', 'add', 'entity', 'description') if k in o}
+                   for o in self.clarify.get('options') or []]
+        return {'text': self.question, 'options': options}
+
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
-        return {'text': self.text, 'applied': self.applied,
+        return {'text': self.text, 'status': str(self.status), 'applied': self.applied,
                 'diff': self.update.to_json() if self.update else None,
                 'implied': [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied],
                 'notes': self.notes, 'errors': self.errors, 'attempts': self.attempts,
                 'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4),
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
-                'question': self.question, 'clarify': self.clarify,
+                'question': self.asked(), 'clarify': self.clarify,
                 'history': self.history, 'stages': self.trace.stages.to_json()}
 
 
@@ -226,6 +247,7 @@ class Reading:
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)
     listing: str = 'full'  # what the prompts list (Grounding.shown)
+    unsure: set[Fact] = field(default_factory=set)  # facts the read-back denied, kept to ask
 
     @property
     def several(self) -> bool:
