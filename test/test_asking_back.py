@@ -188,3 +188,33 @@ def test_a_pending_question_survives_a_round_trip_through_json():
                       Reading(Update.of([], [EXTRA]), 0.7, 'without denied')], [0], 1, 'q?', 5.0)
     back = Pending.from_json(json.loads(json.dumps(p.to_json())))
     assert back == p and back.options() == p.options()
+
+
+def test_the_benchmark_speaker_says_what_the_evaluators_speaker_says():
+    from l3mp_ros_bench.speaker import answer, true_option
+    after = {HELD, WAS}  # the pen went to Jerry; Jerry stayed in the living room
+    whole = {'remove': [list(OLD.triplet()), list(WAS.triplet())],
+             'add': [list(HELD.triplet()), list(EXTRA.triplet())]}
+    half = {'remove': [list(OLD.triplet())], 'add': [list(HELD.triplet())]}
+    assert not true_option(whole, after) and true_option(half, after)
+    assert not true_option({'remove': [], 'add': []}, after)  # says nothing: not true
+    assert answer({'options': [whole]}, after) == 'no'
+    assert answer({'options': [half]}, after) == 'yes'
+    assert answer({'options': [whole, half]}, after) == 'the second one'
+    more = {'remove': [list(OLD.triplet())], 'add': [list(HELD.triplet()), list(WAS.triplet())]}
+    assert answer({'options': [half, more]}, after) == 'the second one'  # says the most
+    assert answer({'options': [whole, whole]}, after) == 'none of them'
+    assert answer({'options': []}, after) == "I don't know."
+
+
+def test_the_speaker_talks_a_report_through_in_process(tmp_path):
+    from l3mp_ros_bench.speaker import converse
+    world, fake, updater, out = _asked(tmp_path)
+    with fake:
+        talk = converse(out, updater.answer, {HELD, WAS})
+    assert [t['answer'] for t in talk.turns] == ['no', 'yes'] and talk.asked == 2
+    assert HELD in world.kg and WAS in world.kg and EXTRA not in world.kg
+    # nobody answers: nothing is said, nothing written
+    world2, fake2, updater2, out2 = _asked(tmp_path / 'b')
+    fake2.stop()
+    assert converse(out2, updater2.answer, None).asked == 0 and HELD not in world2.kg

@@ -28,6 +28,7 @@ from ..world.events import EventStatus
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from .answer_checks import NO_CHANGE, RESTATED, Draft
+from .asking import confidence, read_odds
 from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
 from .grounding import grounded_message
 from .pipeline import ANSWER_CHECKS
@@ -104,11 +105,16 @@ class UpdateOutcome(Traced):
     #: the report waits for the speaker to say which thing it means (:mod:`.clarify`)
     question: str | None = None
     clarify: dict[str, Any] | None = None
+    #: the reading's confidence from the read-back's odds (:func:`.asking.confidence`);
+    #: None when nothing was read back with odds
+    confidence: float | None = None
 
     def event_info(self) -> dict[str, Any]:
         """Return what the event log keeps of this outcome: cost, provenance, doubts, notes."""
         info: dict[str, Any] = {'attempts': self.attempts, 'usage': self.usage.to_dict()}
         info.update(self.trace.provenance)
+        if self.confidence is not None:
+            info['confidence'] = round(self.confidence, 4)
         if self.trace.doubts:  # written, but the world model's support marks it doubtful
             info['doubtful'], info['doubts'] = True, list(self.trace.doubts)
         if self.implied or self.notes:
@@ -145,6 +151,7 @@ class UpdateOutcome(Traced):
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'question': self.asked(), 'clarify': self.clarify,
+                'confidence': self.confidence,
                 'history': self.history, 'stages': self.trace.stages.to_json()}
 
 
@@ -271,6 +278,9 @@ class Reading:
             out.errors = [RESTATED if self.restated else NO_CHANGE]
             return
         net = self.req.kg.diff_to(self.work)
+        odds = read_odds(out.trace.history)
+        stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
+        out.confidence = confidence(stated, set(), odds) if odds else None
         out.update = net
         out.implied = [(f, rule) for c in self.done for f, rule in c.implied if f in net.remove]
         out.notes = [n for c in self.done for n in c.notes] + list(self.ctx.grounding.notes)
