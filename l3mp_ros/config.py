@@ -131,6 +131,10 @@ class Config:
     clarify: bool = _p(True, 'ask back (on say) which thing a report means when its words fit '
                        'several and the change would hold for each, instead of guessing; the '
                        'report waits for the answer', AGENT)
+    ask_back: bool = _p(True, 'ask the speaker about a reading the robot is unsure of (the '
+                        'read-back denied part of it): "Just to check: ... Is that right?", '
+                        'then the other readings, at most 3 questions; without it such a '
+                        'report is kept out', AGENT)
     clarify_timeout: float = _p(300.0, 'seconds a report waits for the answer to its question; '
                                 'then it is logged as not applied', AGENT)
     prompt_context: str = _p('full', "the retrieved facts a report's or task's prompt lists: "

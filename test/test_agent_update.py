@@ -461,7 +461,8 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     before = world.kg.to_json()
     no = {'content': {'answer': 'no'}}
     with FakeOpenAI([{'content': GOOD}, no], answers=NO_OPTION) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(ask_back=False)).run(REPORT)
         confirm = fake.requests[1]
     assert confirm['response_format']['json_schema']['name'] == 'confirm'
     # the entities the report's words settled are put as the report wrote them
@@ -470,6 +471,11 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     assert not out.applied and 'does not read "the red pen is now in hand Jerry"' in \
         out.errors[0]
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
+    # asking back (the default): the denied reading waits for the speaker, nothing written
+    with FakeOpenAI([{'content': GOOD}, no], answers=NO_OPTION) as fake:
+        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+    assert out.question.startswith('Just to check:') and str(out.status) == 'clarify'
+    assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'clarify'
     yes = {'content': {'answer': 'yes'}}
     with FakeOpenAI([{'content': GOOD}, yes], answers=NO_OPTION) as fake:
         assert NLUpdater(world, client(fake), FullRetriever()).run(REPORT).applied
@@ -838,7 +844,9 @@ def test_a_second_answer_denied_again_writes_nothing(tmp_path):
     bad_again = {'content': {'facts': [*GOOD['facts'], elsewhere]}}
     script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, yes, no, bad_again, no]
     with FakeOpenAI(script, answers=NO_OPTION) as fake:
-        out = _loose(world, fake).run(REPORT)
+        updater = _loose(world, fake)
+        updater.settings.ask_back = False  # asking the speaker instead: test_asking_back.py
+        out = updater.run(REPORT)
         assert len(fake.requests) == 5 and len(_updates(fake)) == 2  # asked again once only
     assert not out.applied and world.kg.to_json() == before
     assert 'does not read "jerry is now in jerry bedroom"' in ' '.join(out.errors)

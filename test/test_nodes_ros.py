@@ -416,6 +416,39 @@ def test_language_node_asks_back_over_the_wire_and_takes_the_answer(spinner, tmp
         probe.wait(lambda: any(s.startswith('Noted.') for s in probe.got['say']))
 
 
+
+def test_language_node_asks_whether_a_reading_is_right_and_takes_the_answers(spinner,
+                                                                             tmp_path):
+    """Issue 58 over DDS: "Just to check" on say; "no", "yes" on voice_command.
+
+    Only the reading the speaker confirmed is written, and the answers need no LLM call.
+    """
+    from l3mp_ros.testing.fake_openai import NO_OPTION
+
+    from .test_asking_back import EXTRA, HELD, REPORT, SCRIPT
+    with FakeOpenAI(SCRIPT, answers=NO_OPTION) as fake:
+        wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
+        spinner.add(LanguageNode(parameter_overrides=params(
+            tmp_path, llm_url=fake.base_url, llm_model='fake', llm_timeout=10.0)))
+        probe = spinner.add(Probe())
+        probe.publish('nl_update', REPORT)  # voice_command would ask the router first
+        asked = probe.wait_json('events', lambda e: e['status'] == 'clarify', timeout=60)
+        assert asked['info']['clarify']['kind'] == 'readings'
+        probe.wait(lambda: any(s.startswith('Just to check:') for s in probe.got['say']))
+        calls = len(fake.requests)
+        probe.publish('voice_command', 'No.')
+        again = probe.wait_json('events', lambda e: e['status'] == 'clarify'
+                                and e['id'] > asked['id'], timeout=40)
+        assert again['info']['clarifies'] == asked['id']
+        probe.wait(lambda: any(s.startswith('Then:') for s in probe.got['say']))
+        probe.publish('voice_command', 'Yes.')
+        done = probe.wait_json('events', lambda e: e['status'] == 'applied', timeout=40)
+        assert done['info']['clarifies'] == again['id'] and len(fake.requests) == calls
+        probe.wait(lambda: any(s.startswith('Noted.') for s in probe.got['say']))
+    assert HELD in wm.world.kg and EXTRA not in wm.world.kg
+    assert wm.world.support_of(HELD).kind == 'confirmed'
+
+
 def _child(tmp_path, ns=''):
     args = ['--ros-args', '-p', f'store:={tmp_path / "kg.db"}', '-p', 'markers_rate:=1.0']
     if ns:

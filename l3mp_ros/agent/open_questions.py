@@ -1,9 +1,11 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""A report kept pending on a question (:mod:`.clarify`): its answer, or its expiry.
+"""A report kept pending on a question: its answer, or its expiry.
 
-The question itself is asked by Algorithm 3 (:mod:`.update`); this completes the report
-when the speaker answers (no LLM call), or logs it as not applied when no answer comes.
+The question itself is asked by Algorithm 3 (:mod:`.update`): which thing a mention means
+(:mod:`.clarify`), or whether a reading is right (:mod:`.asking`). This completes the
+report when the speaker answers (no LLM call), asks the next question after a "no", or
+logs it as not applied when no answer comes.
 """
 
 from __future__ import annotations
@@ -11,17 +13,21 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..world.events import EventStatus
 from ..world.kg import Update
 from ..world.model import WorldModel
+from ..world.support import SupportKind
 from . import clarify
+from .asking import NO, READINGS, Pending, answer_of
 from .update_answers import UpdateOutcome
 
 
 class OpenQuestions:
     """The open question of a world model, and how an answer completes its report."""
 
-    def __init__(self, world: WorldModel) -> None:
+    def __init__(self, world: WorldModel, timeout: float = 300.0) -> None:
         self.world = world
+        self.timeout = timeout  # seconds a follow-up question waits (``clarify_timeout``)
 
     def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
         """Log every question past its time as not applied; return their event ids."""
@@ -42,8 +48,12 @@ class OpenQuestions:
     def answers(self, text: str) -> bool:
         """Tell whether ``text`` answers the open question (no LLM call)."""
         open_ = self.pending()
-        return open_ is not None and clarify.pick(
-            self.world.snapshot(), open_[1].get('options') or [], text) is not None
+        if open_ is None:
+            return False
+        if open_[1].get('kind') == READINGS:
+            return answer_of(text, len(open_[1].get('offered') or [])) is not None
+        return clarify.pick(self.world.snapshot(), open_[1].get('options') or [],
+                            text) is not None
 
     def answer(self, text: str, *, source: str = 'nl') -> UpdateOutcome | None:
         """Complete the open question's report with ``text``; None if it does not answer.
@@ -56,6 +66,8 @@ class OpenQuestions:
         if open_ is None:
             return None
         qid, data = open_
+        if data.get('kind') == READINGS:
+            return self._readings(qid, Pending.from_json(data), text, source, began)
         kg = self.world.snapshot()
         chosen = clarify.pick(kg, data.get('options') or [], text)
         if chosen is None:
@@ -79,6 +91,44 @@ class OpenQuestions:
         else:
             res = self.world.apply(net, source=source, utterance=utterance, verify=True,
                                    info=info)
+            out.errors = res.errors
+        out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
+
+    def _readings(self, qid: int, pending: Pending, text: str, source: str,
+                  began: float) -> UpdateOutcome | None:
+        """Complete a report asked about by its readings: the one chosen, or the next question.
+
+        "yes" (or an option's ordinal) writes that reading, verified on the graph as it is
+        now and marked confirmed by the speaker; "no" / "none of them" asks about the
+        readings not yet offered, or, with none left or the questions used up, says what
+        could not be understood and writes nothing.
+        """
+        got = answer_of(text, len(pending.offered))
+        if got is None:
+            return None
+        out = UpdateOutcome(text=pending.text)
+        info: dict[str, Any] = {'clarifies': qid, 'answer': text}
+        kept = {'source': source, 'utterance': f'{pending.text} [{text.strip()}]'}
+        if got == NO:
+            follow = pending.next(self.world.snapshot(), self.world.domain, self.timeout)
+            if follow is not None:
+                out.question, out.clarify = follow.question, follow.to_json()
+                out.errors = [f'not that reading; asked: {follow.question}']
+                res = self.world.reject(out.errors, status=EventStatus.CLARIFY,
+                                        info={**info, 'clarify': out.clarify}, **kept)
+            else:
+                out.errors = [f'I could not understand what changed from "{pending.text}", '
+                              'so nothing is written.']
+                res = self.world.reject(out.errors, info=info, **kept)
+        else:
+            k = pending.offered[int(got)]
+            reading = pending.readings[k]
+            info.update({'chosen_reading': k, 'confidence': reading.confidence,
+                         'support': str(SupportKind.CONFIRMED)})
+            out.update = reading.update
+            res = self.world.apply(reading.update, verify=True, info=info, **kept)
             out.errors = res.errors
         out.applied, out.event_id = res.applied, res.event_id
         out.seconds = time.perf_counter() - began

@@ -144,11 +144,23 @@ class ReadBackCheck:
         barred = q.barring(denied)
         again = a.loop.run(barred.messages, barred.propose, barred.judge)
         if not again.accepted:
-            return Ruling.amend(read_back)
+            return self.unsure(a, read_back, denied)
         completion, errors, _ = check.check(r.req.text, asked, again.value, r.work,
                                             trace, r.ctx.written, read)
         if errors:
-            return Ruling.amend(read_back)
+            return self.unsure(a, read_back, denied)
         completion.notes.extend(f'asked again without {f.text()}: the report does not '
                                 'say it' for f in sorted(denied))
         return Ruling.amend(Judged(Verdict.ACCEPTED, completion))
+
+    @staticmethod
+    def unsure(a: PartAnswer, read_back: Judged[Any], denied: set[Any]) -> Ruling:
+        """Return the read-back's refusal, or (``ask_back``) the answer kept to ask about.
+
+        The speaker is asked about it once the report is read (:class:`.report_checks.
+        AskBack`); the denied facts are kept on the reading.
+        """
+        if not a.settings.ask_back or read_back.value is None or read_back.value.update.is_empty():
+            return Ruling.amend(read_back)
+        a.r.unsure |= denied
+        return Ruling.amend(Judged(Verdict.ACCEPTED, read_back.value))

@@ -59,7 +59,7 @@ from .goal_checks import (
 )
 from .goal_questions import Kinds, LeftOut
 from .part_checks import InDoubt, ReadBackCheck, RepeatedPart, Still
-from .report_checks import ActorCheck, Clarify, PlaceCheck
+from .report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
 
 #: one part's answer (:class:`.answer_checks.Draft`), in order
 ANSWER_CHECKS: Sequence[Any] = (
@@ -87,6 +87,7 @@ REPORT_CHECKS: Sequence[Any] = (
     PlaceCheck(),  # where is each thing and person named now? both option orders
     ActorCheck(),  # whoever put a thing somewhere is where that place is
     Clarify(),  # a referent that was a guess: the speaker is asked which one
+    AskBack(),  # a reading the read-back denied part of: the speaker is asked (ask_back)
 )
 
 #: one goal answer (:class:`.goal_checks.GoalAnswer`) of Algorithm 4, in order

@@ -19,6 +19,7 @@ from ..world.kg import Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
 from . import clarify
+from .asking import Pending, Reading, confidence, option_json, read_odds, without
 from .attempts import DoubtReason
 from .rulings import Act, Ruling
 from .state_questions import amend, check_places, where_after
@@ -138,6 +139,39 @@ class ActorCheck:
             f'{got.zone}; taken into the update'], doubts=[DoubtReason.AMENDED])
 
 
+class AskBack:
+    """A reading the read-back denied part of is asked about, not refused (``ask_back``).
+
+    The readings, the one that says the most first: the answer as the model gave it, then
+    without the facts the read-back denied (a person asked about a reading that leaves out
+    half of what happened would say "yes" to it). Each has a confidence from the model's
+    own odds (:func:`.asking.confidence`); the speaker answers yes/no, then is offered the
+    rest (:mod:`.asking`).
+    """
+
+    name, setting = 'ask_back', 'ask_back'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether a part was kept although the read-back denied some of it."""
+        return bool(rep.r.unsure) and rep.out.update is not None
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask whether the reading is right."""
+        r, world = rep.r, rep.world
+        odds = read_odds(rep.out.trace.history)
+        stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
+        readings = [Reading(rep.update, confidence(stated, set(), odds), 'answer')]
+        rest = without(r.req.kg, world, r.done, r.unsure)
+        if rest is not None and rest != rep.update:
+            readings.append(Reading(rest, confidence(stated - r.unsure, r.unsure & stated, odds),
+                                    'without denied'))
+        pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
+                                rep.settings.clarify_timeout)
+        return Ruling(Act.ASK, pending.to_json(), question=pending.question, errors=[
+            'the read-back denied ' + ', '.join(f.text() for f in sorted(r.unsure))
+            + f'; asked: {pending.question}'])
+
+
 class Clarify:
     """A referent that was a guess keeps the report pending: the speaker is asked."""
 
@@ -158,5 +192,9 @@ class Clarify:
         pending = {**doubt.to_json(), 'text': r.req.text,
                    'stated': [u.to_json() for u in stated],
                    'expires': time.time() + rep.settings.clarify_timeout}
+        for option in pending['options']:  # each with the change it would write
+            change = rep.update if option['entity'] == doubt.chosen else clarify.substituted(
+                r.req.kg, stated, doubt.chosen, option['entity'], rep.world)[0]
+            option.update(option_json(change or Update.of()))
         return Ruling(Act.ASK, pending, question=question, errors=[
             f'the report does not say which {doubt.mention} it means; asked: {question}'])

@@ -67,7 +67,7 @@ class NLUpdater:
         self.retriever = retriever
         self.settings = settings if settings is not None else UpdateSettings()
         self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
-        self.questions = OpenQuestions(world)  # reports pending on a question
+        self.questions = OpenQuestions(world, self.settings.clarify_timeout)  # pending reports
         self._system: str | None = None
 
     def system(self) -> str:

@@ -24,9 +24,11 @@ from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.link import named_in
 from ..retrieval.mentions import Mention, candidates, surfaces
 from ..world.complete import Completion, complete
+from ..world.events import EventStatus
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.model import WorldModel
 from .answer_checks import NO_CHANGE, RESTATED, Draft
+from .asking import confidence, read_odds
 from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
 from .grounding import grounded_message
 from .pipeline import ANSWER_CHECKS
@@ -62,6 +64,7 @@ class UpdateSettings:
     ask_actor: bool = default('ask_actor')  # where whoever put a thing somewhere is: asked
     # keep a report pending and ask when its referent is a guess
     clarify: bool = default('clarify')
+    ask_back: bool = default('ask_back')  # ask about a reading in doubt instead of refusing it
     clarify_timeout: float = default('clarify_timeout')
     max_report_facts: int = default('max_report_facts')
     confirm_min_yes: float = default('confirm_min_yes')  # least P(yes) of a read-back "yes"
@@ -102,11 +105,16 @@ class UpdateOutcome(Traced):
     #: the report waits for the speaker to say which thing it means (:mod:`.clarify`)
     question: str | None = None
     clarify: dict[str, Any] | None = None
+    #: the reading's confidence from the read-back's odds (:func:`.asking.confidence`);
+    #: None when nothing was read back with odds
+    confidence: float | None = None
 
     def event_info(self) -> dict[str, Any]:
         """Return what the event log keeps of this outcome: cost, provenance, doubts, notes."""
         info: dict[str, Any] = {'attempts': self.attempts, 'usage': self.usage.to_dict()}
         info.update(self.trace.provenance)
+        if self.confidence is not None:
+            info['confidence'] = round(self.confidence, 4)
         if self.trace.doubts:  # written, but the world model's support marks it doubtful
             info['doubtful'], info['doubts'] = True, list(self.trace.doubts)
         if self.implied or self.notes:
@@ -114,16 +122,36 @@ class UpdateOutcome(Traced):
             info['notes'] = list(self.notes)
         return info
 
+    @property
+    def status(self) -> EventStatus:
+        """Return what became of the report: applied, rejected, or waiting (clarify)."""
+        if self.clarify is not None:
+            return EventStatus.CLARIFY
+        return EventStatus.APPLIED if self.applied else EventStatus.REJECTED
+
+    def asked(self) -> dict[str, Any] | None:
+        """Return the question the report waits on (its text and options), or None.
+
+        Each option carries the change it would write (``remove``/``add`` fact lists, as
+        ``kg show --json``): the contract of ``l3mp update --json`` while a report waits.
+        """
+        if self.clarify is None:
+            return None
+        options = [{k: o[k] for k in ('remove', 'add', 'entity', 'description') if k in o}
+                   for o in self.clarify.get('options') or []]
+        return {'text': self.question, 'options': options}
+
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
-        return {'text': self.text, 'applied': self.applied,
+        return {'text': self.text, 'status': str(self.status), 'applied': self.applied,
                 'diff': self.update.to_json() if self.update else None,
                 'implied': [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied],
                 'notes': self.notes, 'errors': self.errors, 'attempts': self.attempts,
                 'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4),
                 'retrieval_seconds': round(self.retrieval_seconds, 4),
                 'event_id': self.event_id, 'context_size': self.context_size,
-                'question': self.question, 'clarify': self.clarify,
+                'question': self.asked(), 'clarify': self.clarify,
+                'confidence': self.confidence,
                 'history': self.history, 'stages': self.trace.stages.to_json()}
 
 
@@ -226,6 +254,7 @@ class Reading:
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)
     listing: str = 'full'  # what the prompts list (Grounding.shown)
+    unsure: set[Fact] = field(default_factory=set)  # facts the read-back denied, kept to ask
 
     @property
     def several(self) -> bool:
@@ -249,6 +278,9 @@ class Reading:
             out.errors = [RESTATED if self.restated else NO_CHANGE]
             return
         net = self.req.kg.diff_to(self.work)
+        odds = read_odds(out.trace.history)
+        stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
+        out.confidence = confidence(stated, set(), odds) if odds else None
         out.update = net
         out.implied = [(f, rule) for c in self.done for f, rule in c.implied if f in net.remove]
         out.notes = [n for c in self.done for n in c.notes] + list(self.ctx.grounding.notes)

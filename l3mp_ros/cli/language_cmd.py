@@ -52,6 +52,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     config_option(p, 'ask_actor', help='keep the report out instead of asking where someone '
                   'who put a thing somewhere is')
     config_option(p, 'clarify', help='guess instead of asking back which thing a report means')
+    config_option(p, 'ask_back', help='keep a report the robot is unsure of out instead of '
+                  'asking the speaker whether its reading is right')
     config_option(p, 'clarify_timeout')
     config_option(p, 'prompt_context')
     config_option(p, 'answer_handles')

@@ -25,7 +25,7 @@ from .domain import DomainSchema
 from .events import EventStatus, verdict
 from .kg import Fact, KnowledgeGraph, Update
 from .store import Event, Store, StoreError
-from .support import RECENT_SEEN, REFRESH_SEEN, Support, SupportIndex, SupportKind, classify
+from .support import RECENT_SEEN, REFRESH_SEEN, SAID, Support, SupportIndex, classify
 from .verify import Verifier
 
 
@@ -233,7 +233,7 @@ class WorldModel:
         written (the thing may have been moved since) but its facts are ``doubtful`` until
         seen, and the event names what it contradicts (``info['contradicts_seen']``).
         """
-        if classify(source, info) != SupportKind.TOLD:
+        if classify(source, info) not in SAID:
             return info
         now = time.time()
         fresh = sorted(f for f in update.remove if (s := self.support.get(f)) is not None

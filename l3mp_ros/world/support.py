@@ -7,6 +7,8 @@ Every fact in the KG has one :class:`Support`, derived from the event that last 
 * ``seen``: a perception frame (a scene graph) wrote it;
 * ``told``: a report wrote it (``nl``, a ``kg apply`` by hand; ``info['speaker']`` names
   who said it when the writer knows);
+* ``confirmed``: a report wrote it after asking its speaker back, who said the reading was
+  right (:mod:`l3mp_ros.agent.asking`); otherwise like ``told`` (the patrol still looks);
 * ``given``: the initial state (the store's ``init`` event) or a static domain fact;
 * ``done``: the robot's own action (``execution``) wrote it.
 
@@ -38,11 +40,13 @@ class SupportKind(StrEnum):
 
     SEEN = 'seen'
     TOLD = 'told'
+    CONFIRMED = 'confirmed'  # told, and confirmed by the speaker when asked back
     GIVEN = 'given'
     DONE = 'done'
 
 
 KINDS = tuple(SupportKind)
+SAID = (SupportKind.TOLD, SupportKind.CONFIRMED)  # what people said (the patrol looks)
 OBSERVATION_SOURCES = ('perception',)
 ACTION_SOURCES = ('execution',)
 GIVEN_SOURCES = ('init', 'initial', 'benchmark-init')
@@ -82,7 +86,7 @@ class Support:
     @property
     def unconfirmed_told(self) -> bool:
         """Only told, never seen since."""
-        return self.kind == SupportKind.TOLD and self.seen_event is None
+        return self.kind in SAID and self.seen_event is None
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict (``confirmed`` included)."""
@@ -270,10 +274,12 @@ def describe(said: str, s: Support, perceivable: bool) -> str:
     if s.kind == SupportKind.SEEN:
         who = f' ({s.robot})' if s.robot and s.robot != s.source else ''
         out = f'I saw at {_clock(s.time)}{who} that {that}'
-    elif s.kind == SupportKind.TOLD:
+    elif s.kind in SAID:
         who = s.speaker.capitalize() if s.speaker else 'I was told'
         verb = 'said' if s.speaker else ''
         out = f'{who} {verb} at {_clock(s.time)} that {that}'.replace('  ', ' ')
+        if s.kind == SupportKind.CONFIRMED:
+            out += ' (confirmed when I asked back)'
     elif s.kind == SupportKind.DONE:
         out = f'I did it at {_clock(s.time)}: {that}'
     else:
@@ -302,7 +308,7 @@ def told_notes(world: Any, facts: Iterable[Fact], limit: int = 3) -> list[str]:
     out = []
     for f in facts:
         s = world.support_of(f)
-        if s is None or s.kind != SupportKind.TOLD:
+        if s is None or s.kind not in SAID:
             continue
         if phrase is None:
             phrase = Phrasing(world.domain, world.snapshot())

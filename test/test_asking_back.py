@@ -1,0 +1,220 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Asking back about a reading the robot is unsure of (issue 58): yes / no / which.
+
+The model is the real openai client against the loopback scripted server. The report's
+answer states the right fact and one the report never says; the read-back denies the
+unsaid one (and the answer asked again without it is denied too, so the reading stays in
+doubt): the report waits, and the speaker's answers decide what is written.
+"""
+
+import json
+import math
+
+from l3mp_ros.agent.asking import NO, Pending, Reading, answer_of, confidence, read_odds
+from l3mp_ros.agent.update import NLUpdater, UpdateSettings
+from l3mp_ros.cli import main
+from l3mp_ros.retrieval.link import LinkRetriever
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.testing.fake_openai import NO_OPTION
+from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.store import Store
+
+from .agent_fixtures import client, household_world
+
+REPORT = 'Jerry took the red pen from the living room table.'
+HELD = Fact('in_person_hand', ('red_pen', 'jerry'))
+OLD = Fact('placed_at_table', ('red_pen', 'living_room_table'))
+EXTRA = Fact('person_in_room', ('jerry', 'jerry_bedroom'))  # the report never says it
+WAS = Fact('person_in_room', ('jerry', 'living_room'))
+ANSWER = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],
+                                ['person_in_room', 'jerry', 'jerry_bedroom']]}}
+
+
+def _said(p_yes: float, answer: str = 'yes') -> dict:
+    """A read-back answer whose answering token had probability ``p_yes`` of "yes"."""
+    top = [['yes', math.log(p_yes)], ['no', math.log(1 - p_yes)]]
+    return {'content': {'answer': answer},
+            'logprobs': [['{"', [['{"', -0.1]]], ['answer', [['answer', 0.0]]],
+                         ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]], [answer, top],
+                         ['"}', [['"}', 0.0]]]]}
+
+
+# the answer; yes to the pen (0.9), no to Jerry's move (0.3); asked again without the
+# move the model writes it anyway: denied again, so the reading stays in doubt
+SCRIPT = [ANSWER, _said(0.9), _said(0.3, 'no'), ANSWER]
+
+
+def _updater(world, fake, **settings) -> NLUpdater:
+    return NLUpdater(world, client(fake), LinkRetriever(),
+                     UpdateSettings(resolve_mentions=False, **settings))
+
+
+def _asked(tmp_path, **settings):
+    world = household_world(tmp_path)
+    fake = FakeOpenAI(SCRIPT, answers=NO_OPTION).start()
+    updater = _updater(world, fake, **settings)
+    out = updater.run(REPORT)
+    return world, fake, updater, out
+
+
+def test_answers_are_read_without_the_model():
+    for said, n, meant in [('yes', 1, 0), ('Yes, that is right.', 1, 0), ('yeah', 1, 0),
+                           ('no', 1, NO), ("No, that's wrong", 1, NO), ('nope', 1, NO),
+                           ('the second one', 3, 1), ('the first', 2, 0), ('2', 2, 1),
+                           ('the last one', 3, 2), ('none of them', 3, NO),
+                           ('neither', 2, NO), ("I don't know.", 1, NO),
+                           ('yes', 2, None),  # a choice is not answered by yes
+                           ('the fifth one', 3, None),  # no such option
+                           ('Jerry went to the kitchen with the red pen', 1, None),
+                           ('', 1, None)]:
+        assert answer_of(said, n) == meant, said
+
+
+def test_a_readings_confidence_is_the_least_odds_of_its_facts():
+    history = [{'confirm': 'a', 'fact': list(HELD.triplet()), 'p_yes': 0.9},
+               {'confirm': 'b', 'fact': list(EXTRA.triplet()), 'p_yes': 0.3},
+               {'confirm': 'b', 'fact': list(EXTRA.triplet()), 'p_yes': 0.4},
+               {'state': 'where', 'odds': [0.5, 0.5]}]
+    odds = read_odds(history)
+    assert odds == {HELD: 0.9, EXTRA: 0.3}  # the lowest reading of a fact read twice
+    assert confidence({HELD, EXTRA}, set(), odds) == 0.3
+    assert round(confidence({HELD}, {EXTRA}, odds), 4) == 0.7  # left out: 1 - P(yes)
+    assert confidence({OLD}, set(), odds) == 1.0  # nothing read with odds
+
+
+def test_a_denied_reading_is_asked_about_and_yes_writes_it(tmp_path):
+    world, fake, updater, out = _asked(tmp_path)
+    before = world.kg.to_json()
+    with fake:
+        calls = len(fake.requests)
+        assert not out.applied and world.kg.to_json() == before  # nothing written yet
+        assert str(out.status) == 'clarify'
+        assert out.question.startswith('Just to check: ') and out.question.endswith(
+            'Is that right?')
+        asked = out.asked()
+        # the first option is the whole answer: the pen to Jerry, Jerry to his bedroom
+        first = Update.of([Fact.from_triplet(t) for t in asked['options'][0]['remove']],
+                          [Fact.from_triplet(t) for t in asked['options'][0]['add']])
+        assert first == Update.of([OLD, WAS], [HELD, EXTRA])
+        assert len(asked['options']) == 1
+        assert updater.answers('yes') and not updater.answers('the red pen is blue')
+        done = updater.answer('yes')
+        assert len(fake.requests) == calls  # the answer needs no LLM call
+    assert done.applied and HELD in world.kg and EXTRA in world.kg
+    with Store(tmp_path / 'kg.db') as s:
+        events = s.history()
+        assert s.load_kg().to_json() == world.kg.to_json()
+    assert events[-2].status == 'clarify' and events[-1].status == 'applied'
+    assert events[-1].info['clarifies'] == events[-2].id
+    assert world.support_of(HELD).kind == 'confirmed' and world.support_of(HELD).unconfirmed_told
+    assert updater.pending() is None and updater.answer('yes') is None
+
+
+def test_no_offers_the_reading_without_the_denied_fact_then_gives_up(tmp_path):
+    world, fake, updater, out = _asked(tmp_path)
+    before = world.kg.to_json()
+    with fake:
+        follow = updater.answer('no')
+        assert not follow.applied and world.kg.to_json() == before
+        assert follow.question.startswith('Then: ') and str(follow.status) == 'clarify'
+        option = follow.asked()['options'][0]
+        assert option == {'remove': [list(OLD.triplet())], 'add': [list(HELD.triplet())]}
+        pending = Pending.from_json(follow.clarify)
+        assert [r.source for r in pending.readings] == ['answer', 'without denied']
+        assert pending.readings[1].confidence > pending.readings[0].confidence
+        last = updater.answer('no')  # none left: said in one sentence, nothing written
+    assert not last.applied and last.question is None and world.kg.to_json() == before
+    assert 'could not understand what changed' in last.errors[0]
+    assert updater.pending() is None
+
+
+def test_no_then_yes_writes_the_smaller_reading(tmp_path):
+    world, fake, updater, out = _asked(tmp_path)
+    with fake:
+        updater.answer('no')
+        done = updater.answer('yes')
+    assert done.applied and HELD in world.kg and EXTRA not in world.kg and WAS in world.kg
+
+
+def test_without_ask_back_the_denied_reading_is_kept_out(tmp_path):
+    world, fake, updater, out = _asked(tmp_path, ask_back=False)
+    fake.stop()
+    assert not out.applied and out.question is None and str(out.status) == 'rejected'
+    assert 'does not read' in ' '.join(out.errors)
+
+
+def test_an_unanswered_question_about_a_reading_expires(tmp_path):
+    world, fake, updater, out = _asked(tmp_path, clarify_timeout=30)
+    fake.stop()
+    before = world.kg.to_json()
+    assert updater.expire(now=out.clarify['expires'] + 1) == [out.event_id]
+    assert updater.pending() is None and updater.answer('yes') is None
+    assert world.kg.to_json() == before
+
+
+def test_the_cli_contract_status_clarify_with_options(tmp_path, capsys):
+    """``l3mp update --json`` then ``l3mp say --text yes --json``, as the evaluator runs them."""
+    from l3mp_ros.world.kg import KnowledgeGraph
+
+    from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE
+    path = tmp_path / 'cli.db'
+    Store.create(path, KnowledgeGraph.from_json(json.loads(STATE.read_text())),
+                 domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS)).close()
+    with FakeOpenAI(SCRIPT, answers=NO_OPTION) as fake:
+        common = ['--store', str(path), '--model', 'fake', '--llm', fake.base_url, '--json']
+        capsys.readouterr()
+        assert main(['update', *common, '--text', REPORT]) == 1
+        reply = _reply(capsys.readouterr().out)
+        assert reply['status'] == 'clarify', reply['errors']
+        assert reply['question']['text'].startswith('Just to check')
+        option = reply['question']['options'][0]
+        assert [HELD.triplet()] == [tuple(f) for f in option['add'] if f[1] == HELD.predicate]
+        calls = len(fake.requests)
+        assert main(['say', *common, '--text', 'yes']) == 0
+        done = _reply(capsys.readouterr().out)
+        assert len(fake.requests) == calls  # routed to the open question, no model call
+    assert done['status'] == 'applied' and done['applied']
+    with Store(path) as s:
+        assert HELD in s.load_kg() and s.history()[-1].info['support'] == 'confirmed'
+
+
+def _reply(stdout: str) -> dict:
+    return json.loads(stdout[stdout.index('{'):])
+
+
+def test_a_pending_question_survives_a_round_trip_through_json():
+    p = Pending('r', [Reading(Update.of([OLD], [HELD]), 0.4, 'answer'),
+                      Reading(Update.of([], [EXTRA]), 0.7, 'without denied')], [0], 1, 'q?', 5.0)
+    back = Pending.from_json(json.loads(json.dumps(p.to_json())))
+    assert back == p and back.options() == p.options()
+
+
+def test_the_benchmark_speaker_says_what_the_evaluators_speaker_says():
+    from l3mp_ros_bench.speaker import answer, true_option
+    after = {HELD, WAS}  # the pen went to Jerry; Jerry stayed in the living room
+    whole = {'remove': [list(OLD.triplet()), list(WAS.triplet())],
+             'add': [list(HELD.triplet()), list(EXTRA.triplet())]}
+    half = {'remove': [list(OLD.triplet())], 'add': [list(HELD.triplet())]}
+    assert not true_option(whole, after) and true_option(half, after)
+    assert not true_option({'remove': [], 'add': []}, after)  # says nothing: not true
+    assert answer({'options': [whole]}, after) == 'no'
+    assert answer({'options': [half]}, after) == 'yes'
+    assert answer({'options': [whole, half]}, after) == 'the second one'
+    more = {'remove': [list(OLD.triplet())], 'add': [list(HELD.triplet()), list(WAS.triplet())]}
+    assert answer({'options': [half, more]}, after) == 'the second one'  # says the most
+    assert answer({'options': [whole, whole]}, after) == 'none of them'
+    assert answer({'options': []}, after) == "I don't know."
+
+
+def test_the_speaker_talks_a_report_through_in_process(tmp_path):
+    from l3mp_ros_bench.speaker import converse
+    world, fake, updater, out = _asked(tmp_path)
+    with fake:
+        talk = converse(out, updater.answer, {HELD, WAS})
+    assert [t['answer'] for t in talk.turns] == ['no', 'yes'] and talk.asked == 2
+    assert HELD in world.kg and WAS in world.kg and EXTRA not in world.kg
+    # nobody answers: nothing is said, nothing written
+    world2, fake2, updater2, out2 = _asked(tmp_path / 'b')
+    fake2.stop()
+    assert converse(out2, updater2.answer, None).asked == 0 and HELD not in world2.kg
