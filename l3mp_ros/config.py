@@ -24,6 +24,17 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any
 
+
+def calibrated(key: str, fallback: float) -> float:
+    """Return a value fitted by a benchmark and shipped in ``config/asking.json``."""
+    import json
+
+    from .paths import share_dir
+    try:
+        return float(json.loads((share_dir() / 'config' / 'asking.json').read_text())[key])
+    except (OSError, ValueError, KeyError, TypeError):
+        return fallback
+
 # Which nodes declare a parameter (metadata 'nodes').
 WORLD, LANGUAGE, PLANNER, PERCEPTION, BRIDGE = (
     'world', 'language', 'planner', 'perception', 'bridge')
@@ -131,6 +142,11 @@ class Config:
     clarify: bool = _p(True, 'ask back (on say) which thing a report means when its words fit '
                        'several and the change would hold for each, instead of guessing; the '
                        'report waits for the answer', AGENT)
+    ask_below: float = _p(calibrated('ask_below', 0.0), 'a reading that passed every check '
+                          'is still asked about (ask_back) when its confidence, the least '
+                          'read-back odds of its facts, is below this; fitted on the public '
+                          'report sets (config/asking.json, benchmarks/calibrate_asking.py)',
+                          AGENT)
     ask_back: bool = _p(True, 'ask the speaker about a reading the robot is unsure of (the '
                         'read-back denied part of it): "Just to check: ... Is that right?", '
                         'then the other readings, at most 3 questions; without it such a '

@@ -218,3 +218,21 @@ def test_the_speaker_talks_a_report_through_in_process(tmp_path):
     world2, fake2, updater2, out2 = _asked(tmp_path / 'b')
     fake2.stop()
     assert converse(out2, updater2.answer, None).asked == 0 and HELD not in world2.kg
+
+
+def test_a_reading_below_the_calibrated_confidence_is_asked_about(tmp_path):
+    world = household_world(tmp_path)
+    one = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
+    with FakeOpenAI([one, _said(0.6)], answers=NO_OPTION) as fake:
+        updater = _updater(world, fake, ask_below=0.75)
+        out = updater.run(REPORT)
+        assert str(out.status) == 'clarify' and round(out.confidence, 2) == 0.6
+        assert 'confidence 0.60 is below 0.75' in out.errors[0]
+        assert len(out.asked()['options']) == 1  # one reading: yes or no
+        done = updater.answer('yes')
+    assert done.applied and HELD in world.kg
+    # above the bar (or with the shipped default), the same reading is written at once
+    world2 = household_world(tmp_path / 'b')
+    with FakeOpenAI([one, _said(0.8)], answers=NO_OPTION) as fake:
+        out = _updater(world2, fake, ask_below=0.75).run(REPORT)
+    assert out.applied and out.question is None and round(out.confidence, 2) == 0.8

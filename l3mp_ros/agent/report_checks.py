@@ -152,8 +152,12 @@ class AskBack:
     name, setting = 'ask_back', 'ask_back'
 
     def applies(self, rep: Report) -> bool:
-        """Tell whether a part was kept although the read-back denied some of it."""
-        return bool(rep.r.unsure) and rep.out.update is not None
+        """Tell whether the read-back denied part of the reading, or it is not sure enough.
+
+        Not sure enough: its confidence is below the calibrated ``ask_below``.
+        """
+        low = rep.out.confidence is not None and rep.out.confidence < rep.settings.ask_below
+        return (bool(rep.r.unsure) or low) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
         """Ask whether the reading is right."""
@@ -167,9 +171,11 @@ class AskBack:
                                     'without denied'))
         pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
                                 rep.settings.clarify_timeout)
-        return Ruling(Act.ASK, pending.to_json(), question=pending.question, errors=[
-            'the read-back denied ' + ', '.join(f.text() for f in sorted(r.unsure))
-            + f'; asked: {pending.question}'])
+        why = ('the read-back denied ' + ', '.join(f.text() for f in sorted(r.unsure))
+               if r.unsure else f"the reading's confidence {readings[0].confidence:.2f} is "
+               f'below {rep.settings.ask_below:.2f}')
+        return Ruling(Act.ASK, pending.to_json(), question=pending.question,
+                      errors=[f'{why}; asked: {pending.question}'])
 
 
 class Clarify:

@@ -37,16 +37,9 @@ from .pipeline import PART_CHECKS, REPORT_CHECKS
 from .report_checks import Report
 from .request import Request
 from .rulings import Act, enabled
-from .update_answers import (
-    PartQuestion,
-    Reading,
-    ReportContext,
-    UpdateOutcome,
-    UpdateSettings,
-    report_context,
-    widened,
-)
+from .update_answers import PartQuestion, Reading, UpdateOutcome, UpdateSettings, widened
 from .update_checks import unknown_names_error
+from .update_grounding import ReportContext, report_context
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory

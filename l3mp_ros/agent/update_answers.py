@@ -3,8 +3,8 @@
 """What Algorithm 3 reads a report with, and the judge of one part's answer.
 
 :class:`UpdateSettings` (the updater's knobs), :class:`UpdateOutcome` (what one report
-came to), :class:`ReportContext` (the grounding and whom the report is about, built by
-:func:`report_context`), :class:`Reading` (the state the part loop carries) and
+came to), :class:`Reading` (the state the part loop carries, on the
+:class:`~.update_grounding.ReportContext`) and
 :class:`PartQuestion`: one part's prompt and the judge of its answers for the loop of
 :mod:`.attempts` (read the reply, complete it by the domain's rules, keep it to what the
 report and its part are about, verify).
@@ -18,11 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Config, default
-from ..llm.handles import Tokenize
 from ..llm.protocol import ChatLLM, LLMReply
-from ..retrieval.base import Retrieval, facts_about
 from ..retrieval.link import named_in
-from ..retrieval.mentions import Mention, candidates, surfaces
 from ..world.complete import Completion, complete
 from ..world.events import EventStatus
 from ..world.kg import Fact, KnowledgeGraph, Update
@@ -42,7 +39,7 @@ from .update_checks import (
     part_actor,
     part_scope,
 )
-from .update_grounding import UpdateGrounding
+from .update_grounding import ReportContext
 
 # one clause seldom states more; a small model pads its answer with repeats up to the
 # schema's limit, each costing generation time
@@ -65,6 +62,7 @@ class UpdateSettings:
     # keep a report pending and ask when its referent is a guess
     clarify: bool = default('clarify')
     ask_back: bool = default('ask_back')  # ask about a reading in doubt instead of refusing it
+    ask_below: float = default('ask_below')  # ... or whose confidence is below this
     clarify_timeout: float = default('clarify_timeout')
     max_report_facts: int = default('max_report_facts')
     confirm_min_yes: float = default('confirm_min_yes')  # least P(yes) of a read-back "yes"
@@ -153,87 +151,6 @@ class UpdateOutcome(Traced):
                 'question': self.asked(), 'clarify': self.clarify,
                 'confidence': self.confidence,
                 'history': self.history, 'stages': self.trace.stages.to_json()}
-
-
-@dataclass
-class ReportContext:
-    """What one report's answer may use: the grounding, and whom the report is about."""
-
-    grounding: UpdateGrounding
-    mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
-    written: dict[str, str]  # how the report wrote the entities it settled on
-    mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
-
-    def referents(self) -> list[str]:
-        """Return the entities the report's resolved mentions name, in reading order."""
-        return list(dict.fromkeys(m.resolved for m in self.mentions if m.resolved))
-
-
-def changing(world: WorldModel) -> frozenset[str]:
-    """Return the predicates a report may change.
-
-    Those some action changes, and those a functional or exclusive rule governs
-    (where a person or a thing is: people move things no action of the robot moves).
-    Relations nothing changes and no such rule keeps single (who owns what, which
-    door joins which room) are not offered when only changes can be written.
-    """
-    rules = {p for r in world.constraints.rules
-             if r.kind.grouped for p in r.predicates}
-    return frozenset((world.domain.fluent_predicates() | rules) & set(world.domain.predicates))
-
-
-def subject_predicates(world: WorldModel) -> frozenset[str]:
-    """Return the predicates whose facts change about their first argument.
-
-    Those some action changes, and those a functional or exclusive rule keys on the
-    first argument (where a person is); not ``room_has``, which a rule keys on the
-    furniture it places.
-    """
-    keyed = {p for r in world.constraints.rules
-             if r.kind.grouped and r.key == 0 for p in r.predicates}
-    return frozenset((world.domain.fluent_predicates() | keyed) & set(world.domain.predicates))
-
-
-def update_grounding(world: WorldModel, settings: UpdateSettings, kg: Any,
-                     retrieval: Retrieval, about: Iterable[str] = (),
-                     tokenize: Tokenize | None = None) -> UpdateGrounding:
-    """Return the entities and facts a report's answer may use.
-
-    ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
-    referents`); the answer's facts must be about one of them. Without them, the
-    retriever's mentions. The retrieved facts are completed with every changeable
-    fact about those entities: a retriever that missed where the remote lies would
-    otherwise make "Joshua picked up the remote" impossible to write right. With
-    ``tokenize`` (the model's tokenizer) and ``settings.answer_handles``, the answer
-    names things by short handles (:mod:`l3mp_ros.llm.handles`).
-    """
-    ranked = retrieval.ranked or sorted(retrieval.entities)
-    about = list(about)
-    mentioned = about or retrieval.mentioned
-    facts = set(retrieval.facts) | facts_about(kg, mentioned or (), subject_predicates(world))
-    return UpdateGrounding.build(world.domain, kg, [*about, *ranked], facts,
-                                 per_slot=settings.per_slot,
-                                 max_changes=settings.max_report_facts,
-                                 subjects=frozenset(mentioned) if mentioned else None,
-                                 objects=frozenset(about) if about else None,
-                                 changes_only=bool(about) and settings.changes_only,
-                                 changing=changing(world),
-                                 tokenize=tokenize if settings.answer_handles else None)
-
-
-def report_context(world: WorldModel, settings: UpdateSettings, kg: Any,
-                   retrieval: Retrieval, resolved: list[Mention],
-                   tokenize: Tokenize | None = None) -> ReportContext:
-    """Return the context of one report: its retrieval, resolved mentions and grounding.
-
-    The mentions (:meth:`.request.Request.resolve`) ground the answer with
-    ``resolve_mentions``; without it the retrieval's mentioned entities do.
-    """
-    mentions = resolved if settings.resolve_mentions else []
-    about = candidates(mentions)
-    grounding = update_grounding(world, settings, kg, retrieval, about, tokenize)
-    mentioned = set(about or retrieval.mentioned)
-    return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
 
 
 @dataclass

@@ -8,16 +8,23 @@ predicates, each argument an enum of the context entities whose type fits that a
 ``{"not": f}`` with ``f`` one of the retrieved binary facts (an enum), so removing a fact
 that is not there cannot be written. Old values that a new fact replaces are removed by
 the domain's rules (:mod:`l3mp_ros.world.complete`).
+
+:func:`report_context` builds a report's :class:`ReportContext`: this grounding, the
+report's resolved mentions and how it wrote the things it names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import default
 from ..llm.handles import Tokenize, TupleHandles, branch_row, shorten_branch, token_pieces
+from ..retrieval.base import Retrieval, facts_about
+from ..retrieval.mentions import Mention, candidates, surfaces
 from ..world.kg import FALSE, TRUE, Fact, KGError, Update
+from ..world.model import WorldModel
 from .grounding import Grounding, fact_item, literal
 
 
@@ -266,3 +273,84 @@ class UpdateGrounding(Grounding):
             return {k: short[1].full(v) if str(k).lower() == 'not' else v
                     for k, v in item.items()}
         return short[0].full(item)
+
+
+@dataclass
+class ReportContext:
+    """What one report's answer may use: the grounding, and whom the report is about."""
+
+    grounding: UpdateGrounding
+    mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
+    written: dict[str, str]  # how the report wrote the entities it settled on
+    mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
+
+    def referents(self) -> list[str]:
+        """Return the entities the report's resolved mentions name, in reading order."""
+        return list(dict.fromkeys(m.resolved for m in self.mentions if m.resolved))
+
+
+def changing(world: WorldModel) -> frozenset[str]:
+    """Return the predicates a report may change.
+
+    Those some action changes, and those a functional or exclusive rule governs
+    (where a person or a thing is: people move things no action of the robot moves).
+    Relations nothing changes and no such rule keeps single (who owns what, which
+    door joins which room) are not offered when only changes can be written.
+    """
+    rules = {p for r in world.constraints.rules
+             if r.kind.grouped for p in r.predicates}
+    return frozenset((world.domain.fluent_predicates() | rules) & set(world.domain.predicates))
+
+
+def subject_predicates(world: WorldModel) -> frozenset[str]:
+    """Return the predicates whose facts change about their first argument.
+
+    Those some action changes, and those a functional or exclusive rule keys on the
+    first argument (where a person is); not ``room_has``, which a rule keys on the
+    furniture it places.
+    """
+    keyed = {p for r in world.constraints.rules
+             if r.kind.grouped and r.key == 0 for p in r.predicates}
+    return frozenset((world.domain.fluent_predicates() | keyed) & set(world.domain.predicates))
+
+
+def update_grounding(world: WorldModel, settings: Any, kg: Any,
+                     retrieval: Retrieval, about: Iterable[str] = (),
+                     tokenize: Tokenize | None = None) -> UpdateGrounding:
+    """Return the entities and facts a report's answer may use.
+
+    ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
+    referents`); the answer's facts must be about one of them. Without them, the
+    retriever's mentions. The retrieved facts are completed with every changeable
+    fact about those entities: a retriever that missed where the remote lies would
+    otherwise make "Joshua picked up the remote" impossible to write right. With
+    ``tokenize`` (the model's tokenizer) and ``settings.answer_handles``, the answer
+    names things by short handles (:mod:`l3mp_ros.llm.handles`).
+    """
+    ranked = retrieval.ranked or sorted(retrieval.entities)
+    about = list(about)
+    mentioned = about or retrieval.mentioned
+    facts = set(retrieval.facts) | facts_about(kg, mentioned or (), subject_predicates(world))
+    return UpdateGrounding.build(world.domain, kg, [*about, *ranked], facts,
+                                 per_slot=settings.per_slot,
+                                 max_changes=settings.max_report_facts,
+                                 subjects=frozenset(mentioned) if mentioned else None,
+                                 objects=frozenset(about) if about else None,
+                                 changes_only=bool(about) and settings.changes_only,
+                                 changing=changing(world),
+                                 tokenize=tokenize if settings.answer_handles else None)
+
+
+def report_context(world: WorldModel, settings: Any, kg: Any,
+                   retrieval: Retrieval, resolved: list[Mention],
+                   tokenize: Tokenize | None = None) -> ReportContext:
+    """Return the context of one report: its retrieval, resolved mentions and grounding.
+
+    The mentions (:meth:`.request.Request.resolve`) ground the answer with
+    ``resolve_mentions``; without it the retrieval's mentioned entities do.
+    """
+    mentions = resolved if settings.resolve_mentions else []
+    about = candidates(mentions)
+    grounding = update_grounding(world, settings, kg, retrieval, about, tokenize)
+    mentioned = set(about or retrieval.mentioned)
+    return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
