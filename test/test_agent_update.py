@@ -636,9 +636,28 @@ def test_two_things_said_of_one_thing_are_settled_by_a_choice(tmp_path):
     before = world.kg.to_json()
     with FakeOpenAI([{'content': {'facts': [took, extra]}}, _choice(1), _choice(1)],
                     answers=NO_OPTION) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(report)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(ask_back=False)).run(report)
     assert not out.applied and 'does not settle on one' in out.errors[0]
     assert world.kg.to_json() == before
+    # asking back (the default): the speaker is asked, the answer then each fact alone
+    # (no place check: its actor check would refuse the whole answer first)
+    with FakeOpenAI([{'content': {'facts': [took, extra]}}, _choice(1), _choice(1)],
+                    answers=NO_OPTION) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever(),
+                            UpdateSettings(place_check=False))
+        out = updater.run(report)
+        assert 'did not settle on one of' in out.errors[0] and out.question
+        assert world.kg.to_json() == before
+        follow = updater.answer('no')  # not both: which one, then?
+        assert follow.question.startswith('Which is right? 1. ')
+        options = follow.asked()['options']
+        held = [['jerry_phone', 'in_person_hand', 'jerry']]
+        assert len(options) == 2 and held in [o['add'] for o in options]
+        k = next(i for i, o in enumerate(options) if o['add'] == held)
+        done = updater.answer(['the first one', 'the second one'][k])
+    assert done.applied and Fact('in_person_hand', ('jerry_phone', 'jerry')) in world.kg
+    assert Fact('phone_owned_by', ('jerry_phone', 'anna')) not in world.kg
 
 
 def test_a_fact_the_rules_imply_is_not_a_second_thing(tmp_path):

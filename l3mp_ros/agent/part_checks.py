@@ -135,6 +135,9 @@ class ReadBackCheck:
         completion, errors, denied = check.check(r.req.text, asked, a.got.value, r.work,
                                                  trace, r.ctx.written, read)
         read_back = Judged(Verdict.INVALID if errors else Verdict.ACCEPTED, completion, errors)
+        if check.unsettled and errors and a.settings.ask_back and not a.fast:
+            a.r.choices.append(frozenset(check.unsettled))  # the speaker says which
+            return Ruling.amend(Judged(Verdict.ACCEPTED, completion))
         if not denied:
             return Ruling.amend(read_back)
         trace.doubt(DoubtReason.DENIED)

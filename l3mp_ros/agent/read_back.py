@@ -10,7 +10,7 @@ yes/no question, entities written as the report wrote them (:meth:`ReadBack.conf
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..llm.prompting import ask_choice, ask_yes_no, both_orders, yes_probability
@@ -46,6 +46,8 @@ class ReadBack:
     min_yes: float  # the setting ``confirm_min_yes`` (docs/decisions.md: its calibration)
     #: added facts the yes/no reading leaves to another check (the place check)
     unread: Callable[[Fact], bool] | None = None
+    #: the facts of one thing the two option orders did not settle on (``choose``)
+    unsettled: list[Fact] = field(default_factory=list)
 
     def check(self, text: str, part: str | None, completion: Completion, kg: Any,
               out: Trace, written: dict[str, str] | None,
@@ -91,6 +93,7 @@ class ReadBack:
             except LLMError as exc:
                 return completion, [llm_failure(exc, 'choice')]
             if k < 0:
+                self.unsettled = list(group)
                 return completion, [f'the answer says {" and ".join(claims)}; asked which one '
                                     'the report says, the model does not settle on one; '
                                     'nothing is applied']

@@ -157,25 +157,42 @@ class AskBack:
         Not sure enough: its confidence is below the calibrated ``ask_below``.
         """
         low = rep.out.confidence is not None and rep.out.confidence < rep.settings.ask_below
-        return (bool(rep.r.unsure) or low) and rep.out.update is not None
+        return (bool(rep.r.unsure or rep.r.choices) or low) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
         """Ask whether the reading is right."""
         r, world = rep.r, rep.world
+        pending = Pending.first(r.req.text, self.readings(rep), r.req.kg, world.domain,
+                                rep.settings.clarify_timeout)
+        doubts = [*(f'the read-back denied {f.text()}' for f in sorted(r.unsure)),
+                  *('asked which one the report says, the model did not settle on one of '
+                    + ', '.join(f.text() for f in sorted(g)) for g in r.choices)]
+        sure = pending.readings[0].confidence
+        why = '; '.join(doubts) or (f"the reading's confidence {sure:.2f} is below "
+                                    f'{rep.settings.ask_below:.2f}')
+        return Ruling(Act.ASK, pending.to_json(), question=pending.question,
+                      errors=[f'{why}; asked: {pending.question}'])
+
+    @staticmethod
+    def readings(rep: Report) -> list[Reading]:
+        """Return the readings to offer: the answer, then without what is in doubt.
+
+        Without the denied facts; for each thing the choice did not settle, keeping one of
+        its facts at a time (with the denied ones out too).
+        """
+        r, world = rep.r, rep.world
         odds = read_odds(rep.out.trace.history)
         stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
         readings = [Reading(rep.update, confidence(stated, set(), odds), 'answer')]
-        rest = without(r.req.kg, world, r.done, r.unsure)
-        if rest is not None and rest != rep.update:
-            readings.append(Reading(rest, confidence(stated - r.unsure, r.unsure & stated, odds),
-                                    'without denied'))
-        pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
-                                rep.settings.clarify_timeout)
-        why = ('the read-back denied ' + ', '.join(f.text() for f in sorted(r.unsure))
-               if r.unsure else f"the reading's confidence {readings[0].confidence:.2f} is "
-               f'below {rep.settings.ask_below:.2f}')
-        return Ruling(Act.ASK, pending.to_json(), question=pending.question,
-                      errors=[f'{why}; asked: {pending.question}'])
+        drops = [(set(r.unsure), 'without denied')] if r.unsure else []
+        drops += [(r.unsure | (group - {kept}), f'only {kept.text()} of {kept.args[0]}')
+                  for group in r.choices for kept in sorted(group)]
+        for drop, source in drops:
+            rest = without(r.req.kg, world, r.done, drop)
+            if rest is not None and all(rest != x.update for x in readings):
+                readings.append(Reading(rest, confidence(stated - drop, drop & stated, odds),
+                                        source))
+        return readings
 
 
 class Clarify:

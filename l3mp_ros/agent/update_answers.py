@@ -172,6 +172,8 @@ class Reading:
     errors: list[str] = field(default_factory=list)
     listing: str = 'full'  # what the prompts list (Grounding.shown)
     unsure: set[Fact] = field(default_factory=set)  # facts the read-back denied, kept to ask
+    #: facts of one thing the read-back's choice did not settle on, kept to ask which
+    choices: list[frozenset[Fact]] = field(default_factory=list)
 
     @property
     def several(self) -> bool:
