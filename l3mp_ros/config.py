@@ -22,7 +22,9 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
+
+S = TypeVar('S')
 
 
 def calibrated(key: str, fallback: float) -> float:
@@ -306,6 +308,15 @@ def section_names(name: str) -> tuple[str, ...]:
 def default(name: str) -> Any:
     """Return the default of a setting."""
     return getattr(Config(), name)
+
+
+def settings_of(cls: type[S], cfg: Config, section: str = 'language') -> S:
+    """Return the settings dataclass ``cls`` filled from ``cfg``'s ``section``.
+
+    A field takes the configuration's setting of the same name (one name end to end).
+    """
+    given = cfg.section(section)
+    return cls(**{f.name: given[f.name] for f in fields(cls) if f.name in given})
 
 
 def describe(name: str) -> str:

@@ -10,11 +10,11 @@ how tasks are read, and :class:`Asking` the state the propose–judge–re-promp
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import schemas
-from ..config import Config, default
+from ..config import Config, default, settings_of
 from ..llm.parse import strip_fences
 from ..planning.planner import PlanResult
 from ..planning.status import Status
@@ -88,8 +88,7 @@ class TaskSettings:
     @classmethod
     def from_config(cls, cfg: Config) -> TaskSettings:
         """Return the settings of ``cfg``'s language section (one name end to end)."""
-        given = cfg.section('language')
-        return cls(**{f.name: given[f.name] for f in fields(cls) if f.name in given})
+        return settings_of(cls, cfg)
 
     @property
     def attempts(self) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import Config, default
+from ..config import Config, default, settings_of
 from ..llm.protocol import ChatLLM, LLMReply
 from ..retrieval.link import named_in
 from ..world.complete import Completion, complete
@@ -76,8 +76,7 @@ class UpdateSettings:
     @classmethod
     def from_config(cls, cfg: Config) -> UpdateSettings:
         """Return the settings of ``cfg``'s language section (one name end to end)."""
-        given = cfg.section('language')
-        return cls(**{f.name: given[f.name] for f in dataclasses.fields(cls) if f.name in given})
+        return settings_of(cls, cfg)
 
     @property
     def attempts(self) -> int:
