@@ -37,6 +37,7 @@ def calibrated(key: str, fallback: float) -> float:
     except (OSError, ValueError, KeyError, TypeError):
         return fallback
 
+
 # Which nodes declare a parameter (metadata 'nodes').
 WORLD, LANGUAGE, PLANNER, PERCEPTION, BRIDGE = (
     'world', 'language', 'planner', 'perception', 'bridge')

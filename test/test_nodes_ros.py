@@ -416,7 +416,6 @@ def test_language_node_asks_back_over_the_wire_and_takes_the_answer(spinner, tmp
         probe.wait(lambda: any(s.startswith('Noted.') for s in probe.got['say']))
 
 
-
 def test_language_node_asks_whether_a_reading_is_right_and_takes_the_answers(spinner,
                                                                              tmp_path):
     """Issue 58 over DDS: "Just to check" on say; "no", "yes" on voice_command.

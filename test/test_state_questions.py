@@ -278,5 +278,5 @@ def test_take_in_puts_a_found_place_in_and_the_replaced_ones_out():
     assert got.is_empty()
     # the place before goes when asked to
     bedroom = Fact('in_room', ('gary', 'jerry_bedroom'))
-    assert Update.of().take_in({bedroom}, kg_held, gone={kitchen}) == Update.of([kitchen],
-                                                                                 [bedroom])
+    got = Update.of().take_in({bedroom}, kg_held, gone={kitchen})
+    assert got == Update.of([kitchen], [bedroom])

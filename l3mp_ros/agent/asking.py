@@ -77,15 +77,15 @@ def read_odds(history: list[dict[str, Any]]) -> dict[Fact, float]:
 
 
 def confidence(stated: set[Fact], left_out: set[Fact], odds: dict[Fact, float]) -> float:
-    """Return one reading's confidence (the least odds of its facts, as read back).
+    """Return how sure the model is of one reading: the least odds of its facts.
 
     The least probability, over the facts read back, that the model reads in the report
     what the reading says of that fact: a fact the reading states counts with P(yes), a
     fact it leaves out (one the read-back denied) with 1 - P(yes). 1.0 when nothing was
     read back with odds.
     """
-    probs = [odds[f] for f in stated if f in odds] + [1 - odds[f] for f in left_out
-                                                        if f in odds]
+    probs = [odds[f] for f in stated if f in odds]
+    probs += [1 - odds[f] for f in left_out if f in odds]
     return min(probs, default=1.0)
 
 

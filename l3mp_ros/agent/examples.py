@@ -197,7 +197,7 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
 
 
 def _move_example(domain: DomainSchema, ph: Callable[..., str], moves: list[str]) -> Example:
-    """One thing moves, another stays (restated): only the move is written."""
+    """Return a report where one thing moves, another stays: only the move is written."""
     names = _Names(domain)
     p1 = domain.predicates[moves[0]]
     p2 = domain.predicates[moves[1]] if len(moves) > 1 else p1
@@ -213,7 +213,7 @@ def _move_example(domain: DomainSchema, ph: Callable[..., str], moves: list[str]
 
 def _linked_example(domain: DomainSchema, ph: Callable[..., str], linked: tuple[str, str],
                     move: str) -> Example:
-    """Someone goes somewhere and takes a thing: both facts are written."""
+    """Return a report where someone goes somewhere with a thing: both facts written."""
     names = _Names(domain)
     pa, pb = (domain.predicates[x] for x in linked)
     who = names.new(pa.params[0][1])
@@ -230,7 +230,7 @@ def _linked_example(domain: DomainSchema, ph: Callable[..., str], linked: tuple[
 
 def _move_and_state_example(domain: DomainSchema, ph: Callable[..., str], move: str,
                             state: str) -> Example:
-    """A move and a one-argument state in one report (another such state stays)."""
+    """Return a report with a move and a one-argument state (another such state stays)."""
     names = _Names(domain)
     p1, u = domain.predicates[move], domain.predicates[state]
     thing = names.new(p1.params[0][1])
@@ -247,7 +247,7 @@ def _move_and_state_example(domain: DomainSchema, ph: Callable[..., str], move: 
 
 def _state_off_example(domain: DomainSchema, ph: Callable[..., str], unary: list[str],
                        moves: list[str]) -> Example:
-    """A one-argument state stops holding: written false."""
+    """Return a report of a one-argument state that stops holding: written false."""
     names = _Names(domain)
     u = domain.predicates[unary[-1] if len(unary) > 1 else unary[0]]
     flag = names.new(u.params[0][1])
@@ -262,7 +262,7 @@ def _state_off_example(domain: DomainSchema, ph: Callable[..., str], unary: list
 
 
 def _nothing_example(domain: DomainSchema, moves: list[str]) -> Example:
-    """A report that changes nothing the domain can say: no facts."""
+    """Return a report that changes nothing the domain can say: no facts."""
     names = _Names(domain)
     facts = []
     if moves:
