@@ -99,6 +99,14 @@ def test_a_task_is_cut_into_requests_without_its_descriptions(text, parts):
     assert split_task(text, TASK_LEX) == parts
 
 
+def test_a_request_rewritten_with_the_descriptions_subject_keeps_its_place():
+    # "it" became "the weather": the sentence is no longer the text's, and finding it
+    # there by value raised ValueError before
+    got = split_task('Please bring the tall glass to Nora. The weather is nice. Please do it.',
+                     TASK_LEX)
+    assert got[0] == 'Please bring the tall glass to Nora.' and len(got) == 2
+
+
 def test_what_describes_and_what_asks():
     assert describes("Laura's phone is ringing", TASK_LEX)
     assert describes('it is ringing') and describes('The dishes are dirty')

@@ -131,11 +131,11 @@ def split_task(text: str, lexicon: Iterable[str] = ()) -> list[str]:
     kept = _requests(sentences, lex)
     parts: list[str] = []
     ahead = ''  # a first sentence naming nothing, put before the next one
-    for k, sentence in enumerate(kept):
+    for k, (at, sentence) in enumerate(kept):
         clauses = [c for c in split_report(sentence, lex) if not describes(c, lex)] or [sentence]
         named = [bool({_plain(w) for w in _words(c)} & lex) for c in clauses]
         if not any(named):
-            if parts and kept[k - 1] is sentences[sentences.index(sentence) - 1]:
+            if parts and k > 0 and kept[k - 1][0] == at - 1:
                 parts[-1] = f'{parts[-1]} {sentence}'  # the sentence it follows in the text
             elif k + 1 < len(kept):
                 ahead += sentence + ' '
@@ -156,17 +156,19 @@ def split_task(text: str, lexicon: Iterable[str] = ()) -> list[str]:
     return parts
 
 
-def _requests(sentences: list[str], lex: set[str]) -> list[str]:
-    """Return the sentences that ask something (all of them when none does).
+def _requests(sentences: list[str], lex: set[str]) -> list[tuple[int, str]]:
+    """Return (position, sentence) of the sentences that ask something (all when none does).
 
     With one description left out, a request naming nothing gets its subject for "it" or
     "them": "Laura's phone is ringing. Please answer it."
     """
-    kept = [x for x in sentences if not describes(x, lex)] or sentences
-    said = [subject(x) for x in sentences if x not in kept]
+    kept = [(i, x) for i, x in enumerate(sentences) if not describes(x, lex)] \
+        or list(enumerate(sentences))
+    at = {i for i, _ in kept}
+    said = [subject(x) for i, x in enumerate(sentences) if i not in at]
     if len(said) == 1 and said[0]:
-        kept = [x if {_plain(w) for w in _words(x)} & lex else _PRONOUN.sub(said[0], x)
-                for x in kept]
+        kept = [(i, x if {_plain(w) for w in _words(x)} & lex else _PRONOUN.sub(said[0], x))
+                for i, x in kept]
     return kept
 
 
