@@ -87,7 +87,7 @@ REPORT_CHECKS: Sequence[Any] = (
     PlaceCheck(),  # where is each thing and person named now? both option orders
     ActorCheck(),  # whoever put a thing somewhere is where that place is
     Clarify(),  # a referent that was a guess: the speaker is asked which one
-    AskBack(),  # a reading the read-back denied part of: the speaker is asked (ask_back)
+    AskBack(),  # a reading in doubt (denied, unsettled, not sure enough): asked (ask_back)
 )
 
 #: one goal answer (:class:`.goal_checks.GoalAnswer`) of Algorithm 4, in order
