@@ -10,8 +10,17 @@ doubt): the report waits, and the speaker's answers decide what is written.
 
 import json
 import math
+import time
 
-from l3mp_ros.agent.asking import NO, Pending, Reading, answer_of, confidence, read_odds
+from l3mp_ros.agent.asking import (
+    NO,
+    UNDO_WINDOW,
+    Pending,
+    Reading,
+    answer_of,
+    confidence,
+    read_odds,
+)
 from l3mp_ros.agent.update import NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
 from l3mp_ros.retrieval.link import LinkRetriever
@@ -236,3 +245,30 @@ def test_a_reading_below_the_calibrated_confidence_is_asked_about(tmp_path):
     with FakeOpenAI([one, _said(0.8)], answers=NO_OPTION) as fake:
         out = _updater(world2, fake, ask_below=0.75).run(REPORT)
     assert out.applied and out.question is None and round(out.confidence, 2) == 0.8
+
+
+def test_undo_that_right_after_a_report_takes_it_back(tmp_path):
+    from l3mp_ros.agent.asking import correction
+    assert correction('undo that') and correction("No, that's wrong.") and correction(
+        'Scratch that!') and not correction('no') and not correction('undo the blinds')
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    one = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
+    with FakeOpenAI([one, _said(0.9)], answers=NO_OPTION) as fake:
+        updater = _updater(world, fake)
+        out = updater.run(REPORT)
+        assert out.applied and HELD in world.kg
+        calls = len(fake.requests)
+        assert updater.answers('undo that') and not updater.answers('the red pen')
+        late = time.time() + UNDO_WINDOW + 1  # past the window: no longer taken back
+        assert updater.questions.withdrawable() is not None
+        assert updater.questions.withdrawable(now=late) is None
+        undone = updater.answer("No, that's wrong.")
+        assert len(fake.requests) == calls  # no model call
+    assert undone.applied and world.kg.to_json() == before  # the write withdrawn
+    with Store(tmp_path / 'kg.db') as s:
+        events = s.history()
+    assert events[-1].info['withdraws'] == out.event_id and events[-2].id == out.event_id
+    assert events[-2].update == Update.of([OLD], [HELD])  # nothing deleted from the log
+    # a withdrawal is not withdrawn again
+    assert not updater.answers('undo that') and updater.answer('undo that') is None

@@ -13,7 +13,9 @@ confidence. When the robot is unsure, the report is kept pending (an event of st
 
 After "no" or "none of them" the readings not yet offered are asked about; after at most
 :data:`MAX_QUESTIONS` questions, or when none are left, the robot says in one sentence
-what it could not understand and writes nothing. The answer is read without an LLM call
+what it could not understand and writes nothing. Right after a report is written, "undo
+that" or "no, that's wrong" (:func:`correction`) withdraws it: a new event, nothing
+deleted. The answer is read without an LLM call
 (:func:`answer_of`); the chosen reading is verified again on the graph as it is then.
 
 Each option carries the change it would write (``remove``/``add`` fact lists, as
@@ -44,6 +46,11 @@ _NONE = re.compile(r"\b(none|neither|no idea|don'?t know|not sure|never ?mind)\b
 _ORDINALS = {'first': 0, '1st': 0, '1': 0, 'second': 1, '2nd': 1, '2': 1, 'third': 2,
              '3rd': 2, '3': 2, 'fourth': 3, '4th': 3, '4': 3, 'last': -1}
 MAX_ANSWER_WORDS = 8
+#: "undo that", "no, that's wrong": the speaker takes back the report just written
+_UNDO = re.compile(r"^\W*(?:no\W+)?(?:undo(?: that| it)?|that'?s (?:wrong|not (?:it|right|"
+                   r"what i (?:said|meant)))|take (?:that|it) back|scratch that|"
+                   r"withdraw (?:that|it))\W*$", re.I)
+UNDO_WINDOW = 300.0  # seconds after a report is written that its speaker may take it back
 
 
 @dataclass(frozen=True)
@@ -170,6 +177,11 @@ class Pending:
                    [Reading.from_json(r) for r in data.get('readings') or []],
                    [int(k) for k in data.get('offered') or []], int(data.get('asked', 1)),
                    str(data.get('question') or ''), float(data.get('expires', 0)))
+
+
+def correction(text: str) -> bool:
+    """Tell whether ``text`` takes back what was just written ("undo that")."""
+    return bool(_UNDO.match(text.strip()))
 
 
 def answer_of(text: str, n: int) -> str | int | None:

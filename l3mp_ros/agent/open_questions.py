@@ -16,9 +16,9 @@ from typing import Any
 from ..world.events import EventStatus
 from ..world.kg import Update
 from ..world.model import WorldModel
-from ..world.support import SupportKind
+from ..world.support import SAID, SupportKind, classify
 from . import clarify
-from .asking import NO, READINGS, Pending, answer_of
+from .asking import NO, READINGS, UNDO_WINDOW, Pending, answer_of, correction
 from .update_answers import UpdateOutcome
 
 
@@ -49,7 +49,7 @@ class OpenQuestions:
         """Tell whether ``text`` answers the open question (no LLM call)."""
         open_ = self.pending()
         if open_ is None:
-            return False
+            return correction(text) and self.withdrawable() is not None
         if open_[1].get('kind') == READINGS:
             return answer_of(text, len(open_[1].get('offered') or [])) is not None
         return clarify.pick(self.world.snapshot(), open_[1].get('options') or [],
@@ -64,7 +64,7 @@ class OpenQuestions:
         began = time.perf_counter()
         open_ = self.pending()
         if open_ is None:
-            return None
+            return self.withdraw(text, source, began) if correction(text) else None
         qid, data = open_
         if data.get('kind') == READINGS:
             return self._readings(qid, Pending.from_json(data), text, source, began)
@@ -130,6 +130,36 @@ class OpenQuestions:
             out.update = reading.update
             res = self.world.apply(reading.update, verify=True, info=info, **kept)
             out.errors = res.errors
+        out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
+
+    def withdrawable(self, now: float | None = None) -> Any:
+        """Return the event a correction would withdraw now, or None.
+
+        The newest event of the log, if it is a report (told or confirmed) applied less
+        than :data:`.asking.UNDO_WINDOW` seconds ago and not itself a withdrawal.
+        """
+        last = self.world.last_event()
+        newest = self.world.events(since_id=last - 1) if last else []
+        event = newest[-1] if newest else None
+        if event is None or event.status != EventStatus.APPLIED or event.update is None \
+                or 'withdraws' in event.info or classify(event.source, event.info) not in SAID:
+            return None
+        return event if (time.time() if now is None else now) - event.time <= UNDO_WINDOW \
+            else None
+
+    def withdraw(self, text: str, source: str, began: float) -> UpdateOutcome | None:
+        """Take back the report just written ("undo that"): its inverse, as a new event."""
+        event = self.withdrawable()
+        if event is None:
+            return None
+        out = UpdateOutcome(text=event.utterance or '')
+        out.update = event.update.inverse()
+        res = self.world.apply(out.update, source=source, verify=True,
+                               utterance=f'{text.strip()} [takes back event {event.id}]',
+                               info={'withdraws': event.id, 'answer': text})
+        out.errors = res.errors
         out.applied, out.event_id = res.applied, res.event_id
         out.seconds = time.perf_counter() - began
         return out
