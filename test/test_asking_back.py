@@ -272,3 +272,20 @@ def test_undo_that_right_after_a_report_takes_it_back(tmp_path):
     assert events[-2].update == Update.of([OLD], [HELD])  # nothing deleted from the log
     # a withdrawal is not withdrawn again
     assert not updater.answers('undo that') and updater.answer('undo that') is None
+
+
+def test_an_answer_past_the_options_is_told_so_and_the_question_stays(tmp_path):
+    from l3mp_ros.agent.asking import unfit
+    assert unfit('the fifth one', 3).startswith('That is not one of the options')
+    assert 'yes' in unfit('the second one', 1)
+    assert unfit('the second one', 3) is None and unfit('Jerry went out', 1) is None
+    world, fake, updater, out = _asked(tmp_path)
+    before = world.kg.to_json()
+    with fake:
+        assert updater.answers('the third one')
+        said = updater.answer('the third one')  # one option: yes or no
+        assert not said.applied and said.errors[0].startswith('That is not one of')
+        assert said.question == out.question and str(said.status) == 'clarify'
+        assert world.kg.to_json() == before and updater.pending()[0] == out.event_id
+        assert updater.answer('yes').applied  # the question was still open
+    assert HELD in world.kg

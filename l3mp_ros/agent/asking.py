@@ -179,6 +179,20 @@ class Pending:
                    str(data.get('question') or ''), float(data.get('expires', 0)))
 
 
+def unfit(text: str, n: int) -> str | None:
+    """Return what to say to an answer that points past the options ("the fifth one").
+
+    None when ``text`` is no such answer (then it may be a new report).
+    """
+    said = re.findall(r"[a-z0-9']+", text.lower())
+    if not said or len(said) > MAX_ANSWER_WORDS or answer_of(text, n) is not None:
+        return None
+    if any(w in _ORDINALS or w in ('fifth', 'sixth', '5th', '6th', '5', '6') for w in said):
+        return ('That is not one of the options: say "yes" or "no".' if n == 1 else
+                f'That is not one of the options: say which one (1 to {n}) or "none of them".')
+    return None
+
+
 def correction(text: str) -> bool:
     """Tell whether ``text`` takes back what was just written ("undo that")."""
     return bool(_UNDO.match(text.strip()))

@@ -18,7 +18,7 @@ from ..world.kg import Update
 from ..world.model import WorldModel
 from ..world.support import SAID, SupportKind, classify
 from . import clarify
-from .asking import NO, READINGS, UNDO_WINDOW, Pending, answer_of, correction
+from .asking import NO, READINGS, UNDO_WINDOW, Pending, answer_of, correction, unfit
 from .update_answers import UpdateOutcome
 
 
@@ -51,7 +51,8 @@ class OpenQuestions:
         if open_ is None:
             return correction(text) and self.withdrawable() is not None
         if open_[1].get('kind') == READINGS:
-            return answer_of(text, len(open_[1].get('offered') or [])) is not None
+            n = len(open_[1].get('offered') or [])
+            return answer_of(text, n) is not None or unfit(text, n) is not None
         return clarify.pick(self.world.snapshot(), open_[1].get('options') or [],
                             text) is not None
 
@@ -106,9 +107,15 @@ class OpenQuestions:
         could not be understood and writes nothing.
         """
         got = answer_of(text, len(pending.offered))
-        if got is None:
-            return None
         out = UpdateOutcome(text=pending.text)
+        if got is None:
+            why = unfit(text, len(pending.offered))
+            if why is None:
+                return None
+            # the question stays open as it was: said again, nothing written
+            out.errors, out.question = [why], pending.question
+            out.clarify, out.event_id = pending.to_json(), qid
+            return out
         info: dict[str, Any] = {'clarifies': qid, 'answer': text}
         kept = {'source': source, 'utterance': f'{pending.text} [{text.strip()}]'}
         if got == NO:
