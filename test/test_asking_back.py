@@ -289,3 +289,19 @@ def test_an_answer_past_the_options_is_told_so_and_the_question_stays(tmp_path):
         assert world.kg.to_json() == before and updater.pending()[0] == out.event_id
         assert updater.answer('yes').applied  # the question was still open
     assert HELD in world.kg
+
+
+def test_a_second_report_while_one_waits_is_read_and_the_question_stays(tmp_path):
+    world = household_world(tmp_path)
+    anna = Fact('person_in_room', ('anna', 'kitchen'))
+    second = [{'content': {'facts': [['person_in_room', 'anna', 'kitchen']]}}, _said(0.95)]
+    with FakeOpenAI([*SCRIPT, *second], answers=NO_OPTION) as fake:
+        updater = _updater(world, fake)
+        first = updater.run(REPORT)
+        assert str(first.status) == 'clarify'
+        other = updater.run('Anna went to the kitchen.')  # read as usual meanwhile
+        assert other.applied and anna in world.kg and HELD not in world.kg
+        assert updater.pending()[0] == first.event_id  # the question is still open
+        done = updater.answer('yes')
+    # the confirmed reading is verified on the graph as it is now, then written
+    assert done.applied and HELD in world.kg and EXTRA in world.kg and anna in world.kg
