@@ -50,6 +50,9 @@ def add_household(verbs: argparse._SubParsersAction) -> None:
     p.add_argument('--oracle-reports', action='store_true',
                    help='gold answers for the reports only: the LLM reads the tasks alone, '
                         'on a world that follows the truth (measures Algorithm 4 alone)')
+    p.add_argument('--speaker', choices=('gold', 'none'), default='none',
+                   help='gold: the questions a report asks back are answered truthfully '
+                        'from the truth (questions per report are reported)')
     add_llm_options(p, api_key=True, timeout=300.0)  # the embedded model is slow
     p.add_argument('--engine', choices=ENGINE_SETTINGS, default=Config().engine)
     p.add_argument('--plan-timeout', type=float, default=60.0,
@@ -235,7 +238,7 @@ def cmd_household(args: argparse.Namespace) -> int:
     written: list[Path] = []
     meta = {'seed': args.seed, 'changes': args.changes, 'tasks': args.tasks,
             'task_every': args.task_every, 'cover': args.cover, 'oracle': args.oracle,
-            'oracle_reports': args.oracle_reports,
+            'oracle_reports': args.oracle_reports, 'speaker': args.speaker,
             'model': model,
             'engine': args.engine, 'command': 'l3mp ' + ' '.join(sys.argv[1:])}
     try:
@@ -246,7 +249,8 @@ def cmd_household(args: argparse.Namespace) -> int:
                                oracle_reports=args.oracle_reports, engine=args.engine,
                                plan_timeout=args.plan_timeout, max_attempts=args.max_attempts,
                                speedup_sample=args.speedup_sample,
-                               speedup_timeout=args.speedup_timeout, model=model)
+                               speedup_timeout=args.speedup_timeout, model=model,
+                               speaker=args.speaker)
             runner = Runner(config, out / variant_dirname(name), llm)
             try:
                 try:

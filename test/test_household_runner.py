@@ -393,3 +393,30 @@ def test_unreachable_llm_stops_the_run_without_judging(tmp_path, house):
     finally:
         runner.close()
         llm.close()
+
+
+@pytest.mark.parametrize('speaker', ['gold', 'none'])
+def test_a_speaker_answers_the_questions_a_report_asks(tmp_path, house, speaker):
+    """Issue 58: the read-back denies every stated fact, so each report asks whether its
+    reading is right; the gold speaker says yes from the truth, nobody leaves it out."""
+    steps: dict[str, Step] = {}
+    oracle = OracleLLM()
+
+    def responder(request: dict[str, Any]) -> dict[str, Any]:
+        return {'content': json.dumps(oracle.answer(_schema_name(request),
+                                                    steps[_utterance(request)]))}
+
+    cfg = config('RL_V', 4, 1, oracle=False, model='fake-model', speaker=speaker)
+    cfg.split_clauses = False  # the responder answers whole reports, like the oracle
+    assert ('speaker' in cfg.identity()) == (speaker == 'gold')  # old runs still resume
+    denied = {**DEFAULT_ANSWERS, 'confirm': {'content': {'answer': 'no'}}}
+    runner, _ = _recording_run(cfg, tmp_path / speaker, house, responder, denied, steps)
+    changes = [r for r in runner.records if r['kind'] == 'change']
+    s = runner.summary()
+    if speaker == 'gold':
+        assert all(r['asked'] >= 1 and r['diff_correct'] for r in changes), changes
+        assert s['questions'] >= len(changes) and s['changes_asked'] == len(changes)
+        assert s['state_change_success'] == 1.0
+    else:
+        assert all(r['asked'] == 0 and not r['applied'] for r in changes)
+        assert s['questions'] == 0 and s['state_change_success'] < 1.0

@@ -56,6 +56,12 @@ def report_markdown(summaries: list[dict[str, Any]], meta: dict[str, Any]) -> st
             f'{"–" if tok_u is None else f"{tok_u:.0f}"} | '
             f'{"–" if tok_t is None else f"{tok_t:.0f}"} | {s["llm_calls"]} | '
             f'{s["reprompts"]} | {"–" if speed is None else f"{bound}{speed:.1f}×"} |')
+    asked = [s for s in summaries if s.get('questions')]
+    if meta.get('speaker') == 'gold':
+        lines += ['', 'Asked back (`--speaker gold`, answered from the truth): ' + '; '.join(
+            f'{s["label"]} {s["questions"]} questions, {s["questions_per_change"]:.2f} per '
+            f'change, on {s["changes_asked"]} changes' for s in asked) if asked else
+            'Asked back (`--speaker gold`): no question.']
     lines += ['', 'State changes %: change steps after which the KG of the agent equals the '
               'ground truth (errors are never forgiven). Diff %: change steps whose KG change '
               'equals the gold diff. Plans %: tasks whose plan, executed on the ground truth, '

@@ -33,11 +33,16 @@ class RunConfig:
     speedup_sample: int = 4  # tasks on which the planner also runs on the whole KG
     speedup_timeout: float = 60.0
     model: str = ''  # for the report only
+    # who answers the questions a report asks back: 'gold' (truthfully, from the generator's
+    # truth: :mod:`l3mp_ros_bench.speaker`) or 'none' (nobody: the report is not applied)
+    speaker: str = 'none'
 
     def identity(self) -> dict[str, Any]:
         """Return the fields that must match for a run to be resumed."""
         data = asdict(self)
         data['variant'] = resolve_variant(self.variant).name
+        if data['speaker'] == 'none':
+            del data['speaker']  # runs made before the option resume as they were
         for flag in ('cover', 'oracle_reports'):
             if not data[flag]:
                 del data[flag]  # runs made before the option resume as they were

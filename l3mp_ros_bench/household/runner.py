@@ -64,6 +64,7 @@ from l3mp_ros_bench.household.stats import state_errors, summarise
 from l3mp_ros_bench.household.variants import (
     resolve_variant,
 )
+from l3mp_ros_bench.speaker import converse
 
 RUN_SCHEMA = 'l3mp/household_run/v1'
 RECORD_SCHEMA = 'l3mp/household_record/v1'
@@ -329,8 +330,13 @@ class Runner:
             self.report_oracle.step = step
         self.llm.reset()
         outcome = None
+        truth_after = truth_before.copy()
+        truth_after.apply(step.diff)
+        talk = None
         if self.variant.updates:
             outcome = self.updater.run(step.text, source='nl')
+            talk = converse(outcome, self.updater.answer, set(truth_after.facts)
+                            if self.config.speaker == 'gold' else None)
         log = self.llm.reset()
         self.truth.apply(step.diff)
         gold = truth_before.diff_to(self.truth)
@@ -345,7 +351,10 @@ class Runner:
             'reprompts': max(0, (outcome.attempts if outcome else 0) - 1),
             'errors': list(outcome.errors) if outcome else [],
             'context_facts': outcome.context_size if outcome else 0,
+            'asked': talk.asked if talk else 0,
         })
+        if talk and talk.turns:
+            rec['talk'] = talk.turns
         self._llm_fields(rec, log)
         if outcome is not None:
             rec['timing']['retrieval_seconds'] = outcome.retrieval_seconds

@@ -110,6 +110,11 @@ def summarise(records: list[dict[str, Any]], config: RunConfig, variant: Variant
         'llm_retries': sum(x['retries'] for x in all_llm),
         'llm_errors': sum(x['errors'] for x in all_llm),
         'reprompts': sum(r.get('reprompts', 0) for r in records),
+        # asking back (``--speaker gold``): questions answered, per change, and on how many
+        'questions': sum(r.get('asked', 0) for r in changes),
+        'questions_per_change': (sum(r.get('asked', 0) for r in changes) / len(changes)
+                                 if changes else None),
+        'changes_asked': sum(bool(r.get('asked')) for r in changes),
         'planner_speedup': statistics.fmean(speedups) if speedups else None,
         'planner_speedup_lower_bound': any(m['full_status'] == 'timeout' and m['success']
                                            for m in measured),
