@@ -105,6 +105,8 @@ def add_lifelong(verbs: argparse._SubParsersAction) -> None:
                    help='share of reports the oracle misreads (with --oracle)')
     p.add_argument('--no-observe', action='store_true', help='the robot never looks')
     p.add_argument('--measure-every', type=int, default=100)
+    p.add_argument('--speaker', choices=('gold', 'none'), default='none',
+                   help='gold: the questions a report asks back are answered from the truth')
     p.add_argument('--patrol', choices=('off', 'idle'), default='off',
                    help='idle: between steps, look at the place whose facts are most '
                         'worth checking: told, or unseen for long (default off)')
@@ -153,7 +155,7 @@ def cmd_lifelong(args: argparse.Namespace) -> int:
                             speedup_sample=0, model=model, noise=args.noise,
                             observe=not args.no_observe, measure_every=args.measure_every,
                             patrol=args.patrol, idle_moves=idle_moves,
-                            stale_min=args.stale_min)
+                            stale_min=args.stale_min, speaker=args.speaker)
     out = Path(args.out)
     if args.report_only and not (out / 'checkpoint.json').is_file():
         raise CLIError(f'--report-only: {out} holds no lifelong run; nothing to report')

@@ -436,6 +436,9 @@ def summarise(records: list[dict[str, Any]], config: LifelongConfig,
             1 for r in records if r['kind'] == 'task' and not r.get('success')
             and (r['timing'].get('planner_seconds') or 0.0) >= 0.99 * config.plan_timeout),
         'tasks': sum(1 for r in records if r['kind'] == 'task'),
+        # asking back (``--speaker gold``): questions answered and reports that asked
+        'questions': sum(r.get('asked', 0) for r in records),
+        'reports_asked': sum(bool(r.get('asked')) for r in records),
         'tasks_succeeded': sum(1 for r in records if r['kind'] == 'task' and r.get('success')),
         'observations_overriding_reports': sum(
             1 for r in records if r.get('observation', {}).get('overrides')),
@@ -531,7 +534,9 @@ def write_report(summary: dict[str, Any], out: Path, command: str) -> list[Path]
              f'median {s.get("repair_steps", {}).get("median")}, p90 '
              f'{s.get("repair_steps", {}).get("p90")}, max '
              f'{s.get("repair_steps", {}).get("max")}. Perceivable precision slope: '
-             f'{_num(s.get("precision_seen_slope_pp_per_100"))} points per 100 steps.', '',
+             f'{_num(s.get("precision_seen_slope_pp_per_100"))} points per 100 steps. Asked '
+             f'back: {s.get("questions", 0)} questions on {s.get("reports_asked", 0)} reports.',
+             '',
              '| step | precision seen | recall seen | precision unseen | recall unseen | '
              'store MB | RSS MB | episodic query ms |', '|---' * 8 + '|']
     for m in s['curves']:
