@@ -84,6 +84,19 @@ def test_everything_in_the_named_place_stays_a_candidate(house):
     assert len(_said(kg, 'George looked at the remote.')['remote']) == 1  # his hand
 
 
+def test_a_place_the_thing_goes_to_does_not_narrow_it(house):
+    # "on the table" after the remote is where it is put (retail report 9: "set the
+    # scanner he was holding down on the desk"): George's hand decides, as before issue 60
+    said = _said(house, "George put the remote down on Emily's bedroom table.")
+    assert said['remote'] == [HELD]
+    # written before the remote, the same place is where it lies
+    said = _said(house, "On Emily's bedroom table, George found the remote.")
+    assert said['remote'] == [OWN]
+    # "from" after it says where it was: it narrows
+    said = _said(house, "George took the remote from Emily's bedroom table.")
+    assert said['remote'] == [OWN]
+
+
 def _agent(kg: KnowledgeGraph, step: Step):
     cfg = Config(domain=DOMAIN_PATH, constraints=CONSTRAINTS_PATH, store='', initial_state='',
                  retriever='search', verify=True, confirm=False, place_check=False)

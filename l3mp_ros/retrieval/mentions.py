@@ -51,6 +51,9 @@ DETERMINERS = frozenset('the a an his her its their my our your this that these 
 # determiners) describes the mention before it
 PREPOSITIONS = frozenset('in on at from of for inside under near beside behind onto into '
                          'off by'.split())
+# a place written after a mention with one of these is where it goes, not where it lies:
+# "set the scanner he was holding down on the desk"
+DESTINATIONS = frozenset('on onto into'.split())
 KINDS = frozenset('every each all any'.split())  # "every light": a kind, not one thing
 # "both keys", "two cartons": how many things a plural counts
 COUNTS = {'both': 2, 'two': 2, 'three': 3, 'four': 4, 'five': 5, 'six': 6}
@@ -341,8 +344,8 @@ def _narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
         near = [k for k in near if said[k] not in own and not m.start <= k < m.end]
         m.candidates = _by_words(m, near, said, names, covering,
                                  heads, owned)
-    links = _Links(kg, steady, places,
-                   named_places={o.start for o in mentions if _written_as_place(said, o.start)})
+    links = _Links(kg, steady, places, named_places={
+        o.start: prep for o in mentions if (prep := _written_as_place(said, o.start))})
     placed: set[int] = set()  # mentions a named place narrowed
     while True:  # the nearest mention that tells the candidates apart decides
         for m in mentions:
@@ -468,7 +471,7 @@ class _Links:
 
     def __init__(self, kg: KnowledgeGraph, steady: Collection[str] | None,
                  places: Mapping[str, int] | Collection[str] = (),
-                 named_places: Collection[int] = ()) -> None:
+                 named_places: Mapping[int, str] | None = None) -> None:
         self.kg = kg
         self.steady = None if steady is None else frozenset(steady)
         # predicate -> the position of the thing whose place it says (the other: the place)
@@ -481,8 +484,8 @@ class _Links:
             self.stages.insert(1, Stage(3, True, place=True))
         self._nbrs: dict[tuple[str, bool], frozenset[str]] = {}
         self._up: dict[str, tuple[str, ...]] = {}
-        # the starts of the mentions the utterance writes as places ("in the kitchen")
-        self.named_places = frozenset(named_places)
+        # the mentions the utterance writes as places ("in the kitchen"): start -> preposition
+        self.named_places = dict(named_places or {})
 
     def neighbours(self, name: str, steady_only: bool) -> frozenset[str]:
         key = (name, steady_only)
@@ -543,8 +546,11 @@ def _joined(links: _Links, m: Mention, o: Mention, stage: Stage, placed: set[int
     """
     known = set(o.candidates)
     if stage.place:
-        if o.start not in links.named_places:
+        prep = links.named_places.get(o.start)
+        if prep is None:
             return False  # "George picked up ...": a subject, not a place the report names
+        if o.start > m.start and prep in DESTINATIONS:
+            return False  # "put the pen on the table": where it goes, not where it lies
         joined = [n for n in m.candidates if links.lies_in(n, known, stage.hops)]
     elif not stage.steady and m.start in placed:
         return False
@@ -559,8 +565,8 @@ def _joined(links: _Links, m: Mention, o: Mention, stage: Stage, placed: set[int
     return False
 
 
-def _written_as_place(said: list[str], start: int) -> bool:
-    """Tell whether the mention at ``start`` is written as a place the report names.
+def _written_as_place(said: list[str], start: int) -> str | None:
+    """Return the preposition the mention at ``start`` is written after, as a place, or None.
 
     After a preposition, with only determiners between: "in Emily's bedroom", "from the
     window bench"; not "George" in "..., George picked up the remote".
@@ -568,7 +574,7 @@ def _written_as_place(said: list[str], start: int) -> bool:
     k = start - 1
     while k >= 0 and said[k] in DETERMINERS:
         k -= 1
-    return k >= 0 and said[k] in PREPOSITIONS
+    return said[k] if k >= 0 and said[k] in PREPOSITIONS else None
 
 
 def _gap(a: Mention, b: Mention) -> int:
