@@ -32,6 +32,7 @@ from typing import Any
 from ..world.complete import Completion, complete
 from ..world.kg import Fact, KnowledgeGraph, Update
 from ..world.phrasing import Phrasing
+from .clarify import ORDINALS
 
 MAX_QUESTIONS = 3  # questions about one report; then nothing is written
 MAX_CHOICES = 4  # readings offered in one question
@@ -43,8 +44,8 @@ _YES = re.compile(r"^\W*(yes|yeah|yep|yup|correct|right|exactly|sure|that'?s (ri
 _NO = re.compile(r"^\W*(no|nope|nah|wrong|incorrect|not (really|quite|right)|that'?s "
                  r"(wrong|not (it|right)))\b", re.I)
 _NONE = re.compile(r"\b(none|neither|no idea|don'?t know|not sure|never ?mind)\b", re.I)
-_ORDINALS = {'first': 0, '1st': 0, '1': 0, 'second': 1, '2nd': 1, '2': 1, 'third': 2,
-             '3rd': 2, '3': 2, 'fourth': 3, '4th': 3, '4': 3, 'last': -1}
+# how an answer points at an option: which-thing questions' words, and digits
+_ORDINALS = {**ORDINALS, '1': 0, '2': 1, '3': 2, '4': 3}
 MAX_ANSWER_WORDS = 8
 #: "undo that", "no, that's wrong": the speaker takes back the report just written
 _UNDO = re.compile(r"^\W*(?:no\W+)?(?:undo(?: that| it)?|that'?s (?:wrong|not (?:it|right|"

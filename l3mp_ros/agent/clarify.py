@@ -37,8 +37,8 @@ MAX_OPTIONS = 4  # a longer question is not one a person answers; beyond, the fi
 MAX_ANSWER_WORDS = 12  # a longer utterance is a new report, not an answer
 NEAR_HOPS = 2  # an answer names only things this close to an option ("Jerry's bedroom")
 SCAN_EVENTS = 2000  # a pending question is looked for among this many newest events
-_ORDINALS = {'first': 0, '1st': 0, 'second': 1, '2nd': 1, 'third': 2, '3rd': 2,
-             'fourth': 3, '4th': 3, 'last': -1}
+ORDINALS = {'first': 0, '1st': 0, 'second': 1, '2nd': 1, 'third': 2, '3rd': 2,
+            'fourth': 3, '4th': 3, 'last': -1}
 # words that say how, not which: never what tells one option from another
 _FUNCTION_WORDS = frozenset('the a an one ones that this is are was in on at of to by from '
                             'with into onto for and or it its which who has have'.split())
@@ -208,8 +208,8 @@ def pick(kg: KnowledgeGraph, options: Sequence[dict[str, str]], text: str) -> st
     best = max(hits)
     if best > 0 and hits.count(best) == 1:
         return entities[hits.index(best)]
-    places = {_ORDINALS[w] % len(options) for w in said
-              if w in _ORDINALS and _ORDINALS[w] < len(options)}
+    places = {ORDINALS[w] % len(options) for w in said
+              if w in ORDINALS and ORDINALS[w] < len(options)}
     if len(places) == 1:
         return entities[places.pop()]
     return None

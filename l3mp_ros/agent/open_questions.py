@@ -25,7 +25,7 @@ from .update_answers import UpdateOutcome
 class OpenQuestions:
     """The open question of a world model, and how an answer completes its report."""
 
-    def __init__(self, world: WorldModel, timeout: float = 300.0) -> None:
+    def __init__(self, world: WorldModel, timeout: float) -> None:
         self.world = world
         self.timeout = timeout  # seconds a follow-up question waits (``clarify_timeout``)
 

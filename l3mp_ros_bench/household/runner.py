@@ -39,7 +39,7 @@ from l3mp_ros import compose
 from l3mp_ros.config import Config
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import PlanResult
-from l3mp_ros.world.kg import KnowledgeGraph
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
 from l3mp_ros.world.store import Store
 from l3mp_ros_bench.household.base import Step
 from l3mp_ros_bench.household.checkpoint import (
@@ -330,13 +330,10 @@ class Runner:
             self.report_oracle.step = step
         self.llm.reset()
         outcome = None
-        truth_after = truth_before.copy()
-        truth_after.apply(step.diff)
         talk = None
         if self.variant.updates:
             outcome = self.updater.run(step.text, source='nl')
-            talk = converse(outcome, self.updater.answer, set(truth_after.facts)
-                            if self.config.speaker == 'gold' else None)
+            talk = converse(outcome, self.updater.answer, self._told(truth_before, step))
         log = self.llm.reset()
         self.truth.apply(step.diff)
         gold = truth_before.diff_to(self.truth)
@@ -360,6 +357,14 @@ class Runner:
             rec['timing']['retrieval_seconds'] = outcome.retrieval_seconds
             rec['timing']['update_seconds'] = outcome.seconds
         return rec
+
+    def _told(self, before: KnowledgeGraph, step: Step) -> set[Fact] | None:
+        """Return what holds after ``step`` for the gold speaker (None: nobody answers)."""
+        if self.config.speaker != 'gold':
+            return None
+        after = before.copy()
+        after.apply(step.diff)
+        return set(after.facts)
 
     def _task(self, step: Step) -> dict[str, Any]:
         rec = self._base_record(step)
