@@ -249,3 +249,50 @@ def test_a_counted_plural_names_as_many_things_as_the_graph_links(workshop):
     assert dict(said(workshop, went.format('both')))['drill'] == ['drill_blue', 'drill_red']
     # a count the graph does not match (three, two linked) leaves the narrowing as it was
     assert len(dict(said(workshop, went.format('three')))['drill']) == 1
+
+
+@pytest.fixture()
+def storeroom() -> KnowledgeGraph:
+    """Names written as people do not say them: joined words, kinds with numbers, owners."""
+    kg = KnowledgeGraph('storeroom')
+    for name, type_ in [
+        ('ada', 'worker'), ('ben', 'worker'), ('ice_machine', 'machine'),
+        ('icebucket_3', 'container'), ('tool_case_2', 'case'), ('toolcase_1', 'case'),
+        ('lockerkey_7', 'key'), ('lockerkey_2', 'key'), ('bay_7', 'bay'), ('bay_2', 'bay'),
+        ('shelf_1', 'shelf'), ('bench', 'table'),
+    ]:
+        kg.add_entity(name, type_)
+    for s, p, o in [
+        ('icebucket_3', 'rests_on', 'shelf_1'), ('toolcase_1', 'owned_by', 'ada'),
+        ('toolcase_1', 'rests_on', 'bench'), ('tool_case_2', 'rests_on', 'shelf_1'),
+        ('lockerkey_7', 'assigned_to', 'bay_7'), ('lockerkey_2', 'assigned_to', 'bay_2'),
+    ]:
+        kg.add_fact(Fact(p, (s, o)))
+    return kg
+
+
+def test_words_said_apart_name_a_joined_name(storeroom):
+    got = said(storeroom, 'Ben used the ice machine and took the ice bucket off the shelf.')
+    # "ice bucket" is one mention of icebucket_3: "ice" names nothing else on its own
+    assert ('ice bucket', ['icebucket_3']) in got
+    assert ('ice machine', ['ice_machine']) in got
+    assert [m for m, _ in got].count('ice bucket') == 1
+
+
+def test_one_word_said_names_a_split_name_and_stays_ambiguous(storeroom):
+    # "toolcase" spells tool_case_2's two words and is toolcase_1's own word: both fit
+    assert dict(said(storeroom, 'Ben took the toolcase.'))['toolcase'] == [
+        'tool_case_2', 'toolcase_1']
+    # and the owner written before it says which
+    assert dict(said(storeroom, "Ben took Ada's tool case."))['tool case'] == ['toolcase_1']
+
+
+def test_a_kind_and_its_number_name_one_thing(storeroom):
+    assert dict(said(storeroom, 'Ben grabbed locker key 7.'))['locker key 7'] == [
+        'lockerkey_7']
+    # the number said with what it belongs to: the key joined to bay 7
+    got = dict(said(storeroom, 'Ben grabbed the locker key for bay 7.'))
+    assert got['locker key'] == ['lockerkey_7'] and got['bay 7'] == ['bay_7']
+    # no number: both keys, asked about downstream
+    assert dict(said(storeroom, 'Ben grabbed the locker key.'))['locker key'] == [
+        'lockerkey_2', 'lockerkey_7']

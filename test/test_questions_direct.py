@@ -54,3 +54,23 @@ def test_other_questions_still_go_to_the_llm(tmp_path):
         assert qa.direct(world.kg, 'Where is the moon?') is None  # nothing it names
         assert qa.answer(world.kg, 'Is the kitchen light on?').text == 'Yes.'
         assert len(fake.requests) == 1
+
+
+def test_a_question_is_about_the_thing_not_its_owner_and_asks_when_two_fit(tmp_path):
+    world = household_world(tmp_path)
+    kg = world.kg
+    kg.add_entity('toolcase_1', kg.entities['red_pen'])
+    kg.add_entity('tool_case_2', kg.entities['red_pen'])
+    kg.add_fact(Fact('in_person_hand', ('toolcase_1', 'anna')))
+    kg.add_fact(Fact('placed_at_table', ('tool_case_2', 'living_room_table')))
+    with FakeOpenAI([]) as fake:
+        qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
+                              places=world.constraints.place_predicates())
+        # "Anna's tool case": the case Anna holds, not where Anna is
+        ans = qa.answer(kg, "Where is Anna's toolcase?")
+        assert ans.facts[0] == Fact('in_person_hand', ('toolcase_1', 'anna')), ans.text
+        # "the tool case" fits both, in different places: the robot asks which
+        ans = qa.answer(kg, 'Where is the tool case?')
+        assert ans.text.startswith('Which tool case do you mean: '), ans.text
+        assert 'tool case 2' in ans.text and 'toolcase 1' in ans.text and not ans.facts
+        assert fake.requests == []

@@ -13,13 +13,15 @@ from ..llm.prompting import format_facts, prompt_text
 from ..llm.protocol import Answer, ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
 from ..retrieval.link import named_fully
-from ..retrieval.mentions import resolve
+from ..retrieval.mentions import Mention, head, resolve
 from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing
+from .wording import phrase as phrase_of
 
 KINDS = ('report', 'task', 'question')
+MAX_WHICH = 4  # a question back names at most this many things; beyond, no question
 ROUTE_SCHEMA = {'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': list(KINDS)}},
                 'required': ['kind'], 'additionalProperties': False}
 _QUESTION_START = re.compile(
@@ -111,12 +113,18 @@ def referred(kg: KnowledgeGraph, phrase: str, schema: DomainSchema | None = None
     resolve`: "Anna's reading lamp", "the TV remote of Anna", "the key to the yard door");
     else the name it says in full.
     """
+    found = head_mention(kg, phrase, schema)
+    if found is not None and found.resolved is not None:
+        return found.resolved
+    return named_entity(kg, phrase)
+
+
+def head_mention(kg: KnowledgeGraph, phrase: str,
+                 schema: DomainSchema | None = None) -> Mention | None:
+    """Return the mention a question's noun phrase is about (:func:`.mentions.head`)."""
     steady = schema.static_predicates() if schema is not None else None
     preds = schema.predicates if schema is not None else ()
-    for m in resolve(kg, phrase, steady=steady, predicates=preds):
-        if m.resolved is not None:
-            return m.resolved
-    return named_entity(kg, phrase)
+    return head(resolve(kg, phrase, steady=steady, predicates=preds), phrase)
 
 
 def contents(kg: KnowledgeGraph, holder: str, kind: str | None,
@@ -174,6 +182,9 @@ class QuestionAnswerer:
         facts: list[Fact] = []
         m = _WHERE.match(question) or _WHICH_IN.match(question)
         if m:
+            asked = self.which_one(kg, question, m.group(1))
+            if asked is not None:
+                return asked
             entity = referred(kg, m.group(1), self.schema)
             facts = relation_facts(kg, entity, self.schema) if entity else []
             # and where that is: "on the equipment bench, which is in the equipment room"
@@ -187,6 +198,33 @@ class QuestionAnswerer:
             return None
         return Answer(question=question, text=Phrasing(self.schema, kg).sentences(facts),
                       facts=facts)
+
+    def which_one(self, kg: KnowledgeGraph, question: str, phrase: str) -> Answer | None:
+        """Ask back which thing a question means when its noun phrase fits several.
+
+        Only when the things are in different places (the answer would differ): "Which
+        tool case do you mean: toolcase 1, the one that rests on the bench, or tool case
+        2, the one that is held by Ada?". None when the phrase settles on one thing.
+        """
+        found = head_mention(kg, phrase, self.schema)
+        if found is None or not 1 < len(found.candidates) <= MAX_WHICH:
+            return None
+        where = {n: relation_facts(kg, n, self.schema) for n in found.candidates}
+        if len({tuple(f.args[1] for f in fs) for fs in where.values()}) < len(where):
+            return None  # some are where another is: the answer would not tell them apart
+        labels = []
+        for n, fs in where.items():
+            label = n.replace('_', ' ')
+            fs = [f for f in fs if f.predicate in self.places] or fs  # where it is, first
+            if fs:
+                verb = phrase_of(fs[0].predicate, plain=True, domain=self.schema)
+                label += f', the one that {verb} {fs[0].args[1].replace("_", " ")}'
+            labels.append(label)
+        listed = (', '.join(labels[:-1]) + ', or ' if len(labels) > 2
+                  else f'{labels[0]} or ') + labels[-1]
+        noun = found.surface.split("'s ")[-1] if "'s " in found.surface else found.surface
+        noun = re.sub(r'^(the|a|an|his|her|their|its|my|our|your)\s+', '', noun, flags=re.I)
+        return Answer(question=question, text=f'Which {noun} do you mean: {listed}?')
 
     def domain_name(self) -> str:
         """Return the name the prompt gives the world (the domain's, when known)."""

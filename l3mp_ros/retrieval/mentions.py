@@ -226,6 +226,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
         if len(w) > 2 and w not in STOPWORDS:
             runs.extend((i, i + 1, n) for n, hs in heads.items()
                         if any(len(h) - len(w) > 2 and h.endswith(w) for h in hs))
+    runs.extend(_compounds(said, names, heads, df, rare))
     by_type: dict[str, list[str]] = {}
     for n, t in kg.entities.items():
         by_type.setdefault(t, []).append(n)
@@ -234,6 +235,46 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
         if tw and len(members) <= rare:
             runs.extend((i, i + 1, n) for i, w in enumerate(said) if w == tw[-1]
                         for n in members)
+    return runs
+
+
+def _compounds(said: list[str], names: dict[str, list[str]], heads: dict[str, set[str]],
+               df: Counter[str], rare: int) -> list[tuple[int, int, str]]:
+    """Return the runs that join or split a name's words ("ice bucket" for ``icebucket_3``).
+
+    Words said apart that spell one word of a name when joined ("the ice bucket", "the
+    locker key"), or one word said that spells consecutive words of a name ("the
+    toolcase" for ``tool_case_2``). Like a word of the name itself, the compound names the
+    entity when it is the name's head or a word few names share; the run then takes the
+    name's other words next to it ("locker key 7").
+    """
+    spelt: dict[str, list[tuple[str, int, int]]] = {}  # joined form -> (name, first, end)
+    for n, ws in names.items():
+        for a in range(len(ws)):
+            for b in range(a + 1, min(len(ws), a + 3) + 1):
+                if b - a > 1 or not ws[a].isdigit():
+                    spelt.setdefault(''.join(ws[a:b]), []).append((n, a, b))
+
+    def names_it(n: str, a: int, b: int) -> bool:
+        part = names[n][a:b]
+        return bool(heads[n] & set(part)) or (b - a == 1 and df[part[0]] <= rare)
+
+    runs: list[tuple[int, int, str]] = []
+    for i in range(len(said)):
+        for k in (1, 2, 3):
+            pieces = said[i:i + k]
+            if len(pieces) < k or any(len(p) < 2 or p in STOPWORDS or p.isdigit()
+                                      for p in pieces):
+                break
+            for n, a, b in spelt.get(''.join(pieces), ()):
+                if (k == 1) == (b - a == 1) or not names_it(n, a, b):
+                    continue  # a word said as written is an ordinary run
+                rest = set(names[n]) - set(names[n][a:b])
+                j = i + k
+                while j < len(said) and said[j] in rest:  # "locker key 7"
+                    rest.discard(said[j])
+                    j += 1
+                runs.append((i, j, n))
     return runs
 
 
@@ -256,7 +297,8 @@ def _claim(said: list[str], runs: list[tuple[int, int, str]], names: dict[str, l
         same = [r for r in pending if r[0] == i and r[1] == j]
         cands = sorted({r[2] for r in same})
         if j - i == 1:  # "the corridor": the main corridor, not the corridor's shelf
-            cands = [n for n in cands if any(h.endswith(said[i]) for h in heads[n])] or cands
+            cands = [n for n in cands if any(h.endswith(said[i]) or said[i].endswith(h)
+                                             for h in heads[n])] or cands
         mentions.append(Mention(i, j, ' '.join(said[i:j]), cands))
         if j - i > 1:  # "the cold room door" also names the cold room
             inside = set(said[i:j])
@@ -636,3 +678,17 @@ def referents(kg: KnowledgeGraph, text: str) -> list[str]:
 def candidates(mentions: list[Mention]) -> list[str]:
     """Return every entity the mentions may denote, in reading order, once each."""
     return list(dict.fromkeys(n for m in mentions for n in m.candidates))
+
+
+def head(mentions: list[Mention], text: str) -> Mention | None:
+    """Return the mention a noun phrase is about: not an owner, not a description.
+
+    "Ada's tool case": the tool case, not Ada; "the remote in Emily's bedroom": the
+    remote. None when the phrase has no mention.
+    """
+    raw = [t[2] for t in _tokens(text)]
+    for m in mentions:
+        owner = raw[m.end - 1].endswith(("'s", "s'")) and any(o.start >= m.end for o in mentions)
+        if m.describes is None and not owner:
+            return m
+    return mentions[0] if mentions else None
