@@ -30,14 +30,18 @@ from pathlib import Path
 
 
 def rows_of(run: Path) -> list[dict]:
-    """Return the rows of one run that proposed a reading (with their set's name)."""
+    """Return the rows of one run whose reading reached the decision (with the set's name).
+
+    Those with a confidence: a reading the checks refused never reaches it, and a
+    which-thing question is asked whatever the confidence.
+    """
     out = []
     for line in (run / 'reports.jsonl').read_text().splitlines():
         row = json.loads(line)
         if row.get('kind', 'report') != 'report' or 'verdict' not in row:
             continue
-        if row.get('proposed') is None:
-            continue
+        if row.get('proposed') is None or row.get('confidence') is None:
+            continue  # refused by a check, or a which-thing question: no reading to weigh
         row['set'] = run.name
         out.append(row)
     return out
