@@ -117,7 +117,7 @@ def test_a_denied_reading_is_asked_about_and_yes_writes_it(tmp_path):
     assert events[-2].status == 'clarify' and events[-1].status == 'applied'
     assert events[-1].info['clarifies'] == events[-2].id
     assert world.support_of(HELD).kind == 'confirmed' and world.support_of(HELD).unconfirmed_told
-    assert updater.pending() is None and updater.answer('yes') is None
+    assert updater.pending() is None and not updater.answers('yes')
 
 
 def test_no_offers_the_reading_without_the_denied_fact_then_gives_up(tmp_path):
@@ -158,7 +158,9 @@ def test_an_unanswered_question_about_a_reading_expires(tmp_path):
     fake.stop()
     before = world.kg.to_json()
     assert updater.expire(now=out.clarify['expires'] + 1) == [out.event_id]
-    assert updater.pending() is None and updater.answer('yes') is None
+    assert updater.pending() is None
+    late = updater.answer('yes')  # a late answer is told the question is closed
+    assert not late.applied and late.errors[0].startswith('There is no open question')
     assert world.kg.to_json() == before
 
 
@@ -305,3 +307,32 @@ def test_a_second_report_while_one_waits_is_read_and_the_question_stays(tmp_path
         done = updater.answer('yes')
     # the confirmed reading is verified on the graph as it is now, then written
     assert done.applied and HELD in world.kg and EXTRA in world.kg and anna in world.kg
+
+
+def test_an_answer_with_no_question_open_is_told_so_and_changes_nothing(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([]) as fake:  # no reply scripted: any LLM call would fail the test
+        agent_route = _updater(world, fake)
+        for said in ('yes', 'the second one', 'none of them'):
+            assert agent_route.questions.stray(said)
+            out = agent_route.answer(said)
+            assert not out.applied and out.errors == [
+                f'There is no open question to answer: "{said}" changes nothing.']
+        assert not agent_route.questions.stray('Jerry went to the kitchen.')
+        assert fake.requests == []
+    assert world.kg.to_json() == before
+    with Store(tmp_path / 'kg.db') as s:  # each logged as said, nothing written
+        assert [e.status for e in s.history()[-3:]] == ['rejected'] * 3
+
+
+def test_a_second_speakers_answer_after_the_first_is_told_the_question_is_closed(tmp_path):
+    world, fake, updater, out = _asked(tmp_path)
+    with fake:
+        calls = len(fake.requests)
+        first = updater.answer('yes')  # the first speaker settles it
+        second = updater.answer('no')  # the second answers a question no longer open
+        assert len(fake.requests) == calls
+    assert first.applied and HELD in world.kg and EXTRA in world.kg  # the "no" undid nothing
+    assert not second.applied and second.errors[0].startswith('There is no open question')
+    assert world.support_of(HELD).kind == 'confirmed'

@@ -127,7 +127,9 @@ def test_an_unanswered_question_expires_as_not_applied(tmp_path):
     assert last.status == 'rejected' and last.info == {'clarifies': asked.event_id,
                                                        'expired': True}
     assert 'not applied' in last.errors[0]
-    assert updater.pending() is None and updater.answer('the second one') is None
+    assert updater.pending() is None
+    late = updater.answer('the second one')  # too late: told so, nothing written
+    assert not late.applied and late.errors[0].startswith('There is no open question')
     assert HELD not in world.kg
 
 

@@ -88,9 +88,10 @@ class Agent:
     def route(self, text: str, usage: Usage | None = None) -> str:
         """Classify an utterance as ``report``, ``task`` or ``question``.
 
-        An answer to the open question of an earlier report is a ``report`` (no LLM call).
+        An answer to the open question of an earlier report is a ``report`` (no LLM call),
+        and so is an answer with no question open (it is told so, nothing is written).
         """
-        if self.updater.answers(text):
+        if self.updater.answers(text) or self.updater.questions.stray(text):
             return 'report'
         with self._budget():
             return self.router.classify(text, usage)

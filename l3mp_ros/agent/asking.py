@@ -194,6 +194,11 @@ def unfit(text: str, n: int) -> str | None:
     return None
 
 
+def bare_answer(text: str) -> bool:
+    """Tell whether ``text`` is only an answer ("yes", "the second one", "none of them")."""
+    return answer_of(text, 1) is not None or answer_of(text, MAX_CHOICES) is not None
+
+
 def correction(text: str) -> bool:
     """Tell whether ``text`` takes back what was just written ("undo that")."""
     return bool(_UNDO.match(text.strip()))

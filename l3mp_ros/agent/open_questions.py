@@ -18,7 +18,7 @@ from ..world.kg import Update
 from ..world.model import WorldModel
 from ..world.support import SAID, SupportKind, classify
 from . import clarify
-from .asking import NO, READINGS, UNDO_WINDOW, Pending, answer_of, correction, unfit
+from .asking import NO, READINGS, UNDO_WINDOW, Pending, answer_of, bare_answer, correction, unfit
 from .update_answers import UpdateOutcome
 
 
@@ -45,6 +45,10 @@ class OpenQuestions:
         self.expire()
         return clarify.open_question(self.world)
 
+    def stray(self, text: str) -> bool:
+        """Tell whether ``text`` is an answer with no question open ("yes" to nothing)."""
+        return bare_answer(text) and not correction(text) and self.pending() is None
+
     def answers(self, text: str) -> bool:
         """Tell whether ``text`` answers the open question (no LLM call)."""
         open_ = self.pending()
@@ -65,7 +69,9 @@ class OpenQuestions:
         began = time.perf_counter()
         open_ = self.pending()
         if open_ is None:
-            return self.withdraw(text, source, began) if correction(text) else None
+            if correction(text):
+                return self.withdraw(text, source, began)
+            return self._stray(text, source, began) if bare_answer(text) else None
         qid, data = open_
         if data.get('kind') == READINGS:
             return self._readings(qid, Pending.from_json(data), text, source, began)
@@ -94,6 +100,17 @@ class OpenQuestions:
                                    info=info)
             out.errors = res.errors
         out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
+
+    def _stray(self, text: str, source: str, began: float) -> UpdateOutcome:
+        """Log an answer that came with no question open (a second speaker's, a late one)."""
+        out = UpdateOutcome(text=text)
+        out.errors = [f'There is no open question to answer: "{text.strip()}" changes '
+                      'nothing.']
+        res = self.world.reject(out.errors, source=source, utterance=text,
+                                info={'answer': text})
+        out.event_id = res.event_id
         out.seconds = time.perf_counter() - began
         return out
 
