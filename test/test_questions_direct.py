@@ -9,7 +9,7 @@ each passing answer here was read from the graph.
 from l3mp_ros.agent.router import QuestionAnswerer, referred
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.testing import FakeOpenAI
-from l3mp_ros.world.kg import Fact
+from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 from .agent_fixtures import client, household_world
 
@@ -74,3 +74,23 @@ def test_a_question_is_about_the_thing_not_its_owner_and_asks_when_two_fit(tmp_p
         assert ans.text.startswith('Which tool case do you mean: '), ans.text
         assert 'tool case 2' in ans.text and 'toolcase 1' in ans.text and not ans.facts
         assert fake.requests == []
+
+
+def test_words_near_the_thing_say_which_one_before_any_question():
+    kg = KnowledgeGraph('shop')
+    for name, type_ in [('priya', 'worker'), ('price_gun', 'tool'), ('tape_gun', 'tool'),
+                        ('desk', 'desk'), ('till_cradle', 'cradle'), ('office_cradle', 'cradle'),
+                        ('stock_cradle', 'cradle'), ('tills', 'counter'),
+                        ('scanner_1', 'scanner')]:
+        kg.add_entity(name, type_)
+    for s, p, o in [('price_gun', 'carried_by', 'priya'), ('tape_gun', 'rests_on', 'desk'),
+                    ('scanner_1', 'docked_in', 'till_cradle')]:
+        kg.add_fact(Fact(p, (s, o)))
+    qa = QuestionAnswerer(None, None)  # no LLM: an LLM call would raise
+    # "pricing" is the price gun's word: no question
+    assert qa.direct(kg, 'Who is holding the pricing gun?').facts == [
+        Fact('carried_by', ('price_gun', 'priya'))]
+    # the cradle "at the tills" is the till cradle, named more fully by the words after it
+    assert referred(kg, 'the cradle at the tills') == 'till_cradle'
+    # nothing tells the guns apart: asked
+    assert qa.direct(kg, 'Where is the gun?').text.startswith('Which gun do you mean: ')

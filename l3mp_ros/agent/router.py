@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Iterable
@@ -116,7 +117,33 @@ def referred(kg: KnowledgeGraph, phrase: str, schema: DomainSchema | None = None
     found = head_mention(kg, phrase, schema)
     if found is not None and found.resolved is not None:
         return found.resolved
+    if found is not None and len(fitting := by_prefix(found, phrase)) == 1:
+        return fitting[0]
     return named_entity(kg, phrase)
+
+
+def by_prefix(found: Mention, phrase: str) -> list[str]:
+    """Return the mention's candidates the phrase's other words name best, by word stems.
+
+    "the pricing gun": ``price_gun`` shares "pric" with "pricing", ``tape_gun`` nothing.
+    Empty when no word outside the mention tells them apart.
+    """
+    candidates = found.candidates
+    said = {stem(w) for i, w in enumerate(words(phrase)) if not found.start <= i < found.end}
+    said = {w for w in said if w not in STOPWORDS and len(w) > 3}
+
+    def alike(a: str, b: str) -> bool:  # one stem: "pricing" / "price", "charger" / "charging"
+        shared = len(os.path.commonprefix([a, b]))
+        return shared >= 4 and shared >= min(len(a), len(b)) - 2
+
+    def score(name: str) -> int:
+        own = [stem(w) for w in name_words(name) if len(w) > 3]
+        return sum(any(alike(w, o) for o in own) for w in said)
+
+    scores = {n: score(n) for n in candidates}
+    best = max(scores.values(), default=0)
+    top = [n for n in candidates if scores[n] == best]
+    return top if best and len(top) < len(candidates) else []
 
 
 def head_mention(kg: KnowledgeGraph, phrase: str,
@@ -207,8 +234,9 @@ class QuestionAnswerer:
         2, the one that is held by Ada?". None when the phrase settles on one thing.
         """
         found = head_mention(kg, phrase, self.schema)
-        if found is None or not 1 < len(found.candidates) <= MAX_WHICH:
-            return None
+        if found is None or not 1 < len(found.candidates) <= MAX_WHICH \
+                or by_prefix(found, phrase):
+            return None  # one thing, too many to list, or the phrase's words say which
         where = {n: relation_facts(kg, n, self.schema) for n in found.candidates}
         if len({tuple(f.args[1] for f in fs) for fs in where.values()}) < len(where):
             return None  # some are where another is: the answer would not tell them apart

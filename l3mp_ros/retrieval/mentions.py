@@ -690,5 +690,11 @@ def head(mentions: list[Mention], text: str) -> Mention | None:
     for m in mentions:
         owner = raw[m.end - 1].endswith(("'s", "s'")) and any(o.start >= m.end for o in mentions)
         if m.describes is None and not owner:
+            if m.resolved is None:  # "the cradle at the tills": till_cradle is a cradle
+                said = set(m.text.split())
+                fuller = [o for o in mentions if o.describes == m.start and o.resolved
+                          and said <= {stem(w) for w in name_words(o.resolved)}]
+                if len(fuller) == 1:
+                    return fuller[0]
             return m
     return mentions[0] if mentions else None
