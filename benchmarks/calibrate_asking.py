@@ -109,6 +109,25 @@ def fit(points: list[tuple[float, float, float, int, int]], alpha: float) -> dic
             'risk_upper_95': round(upper(wrong, n), 4), 'accepted': n, 'wrong': wrong}
 
 
+def held_out(per_set: dict[str, list[dict]], alpha: float) -> dict[str, dict]:
+    """Fit on all sets but one and apply to that one: how the threshold carries over.
+
+    Per left-out set: the threshold the others give, and on the left-out set the share
+    of its readings applied without asking and the wrong ones among them.
+    """
+    out = {}
+    for name, rows in per_set.items():
+        others = [r for n, rs in per_set.items() if n != name for r in rs]
+        if not rows or not others:
+            continue
+        t = fit(curve(others), alpha)['ask_below']
+        applied = [r for r in rows if conf(r) >= t]
+        wrong = sum(not right(r) for r in applied)
+        out[name] = {'ask_below': t, 'coverage': round(len(applied) / len(rows), 4),
+                     'applied': len(applied), 'wrong': wrong, 'readings': len(rows)}
+    return out
+
+
 def plot(per_set: dict[str, list], pooled: list, threshold: float, path: Path) -> None:
     """Draw the risk–coverage curves (per set and pooled) with the fitted threshold."""
     import matplotlib
@@ -154,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                         'upper bound reported)',
               'alpha': args.alpha, **got, 'readings': len(pooled),
               'sets': {name: len(rows) for name, rows in per_set.items()},
+              'held_out': held_out(per_set, args.alpha),
               'command': 'python benchmarks/calibrate_asking.py ' + ' '.join(
                   str(r) for r in args.runs) + f' --alpha {args.alpha}'}
     print(json.dumps(result, indent=1))
