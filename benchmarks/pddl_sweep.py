@@ -157,7 +157,7 @@ def sweep_problem(domain: Path, problem: Path, engines: list[str], timeout: floa
                 doc = json.loads(out)
                 cell = doc['status']
                 if doc['status'] == 'solved':
-                    by = doc.get('engine', engine)
+                    by = doc.get('solved_by') or doc.get('engine', engine)
                     cell += f' ({len(doc["steps"])}' + (f', {by})' if by != engine else ')')
                 elif doc.get('errors'):
                     row[f'{engine}_error'] = doc['errors'][0][:160]
