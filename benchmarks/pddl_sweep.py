@@ -11,7 +11,9 @@ For each problem:
   atoms of ``:init``) and that is tried instead (``json`` in the table).
 - ``plan <engine>``: ``l3mp plan --goal '<the problem's :goal>' --engine E --json``.
 - ``UP-direct``: unified-planning's reader on the two files and Fast Downward through UP's
-  ``OneshotPlanner``, the same timeout: what a user gets without this package.
+  ``OneshotPlanner``, the same timeout: what a user gets without this package. A problem
+  Fast Downward cannot take (numbers, time) goes to ENHSP when it can, else to the engine
+  UP picks for its kind; the cell names that engine.
 
 Nothing of the package is imported: the CLI runs as a child with this process's
 ``PYTHONPATH``, so a checkout of another commit can be swept
@@ -87,7 +89,7 @@ def to_snapshot(domain: Path, problem: Path) -> dict:
 
 
 def up_direct(domain: Path, problem: Path, timeout: float) -> tuple[str, float]:
-    """Solve with UP's reader and Fast Downward in a child; return (status, seconds)."""
+    """Solve with UP's reader and Fast Downward (else ENHSP, else UP's pick) in a child."""
     code = ('import sys, unified_planning as up\n'
             'from unified_planning.io import PDDLReader\n'
             'from unified_planning.shortcuts import OneshotPlanner\n'
@@ -97,21 +99,26 @@ def up_direct(domain: Path, problem: Path, timeout: float) -> tuple[str, float]:
             'except Exception as e:\n'
             '    print("parse-error:", " ".join(str(e).split())[:80]); sys.exit()\n'
             'try:\n'
-            '    with OneshotPlanner(name="fast-downward") as pl:\n'
+            '    env = up.shortcuts.get_environment()\n'
+            '    names = [n for n in ("fast-downward", "enhsp") if n in env.factory.engines\n'
+            '             and env.factory.engine(n).supports(p.kind)]\n'
+            '    with (OneshotPlanner(name=names[0]) if names\n'
+            '          else OneshotPlanner(problem_kind=p.kind)) as pl:\n'
             '        r = pl.solve(p, timeout=float(sys.argv[3]))\n'
-            '    print(r.status.name)\n'
+            '    print(r.status.name, "" if pl.name == "Fast Downward" else f"({pl.name})")\n'
             'except Exception as e:\n'
             '    print("error:", type(e).__name__, " ".join(str(e).split())[:80])\n')
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            out = subprocess.run([sys.executable, '-c', code, str(domain), str(problem),
-                                  str(timeout)], capture_output=True, text=True, cwd=tmp,
-                                 timeout=timeout + 30)
+            out = subprocess.run([sys.executable, '-c', code, str(domain.resolve()),
+                                  str(problem.resolve()), str(timeout)],
+                                 capture_output=True, text=True, cwd=tmp, timeout=timeout + 30)
             status = first_line(out.stdout) or first_line(out.stderr) or 'no output'
         except subprocess.TimeoutExpired:
             status = 'TIMEOUT'
-    return status.replace('SOLVED_SATISFICING', 'solved'), time.monotonic() - t0
+    status = status.replace('SOLVED_SATISFICING', 'solved').replace('SOLVED_OPTIMALLY', 'solved')
+    return status, time.monotonic() - t0
 
 
 def sweep_problem(domain: Path, problem: Path, engines: list[str], timeout: float,
@@ -150,7 +157,8 @@ def sweep_problem(domain: Path, problem: Path, engines: list[str], timeout: floa
                 doc = json.loads(out)
                 cell = doc['status']
                 if doc['status'] == 'solved':
-                    cell += f' ({len(doc["steps"])})'
+                    by = doc.get('solved_by') or doc.get('engine', engine)
+                    cell += f' ({len(doc["steps"])}' + (f', {by})' if by != engine else ')')
                 elif doc.get('errors'):
                     row[f'{engine}_error'] = doc['errors'][0][:160]
                 if doc.get('notes'):
@@ -168,7 +176,8 @@ def sweep_problem(domain: Path, problem: Path, engines: list[str], timeout: floa
 
 def table(rows: list[dict], engines: list[str]) -> str:
     """Return the Markdown table of the rows."""
-    head = ['domain', 'problem', 'init', *[f'plan {e}' for e in engines], 'UP-direct (FD)']
+    head = ['domain', 'problem', 'init', *[f'plan {e}' for e in engines],
+            'UP-direct (FD, else named)']
     lines = ['| ' + ' | '.join(head) + ' |', '|' + '---|' * len(head)]
     for r in rows:
         cells = [r['domain'], r['problem'], r['init'],

@@ -27,6 +27,7 @@ from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.problem_file import kg_from_problem
 from l3mp_ros.world.store import Store
+from l3mp_ros.world.stores import open_store
 
 # make venv installs a Java runtime as root; elsewhere it says how (docs/pddl.md)
 pytestmark = pytest.mark.skipif(shutil.which('java') is None,
@@ -151,3 +152,29 @@ def test_a_numeric_goal_is_planned_and_checked(domain, kg, tmp_path, capsys):
                  '--engine', 'fast-downward']) == 2
     err = capsys.readouterr().err
     assert 'fast-downward cannot plan this problem' in err and 'use enhsp' in err
+
+
+@pytest.mark.parametrize('missing, line', [
+    ('java', 'enhsp needs a Java runtime and none is installed: apt-get install '
+             'default-jre-headless (make venv does it as root)'),
+    ('up-enhsp', 'enhsp is not installed: pip install up-enhsp (requirements.txt)'),
+])
+def test_a_numeric_goal_with_no_numeric_engine_is_one_line(tmp_path, capsys, monkeypatch,
+                                                           missing, line):
+    where = str(tmp_path / 'kg.db')
+    assert main(['kg', 'init', '--domain', str(DOMAIN), '--from', str(PROBLEM),
+                 '--store', where]) == 0
+    with open_store(where) as s:
+        before = s.load_kg().to_json(), s.last_event_id()
+    if missing == 'java':
+        monkeypatch.setattr(engines.shutil, 'which', lambda *a, **k: None)
+    else:
+        installed = engines.installed
+        monkeypatch.setattr(engines, 'installed', lambda name, env=None:
+                            name != 'enhsp' and installed(name, env))
+    capsys.readouterr()
+    assert main(['plan', '--store', where, '--goal', '(>= (battery_level robot1) 30)']) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        'no plan (unsupported): the engine cannot plan this kind of problem', f'  - {line}']
+    with open_store(where) as s:
+        assert (s.load_kg().to_json(), s.last_event_id()) == before

@@ -11,6 +11,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 
@@ -126,6 +127,26 @@ def test_both_stores_keep_numbers_with_history_and_support(store, capsys):
         assert world.kg.value_of('battery_level', ['robot1']) == 73.5
     finally:
         world.close()
+
+
+def test_kg_show_says_a_number_in_words_and_json(tmp_path, capsys):
+    where = str(tmp_path / 'kg.db')
+    assert main(['kg', 'init', '--domain', str(DOMAIN), '--from', str(PROBLEM),
+                 '--store', where]) == 0
+    capsys.readouterr()
+    assert main(['kg', 'show', '--store', where, '--entity', 'robot1']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index('(robot1, battery_level, 20)  [given]')
+    assert lines[at + 1].strip().startswith("The robot1's battery level is 20 (as I was set up)")
+    assert main(['kg', 'show', '--store', where, '--entity', 'kitchen']) == 0
+    assert 'The distance for Kitchen and Lab is 10' in capsys.readouterr().out
+    assert main(['kg', 'show', '--store', where, '--entity', 'robot1', '--json']) == 0
+    rows = json.loads(capsys.readouterr().out)['facts']
+    row = next(r for r in rows if r['fact'][1] == 'battery_level')
+    assert row['fact'] == ['robot1', 'battery_level', '20']
+    assert "The robot1's battery level is 20" in row['said']
+    assert main(['kg', 'show', '--store', where, '--json']) == 0
+    assert ['kitchen', 'distance', 'lab', '10'] in json.loads(capsys.readouterr().out)['facts']
 
 
 def test_export_writes_numeric_init_and_init_reads_it_back(store, tmp_path, capsys):

@@ -48,6 +48,16 @@ def test_sentences_come_from_the_names_of_any_domain(garage, fact, said):
     assert garage.sentence(F(fact)) == said
 
 
+def test_a_numeric_fact_is_said_with_its_number(garage):
+    mileage = Fact('car_mileage', ('red_van',), '73.5')
+    assert garage.sentence(mileage) == "The red van's mileage is 73.5."
+    assert garage.sentence(Fact('bay_distance', ('bay_2', 'maria_bay'), '10')) == \
+        "The bay distance for the bay 2 and Maria's bay is 10."
+    assert garage.sentence(Fact('cars_washed', (), '5'), past=True) == 'The cars washed was 5.'
+    assert garage.change(Update.of([mileage], [mileage.with_value(80)])) == \
+        "The red van's mileage is 80. No longer: the red van's mileage is 73.5."
+
+
 def test_household_sentences_past_tense_and_changes(tmp_path):
     world = household_world(tmp_path)
     say = Phrasing(world.domain, world.kg)

@@ -6,7 +6,9 @@
 inspects a room meanwhile. The portfolio plans it with Aries (real engine, its own binary):
 the steps overlap, the schedule is in ``plan/v1``, UP's time-triggered validator accepts it,
 and the makespan is shorter than the compiled plan run step after step. A temporal plan that
-breaks an over-all condition (TAMER's, on this problem) is refused by the validator.
+breaks an over-all condition (TAMER's, on this problem) is refused by the validator. With no
+temporal engine installed, a pinned one is one line and the portfolio plans the compiled
+domain with one note; nothing is written.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from unified_planning.plans import ActionInstance, TimeTriggeredPlan
 
 from l3mp_ros import schemas
 from l3mp_ros.cli import main
+from l3mp_ros.config import TEMPORAL_ENGINES
 from l3mp_ros.planning import engines
-from l3mp_ros.planning.planner import Planner, PlanResult
+from l3mp_ros.planning.planner import NO_TEMPORAL_NOTE, Planner, PlanResult
 from l3mp_ros.planning.problem import build_problem
 from l3mp_ros.world.domain import DURATIVE_NOTE, DomainSchema
 from l3mp_ros.world.problem_file import kg_from_problem
+from l3mp_ros.world.stores import open_store
 
 DATA = Path(__file__).resolve().parent / 'data'
 DOMAIN = DATA / 'fleet_durative.pddl'
@@ -110,3 +114,35 @@ def test_the_cli_prints_start_times_and_durations(tmp_path, capsys):
     out = capsys.readouterr()
     assert '0.000: (move r1 dock kitchen) [10]' in out.out.splitlines()
     assert '; makespan 14.000' in out.err
+
+
+def _stored(where: str) -> tuple[dict, int]:
+    with open_store(where) as s:
+        return s.load_kg().to_json(), s.last_event_id()
+
+
+def test_no_temporal_engine_installed_is_one_line_and_writes_nothing(tmp_path, capsys,
+                                                                     monkeypatch):
+    where = str(tmp_path / 'kg.db')
+    assert main(['kg', 'init', '--domain', str(DOMAIN), '--from', str(PROBLEM),
+                 '--store', where]) == 0
+    before = _stored(where)
+    installed = engines.installed  # UP's factory lacks an engine whose package is missing
+    monkeypatch.setattr(engines, 'installed', lambda name, env=None:
+                        name not in TEMPORAL_ENGINES and installed(name, env))
+    capsys.readouterr()
+    for name in TEMPORAL_ENGINES:  # pinned: no fallback, the one line naming the package
+        assert main(['plan', '--store', where, '--goal', GOAL, '--engine', name]) == 2
+        assert capsys.readouterr().err.splitlines() == [
+            'no plan (unsupported): the engine cannot plan this kind of problem',
+            f'  - {name} (temporal planning): {name} is not installed: pip install '
+            f'up-{name} (requirements.txt)']
+    # the portfolio plans the compiled domain, one note saying why
+    assert main(['plan', '--store', where, '--goal', GOAL, '--timeout', '60']) == 0
+    out = capsys.readouterr()
+    notes = [x for x in out.err.splitlines() if x.startswith('; note: ')]
+    assert notes == [f'; note: {DURATIVE_NOTE}', f'; note: {NO_TEMPORAL_NOTE}']
+    assert sorted(out.out.splitlines()) == ['(inspect r2 lab)', '(move r1 dock kitchen)',
+                                            '(move r2 hall lab)', '(stow_arm r1)']
+    assert 'Traceback' not in out.err and 'makespan' not in out.err
+    assert _stored(where) == before

@@ -413,9 +413,14 @@ def _guard(planner: Any, timeout: float) -> None:
 _PACKAGES = {'enhsp': 'up-enhsp', 'aries': 'up-aries', 'tamer': 'up-tamer'}
 
 
+def installed(engine: str, env: up.environment.Environment | None = None) -> bool:
+    """Return True when UP's factory has ``engine`` (its package imports)."""
+    return engine in (env or get_environment()).factory.engines
+
+
 def _no_java(engine: str, problem: up.model.Problem) -> None:
     """Refuse an engine that is not installed, or has no Java runtime, in one line."""
-    if engine not in problem.environment.factory.engines:
+    if not installed(engine, problem.environment):
         raise UnsupportedProblem(f'{engine} is not installed: pip install '
                                  f'{_PACKAGES.get(engine, engine)} (requirements.txt)')
     if engine in NUMERIC_ENGINES and shutil.which('java') is None:

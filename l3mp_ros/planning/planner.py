@@ -63,6 +63,8 @@ WIDENING_STEPS = ('context', 'neighbours', 'types', 'full')
 TEMPORAL_SHARE = 0.5
 TEMPORAL_NOTE = ('durative actions planned natively by {engine}: each step has a start time '
                  "and a duration (schedule), validated by UP's time-triggered validator")
+NO_TEMPORAL_NOTE = ('no temporal engine is installed (pip install up-aries up-tamer, '
+                    'requirements.txt): planned on the compiled domain')
 Context = set[Fact] | frozenset[Fact] | Literal['full', 'auto'] | None
 
 
@@ -274,6 +276,23 @@ class Planner:
                                 'compiled domain')
         return status
 
+    @staticmethod
+    def _temporal_engines(engine: str, result: PlanResult) -> tuple[str, ...]:
+        """Return the temporal engines to try, in order; say in ``result`` what applies.
+
+        Pinned: that engine alone, and nothing is compiled. The portfolio skips an engine
+        that is not installed; with none, one note says so (the compiled domain is planned).
+        """
+        from l3mp_ros.planning import engines
+
+        if engine != PORTFOLIO:
+            result.notes = [n for n in result.notes if n != DURATIVE_NOTE]
+            return (engine,)
+        names = tuple(n for n in TEMPORAL_ENGINES if engines.installed(n))
+        if not names:
+            result.notes.append(NO_TEMPORAL_NOTE)
+        return names
+
     # -- planning ----------------------------------------------------------------------
 
     def plan(self, kg: KnowledgeGraph, goal: str | Goal, context: Context = 'auto',
@@ -310,7 +329,7 @@ class Planner:
             return done(Status.ALREADY_SATISFIED)
         deadline = started + timeout
         if self.domain.durative and (engine == PORTFOLIO or engine in TEMPORAL_ENGINES):
-            for name in TEMPORAL_ENGINES if engine == PORTFOLIO else (engine,):
+            for name in self._temporal_engines(engine, result):
                 native = self._native(kg, parsed, name, deadline, result, timings,
                                       pinned=engine != PORTFOLIO)
                 if native == Status.SOLVED or engine != PORTFOLIO:  # pinned: no fallback

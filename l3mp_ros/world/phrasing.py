@@ -6,10 +6,11 @@ A predicate name is read as words; the words that only repeat an argument's type
 dropped, and what remains is the relation: ``(person_in_room jerry kitchen)`` → "Jerry is
 in the kitchen", ``(in_person_hand red_pen jerry)`` (the type word in the middle) → "The
 red pen is in Jerry's hand", ``(room_has kitchen fridge)`` → "The kitchen has the fridge",
-``(light_on hall_light)`` → "The hall light is on". Entity names become words; entities of
-a type whose members are all one-word names that no type or predicate uses (people,
-usually) are said as names ("Jerry"), the others with "the". Nothing here is specific to a
-domain: any typed PDDL domain gets its sentences this way.
+``(light_on hall_light)`` → "The hall light is on". A numeric fact keeps its number:
+``(= (battery_level robot1) 73.5)`` → "The robot1's battery level is 73.5". Entity names
+become words; entities of a type whose members are all one-word names that no type or
+predicate uses (people, usually) are said as names ("Jerry"), the others with "the".
+Nothing here is specific to a domain: any typed PDDL domain gets its sentences this way.
 """
 
 from __future__ import annotations
@@ -142,8 +143,31 @@ class Phrasing:
         rest = ', '.join(self.entity(a) for a in args[1:])
         return f'{be} {" ".join(toks)}: {rest}'
 
+    def value(self, fact: Fact, *, past: bool = False) -> str:
+        """Return a numeric fact as a sentence, its number kept.
+
+        "The robot1's battery level is 73.5." (the words repeating the argument's type
+        dropped, as for predicates), "The distance for the kitchen and the lab is 10.",
+        "The total load is 5.".
+        """
+        be = 'was' if past else 'is'
+        toks = words(fact.predicate) or [fact.predicate]
+        if len(fact.args) == 1:
+            first = self._type_words(fact, 0)
+            while len(toks) > 1 and toks[0] in first:  # robot_speed: "speed"
+                toks = toks[1:]
+            text = f'{possessive(self.entity(fact.args[0]))} {" ".join(toks)}'
+        elif fact.args:
+            said = [self.entity(a) for a in fact.args]
+            text = f'the {" ".join(toks)} for {", ".join(said[:-1])} and {said[-1]}'
+        else:
+            text = f'the {" ".join(toks)}'
+        return f'{text[0].upper()}{text[1:]} {be} {fact.value}.'
+
     def sentence(self, fact: Fact, *, past: bool = False) -> str:
         """Return the fact as one sentence: "Jerry is in the kitchen."."""
+        if fact.numeric:
+            return self.value(fact, past=past)
         if not fact.args:
             return f'{" ".join(words(fact.predicate)).capitalize()}.'
         subject = self.entity(fact.args[0])
