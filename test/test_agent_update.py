@@ -828,8 +828,13 @@ EXTRA = ['person_in_room', 'jerry', 'jerry_bedroom']  # a change the report neve
 
 
 def _loose(world, fake):
-    """An updater whose answer schema lets the model write EXTRA (no mention resolution)."""
-    return NLUpdater(world, client(fake), LinkRetriever(), UpdateSettings(resolve_mentions=False))
+    """An updater whose answer schema lets the model write EXTRA (no mention resolution).
+
+    ``ask_below`` 0: these tests are about the read-back's own bar, not the calibrated
+    threshold of asking back (``test_asking_back``).
+    """
+    return NLUpdater(world, client(fake), LinkRetriever(),
+                     UpdateSettings(resolve_mentions=False, ask_below=0.0))
 
 
 def test_a_denied_fact_is_asked_again_without_it(tmp_path):
