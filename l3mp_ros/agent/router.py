@@ -19,6 +19,7 @@ from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing
+from . import clarify
 from .wording import phrase as phrase_of
 
 KINDS = ('report', 'task', 'question')
@@ -114,7 +115,11 @@ def referred(kg: KnowledgeGraph, phrase: str, schema: DomainSchema | None = None
     resolve`: "Anna's reading lamp", "the TV remote of Anna", "the key to the yard door");
     else the name it says in full.
     """
-    found = head_mention(kg, phrase, schema)
+    return entity_of(kg, head_mention(kg, phrase, schema), phrase)
+
+
+def entity_of(kg: KnowledgeGraph, found: Mention | None, phrase: str) -> str | None:
+    """Return the one entity the phrase's head mention settles on, else the name in full."""
     if found is not None and found.resolved is not None:
         return found.resolved
     if found is not None and len(fitting := by_prefix(found, phrase)) == 1:
@@ -209,10 +214,11 @@ class QuestionAnswerer:
         facts: list[Fact] = []
         m = _WHERE.match(question) or _WHICH_IN.match(question)
         if m:
-            asked = self.which_one(kg, question, m.group(1))
+            found = head_mention(kg, m.group(1), self.schema)
+            asked = self.which_one(kg, question, found, m.group(1))
             if asked is not None:
                 return asked
-            entity = referred(kg, m.group(1), self.schema)
+            entity = entity_of(kg, found, m.group(1))
             facts = relation_facts(kg, entity, self.schema) if entity else []
             # and where that is: "on the equipment bench, which is in the equipment room"
             facts += [g for f in facts for g in relation_facts(kg, f.args[1], self.schema)
@@ -226,33 +232,31 @@ class QuestionAnswerer:
         return Answer(question=question, text=Phrasing(self.schema, kg).sentences(facts),
                       facts=facts)
 
-    def which_one(self, kg: KnowledgeGraph, question: str, phrase: str) -> Answer | None:
-        """Ask back which thing a question means when its noun phrase fits several.
+    def which_one(self, kg: KnowledgeGraph, question: str, found: Mention | None,
+                  phrase: str) -> Answer | None:
+        """Ask back which thing a question means when its head mention fits several.
 
-        Only when the things are in different places (the answer would differ): "Which
-        tool case do you mean: toolcase 1, the one that rests on the bench, or tool case
-        2, the one that is held by Ada?". None when the phrase settles on one thing.
+        Only when the things are in different places (the answer would differ), in the
+        words of :class:`.clarify.Ambiguity` ("Which tool case do you mean: toolcase 1, the
+        one that rests on bench, or tool case 2, ...?"). None when the phrase settles on one.
         """
-        found = head_mention(kg, phrase, self.schema)
         if found is None or not 1 < len(found.candidates) <= MAX_WHICH \
                 or by_prefix(found, phrase):
             return None  # one thing, too many to list, or the phrase's words say which
         where = {n: relation_facts(kg, n, self.schema) for n in found.candidates}
         if len({tuple(f.args[1] for f in fs) for fs in where.values()}) < len(where):
             return None  # some are where another is: the answer would not tell them apart
-        labels = []
+        options = []
         for n, fs in where.items():
-            label = n.replace('_', ' ')
             fs = [f for f in fs if f.predicate in self.places] or fs  # where it is, first
+            said = ''
             if fs:
                 verb = phrase_of(fs[0].predicate, plain=True, domain=self.schema)
-                label += f', the one that {verb} {fs[0].args[1].replace("_", " ")}'
-            labels.append(label)
-        listed = (', '.join(labels[:-1]) + ', or ' if len(labels) > 2
-                  else f'{labels[0]} or ') + labels[-1]
-        noun = found.surface.split("'s ")[-1] if "'s " in found.surface else found.surface
-        noun = re.sub(r'^(the|a|an|his|her|their|its|my|our|your)\s+', '', noun, flags=re.I)
-        return Answer(question=question, text=f'Which {noun} do you mean: {listed}?')
+                said = f'the one that {verb} {fs[0].args[1].replace("_", " ")}'
+            options.append(clarify.Option(n, said))
+        mention = found.surface.split("'s ")[-1]  # "Ada's tool case": which tool case
+        return Answer(question=question,
+                      text=clarify.Ambiguity(mention, '', options).question())
 
     def domain_name(self) -> str:
         """Return the name the prompt gives the world (the domain's, when known)."""
