@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..retrieval.link import named_fully, named_in
 from ..retrieval.mentions import Mention
-from ..text import WORD_RE, name_words, words
+from ..text import STOPWORDS, WORD_RE, name_words, stem, words
 from ..world.complete import Completion
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
@@ -124,15 +124,25 @@ class PartScope:
     text: str
     named: set[str]
     own_subject: bool
+    earlier: set[str] = field(default_factory=set)  # what the earlier parts named or changed
 
     def outside(self, update: Update) -> set[Fact]:
-        """Return the facts this part cannot be the source of."""
+        """Return the facts this part cannot be the source of.
+
+        A fact whose predicate the part says in words, about something an earlier part
+        named or changed, is in scope: "then switched the light on" after "unlocked her
+        office, went in" is ``lights_on`` of the office.
+        """
         if not self.named:
             return set()
         facts = update.remove | update.add
         if self.own_subject:
-            return {f for f in facts if f.args and f.args[0] not in self.named}
-        return {f for f in facts if not self.named & set(f.args)}
+            off = {f for f in facts if f.args and f.args[0] not in self.named}
+        else:
+            off = {f for f in facts if not self.named & set(f.args)}
+        said = {stem(w) for w in words(self.text)} - STOPWORDS
+        return {f for f in off if not (f.args and f.args[0] in self.earlier and said & {
+            stem(w) for w in f.predicate.split('_') if len(w) > 2} - STOPWORDS)}
 
 
 def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
@@ -155,7 +165,7 @@ def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
         or (name_words(kg.entities[m]) or [''])[-1] in present)}
     tokens = {t.lower() for t in re.findall(r'[A-Za-z]+', part)}
     back = set(earlier) if tokens & POINTING_BACK else set()
-    return PartScope(part, named_in(kg, part) | heads | back, own)
+    return PartScope(part, named_in(kg, part) | heads | back, own, set(earlier))
 
 
 @dataclass(frozen=True)
