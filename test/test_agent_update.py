@@ -1029,22 +1029,50 @@ INTO = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
 MILK = {'content': {'facts': [['placed_at_table', 'milk', 'living_room_table']]}}
 
 
-@pytest.mark.parametrize('said', ['living room', 'kitchen', 'off'])
-def test_who_put_a_thing_somewhere_is_asked_where_they_are(tmp_path, said):
+@pytest.mark.parametrize('said,ask_back', [('living room', True), ('kitchen', True),
+                                           ('off', True), ('kitchen', False),
+                                           ('off', False)])
+def test_who_put_a_thing_somewhere_is_asked_where_they_are(tmp_path, said, ask_back):
     # the parts leave Jerry in the kitchen though he put the milk on the living room
     # table: asked where he is (both orders, the table's room among the options); that
-    # room is taken in, anything else keeps the report out
+    # room is taken in; anything else asks the speaker (Jerry where he put the milk, or
+    # the answer as given), or without ask_back keeps the report out
     world = household_world(tmp_path)
     before = world.kg.to_json()
     wants = {'where is jerry': said}
     scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
-    settings = UpdateSettings(ask_actor=said != 'off')
+    settings = UpdateSettings(ask_actor=said != 'off', ask_back=ask_back, ask_below=0.0)
     with FakeOpenAI([INTO, MILK], answers=scripted) as fake:
-        out = NLUpdater(world, client(fake), LinkRetriever(), settings).run(BROUGHT)
+        updater = NLUpdater(world, client(fake), LinkRetriever(), settings)
+        out = updater.run(BROUGHT)
         jerry = [[x.split('. ', 1)[1] for x in r['messages'][-1]['content'].splitlines()
                   if x[:1].isdigit()] for r in fake.requests
                  if r['response_format']['json_schema']['name'] == 'state'
                  and 'Where is Jerry' in r['messages'][-1]['content']]
+        calls = len(fake.requests)
+        if said != 'living room' and ask_back:
+            assert not out.applied and world.kg.to_json() == before
+            assert str(out.status) == 'clarify' and 'jerry' in out.errors[0]
+            # Jerry where he put the milk: back in the living room, as before
+            assert out.asked()['options'] == [{
+                'remove': [['milk', 'placed_at_fridge', 'kitchen_fridge']],
+                'add': [['milk', 'placed_at_table', 'living_room_table']]}], out.question
+            assert _disk(tmp_path)[1][-1].status == 'clarify'
+            if said == 'off':  # no: then the answer as the model gave it; no: nothing
+                follow = updater.answer('no')
+                assert follow.question.startswith('Then: ') and 'kitchen' in follow.question
+                assert ['jerry', 'person_in_room', 'kitchen'] in \
+                    follow.asked()['options'][0]['add']
+                assert not updater.answer('no').applied and world.kg.to_json() == before
+                assert len(fake.requests) == calls  # answers need no LLM call
+                return
+            done = updater.answer('yes')  # yes: Jerry stays where he put the milk
+            assert len(fake.requests) == calls
+            assert done.applied, done.errors
+            assert Fact('person_in_room', ('jerry', 'living_room')) in world.kg
+            milk = Fact('placed_at_table', ('milk', 'living_room_table'))
+            assert milk in world.kg and world.support_of(milk).kind == 'confirmed'
+            return
     if said != 'living room':
         assert not out.applied and world.kg.to_json() == before
         assert 'milk' in out.errors[0] and 'jerry' in out.errors[0]

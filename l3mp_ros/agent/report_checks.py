@@ -15,7 +15,7 @@ from typing import Any
 
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..world.complete import complete
-from ..world.kg import Update
+from ..world.kg import Fact, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
 from . import clarify
@@ -23,7 +23,7 @@ from .asking import Pending, Reading, confidence, option_json, read_odds, withou
 from .attempts import DoubtReason
 from .rulings import Act, Ruling
 from .state_questions import amend, check_places, where_after
-from .update_checks import put_by
+from .update_checks import PutBy, put_by
 
 
 @dataclass
@@ -96,7 +96,9 @@ class ActorCheck:
     answered with Omar in the cold room: the packing table is in the stock room. The actor
     is asked where they are after the report (both orders, the place of what they put
     among the options, with ``ask_actor``); that place both orders give is taken in
-    (doubtful), anything else keeps the report out (:func:`.update_checks.put_by`).
+    (doubtful). Otherwise, with ``ask_back``, the speaker is asked: the actor there, or the
+    update as given (:meth:`ask`); without it the report stays out
+    (:func:`.update_checks.put_by`).
     """
 
     name, setting = 'actor_check', 'place_check'
@@ -127,7 +129,11 @@ class ActorCheck:
         if not there:
             asked = (f'; asked where {got.actor} is after the report, the two orders of the '
                      'options did not both say so') if rep.settings.ask_actor else ''
-            return Ruling.reject([f'{why}{asked}; nothing is applied'])
+            pending = self.ask(rep, got) if rep.settings.ask_back else None
+            if pending is None:
+                return Ruling.reject([f'{why}{asked}; nothing is applied'])
+            return Ruling(Act.ASK, pending.to_json(), question=pending.question,
+                          errors=[f'{why}{asked}; asked: {pending.question}'])
         own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
         done = complete(kg, rep.update.take_in(there, kg, old=own), world.constraints,
                         world.domain)
@@ -137,6 +143,31 @@ class ActorCheck:
         return Ruling(Act.AMEND, done, notes=[
             f'{why}: asked where {got.actor} is, both orders of the options said '
             f'{got.zone}; taken into the update'], doubts=[DoubtReason.AMENDED])
+
+    @staticmethod
+    def ask(rep: Report, got: PutBy) -> Pending | None:
+        """Return the question to the speaker: the actor where they put the thing, or not.
+
+        The readings: the update with the actor in ``got.zone`` (by the first of the
+        actor's place predicates that verifies there), then the update as the model gave
+        it. None when the first does not verify (the report stays out, as before).
+        """
+        kg, world = rep.r.req.kg, rep.world
+        own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
+        for predicate in got.group:
+            placed = Fact(predicate, (got.actor, got.zone))
+            done = complete(kg, rep.update.take_in({placed}, kg, old=own), world.constraints,
+                            world.domain).update
+            if not done.is_empty() and not world.verifier.check(kg, done):
+                break
+        else:
+            return None
+        sure = confidence({f for c in rep.r.done for f in c.stated.add | c.stated.remove},
+                          set(), read_odds(rep.out.trace.history))
+        readings = [Reading(done, sure, f'{got.actor} where {got.put.args[0]} was put'),
+                    Reading(rep.update, sure, 'answer')]
+        return Pending.first(rep.r.req.text, readings, kg, world.domain,
+                             rep.settings.clarify_timeout)
 
 
 class AskBack:
