@@ -336,3 +336,58 @@ def test_a_second_speakers_answer_after_the_first_is_told_the_question_is_closed
     assert first.applied and HELD in world.kg and EXTRA in world.kg  # the "no" undid nothing
     assert not second.applied and second.errors[0].startswith('There is no open question')
     assert world.support_of(HELD).kind == 'confirmed'
+
+
+def test_a_reading_that_takes_what_a_rule_needed_is_asked_even_when_sure(tmp_path):
+    # "took Dune from the shelf" answered with Dune in Jerry's hand: its place on the
+    # shelf goes (a functional rule), and with it its shelf level (a requires rule). The
+    # read-back is sure (0.9), but which side of a requires rule the report meant is not
+    # the rule's to say: the reading is asked about, and yes writes both removals
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    dune = Fact('in_person_hand', ('book_dune', 'jerry'))
+    level = Fact('on_shelf_level', ('book_dune', 'living_room_shelf_level_1'))
+    shelf = Fact('placed_at_shelf', ('book_dune', 'living_room_shelf'))
+    assert level in world.kg and shelf in world.kg
+    one = {'content': {'facts': [['in_person_hand', 'book_dune', 'jerry']]}}
+    with FakeOpenAI([one, _said(0.9)], answers=NO_OPTION) as fake:
+        updater = _updater(world, fake)
+        out = updater.run('Jerry took Dune from the living room shelf.')
+        assert str(out.status) == 'clarify', out.errors
+        assert 'goes with what it needed (rule shelf_level_needs_shelf)' in out.errors[0]
+        option = out.asked()['options'][0]
+        assert option == {'remove': [list(level.triplet()), list(shelf.triplet())],
+                          'add': [list(dune.triplet())]}
+        assert world.kg.to_json() == before
+        done = updater.answer('yes')
+    assert done.applied and dune in world.kg and level not in world.kg and shelf not in world.kg
+    with Store(tmp_path / 'kg.db') as s:
+        assert s.load_kg().to_json() == world.kg.to_json()
+
+
+def test_an_answer_a_rule_refuses_is_asked_about_without_the_facts_it_fails_by(tmp_path):
+    # every answer adds Hamlet on the living room shelf beside the pen: a book on a shelf
+    # lies on one of its levels (a requires rule), and no level is given, so each answer
+    # is refused. Without that fact the rest verifies: kept, read back, and asked about
+    # (never written unasked); yes writes the pen alone
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    shelf = Fact('placed_at_shelf', ('book_hamlet', 'living_room_shelf'))
+    bad = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],
+                                 list(shelf.triplet())]}}
+    with FakeOpenAI([bad, bad, bad, _said(0.9)], answers=NO_OPTION) as fake:
+        updater = _updater(world, fake)
+        out = updater.run(REPORT)
+        assert str(out.status) == 'clarify', out.errors
+        assert f'{shelf.text()} was left out: with it a rule of the domain fails' in \
+            out.errors[0]
+        assert out.asked()['options'] == [{'remove': [list(OLD.triplet())],
+                                           'add': [list(HELD.triplet())]}]
+        assert world.kg.to_json() == before
+        done = updater.answer('yes')
+    assert done.applied and HELD in world.kg and shelf not in world.kg
+    # without ask_back the report stays out, as before
+    world2 = household_world(tmp_path / 'b')
+    with FakeOpenAI([bad, bad, bad, _said(0.9)], answers=NO_OPTION) as fake:
+        out = _updater(world2, fake, ask_back=False).run(REPORT)
+    assert not out.applied and str(out.status) == 'rejected' and HELD not in world2.kg

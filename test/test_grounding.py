@@ -262,3 +262,29 @@ def _example_kg(domain, ex):
     for f in ex.facts:
         kg.add_fact(Fact(f[0], tuple(f[1:])))
     return kg
+
+
+def test_a_removal_takes_what_a_requires_rule_needed_it_for(household):
+    domain, constraints, kg = household
+    level = next(f for f in sorted(kg.facts_with('on_shelf_level')))
+    book = level.args[0]
+    shelf = next(f for f in kg.facts_of(book) if f.predicate == 'placed_at_shelf')
+    held = Fact('in_person_hand', (book, 'jerry'))
+    done = complete(kg, Update.of([], [held]), constraints, domain)
+    # in a hand: off the shelf (a functional rule), so off its level (requires)
+    assert done.implied == [(shelf, 'item_location'), (level, 'shelf_level_needs_shelf')]
+    assert done.update == Update.of([shelf, level], [held])
+    world = WorldModel(domain, constraints, kg=kg.copy())
+    assert not world.verifier.check(kg, done.update)
+    # the shelf removed by name: the same
+    assert complete(kg, Update.of([shelf], [held]), constraints, domain).update == \
+        done.update
+    # another shelf place added beside the removal: the support stays, nothing else goes
+    other = next(s for s in sorted(kg.facts_with('placed_at_shelf')) if s.args[1] !=
+                 shelf.args[1]).args[1]
+    moved = complete(kg, Update.of([shelf], [Fact('placed_at_shelf', (book, other))]),
+                     constraints, domain)
+    assert level not in moved.update.remove and moved.implied == []
+    # a removal no rule needs takes nothing with it
+    light = next(iter(sorted(kg.facts_with('light_on'))))
+    assert complete(kg, Update.of([light], []), constraints, domain).implied == []

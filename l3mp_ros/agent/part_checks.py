@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..stages import stage
+from ..world.complete import Completion
+from ..world.constraints import RuleKind
+from ..world.kg import Fact, Update
 from .attempts import Attempts, DoubtReason, Judged, Verdict
 from .read_back import ReadBack
 from .rulings import Act, Ruling
@@ -109,6 +112,68 @@ class Still:
             r.restated = True
             return Ruling(Act.SKIP)
         return Ruling()
+
+
+def rule_causes(world: Any, kg: Any, done: Completion) -> set[Fact]:
+    """Return the stated facts by which a ``requires`` rule fails or takes facts with it.
+
+    A stated removal of what a rule's ``if`` facts need (the domain's completion took
+    those facts with it: :func:`~l3mp_ros.world.complete.unsupported`), and a stated
+    addition of an ``if`` fact with nothing of its ``then`` after the update.
+    """
+    rules = {x.name: x for x in world.constraints.rules if x.kind == RuleKind.REQUIRES}
+    stated = done.stated
+    out: set[Fact] = set()
+    for f, name in done.implied:
+        if name in rules:
+            rule, k = rules[name], rules[name].key
+            out |= {g for g in stated.remove if g.predicate in rule.then
+                    and len(g.args) > k and g.args[k] == f.args[k]}
+    after = kg.copy()
+    after.apply(done.update)
+    for g in stated.add:
+        for rule in rules.values():
+            k = rule.key
+            if g.predicate in rule.if_ and len(g.args) > k and not any(
+                    h.predicate in rule.then and len(h.args) > k and h.args[k] == g.args[k]
+                    for h in after.facts_of(g.args[k])):
+                out.add(g)
+    return out
+
+
+class RuleTrim:
+    """A part refused by the domain's rules is kept without the facts a rule failed by.
+
+    "The oat flakes aren't damaged after all, the bag was only dusty" answered with the
+    bin bags' price tag gone as well: goods on a shelf need a tag, so the tag's removal
+    takes them off the shelf and the update breaks "one place per item"; every re-prompt
+    gave the same. Without the facts by which a ``requires`` rule failed
+    (:func:`rule_causes`) the rest may verify: kept, and the speaker is asked
+    (``ask_back``; :class:`.report_checks.AskBack`), never written unasked.
+    """
+
+    name, setting = 'rule_trim', 'ask_back'
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether the loop ended on a refused answer a rule may explain."""
+        return (not a.fast and bool(a.settings.verify) and a.got.verdict is Verdict.INVALID
+                and isinstance(a.got.value, Completion) and not a.got.value.update.is_empty())
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """Return the answer without the facts a rule failed by, if that verifies."""
+        done, kg = a.got.value, a.q.kg
+        drop = rule_causes(a.world, kg, done)
+        if not drop:
+            return Ruling()
+        stated = done.stated
+        kept = a.q.check(Update.of(stated.remove - drop, stated.add - drop))  # every check
+        if not kept.accepted or kept.value is None:
+            return Ruling()
+        a.r.trimmed |= drop
+        a.loop.trace.doubt(DoubtReason.AMENDED)
+        kept.value.notes.extend(f'left out {f.text()}: with it a rule of the domain fails '
+                                '(asked)' for f in sorted(drop))
+        return Ruling.amend(kept)
 
 
 class ReadBackCheck:

@@ -12,7 +12,8 @@ entry; switching one off is its setting.
   loop (:mod:`.attempts`); a rejection becomes the re-prompt (:mod:`.answer_checks`).
 - :data:`PART_CHECKS`: one part's settled answer, before the next part is asked
   (:mod:`.part_checks`): a repeat of an earlier part is asked again, a "still" part is
-  skipped, the answer is read back to the model.
+  skipped, an answer a domain rule refused is kept without the facts it failed by (to be
+  asked), the answer is read back to the model.
 - :data:`REPORT_CHECKS`: the whole report's update once its parts are composed
   (:mod:`.report_checks`): where each thing and person the report names is now, where
   whoever put a thing somewhere is, and whether a mention was a guess worth asking about.
@@ -58,7 +59,7 @@ from .goal_checks import (
     Suspect,
 )
 from .goal_questions import Kinds, LeftOut
-from .part_checks import InDoubt, ReadBackCheck, RepeatedPart, Still
+from .part_checks import InDoubt, ReadBackCheck, RepeatedPart, RuleTrim, Still
 from .report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
 
 #: one part's answer (:class:`.answer_checks.Draft`), in order
@@ -79,6 +80,7 @@ PART_CHECKS: Sequence[Any] = (
     RepeatedPart(),  # an earlier part's change repeated: asked again without it
     InDoubt(),  # the first of two readings (widen): a doubt ends it
     Still(),  # "still ...", or only a repeat: the part changes nothing
+    RuleTrim(),  # refused by a requires rule: kept without the facts it failed by (asked)
     ReadBackCheck(),  # a numbered choice, then yes/no per stated fact
 )
 

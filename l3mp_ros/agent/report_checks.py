@@ -15,6 +15,7 @@ from typing import Any
 
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
 from ..world.complete import complete
+from ..world.constraints import RuleKind
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
@@ -188,7 +189,8 @@ class AskBack:
         Not sure enough: its confidence is below the calibrated ``ask_below``.
         """
         low = rep.out.confidence is not None and rep.out.confidence < rep.settings.ask_below
-        return (bool(rep.r.unsure or rep.r.choices) or low) and rep.out.update is not None
+        return (bool(rep.r.unsure or rep.r.choices or rep.r.trimmed or unsupported(rep))
+                or low) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
         """Ask whether the reading is right."""
@@ -196,6 +198,10 @@ class AskBack:
         pending = Pending.first(r.req.text, self.readings(rep), r.req.kg, world.domain,
                                 rep.settings.clarify_timeout)
         doubts = [*(f'the read-back denied {f.text()}' for f in sorted(r.unsure)),
+                  *(f'{f.text()} goes with what it needed (rule {rule})'
+                    for f, rule in unsupported(rep)),
+                  *(f'{f.text()} was left out: with it a rule of the domain fails'
+                    for f in sorted(rep.r.trimmed)),
                   *('asked which one the report says, the model did not settle on one of '
                     + ', '.join(f.text() for f in sorted(g)) for g in r.choices)]
         sure = pending.readings[0].confidence
@@ -216,6 +222,9 @@ class AskBack:
         stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
         readings = [Reading(rep.update, confidence(stated, set(), odds), 'answer')]
         drops = [(set(r.unsure), 'without denied')] if r.unsure else []
+        needed = support_removed(rep)
+        if needed:
+            drops.append((r.unsure | needed, 'without the removal a rule needed'))
         drops += [(r.unsure | (group - {kept}), f'only {kept.text()} of {kept.args[0]}')
                   for group in r.choices for kept in sorted(group)]
         for drop, source in drops:
@@ -224,6 +233,31 @@ class AskBack:
                 readings.append(Reading(rest, confidence(stated - drop, drop & stated, odds),
                                         source))
         return readings
+
+
+def unsupported(rep: Report) -> list[tuple[Fact, str]]:
+    """Return the facts that went with what a ``requires`` rule needed, with its name.
+
+    "Took the book from the shelf": its shelf level went with its place on the shelf.
+    """
+    rules = {x.name for x in rep.world.constraints.rules if x.kind == RuleKind.REQUIRES}
+    return [(f, rule) for c in rep.r.done for f, rule in c.implied if rule in rules]
+
+
+def support_removed(rep: Report) -> set[Fact]:
+    """Return the stated removals whose loss took facts with them (:func:`unsupported`).
+
+    Which side of a ``requires`` rule was meant is the report's: "the bag was only dusty"
+    answered with the bin bags' price tag gone should not take them off the shelf.
+    """
+    rules = {x.name: x for x in rep.world.constraints.rules}
+    out: set[Fact] = set()
+    for f, name in unsupported(rep):
+        rule, key = rules[name], f.args[rules[name].key]
+        out |= {g for c in rep.r.done for g in c.stated.remove
+                if g.predicate in rule.then and len(g.args) > rule.key
+                and g.args[rule.key] == key}
+    return out
 
 
 class Clarify:

@@ -173,6 +173,8 @@ class Reading:
     unsure: set[Fact] = field(default_factory=set)  # facts the read-back denied, kept to ask
     #: facts of one thing the read-back's choice did not settle on, kept to ask which
     choices: list[frozenset[Fact]] = field(default_factory=list)
+    #: stated facts left out because with them a ``requires`` rule fails (asked about)
+    trimmed: set[Fact] = field(default_factory=set)
 
     @property
     def several(self) -> bool:
@@ -303,7 +305,7 @@ class PartQuestion:
         """Read one reply and judge it; what is wrong becomes the re-prompt."""
         stated, errors = self.ctx.grounding.read_update(
             reply.data if reply.data is not None else reply.text, strict=self.settings.verify)
-        judged = self._check(stated) if not errors else Judged(Verdict.INVALID, errors=errors)
+        judged = self.check(stated) if not errors else Judged(Verdict.INVALID, errors=errors)
         judged.record = {'reply': reply.text[:2000], 'errors': list(judged.errors)}
         judged.feedback = ('Your answer has errors:\n- ' + '\n- '.join(judged.errors)
                            + '\nAnswer again with the corrected JSON.')
@@ -313,7 +315,7 @@ class PartQuestion:
         """Return ``stated`` finished by the domain's rules on this part's graph."""
         return complete(self.kg, stated, self.world.constraints, self.world.domain)
 
-    def _check(self, stated: Update) -> Judged[Completion]:
+    def check(self, stated: Update) -> Judged[Completion]:
         """Run the answer checks (:data:`.pipeline.ANSWER_CHECKS`) on a read answer."""
         d = Draft(self, stated)
         for check in ANSWER_CHECKS:

@@ -5,8 +5,9 @@
 A report usually says only what is new ("the pen is on the kitchen table now"). When a
 ``functional`` rule allows one fact of a group per entity, adding a new one *forces*
 the removal of the old one; when an ``exclusive`` rule forbids two predicates together,
-adding one forces the removal of the other. :func:`complete` adds exactly those
-removals, each recorded with the rule that forced it, and nothing else. It also turns
+adding one forces the removal of the other; when a ``requires`` rule's support is removed,
+the facts that needed it go. :func:`complete` adds exactly those removals, each recorded
+with the rule that forced it, and nothing else. It also turns
 harmless redundancy into notes instead of errors: adding a fact that already holds,
 turning off a one-argument fact that does not hold, or removing and adding the same fact,
 changes nothing; the old value restated beside a new one that a rule says replaces it
@@ -119,4 +120,43 @@ def complete(kg: KnowledgeGraph, update: Update, constraints: Constraints,
                                  f'replaces it (rule {rule})')
                 implied.append((old, rule))
     remove |= {f for f, _ in implied}
+    for f, rule in unsupported(kg, remove, add, constraints, domain):
+        implied.append((f, rule))
+        remove.add(f)
     return Completion(Update.of(remove, add), implied, notes, asked=update)
+
+
+def unsupported(kg: KnowledgeGraph, remove: set[Fact], add: set[Fact],
+                constraints: Constraints, domain: DomainSchema) -> list[tuple[Fact, str]]:
+    """Return the facts a ``requires`` rule loses the support of, with the rule's name.
+
+    "Took the book from the shelf" removes its ``placed_at_shelf``; its ``on_shelf_level``
+    needs one, so it goes too. A removal that leaves the key entity another fact of the
+    rule's ``then`` (one that stays, or one added) takes nothing with it; what goes may
+    take more (to a fixpoint). Which side of a rule is the cause is the domain's, not the
+    rule's: a reading with such a removal is asked about (``AskBack``), not written blind.
+    """
+    gone: list[tuple[Fact, str]] = []
+    removed = set(remove)
+    changed = True
+    while changed:
+        changed = False
+        for rule in constraints.rules:
+            if rule.kind != RuleKind.REQUIRES:
+                continue
+            k = rule.key
+            keys = {f.args[k] for f in removed if f.predicate in rule.then and len(f.args) > k}
+            for key in sorted(keys):
+                if not _applies(rule, key, kg.entities, domain):
+                    continue
+                held = (kg.facts_of(key) - removed) | {f for f in add if key in f.args}
+                if any(f.predicate in rule.then and len(f.args) > k and f.args[k] == key
+                       for f in held):
+                    continue
+                for f in sorted(held):
+                    if f.predicate in rule.if_ and len(f.args) > k and f.args[k] == key \
+                            and f not in add:
+                        gone.append((f, rule.name))
+                        removed.add(f)
+                        changed = True
+    return gone
