@@ -1098,6 +1098,17 @@ TOOK = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen'],
 STILL = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
 
 
+def test_without_ask_back_a_part_going_back_never_placed_is_refused(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers({'where is jerry': 'kitchen'})}
+    with FakeOpenAI([TOOK, STILL, STILL, STILL], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever(),
+                        UpdateSettings(ask_back=False)).run(BACK)
+    assert not out.applied and str(out.status) == 'rejected'
+    assert 'state where jerry is now' in out.errors[0] and world.kg.to_json() == before
+
+
 @pytest.mark.parametrize('said', ['living room', 'kitchen'])
 def test_a_part_going_back_is_not_answered_with_the_place_before_it(tmp_path, said):
     # "... and came straight back in" answered with the kitchen the first part gave:
@@ -1107,18 +1118,34 @@ def test_a_part_going_back_is_not_answered_with_the_place_before_it(tmp_path, sa
     before = world.kg.to_json()
     scripted = {**DEFAULT_ANSWERS, 'state': _answers({'where is jerry': said})}
     with FakeOpenAI([TOOK, STILL, STILL, STILL], answers=scripted) as fake:
-        out = NLUpdater(world, client(fake), LinkRetriever()).run(BACK)
+        updater = NLUpdater(world, client(fake), LinkRetriever())
+        out = updater.run(BACK)
         updates = _updates(fake)
         jerry = [[x.split('. ', 1)[1] for x in r['messages'][-1]['content'].splitlines()
                   if x[:1].isdigit()] for r in fake.requests
                  if r['response_format']['json_schema']['name'] == 'state'
                  and 'Where is Jerry' in r['messages'][-1]['content']]
+        if said == 'kitchen':  # the first part's place again: no answer for this part
+            # (the re-prompt got the same answer again: not asked a third time); the one
+            # place offered that fits (back in the living room) is kept to ask the
+            # speaker; the place check then took the kitchen in: asked first, then the
+            # parts as answered (Jerry back); yes writes the pen alone
+            assert len(updates) == 3 and not out.applied and world.kg.to_json() == before
+            assert str(out.status) == 'clarify'
+            assert 'the model did not say where jerry went; (jerry, person_in_room, ' \
+                'living_room) is the one place offered that fits' in out.errors[0]
+            assert any('state where jerry is now' in h.get('errors', [''])[0]
+                       for h in out.history if h.get('errors'))
+            assert ['jerry', 'person_in_room', 'kitchen'] in out.asked()['options'][0]['add']
+            follow = updater.answer('no')
+            assert follow.asked()['options'] == [{
+                'remove': [['red_pen', 'placed_at_table', 'living_room_table']],
+                'add': [['red_pen', 'in_person_hand', 'jerry']]}]
+            done = updater.answer('yes')
+            assert done.applied and Fact('person_in_room', ('jerry', 'living_room')) in \
+                world.kg and Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
+            return
     assert jerry and jerry[0][0] == 'Jerry is in the living room (as before).'
-    if said == 'kitchen':  # the first part's place again: no answer for this part
-        # (the part's re-prompt got the same answer again: not asked a third time)
-        assert len(updates) == 3 and not out.applied and world.kg.to_json() == before
-        assert 'state where jerry is now' in out.errors[0]
-        return
     assert out.applied, out.errors
     assert len(updates) == 2  # no re-prompt
     assert out.update == Update.of([Fact('placed_at_table', ('red_pen', 'living_room_table'))],

@@ -273,6 +273,8 @@ class Where:
                                         'only_option': True})
                 return asked.facts[1]
             key = (asked.text, tuple(asked.options))
+            q.offered.setdefault(subject, [])
+            q.offered[subject] += [f for f in asked.facts if f and f not in q.offered[subject]]
             if key not in q.answered:  # a re-prompted part asks the same again
                 q.answered[key] = agreed_facts(
                     q.llm, q.report, asked, q.trace,

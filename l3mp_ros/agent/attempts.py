@@ -168,6 +168,7 @@ class Attempts:
     llm: ChatLLM
     trace: Trace
     limit: int
+    judged: list[Judged[Any]] = field(default_factory=list)  # the last run's, in order
 
     def run(self, messages: Messages, propose: Propose, judge: Judge) -> Judged[Any]:
         """Return the first answer not to be re-prompted, or the last one.
@@ -178,6 +179,7 @@ class Attempts:
         cores) for what was, on the sets measured, the same answer again.
         """
         judged: Judged[Any] = Judged(Verdict.INVALID)
+        self.judged = []
         last: tuple[str, str] | None = None  # (the answer without spacing, its re-prompt)
         for attempt in range(1, max(1, self.limit) + 1):
             self.trace.attempts += 1
@@ -188,6 +190,7 @@ class Attempts:
             self.trace.provenance = provenance(self.llm, reply)
             with stage('check'):
                 judged = judge(reply)
+            self.judged.append(judged)
             self.trace.history.append({'attempt': attempt, **judged.record})
             if not judged.verdict.retried:
                 return judged

@@ -16,6 +16,7 @@ from ..stages import stage
 from ..world.complete import Completion
 from ..world.constraints import RuleKind
 from ..world.kg import Fact, Update
+from .answer_checks import Where
 from .attempts import Attempts, DoubtReason, Judged, Verdict
 from .read_back import ReadBack
 from .rulings import Act, Ruling
@@ -155,25 +156,80 @@ class RuleTrim:
     name, setting = 'rule_trim', 'ask_back'
 
     def applies(self, a: PartAnswer) -> bool:
-        """Tell whether the loop ended on a refused answer a rule may explain."""
-        return (not a.fast and bool(a.settings.verify) and a.got.verdict is Verdict.INVALID
-                and isinstance(a.got.value, Completion) and not a.got.value.update.is_empty())
+        """Tell whether the loop ended on a refused answer."""
+        return not a.fast and bool(a.settings.verify) and a.got.verdict is Verdict.INVALID
 
     def judge(self, a: PartAnswer) -> Ruling:
-        """Return the answer without the facts a rule failed by, if that verifies."""
-        done, kg = a.got.value, a.q.kg
-        drop = rule_causes(a.world, kg, done)
-        if not drop:
-            return Ruling()
-        stated = done.stated
-        kept = a.q.check(Update.of(stated.remove - drop, stated.add - drop))  # every check
-        if not kept.accepted or kept.value is None:
-            return Ruling()
+        """Return the first refused answer that passes without the facts a rule failed by.
+
+        The answers in the order given: a re-prompt tends to push a small model into
+        inventing more, so the first answer that trims to a passing one is kept.
+        """
+        for got in a.loop.judged or [a.got]:
+            done = got.value
+            if got.accepted or not isinstance(done, Completion) or done.update.is_empty():
+                continue
+            drop = rule_causes(a.world, a.q.kg, done)
+            if not drop:
+                continue
+            stated = done.stated
+            kept = a.q.check(Update.of(stated.remove - drop, stated.add - drop))  # every check
+            if kept.accepted and kept.value is not None:
+                return self.kept(a, kept, drop)
+        return Ruling()
+
+    @staticmethod
+    def kept(a: PartAnswer, kept: Judged[Any], drop: set[Fact]) -> Ruling:
+        """Return the trimmed answer as the part's, to be asked about."""
         a.r.trimmed |= drop
         a.loop.trace.doubt(DoubtReason.AMENDED)
         kept.value.notes.extend(f'left out {f.text()}: with it a rule of the domain fails '
                                 '(asked)' for f in sorted(drop))
         return Ruling.amend(kept)
+
+
+class GoingAsk:
+    """A part of going the model never placed its subject in is asked about (``ask_back``).
+
+    "Omar pushed the robot out onto the dock and came straight back in": every answer of
+    the second part left Omar on the dock, and the where-question did not settle. Each
+    place that question offered is tried in the part's first refused answer; when exactly
+    one passes every answer check, it is kept and the speaker is asked, never written
+    unasked.
+    """
+
+    name, setting = 'going_ask', 'ask_back'
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether a part of going ended refused after its where-question."""
+        return (not a.fast and bool(a.settings.verify) and a.got.verdict is Verdict.INVALID
+                and a.q.going is not None and bool(a.q.offered))
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """Return the one offered place that makes the answer pass, to be asked about."""
+        q = a.q
+        base = next((g.value for g in a.loop.judged or [a.got]
+                     if isinstance(g.value, Completion)), None)
+        if base is None:
+            return Ruling()
+        passing: list[tuple[frozenset[Fact], Judged[Any]]] = []
+        for subject, options in q.offered.items():
+            own = {f for f in base.stated.add if f.args and f.args[0] == subject
+                   and f.predicate in q.going.places}
+            for facts in options:
+                if all(f in q.kg for f in facts) or Where(q).left_from(facts):
+                    continue  # where it is already, or where it came from
+                got = q.check(base.stated.take_in(facts, q.kg, old=own))
+                if got.accepted and got.value is not None:
+                    passing.append((facts, got))
+        if len(passing) != 1:
+            return Ruling()
+        facts, got = passing[0]
+        a.r.guessed |= facts
+        a.loop.trace.doubt(DoubtReason.AMENDED)
+        got.value.notes.extend(f'{f.text()}: one place the where-question offered, the '
+                               'only one the answer passes with (asked)' for f in sorted(facts))
+        return Ruling.amend(got)
 
 
 class ReadBackCheck:

@@ -59,7 +59,7 @@ from .goal_checks import (
     Suspect,
 )
 from .goal_questions import Kinds, LeftOut
-from .part_checks import InDoubt, ReadBackCheck, RepeatedPart, RuleTrim, Still
+from .part_checks import GoingAsk, InDoubt, ReadBackCheck, RepeatedPart, RuleTrim, Still
 from .report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
 
 #: one part's answer (:class:`.answer_checks.Draft`), in order
@@ -81,6 +81,7 @@ PART_CHECKS: Sequence[Any] = (
     InDoubt(),  # the first of two readings (widen): a doubt ends it
     Still(),  # "still ...", or only a repeat: the part changes nothing
     RuleTrim(),  # refused by a requires rule: kept without the facts it failed by (asked)
+    GoingAsk(),  # going, never placed: the one offered place the answer passes with (asked)
     ReadBackCheck(),  # a numbered choice, then yes/no per stated fact
 )
 

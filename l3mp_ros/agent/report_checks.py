@@ -189,7 +189,8 @@ class AskBack:
         Not sure enough: its confidence is below the calibrated ``ask_below``.
         """
         low = rep.out.confidence is not None and rep.out.confidence < rep.settings.ask_below
-        return (bool(rep.r.unsure or rep.r.choices or rep.r.trimmed or unsupported(rep))
+        r = rep.r
+        return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep))
                 or low) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
@@ -202,6 +203,8 @@ class AskBack:
                     for f, rule in unsupported(rep)),
                   *(f'{f.text()} was left out: with it a rule of the domain fails'
                     for f in sorted(rep.r.trimmed)),
+                  *(f'the model did not say where {f.args[0]} went; {f.text()} is the one '
+                    'place offered that fits' for f in sorted(rep.r.guessed)),
                   *('asked which one the report says, the model did not settle on one of '
                     + ', '.join(f.text() for f in sorted(g)) for g in r.choices)]
         sure = pending.readings[0].confidence
@@ -215,7 +218,8 @@ class AskBack:
         """Return the readings to offer: the answer, then without what is in doubt.
 
         Without the denied facts; for each thing the choice did not settle, keeping one of
-        its facts at a time (with the denied ones out too).
+        its facts at a time (with the denied ones out too); then the parts' change as the
+        model answered it, when the report checks took a place into it.
         """
         r, world = rep.r, rep.world
         odds = read_odds(rep.out.trace.history)
@@ -232,6 +236,10 @@ class AskBack:
             if rest is not None and all(rest != x.update for x in readings):
                 readings.append(Reading(rest, confidence(stated - drop, drop & stated, odds),
                                         source))
+        parts = r.req.kg.diff_to(r.work)  # before the report checks took places in
+        if not parts.is_empty() and all(parts != x.update for x in readings) \
+                and not world.verifier.check(r.req.kg, parts):
+            readings.append(Reading(parts, confidence(stated, set(), odds), 'parts as answered'))
         return readings
 
 

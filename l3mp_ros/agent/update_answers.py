@@ -175,6 +175,8 @@ class Reading:
     choices: list[frozenset[Fact]] = field(default_factory=list)
     #: stated facts left out because with them a ``requires`` rule fails (asked about)
     trimmed: set[Fact] = field(default_factory=set)
+    #: places taken for a subject of going the model never placed (asked about)
+    guessed: set[Fact] = field(default_factory=set)
 
     @property
     def several(self) -> bool:
@@ -262,6 +264,8 @@ class PartQuestion:
     #: where-questions asked for this part and their answers (kept across re-prompts)
     answered: dict[tuple[str, tuple[str, ...]], frozenset[Fact] | None] = field(
         default_factory=dict)
+    #: the places those questions offered (their options' facts), for the speaker
+    offered: dict[str, list[frozenset[Fact]]] = field(default_factory=dict)
     propose: Chat = field(init=False)
 
     def __post_init__(self) -> None:
