@@ -142,6 +142,15 @@ def rule_causes(world: Any, kg: Any, done: Completion) -> set[Fact]:
     return out
 
 
+def to_ask(a: PartAnswer, got: Judged[Any], facts: set[Fact], kept: set[Fact], why: str
+           ) -> Ruling:
+    """Return ``got`` as the part's answer; ``facts`` go to ``kept`` for the speaker."""
+    kept |= facts
+    a.loop.trace.doubt(DoubtReason.AMENDED)
+    got.value.notes.extend(f'{f.text()}: {why} (asked)' for f in sorted(facts))
+    return Ruling.amend(got)
+
+
 class RuleTrim:
     """A part refused by the domain's rules is kept without the facts a rule failed by.
 
@@ -175,17 +184,9 @@ class RuleTrim:
             stated = done.stated
             kept = a.q.check(Update.of(stated.remove - drop, stated.add - drop))  # every check
             if kept.accepted and kept.value is not None:
-                return self.kept(a, kept, drop)
+                return to_ask(a, kept, drop, a.r.trimmed,
+                              'left out: with it a rule of the domain fails')
         return Ruling()
-
-    @staticmethod
-    def kept(a: PartAnswer, kept: Judged[Any], drop: set[Fact]) -> Ruling:
-        """Return the trimmed answer as the part's, to be asked about."""
-        a.r.trimmed |= drop
-        a.loop.trace.doubt(DoubtReason.AMENDED)
-        kept.value.notes.extend(f'left out {f.text()}: with it a rule of the domain fails '
-                                '(asked)' for f in sorted(drop))
-        return Ruling.amend(kept)
 
 
 class GoingAsk:
@@ -225,11 +226,8 @@ class GoingAsk:
         if len(passing) != 1:
             return Ruling()
         facts, got = passing[0]
-        a.r.guessed |= facts
-        a.loop.trace.doubt(DoubtReason.AMENDED)
-        got.value.notes.extend(f'{f.text()}: one place the where-question offered, the '
-                               'only one the answer passes with (asked)' for f in sorted(facts))
-        return Ruling.amend(got)
+        return to_ask(a, got, set(facts), a.r.guessed,
+                      'one place the where-question offered, the only one the answer passes with')
 
 
 class ReadBackCheck:
