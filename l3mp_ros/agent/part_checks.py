@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..stages import stage
-from ..world.complete import Completion
+from ..world.complete import Completion, support_removed
 from ..world.constraints import RuleKind
 from ..world.kg import Fact, Update
 from .answer_checks import Where
@@ -123,16 +123,10 @@ def rule_causes(world: Any, kg: Any, done: Completion) -> set[Fact]:
     addition of an ``if`` fact with nothing of its ``then`` after the update.
     """
     rules = {x.name: x for x in world.constraints.rules if x.kind == RuleKind.REQUIRES}
-    stated = done.stated
-    out: set[Fact] = set()
-    for f, name in done.implied:
-        if name in rules:
-            rule, k = rules[name], rules[name].key
-            out |= {g for g in stated.remove if g.predicate in rule.then
-                    and len(g.args) > k and g.args[k] == f.args[k]}
+    out = support_removed(done, world.constraints)
     after = kg.copy()
     after.apply(done.update)
-    for g in stated.add:
+    for g in done.stated.add:
         for rule in rules.values():
             k = rule.key
             if g.predicate in rule.if_ and len(g.args) > k and not any(

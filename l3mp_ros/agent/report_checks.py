@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
-from ..world.complete import complete
-from ..world.constraints import RuleKind
+from ..world.complete import complete, support_removed, taken_with
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
@@ -226,7 +225,7 @@ class AskBack:
         stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
         readings = [Reading(rep.update, confidence(stated, set(), odds), 'answer')]
         drops = [(set(r.unsure), 'without denied')] if r.unsure else []
-        needed = support_removed(rep)
+        needed = needed_removals(rep)
         if needed:
             drops.append((r.unsure | needed, 'without the removal a rule needed'))
         drops += [(r.unsure | (group - {kept}), f'only {kept.text()} of {kept.args[0]}')
@@ -248,24 +247,16 @@ def unsupported(rep: Report) -> list[tuple[Fact, str]]:
 
     "Took the book from the shelf": its shelf level went with its place on the shelf.
     """
-    rules = {x.name for x in rep.world.constraints.rules if x.kind == RuleKind.REQUIRES}
-    return [(f, rule) for c in rep.r.done for f, rule in c.implied if rule in rules]
+    return [x for c in rep.r.done for x in taken_with(c, rep.world.constraints)]
 
 
-def support_removed(rep: Report) -> set[Fact]:
+def needed_removals(rep: Report) -> set[Fact]:
     """Return the stated removals whose loss took facts with them (:func:`unsupported`).
 
     Which side of a ``requires`` rule was meant is the report's: "the bag was only dusty"
     answered with the bin bags' price tag gone should not take them off the shelf.
     """
-    rules = {x.name: x for x in rep.world.constraints.rules}
-    out: set[Fact] = set()
-    for f, name in unsupported(rep):
-        rule, key = rules[name], f.args[rules[name].key]
-        out |= {g for c in rep.r.done for g in c.stated.remove
-                if g.predicate in rule.then and len(g.args) > rule.key
-                and g.args[rule.key] == key}
-    return out
+    return {g for c in rep.r.done for g in support_removed(c, rep.world.constraints)}
 
 
 class Clarify:

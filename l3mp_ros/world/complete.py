@@ -160,3 +160,20 @@ def unsupported(kg: KnowledgeGraph, remove: set[Fact], add: set[Fact],
                         removed.add(f)
                         changed = True
     return gone
+
+
+def taken_with(done: Completion, constraints: Constraints) -> list[tuple[Fact, str]]:
+    """Return the facts ``done`` removed because a ``requires`` rule lost its support."""
+    rules = {r.name for r in constraints.rules if r.kind == RuleKind.REQUIRES}
+    return [(f, rule) for f, rule in done.implied if rule in rules]
+
+
+def support_removed(done: Completion, constraints: Constraints) -> set[Fact]:
+    """Return the stated removals whose loss took facts with them (:func:`taken_with`)."""
+    rules = {r.name: r for r in constraints.rules}
+    out: set[Fact] = set()
+    for f, name in taken_with(done, constraints):
+        k = rules[name].key
+        out |= {g for g in done.stated.remove if g.predicate in rules[name].then
+                and len(g.args) > k and g.args[k] == f.args[k]}
+    return out
