@@ -20,6 +20,7 @@ the same ``--out`` resumes. Defaults to the embedded model::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -29,6 +30,7 @@ from pathlib import Path
 from runlog import RunLog, p95
 
 from l3mp_ros import compose
+from l3mp_ros.agent.pipeline import check_names
 from l3mp_ros.config import Config
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros_bench.speaker import converse
@@ -87,6 +89,20 @@ def summary(rows: list[dict]) -> str:
             f"{calls:.1f} calls")
 
 
+def reuse(log: RunLog, run: Path, skipped: set[str]) -> None:
+    """Copy into ``log`` the rows of ``run`` on which no check in ``skipped`` did anything.
+
+    A check absent from a row's ``checks`` neither ruled nor called the model on that
+    report, so switching it off leaves the report as it was (replies are deterministic).
+    """
+    for line in (run / 'reports.jsonl').read_text().splitlines():
+        row = json.loads(line)
+        if 'checks' not in row:
+            raise SystemExit(f'{run}: rows without "checks" (a run before they were recorded)')
+        if row['i'] not in log.done and not skipped & set(row['checks']):
+            log.add(row)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the set and print per-report verdicts and the summary line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -105,8 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--cache', default=None, help='directory of cached LLM replies')
     ap.add_argument('--speaker', choices=('gold', 'none'), default='none',
                     help='gold: answer the questions a report asks back, truthfully')
+    ap.add_argument('--skip', action='append', default=[], metavar='CHECK',
+                    help='switch one check of the pipeline off by name (ablations; repeatable)')
+    ap.add_argument('--reuse', type=Path, default=None, metavar='RUN',
+                    help="with --skip: take RUN's row of every report on which no skipped "
+                         'check ruled or called the model (it cannot change there)')
     ap.add_argument('--out', type=Path, default=Path('out/nl_reports'))
     args = ap.parse_args(argv)
+    unknown = set(args.skip) - check_names()
+    if unknown:
+        ap.error(f'unknown check(s) {sorted(unknown)}; the checks are {sorted(check_names())}')
     spec = load_set(Path(args.set))
     cfg = Config(domain=str(ROOT / spec['domain']), constraints=str(ROOT / spec['constraints']),
                  store='', llm_url=args.llm or '', llm_model=args.model,
@@ -120,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     state = json.loads((ROOT / spec['state']).read_text())
     golds = KnowledgeGraph.from_json(state)  # the state before each report (chained sets)
     log = RunLog(args.out, 'reports')
+    if args.reuse is not None:
+        reuse(log, args.reuse, set(args.skip))
     llm = compose.make_llm(cfg, lazy=False)
     retriever = compose.make_retriever(cfg)
     for i, rep in enumerate(spec['reports'], 1):
@@ -133,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         world = compose.open_world(cfg, domain, kg=start if spec.get('chained')
                                    else KnowledgeGraph.from_json(state))
         updater = compose.build_agent(cfg, world, llm, retriever=retriever).updater
+        updater.settings = dataclasses.replace(updater.settings,
+                                               skip_checks=frozenset(args.skip))
         began = time.perf_counter()
         before = world.snapshot()
         out = updater.run(rep['text'])
@@ -152,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                'applied': None if net.is_empty() else net.to_json(),
                'gold': gold.to_json(), 'errors': out.errors[:3],
                'question': out.question, 'ambiguous': bool(rep.get('ambiguous')),
-               'history': out.history}
+               'checks': out.trace.checks, 'history': out.history}
         log.add(row)
         asked = f' (asked {talk.asked})' if talk.asked else (' (asked back)' if out.question
                                                              else '')

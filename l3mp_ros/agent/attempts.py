@@ -87,6 +87,10 @@ class Trace:
     #: why the answer kept was in doubt (a re-prompt, a settled choice, a denied read-back,
     #: a trimmed narrative): an applied report with doubts is marked doubtful in the log
     doubts: list[str] = field(default_factory=list)
+    #: per check that did something (a ruling other than a bare pass, or LLM calls): how
+    #: many such rulings and how many calls (:func:`.rulings.judge`); a check absent here
+    #: changed nothing, so switching it off cannot change the outcome
+    checks: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def doubt(self, why: str) -> None:
         """Record one reason why the answer is in doubt, once."""

@@ -107,3 +107,8 @@ GOAL_CHECKS: Sequence[Any] = (
     Kinds(),  # every one of a kind the task speaks of, asked when the goal misses it
     LeftOut(),  # a thing the task names that the planned goal leaves out, asked about
 )
+
+
+def check_names() -> frozenset[str]:
+    """Return the names of the checks of Algorithm 3's pipelines (what ``skip_checks`` takes)."""
+    return frozenset(c.name for c in (*ANSWER_CHECKS, *PART_CHECKS, *REPORT_CHECKS))

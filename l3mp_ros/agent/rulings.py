@@ -15,7 +15,9 @@ of whether it applies to what is being read, and a :meth:`Check.judge` that retu
 - ``ASK``: the speaker is asked ``question`` before anything is written.
 
 Any ruling may bar facts from the next answer (``barred``) and record why the reading is
-in doubt (``doubts``). The lists the loops run are in :mod:`.pipeline`.
+in doubt (``doubts``). The lists the loops run are in :mod:`.pipeline`; a check is run
+through :func:`judge`, which times it and notes in the trace what it did (``Trace.checks``),
+and may be switched off by name (``skip_checks``, for ablations).
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
+from ..stages import stage
 from ..world.kg import Fact
-from .attempts import Verdict
+from .attempts import Trace, Verdict
 
 R = TypeVar('R', contravariant=True)
 
@@ -88,5 +91,24 @@ class Check(Protocol, Generic[R]):
 
 
 def enabled(check: Any, settings: Any) -> bool:
-    """Tell whether ``settings`` switch ``check`` on."""
+    """Tell whether ``settings`` switch ``check`` on (its setting, and not skipped by name)."""
+    if check.name in getattr(settings, 'skip_checks', ()):
+        return False
     return check.setting is None or bool(getattr(settings, check.setting))
+
+
+def judge(check: Any, reading: Any, trace: Trace) -> Ruling:
+    """Return ``check``'s ruling on ``reading``, timed as its stage, noted in ``trace``.
+
+    A ruling other than a bare pass (no notes, doubts or barred facts), or any LLM call
+    made while judging, is counted under the check's name (``Trace.checks``).
+    """
+    calls = trace.usage.calls
+    with stage(check.name):
+        ruling = check.judge(reading)
+    spent = trace.usage.calls - calls
+    if spent or ruling.act is not Act.PASS or ruling.notes or ruling.barred or ruling.doubts:
+        seen = trace.checks.setdefault(check.name, {'rulings': 0, 'calls': 0})
+        seen['rulings'] += 1
+        seen['calls'] += spent
+    return ruling

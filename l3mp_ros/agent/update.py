@@ -36,7 +36,7 @@ from .part_checks import PartAnswer
 from .pipeline import PART_CHECKS, REPORT_CHECKS
 from .report_checks import Report
 from .request import Request
-from .rulings import Act, enabled
+from .rulings import Act, enabled, judge
 from .update_answers import PartQuestion, Reading, UpdateOutcome, UpdateSettings, widened
 from .update_checks import unknown_names_error
 from .update_grounding import ReportContext, report_context
@@ -137,8 +137,7 @@ class NLUpdater:
         for check in PART_CHECKS:
             if not enabled(check, self.settings) or not check.applies(a):
                 continue
-            with stage(check.name):
-                ruling = check.judge(a)
+            ruling = judge(check, a, a.loop.trace)
             if ruling.act is Act.SKIP:
                 return None
             if ruling.act is Act.STOP:
@@ -156,8 +155,7 @@ class NLUpdater:
             if out.errors or out.clarify is not None or not enabled(check, self.settings) \
                     or not check.applies(rep):
                 continue
-            with stage(check.name):
-                ruling = check.judge(rep)
+            ruling = judge(check, rep, out.trace)
             for why in ruling.doubts:
                 out.trace.doubt(why)
             if ruling.act is Act.AMEND:

@@ -30,7 +30,7 @@ from .attempts import Chat, Judged, Messages, Trace, Traced, Verdict
 from .grounding import grounded_message
 from .pipeline import ANSWER_CHECKS
 from .request import Request
-from .rulings import Act, enabled
+from .rulings import Act, enabled, judge
 from .update_checks import (
     Going,
     PartScope,
@@ -72,6 +72,8 @@ class UpdateSettings:
     changes_only: bool = default('changes_only')
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
     answer_handles: bool = default('answer_handles')  # names in answers as short handles
+    #: checks switched off by name (:func:`.pipeline.check_names`): ablations only
+    skip_checks: frozenset[str] = frozenset()
 
     @classmethod
     def from_config(cls, cfg: Config) -> UpdateSettings:
@@ -149,7 +151,8 @@ class UpdateOutcome(Traced):
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'question': self.asked(), 'clarify': self.clarify,
                 'confidence': self.confidence,
-                'history': self.history, 'stages': self.trace.stages.to_json()}
+                'history': self.history, 'stages': self.trace.stages.to_json(),
+                'checks': self.trace.checks}
 
 
 @dataclass
@@ -325,7 +328,7 @@ class PartQuestion:
         for check in ANSWER_CHECKS:
             if not enabled(check, self.settings) or not check.applies(d):
                 continue
-            ruling = check.judge(d)
+            ruling = judge(check, d, self.trace)
             self.excluded |= ruling.barred
             for why in ruling.doubts:
                 self.trace.doubt(why)
