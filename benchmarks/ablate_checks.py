@@ -54,9 +54,9 @@ def measure(run: Path) -> dict[str, float]:
 def line(m: dict[str, float], base: dict[str, float] | None = None) -> str:
     """Return a table row's cells; with ``base``, each cell's change beside it."""
     def cell(key: str, fmt: str, total: str | None = None) -> str:
-        text = format(m[key], fmt) + (f"/{m[total]:.0f}" if total else '')
+        text = format(m[key], fmt) + (f'/{m[total]:.0f}' if total else '')
         if base is not None and round(m[key] - base[key], 2):
-            text += f" ({m[key] - base[key]:+{fmt}})"
+            text += f' ({m[key] - base[key]:+{fmt}})'
         return text
     return ' | '.join([cell('exact', '.0f', 'due'), cell('wrong', '.0f'),
                        cell('unapplied', '.0f'), cell('kept_out', '.0f', 'rejects'),
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--llm', default='local')
     ap.add_argument('--model', default='local')
     ap.add_argument('--cache-root', type=Path, required=True,
-                    help="one reply cache per set: <root>/<set>")
+                    help='one reply cache per set: <root>/<set>')
     ap.add_argument('--out', type=Path, default=Path('out/ablation'))
     args = ap.parse_args(argv)
     names = {s: set_name(s) for s in args.sets}

@@ -12,13 +12,17 @@ import json
 import math
 import time
 
+import pytest
+
 from l3mp_ros.agent.asking import (
     NO,
     UNDO_WINDOW,
+    WITH_DENIED,
     Pending,
     Reading,
     answer_of,
     confidence,
+    option_json,
     read_odds,
 )
 from l3mp_ros.agent.update import NLUpdater, UpdateSettings
@@ -179,6 +183,8 @@ def test_the_cli_contract_status_clarify_with_options(tmp_path, capsys):
         reply = _reply(capsys.readouterr().out)
         assert reply['status'] == 'clarify', reply['errors']
         assert reply['question']['text'].startswith('Just to check')
+        # which checks did something: the read-back's calls, and the decision to ask
+        assert reply['checks']['read_back']['calls'] == 3 and 'ask_back' in reply['checks']
         option = reply['question']['options'][0]
         assert [HELD.triplet()] == [tuple(f) for f in option['add'] if f[1] == HELD.predicate]
         calls = len(fake.requests)
@@ -391,3 +397,38 @@ def test_an_answer_a_rule_refuses_is_asked_about_without_the_facts_it_fails_by(t
     with FakeOpenAI([bad, bad, bad, _said(0.9)], answers=NO_OPTION) as fake:
         out = _updater(world2, fake, ask_back=False).run(REPORT)
     assert not out.applied and str(out.status) == 'rejected' and HELD not in world2.kg
+
+
+def _denied_then_other(tmp_path, p_pen: float):
+    """The answer (pen to Jerry, Jerry to his bedroom) is read back: the move denied; asked
+    again without it, the model gives the pen alone, read yes at ``p_pen``."""
+    world = household_world(tmp_path)
+    one = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
+    fake = FakeOpenAI([ANSWER, _said(p_pen), _said(0.3, 'no'), one], answers=NO_OPTION)
+    fake.start()
+    updater = _updater(world, fake, ask_below=0.75)
+    return world, fake, updater, updater.run(REPORT)
+
+
+@pytest.mark.parametrize('pick, written', [('the second one', {HELD, EXTRA}),
+                                           ('the first one', {HELD})])
+def test_what_the_read_back_denied_is_offered_beside_the_answer(tmp_path, pick, written):
+    """A reading may leave out what happened ("stayed on the dock with it": the jack denied,
+    the pallet given): the answer with the denied facts is offered in the same question."""
+    world, fake, updater, out = _denied_then_other(tmp_path, 0.6)
+    with fake:
+        assert str(out.status) == 'clarify' and out.question.startswith('Which is right? 1. ')
+        options = out.asked()['options']
+        assert options == [option_json(Update.of([OLD], [HELD])),
+                           option_json(Update.of([OLD, WAS], [HELD, EXTRA]))]
+        sources = [r.source for r in Pending.from_json(out.clarify).readings]
+        assert sources[:2] == ['answer', WITH_DENIED]
+        done = updater.answer(pick)
+    assert done.applied and {HELD, EXTRA} & set(world.kg.facts) == written
+
+
+def test_a_sure_answer_after_a_denial_is_written_without_asking(tmp_path):
+    """The reading with the denied facts is offered only when the report is asked about."""
+    world, fake, updater, out = _denied_then_other(tmp_path, 0.9)
+    fake.stop()
+    assert out.applied and out.question is None and HELD in world.kg and EXTRA not in world.kg

@@ -35,6 +35,9 @@ from ..world.phrasing import Phrasing
 from .clarify import ORDINALS
 
 MAX_QUESTIONS = 3  # questions about one report; then nothing is written
+#: the source of a reading offered beside the one before it, in one question: the answer
+#: with what the read-back denied and the answer asked again left out
+WITH_DENIED = 'with what the read-back denied'
 MAX_CHOICES = 4  # readings offered in one question
 READINGS = 'readings'  # the ``kind`` of a pending question about readings
 
@@ -104,10 +107,28 @@ def without(kg: KnowledgeGraph, world: Any, done: list[Completion], denied: set[
     Each part's stated change loses those facts and is completed by the rules on the graph
     the parts before it left; None when what is left is empty or does not verify.
     """
+    return recomposed(kg, world, [Update.of(c.stated.remove - denied, c.stated.add - denied)
+                                  for c in done])
+
+
+def with_back(kg: KnowledgeGraph, world: Any, done: list[Completion],
+              dropped: dict[int, Update]) -> Update | None:
+    """Return the parts' net change with facts put back into parts (by index), or None."""
+    none = Update.of([], [])
+    return recomposed(kg, world, [Update.of(c.stated.remove | dropped.get(k, none).remove,
+                                            c.stated.add | dropped.get(k, none).add)
+                                  for k, c in enumerate(done)])
+
+
+def recomposed(kg: KnowledgeGraph, world: Any, stated: list[Update]) -> Update | None:
+    """Return the net change of parts stated so, each completed and verified, or None.
+
+    Each part is completed by the rules on the graph the parts before it left; None when a
+    part does not verify or nothing changes.
+    """
     work = kg
-    for c in done:
-        stated = Update.of(c.stated.remove - denied, c.stated.add - denied)
-        part = complete(work, stated, world.constraints, world.domain).update
+    for change in stated:
+        part = complete(work, change, world.constraints, world.domain).update
         if world.verifier.check(work, part):
             return None
         work = work.copy()
@@ -146,9 +167,14 @@ class Pending:
     @classmethod
     def first(cls, text: str, readings: list[Reading], kg: KnowledgeGraph, domain: Any,
               timeout: float) -> Pending:
-        """Return the first question about ``readings``: the best one, yes or no."""
-        return cls(text, readings, [0], 1,
-                   question_text(kg, domain, [readings[0].update], True),
+        """Return the first question about ``readings``: the best one, yes or no.
+
+        A reading with what the read-back denied (:data:`WITH_DENIED`) comes second and is
+        offered beside the best one: "Which is right? 1. ... 2. ... Or none of them?".
+        """
+        offered = [0, 1] if len(readings) > 1 and readings[1].source == WITH_DENIED else [0]
+        return cls(text, readings, offered, 1,
+                   question_text(kg, domain, [readings[k].update for k in offered], True),
                    time.time() + timeout)
 
     def next(self, kg: KnowledgeGraph, domain: Any, timeout: float) -> Pending | None:

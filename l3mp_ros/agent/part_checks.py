@@ -267,6 +267,8 @@ class ReadBackCheck:
             return self.unsure(a, read_back, denied)
         completion.notes.extend(f'asked again without {f.text()}: the report does not '
                                 'say it' for f in sorted(denied))
+        first = read_back.value.stated  # the answer read back, before it was asked again
+        r.dropped[len(r.done)] = Update.of(denied & first.remove, denied & first.add)
         return Ruling.amend(Judged(Verdict.ACCEPTED, completion))
 
     @staticmethod

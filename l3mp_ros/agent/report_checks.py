@@ -19,7 +19,16 @@ from ..world.kg import Fact, Update
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
 from . import clarify
-from .asking import Pending, Reading, confidence, option_json, read_odds, without
+from .asking import (
+    WITH_DENIED,
+    Pending,
+    Reading,
+    confidence,
+    option_json,
+    read_odds,
+    with_back,
+    without,
+)
 from .attempts import DoubtReason
 from .rulings import Act, Ruling
 from .state_questions import amend, check_places, where_after
@@ -216,7 +225,10 @@ class AskBack:
     def readings(rep: Report) -> list[Reading]:
         """Return the readings to offer: the answer, then without what is in doubt.
 
-        Without the denied facts; for each thing the choice did not settle, keeping one of
+        Beside the answer (asked in one question with it), the answer with the facts the
+        read-back denied where a part asked again left them out ("stayed on the dock with
+        it": the pallet jack denied, the pallet given instead; both went). Then without the
+        denied facts; for each thing the choice did not settle, keeping one of
         its facts at a time (with the denied ones out too); then the parts' change as the
         model answered it, when the report checks took a place into it.
         """
@@ -224,6 +236,12 @@ class AskBack:
         odds = read_odds(rep.out.trace.history)
         stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
         readings = [Reading(rep.update, confidence(stated, set(), odds), 'answer')]
+        if r.dropped:  # the answer with what the read-back denied and a re-ask left out
+            back = with_back(r.req.kg, world, r.done, r.dropped)
+            if back is not None and back != rep.update:
+                put = {f for u in r.dropped.values() for f in u.add | u.remove}
+                readings.append(Reading(back, confidence(stated | put, set(), odds),
+                                        WITH_DENIED))
         drops = [(set(r.unsure), 'without denied')] if r.unsure else []
         needed = needed_removals(rep)
         if needed:

@@ -180,6 +180,9 @@ class Reading:
     trimmed: set[Fact] = field(default_factory=set)
     #: places taken for a subject of going the model never placed (asked about)
     guessed: set[Fact] = field(default_factory=set)
+    #: per part (its index in ``done``), the stated facts the read-back denied and the
+    #: answer asked again left out: a whole reading may still need them (asked about)
+    dropped: dict[int, Update] = field(default_factory=dict)
 
     @property
     def several(self) -> bool:
