@@ -150,6 +150,39 @@ def test_withdrawn_or_no_longer_fitting_answers_change_nothing(tmp_path):
     assert updater.pending() is None
 
 
+def test_none_of_them_asks_about_the_rest_of_the_report(tmp_path):
+    """ "Ines walked to the station to ask for a pillow": asked which pillow, the speaker
+    says none; the report without the guessed thing is asked about, yes or no."""
+    world = household_world(tmp_path)
+    moved = Fact('person_in_room', ('jerry', 'kitchen'))
+    guess = {'facts': [*GUESS['facts'], ['person_in_room', 'jerry', 'kitchen']]}
+    before = world.kg.to_json()
+    with FakeOpenAI([{'content': guess}]) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        asked = updater.run(REPORT)
+        assert asked.question.startswith('Which TV remote do you mean')
+        calls = len(fake.requests)
+        follow = updater.answer('none of them')
+        assert len(fake.requests) == calls and world.kg.to_json() == before
+        assert str(follow.status) == 'clarify' and not follow.applied
+        assert follow.question == ('Then: Jerry is in the kitchen. No longer: Jerry is in the '
+                                   'living room. Is that right?')
+        assert follow.asked()['options'] == [{
+            'remove': [['jerry', 'person_in_room', 'living_room']],
+            'add': [['jerry', 'person_in_room', 'kitchen']]}]
+        done = updater.answer('yes')
+    assert done.applied  # Jerry moved; no remote taken
+    assert set(world.kg.facts) - set(KnowledgeGraph.from_json(before).facts) == {moved}
+    assert world.support_of(moved).kind == 'confirmed'
+    # with nothing but the guessed thing in the report, "none of them" takes it back
+    other = household_world(tmp_path / 'b')
+    with FakeOpenAI([{'content': GUESS}]) as fake:
+        updater = NLUpdater(other, client(fake), FullRetriever())
+        updater.run(REPORT)
+        out = updater.answer('neither')
+    assert not out.applied and 'withdrew' in out.errors[0] and updater.pending() is None
+
+
 def test_no_question_when_asking_back_is_off(tmp_path):
     world = household_world(tmp_path)
     with FakeOpenAI([{'content': GUESS}]) as fake:

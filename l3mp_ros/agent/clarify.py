@@ -44,6 +44,8 @@ _FUNCTION_WORDS = frozenset('the a an one ones that this is are was in on at of 
                             'with into onto for and or it its which who has have'.split())
 _CANCEL_WORDS = re.compile(r"\b(neither|none|never ?mind|forget (it|that)|cancel|nothing|"
                            r"no idea|don'?t know)\b", re.I)
+#: of those, the ones that say no option is the thing meant (not: take the report back)
+_NONE_WORDS = re.compile(r'\b(neither|none|nothing)\b', re.I)
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,17 @@ def _plain(text: str) -> set[str]:
 
 def _swap(fact: Fact, old: str, new: str) -> Fact:
     return Fact(fact.predicate, tuple(new if a == old else a for a in fact.args))
+
+
+def none_of_them(text: str) -> bool:
+    """Tell whether an answer says no option is the thing meant ("none of them", "neither")."""
+    return bool(_NONE_WORDS.search(text))
+
+
+def without_guess(stated: Sequence[Update], guess: str) -> list[Update]:
+    """Return ``stated`` (one update per part) without the facts about ``guess``."""
+    return [Update.of({f for f in part.remove if guess not in f.args},
+                      {f for f in part.add if guess not in f.args}) for part in stated]
 
 
 def substituted(kg: KnowledgeGraph, stated: Sequence[Update], old: str, new: str,

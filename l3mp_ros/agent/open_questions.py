@@ -18,7 +18,19 @@ from ..world.kg import Update
 from ..world.model import WorldModel
 from ..world.support import SAID, SupportKind, classify
 from . import clarify
-from .asking import NO, READINGS, UNDO_WINDOW, Pending, answer_of, bare_answer, correction, unfit
+from .asking import (
+    NO,
+    READINGS,
+    UNDO_WINDOW,
+    Pending,
+    Reading,
+    answer_of,
+    bare_answer,
+    correction,
+    question_text,
+    recomposed,
+    unfit,
+)
 from .update_answers import UpdateOutcome
 
 
@@ -83,6 +95,17 @@ class OpenQuestions:
         info: dict[str, Any] = {'clarifies': qid, 'answer': text}
         utterance = f'{out.text} [{text.strip()}]'
         net = None
+        if chosen == clarify.CANCEL and clarify.none_of_them(text):
+            follow = self._without_guess(data)
+            if follow is not None:  # the rest of the report may still be right: asked
+                out.question, out.clarify = follow.question, follow.to_json()
+                out.errors = [f'not any of those; asked: {follow.question}']
+                res = self.world.reject(out.errors, status=EventStatus.CLARIFY,
+                                        source=source, utterance=utterance,
+                                        info={**info, 'clarify': out.clarify})
+                out.event_id = res.event_id
+                out.seconds = time.perf_counter() - began
+                return out
         if chosen == clarify.CANCEL:
             out.errors = ['the speaker withdrew the report: nothing is applied']
         else:
@@ -102,6 +125,24 @@ class OpenQuestions:
         out.applied, out.event_id = res.applied, res.event_id
         out.seconds = time.perf_counter() - began
         return out
+
+    def _without_guess(self, data: dict[str, Any]) -> Pending | None:
+        """Return a yes/no question about the report without the thing guessed, or None.
+
+        "Ines walked down to the nurses' station to ask for an extra pillow": asked which
+        pillow moved, the speaker says "none of them"; Ines's move may still be right. None
+        when nothing is left or it does not verify.
+        """
+        stated = [Update.from_json(u) for u in data.get('stated') or []]
+        rest = recomposed(self.world.snapshot(), self.world,
+                          clarify.without_guess(stated, str(data.get('chosen'))))
+        if rest is None:
+            return None
+        kg = self.world.snapshot()
+        return Pending(str(data.get('text') or ''),
+                       [Reading(rest, 0.0, f'without {data.get("chosen")}')], [0], 2,
+                       question_text(kg, self.world.domain, [rest], False),
+                       time.time() + self.timeout)
 
     def _stray(self, text: str, source: str, began: float) -> UpdateOutcome:
         """Log an answer that came with no question open (a second speaker's, a late one)."""
