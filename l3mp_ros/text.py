@@ -76,3 +76,24 @@ def stem(w: str) -> str:
     if len(w) > 3 and w.endswith('s') and not w.endswith(('ss', 'us', 'is')):
         return w[:-1]
     return w
+
+
+def word_root(w: str) -> str:
+    """Return a word's root for loose matching: singular, without "un"/"re" ("unlocked")."""
+    w = stem(w)
+    for prefix in ('un', 're'):
+        if w.startswith(prefix) and len(w) > 5:
+            return w[len(prefix):]
+    return w
+
+
+def same_root(a: str, b: str) -> bool:
+    """Tell whether two roots are forms of one word ("locked", "lock"; "tag", "tagged").
+
+    They share their first four letters, or all of the shorter one (three at least).
+    """
+    short = min(len(a), len(b))
+    if short < 3:
+        return False
+    shared = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), short)
+    return shared >= min(4, short)

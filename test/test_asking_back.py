@@ -432,3 +432,27 @@ def test_a_sure_answer_after_a_denial_is_written_without_asking(tmp_path):
     world, fake, updater, out = _denied_then_other(tmp_path, 0.9)
     fake.stop()
     assert out.applied and out.question is None and HELD in world.kg and EXTRA not in world.kg
+
+
+@pytest.mark.parametrize('text, asked', [
+    ('The black jeans in the laundry basket are clean now.', False),  # says "clean"
+    ('The black jeans in the laundry basket are dry now.', True),  # "dry": another predicate
+    ('The black jeans in the laundry basket are washed now.', False),  # no predicate's word
+])
+def test_a_reading_whose_predicate_the_report_never_says_is_asked_even_when_sure(
+        tmp_path, text, asked):
+    """ "Someone unlocked Bob's door" read as the door open, sure at 0.74: the report says
+    "unlocked", a word of another predicate of the door, never "open". Asked, not written."""
+    world = household_world(tmp_path)
+    clean = Fact('cloth_is_clean', ('black_jeans',))
+    answer = {'content': {'facts': [['cloth_is_clean', 'black_jeans', 'true']]}}
+    with FakeOpenAI([answer, _said(0.95)], answers=NO_OPTION) as fake:
+        updater = _updater(world, fake, ask_below=0.7)
+        out = updater.run(text)
+        if asked:
+            assert str(out.status) == 'clarify' and clean not in world.kg
+            assert 'does not say cloth_is_clean of black_jeans, it speaks of cloth_is_dry' \
+                in out.errors[0]
+            assert out.question == 'Just to check: The black jeans is clean. Is that right?'
+            assert not updater.answer('no').applied
+    assert (clean in world.kg) is not asked and out.applied is not asked

@@ -32,7 +32,7 @@ from .asking import (
 from .attempts import DoubtReason
 from .rulings import Act, Ruling
 from .state_questions import amend, check_places, where_after
-from .update_checks import PutBy, put_by
+from .update_checks import PutBy, put_by, unsaid
 
 
 @dataclass
@@ -198,8 +198,8 @@ class AskBack:
         """
         low = rep.out.confidence is not None and rep.out.confidence < rep.settings.ask_below
         r = rep.r
-        return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep))
-                or low) and rep.out.update is not None
+        return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
+                     or unsaid_of(rep)) or low) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
         """Ask whether the reading is right."""
@@ -214,7 +214,9 @@ class AskBack:
                   *(f'the model did not say where {f.args[0]} went; {f.text()} is the one '
                     'place offered that fits' for f in sorted(rep.r.guessed)),
                   *('asked which one the report says, the model did not settle on one of '
-                    + ', '.join(f.text() for f in sorted(g)) for g in r.choices)]
+                    + ', '.join(f.text() for f in sorted(g)) for g in r.choices),
+                  *(f'the report does not say {f.predicate} of {f.args[0]}, it speaks of '
+                    f'{other}' for f, other in unsaid_of(rep))]
         sure = pending.readings[0].confidence
         why = '; '.join(doubts) or (f"the reading's confidence {sure:.2f} is below "
                                     f'{rep.settings.ask_below:.2f}')
@@ -266,6 +268,13 @@ def unsupported(rep: Report) -> list[tuple[Fact, str]]:
     "Took the book from the shelf": its shelf level went with its place on the shelf.
     """
     return [x for c in rep.r.done for x in taken_with(c, rep.world.constraints)]
+
+
+def unsaid_of(rep: Report) -> list[tuple[Fact, str]]:
+    """Return the stated facts whose predicate the report does not say (:func:`unsaid`)."""
+    stated = Update.of({f for c in rep.r.done for f in c.stated.remove},
+                       {f for c in rep.r.done for f in c.stated.add})
+    return unsaid(rep.world.domain, rep.r.req.kg, rep.r.req.text, stated)
 
 
 def needed_removals(rep: Report) -> set[Fact]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..retrieval.link import named_fully, named_in
 from ..retrieval.mentions import Mention
-from ..text import STOPWORDS, WORD_RE, name_words, stem, words
+from ..text import STOPWORDS, WORD_RE, name_words, same_root, stem, word_root, words
 from ..world.complete import Completion
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
@@ -143,6 +143,38 @@ class PartScope:
         said = {stem(w) for w in words(self.text)} - STOPWORDS
         return {f for f in off if not (f.args and f.args[0] in self.earlier and said & {
             stem(w) for w in f.predicate.split('_') if len(w) > 2} - STOPWORDS)}
+
+
+def unsaid(domain: Any, kg: Any, text: str, stated: Update) -> list[tuple[Fact, str]]:
+    """Return stated facts whose predicate the report does not say though it says another.
+
+    Each with that other predicate, one of the same thing's (its first parameter's type
+    fits) and not stated of it: "Someone unlocked Bob's door" read as ``door_open`` says
+    "unlocked" (``door_locked``), never "open". Only a predicate's own words count: words of
+    entity and type names ("door") name things, not what happened to them.
+    """
+    names = {w for e, t in kg.entities.items() for w in (*name_words(e), *name_words(t or ''))}
+    names |= {w for t in domain.types for w in name_words(t)}
+    said = {word_root(w) for w in words(text) if w not in STOPWORDS and w not in names}
+
+    def says(predicate: str) -> bool | None:  # None: the predicate has no words of its own
+        own = [word_root(w) for w in predicate.split('_')
+               if len(w) > 2 and w not in STOPWORDS and w not in names and stem(w) not in names]
+        return any(same_root(a, b) for a in own for b in said) if own else None
+
+    facts = stated.add | stated.remove
+    out: list[tuple[Fact, str]] = []
+    for fact in sorted(facts):
+        kind = kg.type_of(fact.args[0]) if fact.args else None
+        if kind is None or says(fact.predicate) is not False:
+            continue
+        own = {f.predicate for f in facts if f.args[:1] == fact.args[:1]}
+        other = next((q for q, decl in sorted(domain.predicates.items()) if q not in own
+                      and decl.params and domain.is_subtype(kind, decl.params[0][1])
+                      and says(q)), None)
+        if other is not None:
+            out.append((fact, other))
+    return out
 
 
 def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),

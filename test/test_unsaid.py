@@ -1,0 +1,50 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""A reading's predicate the report never says, though it says another (:func:`unsaid`)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from l3mp_ros.agent.update_checks import unsaid
+from l3mp_ros.text import same_root, word_root
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
+
+ROOT = Path(__file__).resolve().parent.parent
+OPEN = Fact('door_open', ('bob_door',))
+LOCKED = Fact('door_locked', ('bob_door',))
+
+
+@pytest.fixture(scope='module')
+def office():
+    domain = DomainSchema.load(ROOT / 'test/data/office.pddl')
+    kg = KnowledgeGraph.from_json(json.loads((ROOT / 'test/data/office_state.json').read_text()))
+    return domain, kg
+
+
+@pytest.mark.parametrize('a, b, same', [
+    ('unlocked', 'locked', True), ('opened', 'open', True), ('charging', 'charged', True),
+    ('tag', 'tagged', True), ('repaired', 'paired', True), ('dried', 'dry', False),
+    ('open', 'over', False), ('at', 'at', False), ('lights', 'light', True)])
+def test_word_roots(a, b, same):
+    assert same_root(word_root(a), word_root(b)) is same
+
+
+def test_unlocked_read_as_open_says_another_predicate(office):
+    domain, kg = office
+    assert unsaid(domain, kg, "Someone unlocked Bob's door.", Update.of([], [OPEN])) == [
+        (OPEN, 'door_locked')]
+    # said in words: nothing to doubt
+    assert unsaid(domain, kg, "Someone opened Bob's door.", Update.of([], [OPEN])) == []
+    # the predicate it says is stated too: the reading speaks of it
+    assert unsaid(domain, kg, "Someone unlocked Bob's door.", Update.of([LOCKED], [OPEN])) == []
+
+
+def test_words_of_names_say_no_predicate(office):
+    domain, kg = office
+    # "door" names the door (and its type): it says neither door_open nor door_locked
+    assert unsaid(domain, kg, "Bob's door.", Update.of([], [OPEN])) == []
+    # "delivered" says a predicate of letters and parcels, not of doors
+    assert unsaid(domain, kg, 'The letter for Bob was delivered.', Update.of([], [OPEN])) == []
