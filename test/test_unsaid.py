@@ -48,3 +48,19 @@ def test_words_of_names_say_no_predicate(office):
     assert unsaid(domain, kg, "Bob's door.", Update.of([], [OPEN])) == []
     # "delivered" says a predicate of letters and parcels, not of doors
     assert unsaid(domain, kg, 'The letter for Bob was delivered.', Update.of([], [OPEN])) == []
+
+
+def test_a_word_the_stated_predicates_have_speaks_of_them():
+    """Oracle seed 7, step 13: "Chloe ... placed the book "Matilda" on the table" is
+    ``placed_at_table``; "placed" is a word of ``placed_at_shelf`` too, and the removal of
+    ``in_person_hand`` is never said ("hand"): neither is a doubt."""
+    domain = DomainSchema.load(ROOT / 'pddl/household.pddl')
+    kg = KnowledgeGraph.from_json(json.loads((ROOT / 'config/household_state.json').read_text()))
+    assert kg.type_of('book_hamlet') == 'book' and kg.type_of('anna') == 'person'
+    held = Fact('in_person_hand', ('book_hamlet', 'anna'))
+    table = Fact('placed_at_table', ('book_hamlet', 'jerry_bedroom_table'))
+    text = 'Anna walked into Jerry\'s room and placed the book "Hamlet" on the table.'
+    assert unsaid(domain, kg, text, Update.of([held], [table])) == []
+    # the book read as taken into a hand: "placed" says another predicate of the book,
+    # nothing says "hand"
+    assert unsaid(domain, kg, text, Update.of([], [held])) == [(held, 'placed_at_shelf')]

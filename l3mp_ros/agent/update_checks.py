@@ -146,32 +146,39 @@ class PartScope:
 
 
 def unsaid(domain: Any, kg: Any, text: str, stated: Update) -> list[tuple[Fact, str]]:
-    """Return stated facts whose predicate the report does not say though it says another.
+    """Return added facts whose predicate the report does not say though it says another.
 
     Each with that other predicate, one of the same thing's (its first parameter's type
-    fits) and not stated of it: "Someone unlocked Bob's door" read as ``door_open`` says
-    "unlocked" (``door_locked``), never "open". Only a predicate's own words count: words of
-    entity and type names ("door") name things, not what happened to them.
+    fits): "Someone unlocked Bob's door" read as ``door_open`` says "unlocked"
+    (``door_locked``), never "open". Only a predicate's own words count: words of entity
+    and type names ("door") name things, not what happened to them; a word the predicates
+    stated of the thing already have ("placed": ``placed_at_table``) speaks of those, not of
+    another (``placed_at_shelf``). Removals are not weighed: "put the cup on the table"
+    takes it out of a hand without saying so.
     """
     names = {w for e, t in kg.entities.items() for w in (*name_words(e), *name_words(t or ''))}
     names |= {w for t in domain.types for w in name_words(t)}
     said = {word_root(w) for w in words(text) if w not in STOPWORDS and w not in names}
 
-    def says(predicate: str) -> bool | None:  # None: the predicate has no words of its own
-        own = [word_root(w) for w in predicate.split('_')
-               if len(w) > 2 and w not in STOPWORDS and w not in names and stem(w) not in names]
-        return any(same_root(a, b) for a in own for b in said) if own else None
+    def own(predicate: str) -> set[str]:
+        return {word_root(w) for w in predicate.split('_')
+                if len(w) > 2 and w not in STOPWORDS and w not in names and stem(w) not in names}
+
+    def says(roots: set[str]) -> bool:
+        return any(same_root(a, b) for a in roots for b in said)
 
     facts = stated.add | stated.remove
     out: list[tuple[Fact, str]] = []
-    for fact in sorted(facts):
+    for fact in sorted(stated.add):
         kind = kg.type_of(fact.args[0]) if fact.args else None
-        if kind is None or says(fact.predicate) is not False:
+        if kind is None or not own(fact.predicate) or says(own(fact.predicate)):
             continue
-        own = {f.predicate for f in facts if f.args[:1] == fact.args[:1]}
-        other = next((q for q, decl in sorted(domain.predicates.items()) if q not in own
+        spoken = {f.predicate for f in facts if f.args[:1] == fact.args[:1]}
+        taken = {w for p in spoken for w in own(p)}
+        other = next((q for q, decl in sorted(domain.predicates.items()) if q not in spoken
                       and decl.params and domain.is_subtype(kind, decl.params[0][1])
-                      and says(q)), None)
+                      and says({w for w in own(q) if not any(same_root(w, t) for t in taken)})),
+                     None)
         if other is not None:
             out.append((fact, other))
     return out
