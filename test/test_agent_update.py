@@ -1024,6 +1024,29 @@ def test_where_questions_that_agree_cost_one_call_each(tmp_path):
                              'Where is the red pen after the report?']
 
 
+@pytest.mark.parametrize('text, anna', [("Jerry walked into Anna's room.", False),
+                                        ("Jerry walked into Anna's room to wake her.", True)])
+def test_someone_named_only_as_an_owner_is_not_asked_where_they_are(tmp_path, text, anna):
+    """ "Jerry walked into Michael's room and closed the window": asked where Michael is
+    ("Michael's"), both orders said Michael's bedroom, and Michael was moved there (household
+    gold stream, seed 7). "Anna's room" names the room; "her" may point back at Anna."""
+    world = household_world(tmp_path)
+    anna_was = Fact('person_in_room', ('anna', 'kitchen'))  # not in her room: asked, she
+    assert world.apply(Update.of([Fact('person_in_room', ('anna', 'anna_bedroom'))],
+                                 [anna_was]), source='cli').applied  # could be "moved" there
+    into = {'content': {'facts': [['person_in_room', 'jerry', 'anna_bedroom']]}}
+    scripted = {**DEFAULT_ANSWERS, 'state': _answers({'where is anna': 'anna'})}
+    with FakeOpenAI([into], answers=scripted) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever(), UpdateSettings(ask_below=0.0)
+                        ).run(text)
+        asked = [r['messages'][-1]['content'].splitlines()[1] for r in fake.requests
+                 if r['response_format']['json_schema']['name'] == 'state']
+    assert any(q.startswith('Where is Anna') for q in asked) is anna, asked
+    if not anna:
+        assert out.applied and anna_was in world.kg, out.errors
+        assert Fact('person_in_room', ('jerry', 'anna_bedroom')) in world.kg
+
+
 BROUGHT = 'Jerry went into the kitchen and brought the milk out to the living room table.'
 INTO = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
 MILK = {'content': {'facts': [['placed_at_table', 'milk', 'living_room_table']]}}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..llm.protocol import ChatLLM, LLMError, llm_failure
+from ..retrieval.mentions import owners_only
 from ..world.complete import complete, support_removed, taken_with
 from ..world.kg import Fact, Update
 from ..world.model import WorldModel
@@ -68,6 +69,7 @@ class PlaceCheck:
     moved, or by stopping at a place the report then leaves (:func:`.state_questions.
     check_places`). With ``place_amend`` the places both orders gave, for things that move,
     are taken into the update (doubtful: the patrol looks first); otherwise it stays out.
+    Someone the report names only as an owner ("Michael's room") is not asked about.
     """
 
     name, setting = 'place_check', 'place_check'
@@ -79,9 +81,11 @@ class PlaceCheck:
     def judge(self, rep: Report) -> Ruling:
         """Ask where each referent is; refuse, or take in the places given."""
         r = rep.r
+        owners = owners_only(r.req.kg, r.req.text, r.ctx.mentions)  # "Michael's room"
         try:
             check = check_places(rep.llm, rep.world, r.req.kg, r.req.text, rep.update,
-                                 r.ctx.referents(), rep.out.trace, written=r.ctx.written)
+                                 [e for e in r.ctx.referents() if e not in owners],
+                                 rep.out.trace, written=r.ctx.written)
         except LLMError as exc:
             return Ruling.reject([llm_failure(exc, 'place check')])
         stayed = [DoubtReason.PLACE] if check.stayed else []  # applied, its facts looked at first

@@ -670,6 +670,24 @@ def possessors(kg: KnowledgeGraph, text: str, *, kinds: bool = False) -> list[st
     return out
 
 
+def owners_only(kg: KnowledgeGraph, text: str, mentions: list[Mention]) -> set[str]:
+    """Return the entities ``text`` names only as the owner of what follows.
+
+    "Jerry walked into Michael's room": "Michael's" is a mention of Michael when the room's
+    name does not follow his ("michael_bedroom"), yet the report says nothing of Michael.
+    Not an entity some other mention names, nor one a personal pronoun may point back at
+    (:func:`possessors`: "walked into Michael's room and woke him").
+    """
+    raw = [t[2] for t in _tokens(text)]
+
+    def owner(m: Mention) -> bool:
+        return raw[m.end - 1].endswith(("'s", "s'")) and m.end < len(raw)
+
+    owned = {m.resolved for m in mentions if m.resolved and owner(m)}
+    named = {m.resolved for m in mentions if m.resolved and not owner(m)}
+    return owned - named - set(possessors(kg, text))
+
+
 def referents(kg: KnowledgeGraph, text: str) -> list[str]:
     """Return every entity a mention of ``text`` may denote, in reading order."""
     return candidates(resolve(kg, text))
