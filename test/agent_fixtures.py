@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from l3mp_ros.llm.client import LLMClient, LLMConfig
@@ -37,3 +38,12 @@ def client(fake, timeout: float = 5.0, retries: int = 1) -> LLMClient:
 
 def upd(remove=(), add=()) -> dict:
     return {'remove': [list(t) for t in remove], 'add': [list(t) for t in add]}
+
+
+def read_back_reply(p_yes: float, answer: str = 'yes') -> dict:
+    """A scripted read-back answer whose answering token had probability ``p_yes`` of "yes"."""
+    top = [['yes', math.log(p_yes)], ['no', math.log(1 - p_yes)]]
+    return {'content': {'answer': answer},
+            'logprobs': [['{"', [['{"', -0.1]]], ['answer', [['answer', 0.0]]],
+                         ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]], [answer, top],
+                         ['"}', [['"}', 0.0]]]]}

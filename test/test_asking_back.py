@@ -9,7 +9,6 @@ doubt): the report waits, and the speaker's answers decide what is written.
 """
 
 import json
-import math
 import time
 
 import pytest
@@ -33,7 +32,7 @@ from l3mp_ros.testing.fake_openai import NO_OPTION
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.store import Store
 
-from .agent_fixtures import client, household_world
+from .agent_fixtures import client, household_world, read_back_reply
 
 REPORT = 'Jerry took the red pen from the living room table.'
 HELD = Fact('in_person_hand', ('red_pen', 'jerry'))
@@ -44,18 +43,9 @@ ANSWER = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],
                                 ['person_in_room', 'jerry', 'jerry_bedroom']]}}
 
 
-def _said(p_yes: float, answer: str = 'yes') -> dict:
-    """A read-back answer whose answering token had probability ``p_yes`` of "yes"."""
-    top = [['yes', math.log(p_yes)], ['no', math.log(1 - p_yes)]]
-    return {'content': {'answer': answer},
-            'logprobs': [['{"', [['{"', -0.1]]], ['answer', [['answer', 0.0]]],
-                         ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]], [answer, top],
-                         ['"}', [['"}', 0.0]]]]}
-
-
 # the answer; yes to the pen (0.9), no to Jerry's move (0.3); asked again without the
 # move the model writes it anyway: denied again, so the reading stays in doubt
-SCRIPT = [ANSWER, _said(0.9), _said(0.3, 'no'), ANSWER]
+SCRIPT = [ANSWER, read_back_reply(0.9), read_back_reply(0.3, 'no'), ANSWER]
 
 
 def _updater(world, fake, **settings) -> NLUpdater:
@@ -240,7 +230,7 @@ def test_the_speaker_talks_a_report_through_in_process(tmp_path):
 def test_a_reading_below_the_calibrated_confidence_is_asked_about(tmp_path):
     world = household_world(tmp_path)
     one = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
-    with FakeOpenAI([one, _said(0.6)], answers=NO_OPTION) as fake:
+    with FakeOpenAI([one, read_back_reply(0.6)], answers=NO_OPTION) as fake:
         updater = _updater(world, fake, ask_below=0.75)
         out = updater.run(REPORT)
         assert str(out.status) == 'clarify' and round(out.confidence, 2) == 0.6
@@ -250,7 +240,7 @@ def test_a_reading_below_the_calibrated_confidence_is_asked_about(tmp_path):
     assert done.applied and HELD in world.kg
     # above the bar (or with the shipped default), the same reading is written at once
     world2 = household_world(tmp_path / 'b')
-    with FakeOpenAI([one, _said(0.8)], answers=NO_OPTION) as fake:
+    with FakeOpenAI([one, read_back_reply(0.8)], answers=NO_OPTION) as fake:
         out = _updater(world2, fake, ask_below=0.75).run(REPORT)
     assert out.applied and out.question is None and round(out.confidence, 2) == 0.8
 
@@ -262,7 +252,7 @@ def test_undo_that_right_after_a_report_takes_it_back(tmp_path):
     world = household_world(tmp_path)
     before = world.kg.to_json()
     one = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
-    with FakeOpenAI([one, _said(0.9)], answers=NO_OPTION) as fake:
+    with FakeOpenAI([one, read_back_reply(0.9)], answers=NO_OPTION) as fake:
         updater = _updater(world, fake)
         out = updater.run(REPORT)
         assert out.applied and HELD in world.kg
@@ -302,7 +292,8 @@ def test_an_answer_past_the_options_is_told_so_and_the_question_stays(tmp_path):
 def test_a_second_report_while_one_waits_is_read_and_the_question_stays(tmp_path):
     world = household_world(tmp_path)
     anna = Fact('person_in_room', ('anna', 'kitchen'))
-    second = [{'content': {'facts': [['person_in_room', 'anna', 'kitchen']]}}, _said(0.95)]
+    second = [{'content': {'facts': [['person_in_room', 'anna', 'kitchen']]}},
+              read_back_reply(0.95)]
     with FakeOpenAI([*SCRIPT, *second], answers=NO_OPTION) as fake:
         updater = _updater(world, fake)
         first = updater.run(REPORT)
@@ -356,7 +347,7 @@ def test_a_reading_that_takes_what_a_rule_needed_is_asked_even_when_sure(tmp_pat
     shelf = Fact('placed_at_shelf', ('book_dune', 'living_room_shelf'))
     assert level in world.kg and shelf in world.kg
     one = {'content': {'facts': [['in_person_hand', 'book_dune', 'jerry']]}}
-    with FakeOpenAI([one, _said(0.9)], answers=NO_OPTION) as fake:
+    with FakeOpenAI([one, read_back_reply(0.9)], answers=NO_OPTION) as fake:
         updater = _updater(world, fake)
         out = updater.run('Jerry took Dune from the living room shelf.')
         assert str(out.status) == 'clarify', out.errors
@@ -381,7 +372,7 @@ def test_an_answer_a_rule_refuses_is_asked_about_without_the_facts_it_fails_by(t
     shelf = Fact('placed_at_shelf', ('book_hamlet', 'living_room_shelf'))
     bad = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],
                                  list(shelf.triplet())]}}
-    with FakeOpenAI([bad, bad, bad, _said(0.9)], answers=NO_OPTION) as fake:
+    with FakeOpenAI([bad, bad, bad, read_back_reply(0.9)], answers=NO_OPTION) as fake:
         updater = _updater(world, fake)
         out = updater.run(REPORT)
         assert str(out.status) == 'clarify', out.errors
@@ -394,7 +385,7 @@ def test_an_answer_a_rule_refuses_is_asked_about_without_the_facts_it_fails_by(t
     assert done.applied and HELD in world.kg and shelf not in world.kg
     # without ask_back the report stays out, as before
     world2 = household_world(tmp_path / 'b')
-    with FakeOpenAI([bad, bad, bad, _said(0.9)], answers=NO_OPTION) as fake:
+    with FakeOpenAI([bad, bad, bad, read_back_reply(0.9)], answers=NO_OPTION) as fake:
         out = _updater(world2, fake, ask_back=False).run(REPORT)
     assert not out.applied and str(out.status) == 'rejected' and HELD not in world2.kg
 
@@ -404,7 +395,8 @@ def _denied_then_other(tmp_path, p_pen: float):
     again without it, the model gives the pen alone, read yes at ``p_pen``."""
     world = household_world(tmp_path)
     one = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
-    fake = FakeOpenAI([ANSWER, _said(p_pen), _said(0.3, 'no'), one], answers=NO_OPTION)
+    fake = FakeOpenAI([ANSWER, read_back_reply(p_pen), read_back_reply(0.3, 'no'), one],
+                      answers=NO_OPTION)
     fake.start()
     updater = _updater(world, fake, ask_below=0.75)
     return world, fake, updater, updater.run(REPORT)
@@ -446,7 +438,7 @@ def test_a_reading_whose_predicate_the_report_never_says_is_asked_even_when_sure
     world = household_world(tmp_path)
     clean = Fact('cloth_is_clean', ('black_jeans',))
     answer = {'content': {'facts': [['cloth_is_clean', 'black_jeans', 'true']]}}
-    with FakeOpenAI([answer, _said(0.95)], answers=NO_OPTION) as fake:
+    with FakeOpenAI([answer, read_back_reply(0.95)], answers=NO_OPTION) as fake:
         updater = _updater(world, fake, ask_below=0.7)
         out = updater.run(text)
         if asked:

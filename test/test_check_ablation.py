@@ -3,7 +3,6 @@
 """What each check did to a report (``Trace.checks``) and switching one off by name."""
 
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.testing.fake_openai import NO_OPTION
 from l3mp_ros.world.kg import Fact
 
-from .agent_fixtures import client, household_world
+from .agent_fixtures import client, household_world, read_back_reply
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / 'benchmarks'))
@@ -33,16 +32,8 @@ ANSWER = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],
                                 ['person_in_room', 'jerry', 'jerry_bedroom']]}}
 
 
-def _said(p_yes: float, answer: str = 'yes') -> dict:
-    top = [['yes', math.log(p_yes)], ['no', math.log(1 - p_yes)]]
-    return {'content': {'answer': answer},
-            'logprobs': [['{"', [['{"', -0.1]]], ['answer', [['answer', 0.0]]],
-                         ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]], [answer, top],
-                         ['"}', [['"}', 0.0]]]]}
-
-
 # the answer; yes to the pen, no to Jerry's move; asked again without it, the same answer
-SCRIPT = [ANSWER, _said(0.9), _said(0.3, 'no'), ANSWER]
+SCRIPT = [ANSWER, read_back_reply(0.9), read_back_reply(0.3, 'no'), ANSWER]
 
 
 def _run(tmp_path, skip=frozenset()):
