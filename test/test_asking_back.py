@@ -436,6 +436,8 @@ def test_a_reading_whose_predicate_the_report_never_says_is_asked_even_when_sure
     """ "Someone unlocked Bob's door" read as the door open, sure at 0.74: the report says
     "unlocked", a word of another predicate of the door, never "open". Asked, not written."""
     world = household_world(tmp_path)
+    dry = Fact('cloth_is_dry', ('black_jeans',))  # wet, so that "dry now" says a change
+    assert world.apply(Update.of([dry], []), source='cli').applied
     clean = Fact('cloth_is_clean', ('black_jeans',))
     answer = {'content': {'facts': [['cloth_is_clean', 'black_jeans', 'true']]}}
     with FakeOpenAI([answer, read_back_reply(0.95)], answers=NO_OPTION) as fake:

@@ -146,42 +146,53 @@ class PartScope:
 
 
 def unsaid(domain: Any, kg: Any, text: str, stated: Update) -> list[tuple[Fact, str]]:
-    """Return added facts whose predicate the report does not say though it says another.
+    """Return added facts whose predicate the report does not say though it says a change.
 
-    Each with that other predicate, one of the same thing's (its first parameter's type
-    fits): "Someone unlocked Bob's door" read as ``door_open`` says "unlocked"
-    (``door_locked``), never "open". Only a predicate's own words count: words of entity
-    and type names ("door") name things, not what happened to them; a word the predicates
-    stated of the thing already have ("placed": ``placed_at_table``) speaks of those, not of
-    another (``placed_at_shelf``). Removals are not weighed: "put the cup on the table"
-    takes it out of a hand without saying so.
+    Each with the predicate the report speaks of instead: one of the same thing's states (a
+    predicate of that thing alone) whose word says a change of it: "Someone unlocked Bob's
+    door" read as ``door_open`` says "unlocked", and the door is locked (``door_locked``
+    would go), never "open". Only a predicate's own words count: words of entity and type
+    names ("door") name things; a word the predicates stated of the thing already have
+    ("placed": ``placed_at_table``) speaks of those; a word for a state the thing already
+    has describes it ("the dirty mug", which is dirty). Removals are not weighed: "put the
+    cup on the table" takes it out of a hand without saying so.
     """
     names = {w for e, t in kg.entities.items() for w in (*name_words(e), *name_words(t or ''))}
     names |= {w for t in domain.types for w in name_words(t)}
-    said = {word_root(w) for w in words(text) if w not in STOPWORDS and w not in names}
+    said = [(w, word_root(w)) for w in words(text) if w not in STOPWORDS and w not in names]
 
     def own(predicate: str) -> set[str]:
         return {word_root(w) for w in predicate.split('_')
                 if len(w) > 2 and w not in STOPWORDS and w not in names and stem(w) not in names}
 
-    def says(roots: set[str]) -> bool:
-        return any(same_root(a, b) for a in roots for b in said)
-
     facts = stated.add | stated.remove
     out: list[tuple[Fact, str]] = []
     for fact in sorted(stated.add):
         kind = kg.type_of(fact.args[0]) if fact.args else None
-        if kind is None or not own(fact.predicate) or says(own(fact.predicate)):
+        mine = own(fact.predicate)
+        if kind is None or not mine or any(same_root(a, r) for a in mine for _, r in said):
             continue
         spoken = {f.predicate for f in facts if f.args[:1] == fact.args[:1]}
         taken = {w for p in spoken for w in own(p)}
         other = next((q for q, decl in sorted(domain.predicates.items()) if q not in spoken
-                      and decl.params and domain.is_subtype(kind, decl.params[0][1])
-                      and says({w for w in own(q) if not any(same_root(w, t) for t in taken)})),
+                      and len(decl.params) == 1 and domain.is_subtype(kind, decl.params[0][1])
+                      and _says_change(own(q), said, taken, Fact(q, fact.args[:1]) in kg)),
                      None)
         if other is not None:
             out.append((fact, other))
     return out
+
+
+def _says_change(roots: set[str], said: list[tuple[str, str]], taken: set[str],
+                 holds: bool) -> bool:
+    """Tell whether a said word of a state (``roots``) says that the state changed.
+
+    "unlocked" while it holds, "dirty" while it does not; not a word ``taken`` by what the
+    answer stated.
+    """
+    return any(same_root(a, r) and not any(same_root(r, t) for t in taken)
+               and (w.startswith('un') and len(w) > 5) == holds
+               for a in roots for w, r in said)
 
 
 def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
