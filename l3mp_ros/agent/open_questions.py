@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from ..world.events import EventStatus
-from ..world.kg import Update
+from ..world.kg import KnowledgeGraph, Update
 from ..world.model import WorldModel
 from ..world.support import SAID, SupportKind, classify
 from . import clarify
@@ -96,13 +96,10 @@ class OpenQuestions:
         utterance = f'{out.text} [{text.strip()}]'
         net = None
         if chosen == clarify.CANCEL and clarify.none_of_them(text):
-            follow = self._without_guess(data)
+            follow = self._without_guess(data, kg)
             if follow is not None:  # the rest of the report may still be right: asked
-                out.question, out.clarify = follow.question, follow.to_json()
-                out.errors = [f'not any of those; asked: {follow.question}']
-                res = self.world.reject(out.errors, status=EventStatus.CLARIFY,
-                                        source=source, utterance=utterance,
-                                        info={**info, 'clarify': out.clarify})
+                res = self._ask(out, follow, 'not any of those', info, source=source,
+                                utterance=utterance)
                 out.event_id = res.event_id
                 out.seconds = time.perf_counter() - began
                 return out
@@ -126,7 +123,15 @@ class OpenQuestions:
         out.seconds = time.perf_counter() - began
         return out
 
-    def _without_guess(self, data: dict[str, Any]) -> Pending | None:
+    def _ask(self, out: UpdateOutcome, follow: Pending, why: str, info: dict[str, Any],
+             **kept: Any) -> Any:
+        """Put the next question ``follow`` on ``out`` and log the report pending on it."""
+        out.question, out.clarify = follow.question, follow.to_json()
+        out.errors = [f'{why}; asked: {follow.question}']
+        return self.world.reject(out.errors, status=EventStatus.CLARIFY,
+                                 info={**info, 'clarify': out.clarify}, **kept)
+
+    def _without_guess(self, data: dict[str, Any], kg: KnowledgeGraph) -> Pending | None:
         """Return a yes/no question about the report without the thing guessed, or None.
 
         "Ines walked down to the nurses' station to ask for an extra pillow": asked which
@@ -134,11 +139,9 @@ class OpenQuestions:
         when nothing is left or it does not verify.
         """
         stated = [Update.from_json(u) for u in data.get('stated') or []]
-        rest = recomposed(self.world.snapshot(), self.world,
-                          clarify.without_guess(stated, str(data.get('chosen'))))
+        rest = recomposed(kg, self.world, clarify.without_guess(stated, str(data.get('chosen'))))
         if rest is None:
             return None
-        kg = self.world.snapshot()
         return Pending(str(data.get('text') or ''),
                        [Reading(rest, 0.0, f'without {data.get("chosen")}')], [0], 2,
                        question_text(kg, self.world.domain, [rest], False),
@@ -179,10 +182,7 @@ class OpenQuestions:
         if got == NO:
             follow = pending.next(self.world.snapshot(), self.world.domain, self.timeout)
             if follow is not None:
-                out.question, out.clarify = follow.question, follow.to_json()
-                out.errors = [f'not that reading; asked: {follow.question}']
-                res = self.world.reject(out.errors, status=EventStatus.CLARIFY,
-                                        info={**info, 'clarify': out.clarify}, **kept)
+                res = self._ask(out, follow, 'not that reading', info, **kept)
             else:
                 out.errors = [f'I could not understand what changed from "{pending.text}", '
                               'so nothing is written.']
