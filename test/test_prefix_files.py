@@ -10,7 +10,7 @@ not llama.cpp) leaves nothing behind and nothing is used.
 import os
 import time
 
-from l3mp_ros.llm.local_server import MIN_PREFIX_CHARS, PrefixFiles
+from l3mp_ros.llm.prefixes import MIN_PREFIX_CHARS, PrefixFiles
 from l3mp_ros.testing import FakeOpenAI
 
 SYSTEM = 'x' * MIN_PREFIX_CHARS

@@ -14,7 +14,7 @@ replies tolerantly, and can keep an on-disk cache of replies for reproducible be
 runs.
 
 ``base_url`` ``None`` or ``'local'`` means the embedded offline model
-(:mod:`l3mp_ros.llm.local_server`), started on first use.
+(:mod:`l3mp_ros.llm.resident`), started on first use.
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from l3mp_ros import stages
-from l3mp_ros.llm import local_server
+from l3mp_ros.llm import resident
 from l3mp_ros.llm.parse import extract_json
+from l3mp_ros.llm.prefixes import PrefixFiles, prefix_files
 from l3mp_ros.llm.protocol import (
     LOCAL_URLS,
     LLMConfig,
@@ -65,14 +66,14 @@ def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any]
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def _local_server() -> tuple[str, local_server.PrefixFiles]:
+def _local_server() -> tuple[str, PrefixFiles]:
     """Return the shared embedded server's base URL and its prefix files.
 
     Starts the server if none answers; the files are those of its model, build and
     weight layout.
     """
-    server = local_server.shared_server()
-    return str(server.base_url), local_server.prefix_files(repack=server.repack)
+    server = resident.shared_server()
+    return str(server.base_url), prefix_files(repack=server.repack)
 
 
 class LLMClient:
@@ -85,7 +86,7 @@ class LLMClient:
     def __init__(self, config: LLMConfig, *, transport: str | None = None) -> None:
         # the embedded server exits when idle: a local client finds (or starts) it again
         self._local = config.is_local
-        self._prefixes: local_server.PrefixFiles | None = None
+        self._prefixes: PrefixFiles | None = None
         if transport is None:
             transport = 'http' if config.is_local else 'openai'
         if transport not in TRANSPORTS:
@@ -227,7 +228,7 @@ class LLMClient:
     def _keep_prefix(self, messages: list[dict[str, Any]]) -> None:
         """Save the embedded server's slot after a long system prompt's first answer.
 
-        The next server restores it (:class:`~l3mp_ros.llm.local_server.PrefixFiles`):
+        The next server restores it (:class:`~l3mp_ros.llm.prefixes.PrefixFiles`):
         the static prefix is evaluated once per model, build and prompt, not once per
         server start.
         """

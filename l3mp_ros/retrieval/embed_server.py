@@ -4,7 +4,7 @@
 
 Loading all-MiniLM-L6-v2 (torch, transformers, sentence-transformers) costs about 5 s and
 embedding a KG's entity names again about 2 s per 100 entities: every ``l3mp update`` paid
-both before its first LLM call. Like the embedded LLM (:mod:`l3mp_ros.llm.local_server`),
+both before its first LLM call. Like the embedded LLM (:mod:`l3mp_ros.llm.resident`),
 the model now lives in one *resident* child process per user, found through a state file
 in the cache directory (``embed_server.json``, created under an ``flock``), answering
 ``POST /encode`` on 127.0.0.1 and keeping every string it embedded (so a KG's names are
@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from ..llm.local_server import pid_alive
+from ..llm.resident import pid_alive
 from . import embed
 from .embed import Embedder
 
