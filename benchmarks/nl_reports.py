@@ -30,7 +30,7 @@ from pathlib import Path
 from runlog import RunLog, p95
 
 from l3mp_ros import compose
-from l3mp_ros.agent.pipeline import check_names
+from l3mp_ros.agent.report.pipeline import check_names
 from l3mp_ros.config import Config
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros_bench.speaker import converse

@@ -36,7 +36,7 @@ from runlog import RunLog
 from state_questions import load_set
 
 from l3mp_ros import compose
-from l3mp_ros.agent.read_back import read_back_question, report_head
+from l3mp_ros.agent.report.read_back import read_back_question, report_head
 from l3mp_ros.config import Config
 from l3mp_ros.llm.prompting import ask_yes_no, yes_probability
 

@@ -43,8 +43,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from l3mp_ros.agent.request import mentions_of  # noqa: E402
-from l3mp_ros.agent.update import NLUpdater  # noqa: E402
+from l3mp_ros.agent.core.request import mentions_of  # noqa: E402
+from l3mp_ros.agent.report.update import NLUpdater  # noqa: E402
 from l3mp_ros.retrieval import make_retriever  # noqa: E402
 from l3mp_ros.world.constraints import Constraints  # noqa: E402
 from l3mp_ros.world.domain import DomainSchema  # noqa: E402

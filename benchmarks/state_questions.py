@@ -6,12 +6,12 @@ Each report is read on the gold state just before it (an eval-set directory such
 ``../shared/eval/lab``: ``state.json`` + ``nl_updates.json``, gold diffs applied in order)
 or on the initial state (an ``l3mp/nl_reports/v1`` file such as
 ``benchmarks/data/office_reports.json``). The entities its mentions resolve to are asked
-:mod:`l3mp_ros.agent.state_questions`; the answers, completed by the domain's rules and
+:mod:`l3mp_ros.agent.report.place_questions`; the answers, completed by the domain's rules and
 verified, are compared with the gold diff. ``--show`` prints the questions without asking::
 
     python benchmarks/state_questions.py ../shared/eval/warehouse --out out/sq_retail
 
-``--check RUN`` measures the place check (:func:`~l3mp_ros.agent.state_questions.
+``--check RUN`` measures the place check (:func:`~l3mp_ros.agent.report.place_questions.
 check_places`) offline: on every update a run applied (``eval.jsonl`` of
 ``../shared/eval/evaluate.py`` or ``reports.jsonl`` of ``benchmarks/nl_reports.py``), each
 on the state it was read on, it counts how often the check would have kept out a right
@@ -31,7 +31,7 @@ from types import SimpleNamespace
 from runlog import RunLog
 
 from l3mp_ros import compose
-from l3mp_ros.agent import state_questions as sq
+from l3mp_ros.agent.report import place_questions as sq
 from l3mp_ros.config import Config
 from l3mp_ros.llm.protocol import Usage
 from l3mp_ros.retrieval.mentions import resolve, surfaces

@@ -3,7 +3,7 @@
 """A truthful speaker for the benchmarks: answers the robot's questions from the truth.
 
 The person who made a report saw what happened. Asked back about readings
-(:mod:`l3mp_ros.agent.asking`) or about which thing was meant (:mod:`l3mp_ros.agent.
+(:mod:`l3mp_ros.agent.core.asking`) or about which thing was meant (:mod:`l3mp_ros.agent.
 clarify`), they judge each option by whether it is *true* afterwards, not whether it is
 the whole change: every fact it adds holds and no fact it removes does, and it says
 something. One option: "yes" or "no"; several: the ordinal of the true option that says
@@ -73,7 +73,7 @@ def converse(first: Any, reply: Callable[[str], Any], after: Collection[Fact] | 
     """Answer the questions a report asks, starting from its outcome ``first``.
 
     ``reply(text)`` hands an answer to the robot and returns its next outcome (an
-    :class:`~l3mp_ros.agent.update_answers.UpdateOutcome`, or None when it took no
+    :class:`~l3mp_ros.agent.report.reading.UpdateOutcome`, or None when it took no
     answer); ``after``: the facts that hold after the report's true change (None: a
     speaker who never answers).
     """

@@ -5,7 +5,7 @@
 Issue 45 measured state questions as the proposer of a whole change (every thing the
 report names asked where it is and what states it has, the changes read from the options
 chosen): they lost to the free diff, and the runtime keeps them only as its place check
-(:mod:`l3mp_ros.agent.state_questions`). This module keeps the whole reading for
+(:mod:`l3mp_ros.agent.report.place_questions`). This module keeps the whole reading for
 ``benchmarks/state_questions.py`` and its tests: :func:`read_report`,
 :func:`questions_for`, :func:`settle_mentions`.
 """
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from l3mp_ros.agent.attempts import Trace
-from l3mp_ros.agent.state_questions import (
+from l3mp_ros.agent.core.attempts import Trace
+from l3mp_ros.agent.report.place_questions import (
     Question,
     as_said,
     ask,

@@ -4,11 +4,11 @@
 
 import pytest
 
-from l3mp_ros.agent.goal_checks import ALREADY_HOLDS
-from l3mp_ros.agent.goal_questions import left_out
-from l3mp_ros.agent.goal_rewrites import drop_held, extend_goal
 from l3mp_ros.agent.router import QuestionAnswerer, Router, heuristic_kind
-from l3mp_ros.agent.task import TaskPlanner, TaskSettings, named_types
+from l3mp_ros.agent.task.goal_checks import ALREADY_HOLDS
+from l3mp_ros.agent.task.left_out import left_out
+from l3mp_ros.agent.task.rewrites import drop_held, extend_goal
+from l3mp_ros.agent.task.task import TaskPlanner, TaskSettings, named_types
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.planning.problem import goal_holds, parse_goal

@@ -8,7 +8,7 @@ import math
 import jsonschema
 import pytest
 
-from l3mp_ros.agent.update import NO_CHANGE, RESTATED, NLUpdater, UpdateSettings
+from l3mp_ros.agent.report.update import NO_CHANGE, RESTATED, NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever

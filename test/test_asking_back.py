@@ -13,18 +13,18 @@ import time
 
 import pytest
 
-from l3mp_ros.agent.asking import (
+from l3mp_ros.agent.core.asking import (
     NO,
     UNDO_WINDOW,
     WITH_DENIED,
+    Candidate,
     Pending,
-    Reading,
     answer_of,
     confidence,
     option_json,
     read_odds,
 )
-from l3mp_ros.agent.update import NLUpdater, UpdateSettings
+from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
@@ -191,8 +191,8 @@ def _reply(stdout: str) -> dict:
 
 
 def test_a_pending_question_survives_a_round_trip_through_json():
-    p = Pending('r', [Reading(Update.of([OLD], [HELD]), 0.4, 'answer'),
-                      Reading(Update.of([], [EXTRA]), 0.7, 'without denied')], [0], 1, 'q?', 5.0)
+    p = Pending('r', [Candidate(Update.of([OLD], [HELD]), 0.4, 'answer'),
+                      Candidate(Update.of([], [EXTRA]), 0.7, 'without denied')], [0], 1, 'q?', 5.0)
     back = Pending.from_json(json.loads(json.dumps(p.to_json())))
     assert back == p and back.options() == p.options()
 
@@ -246,7 +246,7 @@ def test_a_reading_below_the_calibrated_confidence_is_asked_about(tmp_path):
 
 
 def test_undo_that_right_after_a_report_takes_it_back(tmp_path):
-    from l3mp_ros.agent.asking import correction
+    from l3mp_ros.agent.core.asking import correction
     assert correction('undo that') and correction("No, that's wrong.") and correction(
         'Scratch that!') and not correction('no') and not correction('undo the blinds')
     world = household_world(tmp_path)
@@ -273,7 +273,7 @@ def test_undo_that_right_after_a_report_takes_it_back(tmp_path):
 
 
 def test_an_answer_past_the_options_is_told_so_and_the_question_stays(tmp_path):
-    from l3mp_ros.agent.asking import unfit
+    from l3mp_ros.agent.core.asking import unfit
     assert unfit('the fifth one', 3).startswith('That is not one of the options')
     assert 'yes' in unfit('the second one', 1)
     assert unfit('the second one', 3) is None and unfit('Jerry went out', 1) is None

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from l3mp_ros.agent.pipeline import ANSWER_CHECKS, PART_CHECKS, REPORT_CHECKS, check_names
-from l3mp_ros.agent.update import NLUpdater, UpdateSettings
+from l3mp_ros.agent.report.pipeline import ANSWER_CHECKS, PART_CHECKS, REPORT_CHECKS, check_names
+from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.testing.fake_openai import NO_OPTION

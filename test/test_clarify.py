@@ -4,8 +4,8 @@
 
 import json
 
-from l3mp_ros.agent import clarify
-from l3mp_ros.agent.update import NLUpdater, UpdateSettings
+from l3mp_ros.agent.core import clarify
+from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
 from l3mp_ros.compose import build_agent
 from l3mp_ros.config import Config

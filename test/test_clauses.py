@@ -4,7 +4,7 @@
 
 import pytest
 
-from l3mp_ros.agent.clauses import describes, split_report, split_task, unknown_names
+from l3mp_ros.agent.core.clauses import describes, split_report, split_task, unknown_names
 
 LEX = {'red', 'blue', 'pen', 'pens', 'jerry', 'anna', 'kitchen', 'table', 'light', 'door'}
 

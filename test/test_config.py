@@ -101,7 +101,7 @@ def test_language_options_map_onto_the_config_with_the_stores_domain(tmp_path, m
 def test_every_setting_is_in_one_section_and_sections_are_views():
     from dataclasses import fields
 
-    from l3mp_ros.agent.update import UpdateSettings
+    from l3mp_ros.agent.report.update import UpdateSettings
     from l3mp_ros.config import sections
 
     named = [n for names in sections().values() for n in names]

@@ -7,9 +7,9 @@ import json
 import jsonschema
 import pytest
 
-from l3mp_ros.agent.examples import goal_examples, render, update_examples
-from l3mp_ros.agent.goal_grounding import GoalGrounding
-from l3mp_ros.agent.update_grounding import UpdateGrounding
+from l3mp_ros.agent.core.examples import goal_examples, render, update_examples
+from l3mp_ros.agent.report.context import UpdateGrounding
+from l3mp_ros.agent.task.grounding import GoalGrounding
 from l3mp_ros.world.complete import complete
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema

@@ -9,9 +9,9 @@ import types
 import jsonschema
 import pytest
 
-from l3mp_ros.agent.task import TaskPlanner, TaskSettings
-from l3mp_ros.agent.update import NLUpdater, UpdateSettings
-from l3mp_ros.agent.update_grounding import UpdateGrounding
+from l3mp_ros.agent.report.context import UpdateGrounding
+from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
+from l3mp_ros.agent.task.task import TaskPlanner, TaskSettings
 from l3mp_ros.llm import resident
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.llm.handles import (

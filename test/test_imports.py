@@ -88,3 +88,34 @@ def test_the_benchmarks_have_no_import_cycle():
 def test_every_subpackage_is_classified():
     graph = layout.import_graph(PACKAGE)
     assert {n.split('.', 1)[1] for n in graph.nodes} == set(RUNTIME) | {'cli', 'testing'}
+
+
+AGENT_ROOMS = ('core', 'report', 'task')
+
+
+def _agent_room(module):
+    parts = module.split('.')
+    if parts[:2] != ['l3mp_ros', 'agent']:
+        return None
+    return parts[2] if len(parts) > 3 and parts[2] in AGENT_ROOMS else 'top'
+
+
+def test_agent_rooms_keep_their_floors():
+    # agent/: core below report and task, which never import each other; agent.py and
+    # router.py on top (CONTRIBUTING.md, "Import rules")
+    allowed = {'core': {'core'}, 'report': {'core', 'report'}, 'task': {'core', 'task'},
+               'top': {'core', 'report', 'task', 'top'}}
+    graph = layout.import_graph(PACKAGE, modules_too=True)
+    wrong = sorted((a, b) for a, b in graph.edges
+                   if (ra := _agent_room(a)) and (rb := _agent_room(b))
+                   and rb not in allowed[ra])
+    assert wrong == []
+    rooms = {_agent_room(m) for m in graph.nodes} - {None}
+    assert rooms == {'top', *AGENT_ROOMS}  # the rule is not vacuous
+
+
+def test_the_agent_room_rule_sees_a_crossing():
+    assert _agent_room('l3mp_ros.agent.report.update') == 'report'
+    assert _agent_room('l3mp_ros.agent.router') == 'top'
+    assert _agent_room('l3mp_ros.agent.task') == 'top'  # the package itself
+    assert _agent_room('l3mp_ros.world.kg') is None

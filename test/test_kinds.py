@@ -4,11 +4,10 @@
 
 import pytest
 
-from l3mp_ros.agent.goal_grounding import GoalGrounding
-from l3mp_ros.agent.goal_questions import uncovered
-from l3mp_ros.agent.goal_rewrites import extend_goal, last_condition, turn_one_way
-from l3mp_ros.agent.kinds import kinds
-from l3mp_ros.agent.task import TaskPlanner, TaskSettings
+from l3mp_ros.agent.task.grounding import GoalGrounding
+from l3mp_ros.agent.task.kinds import kinds, uncovered
+from l3mp_ros.agent.task.rewrites import extend_goal, last_condition, turn_one_way
+from l3mp_ros.agent.task.task import TaskPlanner, TaskSettings
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.mentions import resolve

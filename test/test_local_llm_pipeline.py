@@ -8,7 +8,7 @@ import importlib.util
 
 import pytest
 
-from l3mp_ros.agent.update import NLUpdater
+from l3mp_ros.agent.report.update import NLUpdater
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.retrieval import make_retriever
 from l3mp_ros.world.kg import Fact, Update

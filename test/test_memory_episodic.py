@@ -186,7 +186,7 @@ def test_llm_past_answer_and_agent_routing(tmp_path):
 
 
 def test_episodes_in_update_prompt(tmp_path):
-    from l3mp_ros.agent.update import NLUpdater
+    from l3mp_ros.agent.report.update import NLUpdater
     from l3mp_ros.retrieval.full import FullRetriever
 
     world = household_world(tmp_path)

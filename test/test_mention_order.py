@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The last mention wins: one rule for reports and tasks (``mention_order.named_last``)."""
 
-from l3mp_ros.agent.mention_order import named_last
+from l3mp_ros.agent.core.mention_order import named_last
 from l3mp_ros.retrieval.mentions import Mention
 
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """A narrative's net change: of the new places one report gives one thing, the last one."""
 
-from l3mp_ros.agent.update_checks import last_places
+from l3mp_ros.agent.report.scope import last_places
 from l3mp_ros.retrieval.mentions import resolve
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.model import WorldModel
@@ -13,14 +13,14 @@ def _world(mini_domain, mini_constraints, mini_kg):
 
 
 def _going(world, kg, text, actor=None):
-    from l3mp_ros.agent.request import mentions_of
-    from l3mp_ros.agent.update_checks import going
+    from l3mp_ros.agent.core.request import mentions_of
+    from l3mp_ros.agent.report.subjects import going
     return going(world, kg, text, mentions_of(world, kg, text), actor)
 
 
 def _leading(world, kg, text):
-    from l3mp_ros.agent.request import mentions_of
-    from l3mp_ros.agent.update_checks import leading_subject
+    from l3mp_ros.agent.core.request import mentions_of
+    from l3mp_ros.agent.report.subjects import leading_subject
     return leading_subject(world, kg, text, mentions_of(world, kg, text))
 
 
@@ -95,7 +95,7 @@ def test_a_clause_without_a_subject_goes_with_the_one_before(
 
 def test_where_a_place_is_follows_facts_and_steady_facts_backwards(
         mini_domain, mini_constraints, mini_kg):
-    from l3mp_ros.agent.update_checks import zone_of
+    from l3mp_ros.agent.report.subjects import zone_of
     world = _world(mini_domain, mini_constraints, mini_kg)
     assert zone_of(world, mini_kg, 'jerry_shelf', ['room']) == 'jerry_bedroom'  # room_has
     assert zone_of(world, mini_kg, 'gary', ['room']) == 'kitchen'  # in_room
@@ -107,7 +107,7 @@ def test_where_a_place_is_follows_facts_and_steady_facts_backwards(
 
 
 def test_whoever_put_a_thing_somewhere_is_where_it_is(mini_domain, mini_constraints, mini_kg):
-    from l3mp_ros.agent.update_checks import put_by
+    from l3mp_ros.agent.report.subjects import put_by
     world = _world(mini_domain, mini_constraints, mini_kg)
     went = Update.of([Fact('in_room', ('gary', 'kitchen'))],
                      [Fact('in_room', ('gary', 'jerry_bedroom'))])
@@ -146,7 +146,7 @@ def test_whoever_put_a_thing_somewhere_is_where_it_is(mini_domain, mini_constrai
 
 def test_a_parts_mentions_are_the_reports_resolved_once_and_counted_from_the_part(
         mini_domain, mini_constraints, mini_kg):
-    from l3mp_ros.agent.request import Request, mentions_of
+    from l3mp_ros.agent.core.request import Request, mentions_of
     from l3mp_ros.text import words
     world = _world(mini_domain, mini_constraints, mini_kg)
     text = ('Gary went to the kitchen,   and then Jerry put the red pen on the kitchen table '

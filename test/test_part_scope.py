@@ -1,8 +1,8 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""What one part of a report can be about (:class:`PartScope`), without a ROS graph."""
+"""What one part of a report can be about (:class:`Scope`), without a ROS graph."""
 
-from l3mp_ros.agent.update_checks import PartScope
+from l3mp_ros.agent.report.scope import Scope
 from l3mp_ros.world.kg import Fact, Update
 
 LIT = Fact('lights_on', ('office', 'true'))
@@ -16,22 +16,22 @@ EARLIER = {'nadia', 'office', 'office_door'}
 
 
 def test_a_predicate_the_part_says_of_what_an_earlier_part_named_is_in_scope():
-    scope = PartScope(PART, {'light_bulbs'}, False, set(EARLIER))
+    scope = Scope(PART, {'light_bulbs'}, False, set(EARLIER))
     assert scope.outside(Update.of([], [LIT])) == set()
     assert scope.outside(Update.of([], [BULBS])) == set()  # what the part names by words
 
 
 def test_without_the_earlier_parts_the_same_fact_is_outside():
-    assert PartScope(PART, {'light_bulbs'}, False).outside(Update.of([], [LIT])) == {LIT}
+    assert Scope(PART, {'light_bulbs'}, False).outside(Update.of([], [LIT])) == {LIT}
 
 
 def test_a_predicate_the_part_does_not_say_stays_outside():
-    scope = PartScope(PART, {'light_bulbs'}, False, set(EARLIER))
+    scope = Scope(PART, {'light_bulbs'}, False, set(EARLIER))
     assert scope.outside(Update.of([OPEN], [LIT])) == {OPEN}
 
 
 def test_a_said_predicate_of_something_no_earlier_part_named_stays_outside():
-    scope = PartScope(PART, {'light_bulbs'}, False, set(EARLIER))
+    scope = Scope(PART, {'light_bulbs'}, False, set(EARLIER))
     assert scope.outside(Update.of([], [HALL, LIT])) == {HALL}
 
 
@@ -39,12 +39,12 @@ def test_function_words_of_a_predicate_do_not_count_as_said():
     # "on" is said by the part and is a word of lights_on, but not a content word:
     # door_on would not be in scope by it
     on = Fact('door_on', ('office_door', 'true'))
-    scope = PartScope(PART, {'light_bulbs'}, False, set(EARLIER))
+    scope = Scope(PART, {'light_bulbs'}, False, set(EARLIER))
     assert scope.outside(Update.of([], [on])) == {on}
 
 
 def test_a_part_with_its_own_subject_keeps_to_it():
-    scope = PartScope('Omar switched the light on.', {'omar'}, True, {'office'})
+    scope = Scope('Omar switched the light on.', {'omar'}, True, {'office'})
     assert scope.outside(Update.of([], [LIT])) == set()  # said, of the earlier office
     moved = Fact('at_zone', ('nadia', 'office'))
     assert scope.outside(Update.of([], [moved])) == {moved}

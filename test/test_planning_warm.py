@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from l3mp_ros.agent.task import TaskPlanner
+from l3mp_ros.agent.task.task import TaskPlanner
 from l3mp_ros.planning.planner import Planner
 from l3mp_ros.testing import FakeOpenAI
 

@@ -59,7 +59,7 @@ def test_prune_keeps_the_newest(tmp_path):
 
 
 def test_prepare_sends_the_domains_static_prompts(capsys):
-    from l3mp_ros.agent.examples import system_for
+    from l3mp_ros.agent.core.examples import system_for
     from l3mp_ros.cli import main
     from l3mp_ros.compose import load_domain
     from l3mp_ros.config import Config

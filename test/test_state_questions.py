@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from l3mp_ros.agent import state_questions as sq
+from l3mp_ros.agent.report import place_questions as sq
 from l3mp_ros.llm.protocol import Usage
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.complete import complete
@@ -192,19 +192,19 @@ def test_the_updates_own_place_is_an_option_when_no_referent_names_it(world, min
 def test_amend_takes_each_place_both_orders_gave_and_nothing_that_cannot_move(world):
     before = frozenset({Fact('in_room', ('gary', 'kitchen'))})
     new = frozenset({Fact('in_room', ('gary', 'jerry_bedroom'))})
-    check = sq.PlaceCheck(moves=[(before, new, before, True)])
+    check = sq.PlaceFindings(moves=[(before, new, before, True)])
     got = sq.amend(PARTIAL, check)
     assert got == Update.of(PARTIAL.remove | before, PARTIAL.add | new)
     # the update's own new place is replaced, the place before still goes
     shelf = frozenset({Fact('placed_at', ('dune', 'jerry_shelf'))})
     table = frozenset({Fact('placed_at', ('dune', 'kitchen_table'))})
     hand = frozenset({Fact('in_hand', ('dune', 'gary'))})
-    got = sq.amend(PARTIAL, sq.PlaceCheck(moves=[(shelf, hand, table, True)]))
+    got = sq.amend(PARTIAL, sq.PlaceFindings(moves=[(shelf, hand, table, True)]))
     assert got == Update.of(table, hand)
     # one answer about a thing that cannot move (a fixture): nothing is taken in
-    assert sq.amend(PARTIAL, sq.PlaceCheck(moves=[(before, new, before, True),
+    assert sq.amend(PARTIAL, sq.PlaceFindings(moves=[(before, new, before, True),
                                                   (shelf, hand, table, False)])) is None
-    assert sq.amend(PARTIAL, sq.PlaceCheck()) is None
+    assert sq.amend(PARTIAL, sq.PlaceFindings()) is None
 
 
 def test_people_and_things_actions_move_are_movable_fixed_relations_are_not(tmp_path):

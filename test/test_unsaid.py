@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from l3mp_ros.agent.update_checks import unsaid
+from l3mp_ros.agent.report.scope import unsaid
 from l3mp_ros.text import same_root, word_root
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update

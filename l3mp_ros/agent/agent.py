@@ -17,9 +17,9 @@ from ..planning.planner import Planner
 from ..retrieval.base import Retriever
 from ..world.model import WorldModel
 from ..world.support import told_notes
+from .report.update import NLUpdater, UpdateOutcome, UpdateSettings
 from .router import QuestionAnswerer, Router
-from .task import TaskOutcome, TaskPlanner, TaskSettings
-from .update import NLUpdater, UpdateOutcome, UpdateSettings
+from .task.task import TaskOutcome, TaskPlanner, TaskSettings
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory

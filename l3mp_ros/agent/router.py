@@ -19,8 +19,8 @@ from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing
-from . import clarify
-from .wording import phrase as phrase_of
+from .core import clarify
+from .core.wording import phrase as phrase_of
 
 KINDS = ('report', 'task', 'question')
 MAX_WHICH = 4  # a question back names at most this many things; beyond, no question

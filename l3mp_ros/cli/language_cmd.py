@@ -79,7 +79,7 @@ def _prepare_options(p: argparse.ArgumentParser) -> None:
 
 def cmd_prepare(args: argparse.Namespace) -> int:
     """Evaluate a domain's static prompts once, so later first reports skip them."""
-    from ..agent.examples import system_for
+    from ..agent.core.examples import system_for
     from ..compose import load_domain, make_llm
 
     if args.store is not None:

@@ -29,7 +29,7 @@ from typing import Any
 from std_msgs.msg import String
 from std_srvs.srv import SetBool, Trigger
 
-from ..agent.task import new_task_id
+from ..agent.task.task import new_task_id
 from ..compose import agent_setters
 from ..config import PATROL_POLICIES, PLANNER, checked, node_parameters
 from ..schemas import loads

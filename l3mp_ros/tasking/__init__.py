@@ -7,5 +7,5 @@
 :mod:`.requests` reads the ``task``/``goal``/``cancel`` messages; :mod:`.lifecycle` keeps
 the active task and its queue (:class:`~.lifecycle.TaskLifecycle`: execution feedback,
 re-planning, timeouts); :mod:`.patrol` chooses where an idle robot looks. Algorithm 4
-itself (an NL task → a goal → a plan) is :mod:`l3mp_ros.agent.task`.
+itself (an NL task → a goal → a plan) is :mod:`l3mp_ros.agent.task.task`.
 """

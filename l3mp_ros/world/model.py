@@ -162,7 +162,7 @@ class WorldModel:
         """Record a failure that never produced a verifiable update (e.g. LLM garbage).
 
         ``status`` ``clarify``: the update waits for the speaker to say which thing is
-        meant (``info['clarify']``, see :mod:`l3mp_ros.agent.clarify`).
+        meant (``info['clarify']``, see :mod:`l3mp_ros.agent.core.clarify`).
         """
         with self._lock:
             caught: list[Event] = []

@@ -8,7 +8,7 @@ Every fact in the KG has one :class:`Support`, derived from the event that last 
 * ``told``: a report wrote it (``nl``, a ``kg apply`` by hand; ``info['speaker']`` names
   who said it when the writer knows);
 * ``confirmed``: a report wrote it after asking its speaker back, who said the reading was
-  right (:mod:`l3mp_ros.agent.asking`); otherwise like ``told`` (the patrol still looks);
+  right (:mod:`l3mp_ros.agent.core.asking`); otherwise like ``told`` (the patrol still looks);
 * ``given``: the initial state (the store's ``init`` event) or a static domain fact;
 * ``done``: the robot's own action (``execution``) wrote it.
 

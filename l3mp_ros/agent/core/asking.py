@@ -1,0 +1,252 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Asking the speaker back about a report's readings when the robot is unsure (issue 58).
+
+A *reading* is one whole change a report may mean (:class:`Candidate`): the update the
+pipeline composed, or another one its checks found (the answer without the facts the
+read-back denied, the places both orders of a where-question gave ...), each with one
+confidence. When the robot is unsure, the report is kept pending (an event of status
+``clarify``, like the which-thing questions of :mod:`.clarify`) and the speaker is asked:
+
+- one reading: "Just to check: <the change in words> Is that right?" (yes / no);
+- two to four: "Which is right? 1. ... 2. ... or none of them?" ("the second one").
+
+After "no" or "none of them" the readings not yet offered are asked about; after at most
+:data:`MAX_QUESTIONS` questions, or when none are left, the robot says in one sentence
+what it could not understand and writes nothing. Right after a report is written, "undo
+that" or "no, that's wrong" (:func:`correction`) withdraws it: a new event, nothing
+deleted. The answer is read without an LLM call
+(:func:`answer_of`); the chosen reading is verified again on the graph as it is then.
+
+Each option carries the change it would write (``remove``/``add`` fact lists, as
+``kg show --json``), so a person, a UI or the evaluator's speaker can judge it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ...world.complete import Completion, complete
+from ...world.kg import Fact, KnowledgeGraph, Update
+from ...world.phrasing import Phrasing
+from .clarify import ORDINALS
+
+MAX_QUESTIONS = 3  # questions about one report; then nothing is written
+#: the source of a reading offered beside the one before it, in one question: the answer
+#: with what the read-back denied and the answer asked again left out
+WITH_DENIED = 'with what the read-back denied'
+MAX_CHOICES = 4  # readings offered in one question
+READINGS = 'readings'  # the ``kind`` of a pending question about readings
+
+YES, NO = 'yes', 'no'
+_YES = re.compile(r"^\W*(yes|yeah|yep|yup|correct|right|exactly|sure|that'?s (right|it|"
+                  r"correct))\b", re.I)
+_NO = re.compile(r"^\W*(no|nope|nah|wrong|incorrect|not (really|quite|right)|that'?s "
+                 r"(wrong|not (it|right)))\b", re.I)
+_NONE = re.compile(r"\b(none|neither|no idea|don'?t know|not sure|never ?mind)\b", re.I)
+# how an answer points at an option: which-thing questions' words, and digits
+_ORDINALS = {**ORDINALS, '1': 0, '2': 1, '3': 2, '4': 3}
+MAX_ANSWER_WORDS = 8
+#: "undo that", "no, that's wrong": the speaker takes back the report just written
+_UNDO = re.compile(r"^\W*(?:no\W+)?(?:undo(?: that| it)?|that'?s (?:wrong|not (?:it|right|"
+                   r"what i (?:said|meant)))|take (?:that|it) back|scratch that|"
+                   r"withdraw (?:that|it))\W*$", re.I)
+UNDO_WINDOW = 300.0  # seconds after a report is written that its speaker may take it back
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One whole change a report may mean, with the robot's confidence in it."""
+
+    update: Update
+    confidence: float  # P(this is what happened), from the model's own odds (0..1)
+    source: str  # where it comes from: "answer", "without denied", "place check", ...
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON kept in the pending question."""
+        return {**self.update.to_json(), 'confidence': round(self.confidence, 4),
+                'source': self.source}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Candidate:
+        """Return a reading read back from :meth:`to_json`."""
+        return cls(Update.from_json(data), float(data.get('confidence', 0.0)),
+                   str(data.get('source', '')))
+
+
+def read_odds(history: list[dict[str, Any]]) -> dict[Fact, float]:
+    """Return the read-back's P(yes) per fact stated (the lowest when read twice)."""
+    odds: dict[Fact, float] = {}
+    for h in history:
+        if 'confirm' in h and h.get('p_yes') is not None and h.get('fact'):
+            f = Fact.from_triplet(h['fact'])
+            odds[f] = min(odds.get(f, 1.0), float(h['p_yes']))
+    return odds
+
+
+def confidence(stated: set[Fact], left_out: set[Fact], odds: dict[Fact, float]) -> float:
+    """Return how sure the model is of one reading: the least odds of its facts.
+
+    The least probability, over the facts read back, that the model reads in the report
+    what the reading says of that fact: a fact the reading states counts with P(yes), a
+    fact it leaves out (one the read-back denied) with 1 - P(yes). 1.0 when nothing was
+    read back with odds.
+    """
+    probs = [odds[f] for f in stated if f in odds]
+    probs += [1 - odds[f] for f in left_out if f in odds]
+    return min(probs, default=1.0)
+
+
+def without(kg: KnowledgeGraph, world: Any, done: list[Completion], denied: set[Fact]
+            ) -> Update | None:
+    """Return the parts' net change with the ``denied`` stated facts left out, or None.
+
+    Each part's stated change loses those facts and is completed by the rules on the graph
+    the parts before it left; None when what is left is empty or does not verify.
+    """
+    return recomposed(kg, world, [Update.of(c.stated.remove - denied, c.stated.add - denied)
+                                  for c in done])
+
+
+def with_back(kg: KnowledgeGraph, world: Any, done: list[Completion],
+              dropped: dict[int, Update]) -> Update | None:
+    """Return the parts' net change with facts put back into parts (by index), or None."""
+    none = Update.of([], [])
+    return recomposed(kg, world, [Update.of(c.stated.remove | dropped.get(k, none).remove,
+                                            c.stated.add | dropped.get(k, none).add)
+                                  for k, c in enumerate(done)])
+
+
+def recomposed(kg: KnowledgeGraph, world: Any, stated: list[Update]) -> Update | None:
+    """Return the net change of parts stated so, each completed and verified, or None.
+
+    Each part is completed by the rules on the graph the parts before it left; None when a
+    part does not verify or nothing changes.
+    """
+    work = kg
+    for change in stated:
+        part = complete(work, change, world.constraints, world.domain).update
+        if world.verifier.check(work, part):
+            return None
+        work = work.copy()
+        work.apply(part)
+    net = kg.diff_to(work)
+    return None if net.is_empty() else net
+
+
+def option_json(update: Update) -> dict[str, Any]:
+    """Return one option as the contract gives it: the change's fact lists."""
+    return {'remove': [list(f.triplet()) for f in sorted(update.remove)],
+            'add': [list(f.triplet()) for f in sorted(update.add)]}
+
+
+def question_text(kg: KnowledgeGraph, domain: Any, offered: list[Update], first: bool) -> str:
+    """Return the question about ``offered`` readings (one: yes/no; several: which)."""
+    phrasing = Phrasing(domain, kg)
+    if len(offered) == 1:
+        lead = 'Just to check' if first else 'Then'
+        return f'{lead}: {phrasing.change(offered[0])} Is that right?'
+    listed = ' '.join(f'{k}. {phrasing.change(u)}' for k, u in enumerate(offered, 1))
+    return f'Which is right? {listed} Or none of them?'
+
+
+@dataclass
+class Pending:
+    """A report waiting on a question about its readings (kept in its ``clarify`` event)."""
+
+    text: str  # the report
+    readings: list[Candidate]  # best first
+    offered: list[int]  # the readings the current question offers
+    asked: int  # questions asked so far, this one included
+    question: str
+    expires: float
+
+    @classmethod
+    def first(cls, text: str, readings: list[Candidate], kg: KnowledgeGraph, domain: Any,
+              timeout: float) -> Pending:
+        """Return the first question about ``readings``: the best one, yes or no.
+
+        A reading with what the read-back denied (:data:`WITH_DENIED`) comes second and is
+        offered beside the best one: "Which is right? 1. ... 2. ... Or none of them?".
+        """
+        offered = [0, 1] if len(readings) > 1 and readings[1].source == WITH_DENIED else [0]
+        return cls(text, readings, offered, 1,
+                   question_text(kg, domain, [readings[k].update for k in offered], True),
+                   time.time() + timeout)
+
+    def next(self, kg: KnowledgeGraph, domain: Any, timeout: float) -> Pending | None:
+        """Return the question after a "no", or None when nothing is left to ask."""
+        left = [k for k in range(len(self.readings)) if k > max(self.offered)]
+        if not left or self.asked >= MAX_QUESTIONS:
+            return None
+        offered = left[:MAX_CHOICES]  # the rest at once: yes/no for one, else a choice
+        return Pending(self.text, self.readings, offered, self.asked + 1,
+                       question_text(kg, domain, [self.readings[k].update for k in offered],
+                                     False), time.time() + timeout)
+
+    def options(self) -> list[dict[str, Any]]:
+        """Return the contract's options of the current question."""
+        return [option_json(self.readings[k].update) for k in self.offered]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON kept in the ``clarify`` event (``info.clarify``)."""
+        return {'kind': READINGS, 'text': self.text, 'question': self.question,
+                'readings': [r.to_json() for r in self.readings], 'offered': self.offered,
+                'asked': self.asked, 'expires': self.expires, 'options': self.options()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Pending:
+        """Return the pending question read back from :meth:`to_json`."""
+        return cls(str(data.get('text') or ''),
+                   [Candidate.from_json(r) for r in data.get('readings') or []],
+                   [int(k) for k in data.get('offered') or []], int(data.get('asked', 1)),
+                   str(data.get('question') or ''), float(data.get('expires', 0)))
+
+
+def unfit(text: str, n: int) -> str | None:
+    """Return what to say to an answer that points past the options ("the fifth one").
+
+    None when ``text`` is no such answer (then it may be a new report).
+    """
+    said = re.findall(r"[a-z0-9']+", text.lower())
+    if not said or len(said) > MAX_ANSWER_WORDS or answer_of(text, n) is not None:
+        return None
+    if any(w in _ORDINALS or w in ('fifth', 'sixth', '5th', '6th', '5', '6') for w in said):
+        return ('That is not one of the options: say "yes" or "no".' if n == 1 else
+                f'That is not one of the options: say which one (1 to {n}) or "none of them".')
+    return None
+
+
+def bare_answer(text: str) -> bool:
+    """Tell whether ``text`` is only an answer ("yes", "the second one", "none of them")."""
+    return answer_of(text, 1) is not None or answer_of(text, MAX_CHOICES) is not None
+
+
+def correction(text: str) -> bool:
+    """Tell whether ``text`` takes back what was just written ("undo that")."""
+    return bool(_UNDO.match(text.strip()))
+
+
+def answer_of(text: str, n: int) -> str | int | None:
+    """Read an answer to a question with ``n`` options: YES, NO, an option index, or None.
+
+    "yes" / "no" answer a question with one option; "the second one" picks an option of
+    several (also of one: "the first"); "none of them" is NO. Anything longer than a short
+    answer, or that says none of these, is not an answer (None): it may be a new report.
+    """
+    said = re.findall(r"[a-z0-9']+", text.lower())
+    if not said or len(said) > MAX_ANSWER_WORDS:
+        return None
+    if _NONE.search(text):
+        return NO
+    picks = {_ORDINALS[w] % n for w in said if w in _ORDINALS and _ORDINALS[w] < n}
+    if len(picks) == 1:
+        return picks.pop()
+    if _YES.search(text):
+        return 0 if n == 1 else None
+    if _NO.search(text):
+        return NO
+    return None

@@ -1,0 +1,250 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Reports split into the changes they tell, and names no entity carries.
+
+A small model asked for every change of "Theo came into lab 101 and put on his coat"
+often writes one of the two and stops; the verifier cannot see what is missing, so a
+partial update would be applied. :func:`split_report` cuts a report at clause
+boundaries (``and``/``then``/``but``/``;`` followed by a verb or a new subject, not by a
+noun phrase: "his goggles and her coat" stays whole), so Algorithm 3 can ask for each
+part in turn and reject the report when one part yields nothing. It is English
+word-shape rules only: no domain words, no tagger.
+
+:func:`unknown_names` finds capitalised words inside a sentence that no entity name
+contains ("We have a new postdoc, Karim"): the report is about something the world
+model does not hold, and is refused before any LLM call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ...text import NUMBER_WORDS
+
+SUBJECT_PRONOUNS = frozenset(
+    "he she they it it's we i someone somebody everyone everybody nobody".split())
+NOUN_STARTERS = frozenset("""
+a an the his her their its my our your this that these those some all both each every
+any one two three four five six seven eight nine ten several many few other another no
+its own either neither half
+""".split())
+_BOUNDARY = re.compile(r'\s*(;|,\s*and then|,\s*then|\band then\b|,\s*and\b|\band\b|,\s*but\b'
+                       r'|\bbut\b|,(?=\s+(?:he|she|they|it|it\'s|we|i)\b))\s*', re.IGNORECASE)
+# a leading participle clause that tells a change of its own ("after going to ...,")
+_LEADING = re.compile(r'^((?:after|before|once|having)\s+\w+ing\b[^,;]*|having\s+\w+[^,;]*),\s+',
+                      re.IGNORECASE)
+# a task's sentences (and "It is too dark: switch on the light")
+_SENTENCE = re.compile(r'(?<=[.!?;:])\s+')
+# a pronoun a request uses for what a dropped description named ("answer it")
+_PRONOUN = re.compile(r'\b(it|them)\b', re.IGNORECASE)
+STATE_VERBS = frozenset('am is are was were seems seem looks look'.split())
+REQUESTING = frozenset('please should must can could would will shall may might need needs '
+                       'make let want wants'.split())
+DESCRIBED = frozenset('the a an my his her its our their your this that these those there '
+                      'everything nothing nobody everyone someone something'.split())
+SUBORDINATORS = frozenset('after before once having while when as since'.split())
+# a verb of going with a place word after it: the one named before it is somewhere else now
+# ("Bob came into the mailroom", "Mia just headed over to", "Sven went back", "on his way
+# out to"); "moved the
+# tablet" or "left her door open" are no such verbs (an object follows)
+_GOING = re.compile(
+    r'\b(?:came|comes|come|coming|went|goes|go|going|walked|walks|walking|stepped|steps|'
+    r'headed|heads|heading|ran|runs|running|returned|returns|hurried|rushed|strolled|'
+    r'wandered|popped|moved|moves|drove|arrived|arrives|got|gets|'
+    r'on\s+(?:his|her|their|my|our)\s+way)\s+(?:just\s+|now\s+)?'
+    r'(?:back\s+|over\s+|off\s+|out\s+|down\s+|up\s+|away\s+|straight\s+)*'
+    r'(?:in|into|to|towards?|inside|outside|out|over|across|through|from|down|up|back|'
+    r'home|off|away)\b', re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+NOT_NAMES = frozenset("""
+monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december i ok okay mr mrs ms dr prof
+""".split())
+
+
+def named_as_source(said: list[str], start: int) -> bool:
+    """Tell whether the words before ``said[start]`` name a place something leaves.
+
+    "came back out of the cold room", "in from the yard", "take it off the cart": such a
+    place is where something was, not where it goes.
+    """
+    before = [w for w in said[max(start - 3, 0):start] if w not in NOUN_STARTERS]
+    return before[-1:] in (['from'], ['off']) or before[-2:] == ['out', 'of']
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _plain(word: str) -> str:
+    return re.split(r"['’]", word.lower())[0]
+
+
+def split_report(text: str, lexicon: Iterable[str] = (), *, min_words: int = 2) -> list[str]:
+    """Return the report's clauses (the report itself when it tells one thing).
+
+    ``lexicon`` holds the words of the world's entity names: a word after "and" that
+    names something ("and blue pens") starts a noun phrase, not a clause.
+    """
+    lex = {w.lower() for w in lexicon}
+    text = ' '.join(str(text).split())
+    lead = _LEADING.match(text)
+    if lead and len(_words(text[lead.end():])) >= 2:
+        # "After going to the kitchen, Anna ...": the move is a change of its own
+        rest = split_report(text[lead.end():], lex, min_words=min_words)
+        return [lead.group(1).strip(), *rest]
+    parts: list[str] = []
+    current = ''
+    pos = 0
+    for m in _BOUNDARY.finditer(text):
+        left = (current + ' ' + text[pos:m.start()]).strip() if current else text[pos:m.start()]
+        right = _words(text[m.end():])
+        sep = m.group(1).lower()
+        if _is_clause_start(sep, right, lex) and len(_words(left)) >= min_words \
+                and len(right) >= 2:
+            parts.append(' '.join(left.split()).strip(' ,'))
+            current = ''
+        else:
+            current = (left + text[m.start():m.end()]).rstrip() + ' '
+        pos = m.end()
+    last = (current + text[pos:]).strip(' ,') if current else text[pos:].strip(' ,')
+    if last:
+        parts.append(' '.join(last.split()))
+    return parts if len(parts) > 1 else [text]
+
+
+def split_task(text: str, lexicon: Iterable[str] = ()) -> list[str]:
+    """Return the requests of a task: its sentences cut at clauses (:func:`split_report`).
+
+    A sentence or clause that only describes (:func:`describes`: "Laura's phone is
+    ringing.", "it is ringing") is left out when something else is asked; a request that
+    names nothing itself gets the description's subject for its "it" or "them" ("Please
+    answer Laura's phone."). A clause that
+    names no thing of the world ("Please wash") is joined to the next one ("... and dry
+    the hoodie"), so "wash and dry" stays one request; a sentence that names nothing
+    ("Can you see to it?") stays with the one before it.
+    """
+    lex = {w.lower() for w in lexicon}
+    text = ' '.join(str(text).split())
+    sentences = [x for x in _SENTENCE.split(text) if x.strip(' .')]
+    kept = _requests(sentences, lex)
+    parts: list[str] = []
+    ahead = ''  # a first sentence naming nothing, put before the next one
+    for k, (at, sentence) in enumerate(kept):
+        clauses = [c for c in split_report(sentence, lex) if not describes(c, lex)] or [sentence]
+        named = [bool({_plain(w) for w in _words(c)} & lex) for c in clauses]
+        if not any(named):
+            if parts and k > 0 and kept[k - 1][0] == at - 1:
+                parts[-1] = f'{parts[-1]} {sentence}'  # the sentence it follows in the text
+            elif k + 1 < len(kept):
+                ahead += sentence + ' '
+            else:
+                parts.append(ahead + sentence)
+            continue
+        carry, ahead = ahead, ''
+        for c, has in zip(clauses, named, strict=True):
+            if not has:
+                carry += c.rstrip(' ,.') + ' and '
+                continue
+            parts.append(carry + c)
+            carry = ''
+        if carry:
+            parts[-1] = parts[-1].rstrip(' ,.') + ' and ' + carry[:-5]
+    if len(parts) == 1 and parts[0].strip(' .!?') == text.strip(' .!?'):
+        return [text]
+    return parts
+
+
+def _requests(sentences: list[str], lex: set[str]) -> list[tuple[int, str]]:
+    """Return (position, sentence) of the sentences that ask something (all when none does).
+
+    With one description left out, a request naming nothing gets its subject for "it" or
+    "them": "Laura's phone is ringing. Please answer it."
+    """
+    kept = [(i, x) for i, x in enumerate(sentences) if not describes(x, lex)] \
+        or list(enumerate(sentences))
+    at = {i for i, _ in kept}
+    said = [subject(x) for i, x in enumerate(sentences) if i not in at]
+    if len(said) == 1 and said[0]:
+        kept = [(i, x if {_plain(w) for w in _words(x)} & lex else _PRONOUN.sub(said[0], x))
+                for i, x in kept]
+    return kept
+
+
+def subject(sentence: str) -> str | None:
+    """Return the words before a describing sentence's verb ("Laura's phone").
+
+    A leading determiner is written in lower case; None when the subject is a pronoun
+    ("It is too dark").
+    """
+    ws = _words(sentence)
+    k = next((i for i, w in enumerate(ws[:6]) if _plain(w) in STATE_VERBS), None)
+    if not k or _plain(ws[0]) in SUBJECT_PRONOUNS:
+        return None
+    first = ws[0].lower() if _plain(ws[0]) in DESCRIBED else ws[0]
+    return ' '.join([first, *ws[1:k]])
+
+
+def describes(clause: str, lexicon: Iterable[str] = ()) -> bool:
+    """Return True when a clause only says how things are ("Nora is thirsty").
+
+    Its subject (a pronoun, a determiner's noun phrase or a name of the world) is followed,
+    within five words, by a form of "be" or "seem", with no modal or request word before
+    it ("Make sure the door is shut", "Everything should be clean" ask).
+    """
+    ws = [_plain(w) for w in _words(clause)]
+    k = next((i for i, w in enumerate(ws[:6]) if w in STATE_VERBS), None)
+    if not k or set(ws[:k]) & REQUESTING:
+        return False
+    return ws[0] in SUBJECT_PRONOUNS or ws[0] in DESCRIBED or ws[0] in set(lexicon)
+
+
+def _is_clause_start(sep: str, right: list[str], lex: set[str]) -> bool:
+    if not right:
+        return False
+    first = _plain(right[0])
+    second = _plain(right[1]) if len(right) > 1 else ''
+    if sep == ';' or 'then' in sep:
+        return True
+    if first in SUBJECT_PRONOUNS:
+        return True
+    if first in NOUN_STARTERS or first.isdigit():
+        return False
+    if right[0][:1].isupper() or first in lex:
+        # "and Rosa locked ..." is a new clause; "and Rosa" / "and blue pens" are not
+        return bool(second) and second not in lex and second not in NOUN_STARTERS \
+            and not second.isdigit() and sep.startswith(',')
+    return True
+
+
+def unknown_names(text: str, lexicon: Iterable[str]) -> list[str]:
+    """Return capitalised words inside sentences that no entity name contains."""
+    lex = {w.lower() for w in lexicon}
+    out: list[str] = []
+    for sentence in re.split(r'(?<=[.!?])\s+', ' '.join(str(text).split())):
+        tokens = _words(sentence)
+        for k, tok in enumerate(tokens):
+            if k == 0 or not tok[:1].isupper() or tok.isupper() and len(tok) <= 4:
+                continue
+            word = _plain(tok)
+            if len(word) < 3 or word in NOT_NAMES or word in lex or _singular(word) in lex \
+                    or NUMBER_WORDS.get(word) in lex:  # "Eighty": names keep it as 80
+                continue
+            if tok not in out:
+                out.append(tok)
+    return out
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith('s') else word
+
+
+def goes_somewhere(text: str) -> str | None:
+    """Return the words of a verb of going in ``text`` ("came into"), else None.
+
+    Only the shape of English: a verb of moving oneself followed by a place word, so the
+    one named before it is somewhere else now.
+    """
+    found = _GOING.search(text)
+    return found.group(0) if found else None

@@ -1,0 +1,107 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The front half Algorithms 3 and 4 share: one utterance, its graph, retrieval and mentions.
+
+:meth:`Request.start` refuses an empty utterance and takes one snapshot of the graph (every
+later step reads that snapshot, never the live store); :meth:`Request.retrieve` runs the
+retriever (or takes a retrieval already made) and counts what it cost;
+:meth:`Request.resolve` links the utterance's mentions to entities, once (a part's are
+that resolution's, :meth:`Request.mentions_in`); :meth:`Request.parts` cuts it into the
+changes or requests it tells. What each algorithm grounds on top of this
+(an update's or a goal's schema) stays with that algorithm.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from ...llm.protocol import ChatLLM, LLMError, Usage, llm_failure
+from ...retrieval.base import Retrieval, Retriever
+from ...retrieval.mentions import Mention, resolve
+from ...text import name_words, words
+from ...world.kg import KnowledgeGraph
+from ...world.model import WorldModel
+from .clauses import split_report
+
+
+@dataclass
+class Request:
+    """One utterance read against one snapshot of the world model."""
+
+    world: WorldModel
+    text: str
+    kg: KnowledgeGraph
+    lexicon: set[str]  # every word of an entity name (what a report may name)
+    retrieval: Retrieval = field(default_factory=Retrieval)
+    mentions: list[Mention] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, world: WorldModel, text: str | None) -> Request | None:
+        """Return the request for ``text`` on a snapshot of ``world``; None when it is empty."""
+        text = (text or '').strip()
+        if not text:
+            return None
+        kg = world.snapshot()
+        return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)})
+
+    def retrieve(self, retriever: Retriever | None, llm: ChatLLM, given: Retrieval | None,
+                 usage: Usage) -> str | None:
+        """Retrieve the context (``given``: already retrieved); return an error sentence or None.
+
+        Without a retriever the whole graph is the context. The retrieval's tokens and its
+        LLM call (if it made one) are added to ``usage``.
+        """
+        try:
+            if given is None:
+                given = (retriever.retrieve(self.kg, self.text, llm) if retriever is not None
+                         else Retrieval(facts=set(self.kg.facts)))
+        except LLMError as exc:
+            return llm_failure(exc, 'retrieval')
+        self.retrieval = given
+        usage.prompt_tokens += given.prompt_tokens
+        usage.completion_tokens += given.completion_tokens
+        usage.calls += 1 if (given.prompt_tokens or given.llm_seconds) else 0
+        return None
+
+    def resolve(self) -> list[Mention]:
+        """Link the utterance's mentions to the entities they can refer to (kept)."""
+        self.mentions = mentions_of(self.world, self.kg, self.text)
+        return self.mentions
+
+    def mentions_in(self, part: str) -> list[Mention]:
+        """Return the resolved mentions that lie in ``part``, numbered from its first word.
+
+        A part (:meth:`parts`) is a span of the utterance, so its mentions are the
+        utterance's, read with the whole utterance around them; a part that is not a span
+        of it is resolved alone.
+        """
+        text = ' '.join(self.text.split())
+        at = text.find(part)
+        if at < 0:
+            return mentions_of(self.world, self.kg, part)
+        first, n = len(words(text[:at])), len(words(part))
+        return [_shifted(m, first) for m in self.mentions
+                if first <= m.start and m.end <= first + n]
+
+    def parts(self, split: bool) -> list[str]:
+        """Return the parts of the utterance (:func:`.clauses.split_report`), or it whole."""
+        return split_report(self.text, self.lexicon) if split else [self.text]
+
+
+def mentions_of(world: WorldModel, kg: KnowledgeGraph, text: str) -> list[Mention]:
+    """Return the mentions of ``text``, resolved with ``world``'s steady links and places.
+
+    The one call of :func:`~l3mp_ros.retrieval.mentions.resolve` the pipelines share.
+    """
+    return resolve(kg, text, steady=world.domain.static_predicates(),
+                   predicates=world.domain.predicates,
+                   places=world.constraints.place_keys())
+
+
+def _shifted(m: Mention, by: int) -> Mention:
+    """Return a copy of ``m`` with its word positions counted ``by`` words later."""
+    return dataclasses.replace(
+        m, start=m.start - by, end=m.end - by, candidates=list(m.candidates),
+        part=None if m.part is None else (m.part[0] - by, m.part[1] - by),
+        describes=None if m.describes is None else m.describes - by)

@@ -1,0 +1,306 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The checks of one part's answer (Algorithm 3), each a small object.
+
+They run in the order :data:`.pipeline.ANSWER_CHECKS` lists, on a :class:`Draft`: the
+facts the answer stated and, once the domain's rules have finished them, the completed
+update. A check amends the draft, rejects it (the errors go back to the model), bars facts
+from the next answer, or stops the reading with a verdict (no change, a restatement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...llm.protocol import LLMError
+from ...text import words
+from ...world.kg import Fact, Update
+from ...world.phrasing import Phrasing
+from ..core.attempts import DoubtReason, Verdict
+from ..core.clauses import named_as_source
+from ..core.rulings import Act, Ruling
+from .place_questions import agreed_facts, as_said, changeable, place_groups, where_question
+from .reading import NO_CHANGE, RESTATED, Draft
+from .scope import irrelevant, last_places, relevance_errors
+from .subjects import place_kinds, zone_of
+
+
+class Narrative:
+    """Of several new places a narrative gives one thing, the one named last is kept."""
+
+    name, setting = 'narrative', 'verify'
+
+    def applies(self, d: Draft) -> bool:
+        """Apply always: a narrative may tell several places."""
+        return True
+
+    def judge(self, d: Draft) -> Ruling:
+        """Keep the last place named of each thing."""
+        q = d.q
+        stated, narrated = last_places(d.stated, q.ctx.mentions, q.world, q.kg)
+        return Ruling.amend(stated, narrated, DoubtReason.NARRATIVE) if narrated else Ruling()
+
+
+class Complete:
+    """The domain's rules finish the answer: removals a rule forces, no-op ADDs dropped."""
+
+    name, setting = 'complete', None
+
+    def applies(self, d: Draft) -> bool:
+        """Apply always."""
+        return True
+
+    def judge(self, d: Draft) -> Ruling:
+        """Finish the stated facts by the rules; note what earlier parts placed."""
+        completion = d.q.complete(d.stated)
+        completion.notes.extend(d.narrated)
+        d.again = placed_before(d.q, d.stated)  # what :class:`Restated` leaves to this part
+        return Ruling.amend(completion)
+
+
+class NoChange:
+    """An answer stating nothing ends the part: no change the domain can represent."""
+
+    name, setting = 'no_change', None
+
+    def applies(self, d: Draft) -> bool:
+        """Tell whether the answer stated nothing."""
+        return d.stated.is_empty()
+
+    def judge(self, d: Draft) -> Ruling:
+        """End the part: no change."""
+        return Ruling.stop(Verdict.NO_CHANGE, None, [NO_CHANGE])
+
+
+class Restated:
+    """An answer all of which already holds restates the graph: no re-prompt.
+
+    A re-prompt pushed a small model into inventing a change. Asked on the answer as
+    completed, where places an earlier part of the report gave (:func:`placed_before`) are
+    no restatement of this part; asked again by :class:`RestatedAfter` once the other
+    checks amended it.
+    """
+
+    name, setting = 'restated', None
+
+    def applies(self, d: Draft) -> bool:
+        """Tell whether nothing is left to change."""
+        return d.done.update.is_empty() and not d.again
+
+    def judge(self, d: Draft) -> Ruling:
+        """End the part: a restatement."""
+        return Ruling.stop(Verdict.RESTATED, d.completion, [RESTATED, *d.done.notes])
+
+
+class RestatedAfter(Restated):
+    """:class:`Restated` asked again once the checks before it amended the answer."""
+
+    name = 'restated_after'
+
+    def applies(self, d: Draft) -> bool:
+        """Tell whether nothing is left to change and nothing was refused."""
+        return not d.errors and d.done.update.is_empty()
+
+
+class Relevance:
+    """Every stated fact is about something the report mentions."""
+
+    name, setting = 'relevance', 'verify'
+
+    def applies(self, d: Draft) -> bool:
+        """Apply always (with verification)."""
+        return True
+
+    def judge(self, d: Draft) -> Ruling:
+        """Refuse and bar the facts about what the report does not mention."""
+        off = irrelevant(d.done.stated, d.q.ctx.mentioned)
+        return Ruling.reject(relevance_errors(off), off) if off else Ruling()
+
+
+class PartScope:
+    """A part of several states only what that part names; the rest is dropped or refused."""
+
+    name, setting = 'part_scope', None
+
+    def applies(self, d: Draft) -> bool:
+        """Tell whether a part of several is judged (and nothing refused yet)."""
+        return d.q.scope is not None and not d.errors
+
+    def judge(self, d: Draft) -> Ruling:
+        """Drop what belongs to other parts, or refuse it."""
+        part, completion = d.q.scope, d.done
+        off = part.outside(completion.stated)
+        if not off:
+            return Ruling()
+        kept = Update.of(completion.stated.remove - off, completion.stated.add - off)
+        trimmed = d.q.complete(kept)
+        if not trimmed.update.is_empty():
+            trimmed.notes.extend(f'dropped {f.text()}: not about anything '
+                                 f'"{part.text}" names' for f in sorted(off))
+            return Ruling(Act.AMEND, trimmed, barred=off)
+        return Ruling.reject([f'{f.text()} is not about anything "{part.text}" names; '
+                              'answer only what this part says' for f in sorted(off)], off)
+
+
+class Going:
+    """A subject said to go somewhere must move; where it went may be asked.
+
+    "Bob came into the mailroom" answered with the mailroom door only: a partial update
+    would be applied as if it were the whole. The subject is asked where it is now (both
+    option orders, with ``ask_going``), or else the answer is re-prompted. A later part of
+    going answered with the place an earlier part gave ("... and came straight back in")
+    is such too.
+    """
+
+    name, setting = 'going', 'verify'
+
+    def applies(self, d: Draft) -> bool:
+        """Tell whether a subject said to go somewhere is left where it was."""
+        going = d.q.going
+        return not d.errors and going is not None and going.missing(self.moved(d))
+
+    @staticmethod
+    def moved(d: Draft) -> Update:
+        """Return the answer without the places an earlier part gave."""
+        return Update.of(d.done.stated.remove, d.done.stated.add - d.again)
+
+    def judge(self, d: Draft) -> Ruling:
+        """Take in where it went (asked), or refuse."""
+        q, moved = d.q, self.moved(d)
+        where = Where(q).ask(moved) if q.settings.ask_going else None
+        if not where:
+            return Ruling.reject([q.going.error(moved)])
+        completion = q.complete(moved.take_in(where, q.kg))
+        completion.notes.extend(d.narrated)
+        completion.notes.extend(
+            f'{f.text()}: the one new place the report offers for {f.args[0]}, who '
+            'went somewhere' if f in q.only else
+            f'{f.text()}: asked where {f.args[0]} is after the report, both orders '
+            'of the options said so' for f in sorted(where))
+        q.placed |= where
+        return Ruling.amend(completion, doubt=DoubtReason.AMENDED)
+
+
+class Verify:
+    """The completed update verifies against the domain and its rules."""
+
+    name, setting = 'verify', 'verify'
+
+    def applies(self, d: Draft) -> bool:
+        """Tell whether nothing was refused yet."""
+        return not d.errors
+
+    def judge(self, d: Draft) -> Ruling:
+        """Refuse what breaks the domain's types or rules."""
+        errors = d.q.world.verifier.check(d.q.kg, d.done.update)
+        return Ruling.reject(errors) if errors else Ruling()
+
+
+def placed_before(q: Any, stated: Update) -> set[Fact]:
+    """Return the places ``stated`` gives a part's subject of going that an earlier part gave.
+
+    "Omar pushed the robot out onto the dock and came straight back in": the second
+    part answered "Omar is on the dock" restates the first part, not this one.
+    """
+    if q.going is None or q.scope is None or q.before is None:
+        return set()
+    subjects = {q.going.subject, *q.going.others}
+    return {f for f in stated.add if f.predicate in q.going.places and f.args
+            and f.args[0] in subjects and f in q.kg and f not in q.before}
+
+
+@dataclass
+class Where:
+    """Where a subject of going went: asked among the report's places (:meth:`ask`)."""
+
+    q: Any  # the part's question
+
+    def ask(self, stated: Update) -> set[Fact]:
+        """Return the new place of each subject a report of going left unplaced, or none.
+
+        Each is asked where it is after the report among the report's referents of the
+        right type and the rooms of the places the answer puts things (:meth:`zones`), in
+        both option orders (once per part: a re-prompt reuses the answer); one such place,
+        not named as where they came from, is taken without asking. Every subject needs a
+        new place, else the answer goes back to the model as an error (empty set). A
+        subject an earlier part moved is asked about on the graph before the report, so
+        "as before" is where it was before the whole report (it may have come back) and
+        the earlier part's place is one option among the others.
+        """
+        found: set[Fact] = set()
+        for subject in self.q.going.unplaced(stated):
+            try:
+                got = self._place(stated, subject)
+            except LLMError:
+                return set()
+            if not got:
+                return set()
+            found |= got
+        return found
+
+    def _place(self, stated: Update, subject: str) -> frozenset[Fact] | None:
+        q, refs = self.q, self.q.ctx.referents()
+        for group in place_groups(q.world, q.kg, subject, changeable(q.world)):
+            if not set(group) & q.going.places:
+                continue
+            kg = q.before if self.moved_earlier(subject, group) else q.kg
+            phrasing = Phrasing(q.world.domain, kg)
+            near = [z for z in self.zones(stated, subject, group) if z not in refs]
+            asked = where_question(q.world, kg, phrasing, subject,
+                                   as_said(phrasing, subject, q.ctx.written), group,
+                                   [*refs, *near])
+            if asked is None:
+                continue
+            if kg is q.kg and len(asked.options) == 2 and not self.left_from(asked.facts[1]):
+                q.only |= asked.facts[1]  # the one place the report offers: where they went
+                q.trace.history.append({'state': asked.text, 'options': asked.options,
+                                        'only_option': True})
+                return asked.facts[1]
+            key = (asked.text, tuple(asked.options))
+            q.offered.setdefault(subject, [])
+            q.offered[subject] += [f for f in asked.facts if f and f not in q.offered[subject]]
+            if key not in q.answered:  # a re-prompted part asks the same again
+                q.answered[key] = agreed_facts(
+                    q.llm, q.report, asked, q.trace,
+                    lambda facts: bool(facts) and not all(f in q.kg for f in facts))
+            if q.answered[key]:
+                return q.answered[key]
+        return None
+
+    def left_from(self, facts: frozenset[Fact]) -> bool:
+        """Tell whether the report names one of these places as where someone came from.
+
+        "came back out of the cold room", "in from the yard": such a place is no answer
+        to where they went.
+        """
+        said = words(self.q.report)
+        return any(named_as_source(said, m.start) for m in self.q.ctx.mentions
+                   if any(m.resolved == f.args[-1] for f in facts))
+
+    def zones(self, stated: Update, subject: str, group: tuple[str, ...]) -> list[str]:
+        """Return where the places the answer puts other things are, of the subject's kind.
+
+        "Lena came back out of the cold room with the ice bucket and left it on the sink
+        bench": the room of the sink bench is where Lena went, though the report names
+        only the bench.
+        """
+        kinds = place_kinds(self.q.world, group)
+        out: list[str] = []
+        for f in sorted(stated.add):
+            if len(f.args) == 2 and f.args[0] != subject:
+                zone = zone_of(self.q.world, self.q.kg, f.args[1], kinds)
+                if zone is not None and zone not in out:
+                    out.append(zone)
+        return out
+
+    def moved_earlier(self, subject: str, group: tuple[str, ...]) -> bool:
+        """Tell whether an earlier part of the report changed where ``subject`` is."""
+        before, now = self.q.before, self.q.kg
+        if before is None or before is now:
+            return False
+
+        def place(kg: Any) -> set[Fact]:
+            return {f for f in kg.facts_of(subject) if f.predicate in group
+                    and f.args[0] == subject}
+        return place(before) != place(now)

@@ -1,0 +1,230 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""A report kept pending on a question: its answer, or its expiry.
+
+The question itself is asked by Algorithm 3 (:mod:`.update`): which thing a mention means
+(:mod:`.clarify`), or whether a reading is right (:mod:`.asking`). This completes the
+report when the speaker answers (no LLM call), asks the next question after a "no", or
+logs it as not applied when no answer comes.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ...world.events import EventStatus
+from ...world.kg import KnowledgeGraph, Update
+from ...world.model import WorldModel
+from ...world.support import SAID, SupportKind, classify
+from ..core import clarify
+from ..core.asking import (
+    NO,
+    READINGS,
+    UNDO_WINDOW,
+    Candidate,
+    Pending,
+    answer_of,
+    bare_answer,
+    correction,
+    question_text,
+    recomposed,
+    unfit,
+)
+from .reading import UpdateOutcome
+
+
+class OpenQuestions:
+    """The open question of a world model, and how an answer completes its report."""
+
+    def __init__(self, world: WorldModel, timeout: float) -> None:
+        self.world = world
+        self.timeout = timeout  # seconds a follow-up question waits (``clarify_timeout``)
+
+    def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
+        """Log every question past its time as not applied; return their event ids."""
+        done = []
+        for qid, data in clarify.expired(self.world, now):
+            self.world.reject(
+                [f'no answer to "{data.get("question", "")}" in time: the report was not '
+                 'applied'], source=source, utterance=data.get('text'),
+                info={'clarifies': qid, 'expired': True})
+            done.append(qid)
+        return done
+
+    def pending(self) -> tuple[int, dict[str, Any]] | None:
+        """Return (event id, question) of the open question, if any."""
+        self.expire()
+        return clarify.open_question(self.world)
+
+    def stray(self, text: str) -> bool:
+        """Tell whether ``text`` is an answer with no question open ("yes" to nothing)."""
+        return bare_answer(text) and not correction(text) and self.pending() is None
+
+    def answers(self, text: str) -> bool:
+        """Tell whether ``text`` answers the open question (no LLM call)."""
+        open_ = self.pending()
+        if open_ is None:
+            return correction(text) and self.withdrawable() is not None
+        if open_[1].get('kind') == READINGS:
+            n = len(open_[1].get('offered') or [])
+            return answer_of(text, n) is not None or unfit(text, n) is not None
+        return clarify.pick(self.world.snapshot(), open_[1].get('options') or [],
+                            text) is not None
+
+    def answer(self, text: str, *, source: str = 'nl') -> UpdateOutcome | None:
+        """Complete the open question's report with ``text``; None if it does not answer.
+
+        The stated change is redone with the chosen thing, completed and verified on the
+        graph as it is now, then applied (or rejected) with ``info.clarifies``.
+        """
+        began = time.perf_counter()
+        open_ = self.pending()
+        if open_ is None:
+            if correction(text):
+                return self.withdraw(text, source, began)
+            return self._stray(text, source, began) if bare_answer(text) else None
+        qid, data = open_
+        if data.get('kind') == READINGS:
+            return self._readings(qid, Pending.from_json(data), text, source, began)
+        kg = self.world.snapshot()
+        chosen = clarify.pick(kg, data.get('options') or [], text)
+        if chosen is None:
+            return None
+        out = UpdateOutcome(text=str(data.get('text') or ''))
+        info: dict[str, Any] = {'clarifies': qid, 'answer': text}
+        utterance = f'{out.text} [{text.strip()}]'
+        net = None
+        if chosen == clarify.CANCEL and clarify.none_of_them(text):
+            follow = self._without_guess(data, kg)
+            if follow is not None:  # the rest of the report may still be right: asked
+                res = self._ask(out, follow, 'not any of those', info, source=source,
+                                utterance=utterance)
+                out.event_id = res.event_id
+                out.seconds = time.perf_counter() - began
+                return out
+        if chosen == clarify.CANCEL:
+            out.errors = ['the speaker withdrew the report: nothing is applied']
+        else:
+            stated = [Update.from_json(u) for u in data.get('stated') or []]
+            net, errors = clarify.substituted(kg, stated, str(data.get('chosen')), chosen,
+                                              self.world)
+            info['chosen'] = chosen
+            out.update = net
+            out.errors = [f'with {chosen} the report no longer fits the world model: '
+                          + '; '.join(errors)] if net is None else []
+        if net is None:
+            res = self.world.reject(out.errors, source=source, utterance=utterance, info=info)
+        else:
+            res = self.world.apply(net, source=source, utterance=utterance, verify=True,
+                                   info=info)
+            out.errors = res.errors
+        out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
+
+    def _ask(self, out: UpdateOutcome, follow: Pending, why: str, info: dict[str, Any],
+             **kept: Any) -> Any:
+        """Put the next question ``follow`` on ``out`` and log the report pending on it."""
+        out.question, out.clarify = follow.question, follow.to_json()
+        out.errors = [f'{why}; asked: {follow.question}']
+        return self.world.reject(out.errors, status=EventStatus.CLARIFY,
+                                 info={**info, 'clarify': out.clarify}, **kept)
+
+    def _without_guess(self, data: dict[str, Any], kg: KnowledgeGraph) -> Pending | None:
+        """Return a yes/no question about the report without the thing guessed, or None.
+
+        "Ines walked down to the nurses' station to ask for an extra pillow": asked which
+        pillow moved, the speaker says "none of them"; Ines's move may still be right. None
+        when nothing is left or it does not verify.
+        """
+        stated = [Update.from_json(u) for u in data.get('stated') or []]
+        rest = recomposed(kg, self.world, clarify.without_guess(stated, str(data.get('chosen'))))
+        if rest is None:
+            return None
+        return Pending(str(data.get('text') or ''),
+                       [Candidate(rest, 0.0, f'without {data.get("chosen")}')], [0], 2,
+                       question_text(kg, self.world.domain, [rest], False),
+                       time.time() + self.timeout)
+
+    def _stray(self, text: str, source: str, began: float) -> UpdateOutcome:
+        """Log an answer that came with no question open (a second speaker's, a late one)."""
+        out = UpdateOutcome(text=text)
+        out.errors = [f'There is no open question to answer: "{text.strip()}" changes '
+                      'nothing.']
+        res = self.world.reject(out.errors, source=source, utterance=text,
+                                info={'answer': text})
+        out.event_id = res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
+
+    def _readings(self, qid: int, pending: Pending, text: str, source: str,
+                  began: float) -> UpdateOutcome | None:
+        """Complete a report asked about by its readings: the one chosen, or the next question.
+
+        "yes" (or an option's ordinal) writes that reading, verified on the graph as it is
+        now and marked confirmed by the speaker; "no" / "none of them" asks about the
+        readings not yet offered, or, with none left or the questions used up, says what
+        could not be understood and writes nothing.
+        """
+        got = answer_of(text, len(pending.offered))
+        out = UpdateOutcome(text=pending.text)
+        if got is None:
+            why = unfit(text, len(pending.offered))
+            if why is None:
+                return None
+            # the question stays open as it was: said again, nothing written
+            out.errors, out.question = [why], pending.question
+            out.clarify, out.event_id = pending.to_json(), qid
+            return out
+        info: dict[str, Any] = {'clarifies': qid, 'answer': text}
+        kept = {'source': source, 'utterance': f'{pending.text} [{text.strip()}]'}
+        if got == NO:
+            follow = pending.next(self.world.snapshot(), self.world.domain, self.timeout)
+            if follow is not None:
+                res = self._ask(out, follow, 'not that reading', info, **kept)
+            else:
+                out.errors = [f'I could not understand what changed from "{pending.text}", '
+                              'so nothing is written.']
+                res = self.world.reject(out.errors, info=info, **kept)
+        else:
+            k = pending.offered[int(got)]
+            reading = pending.readings[k]
+            info.update({'chosen_reading': k, 'confidence': reading.confidence,
+                         'support': str(SupportKind.CONFIRMED)})
+            out.update = reading.update
+            res = self.world.apply(reading.update, verify=True, info=info, **kept)
+            out.errors = res.errors
+        out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
+
+    def withdrawable(self, now: float | None = None) -> Any:
+        """Return the event a correction would withdraw now, or None.
+
+        The newest event of the log, if it is a report (told or confirmed) applied less
+        than :data:`.asking.UNDO_WINDOW` seconds ago and not itself a withdrawal.
+        """
+        last = self.world.last_event()
+        newest = self.world.events(since_id=last - 1) if last else []
+        event = newest[-1] if newest else None
+        if event is None or event.status != EventStatus.APPLIED or event.update is None \
+                or 'withdraws' in event.info or classify(event.source, event.info) not in SAID:
+            return None
+        return event if (time.time() if now is None else now) - event.time <= UNDO_WINDOW \
+            else None
+
+    def withdraw(self, text: str, source: str, began: float) -> UpdateOutcome | None:
+        """Take back the report just written ("undo that"): its inverse, as a new event."""
+        event = self.withdrawable()
+        if event is None:
+            return None
+        out = UpdateOutcome(text=event.utterance or '')
+        out.update = event.update.inverse()
+        res = self.world.apply(out.update, source=source, verify=True,
+                               utterance=f'{text.strip()} [takes back event {event.id}]',
+                               info={'withdraws': event.id, 'answer': text})
+        out.errors = res.errors
+        out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out

@@ -1,0 +1,447 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""What Algorithm 3 reads a report with, and the judge of one part's answer.
+
+:class:`UpdateSettings` (the updater's knobs), :class:`UpdateOutcome` (what one report
+came to), :class:`Reading` (the state the part loop carries, on the
+:class:`~.update_grounding.ReportContext`) and
+:class:`PartQuestion`: one part's prompt and the judge of its answers for the loop of
+:mod:`.attempts` (read the reply, complete it by the domain's rules, keep it to what the
+report and its part are about, verify).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...config import Config, default, settings_of
+from ...llm.protocol import ChatLLM, LLMReply
+from ...retrieval.link import named_in
+from ...world.complete import Completion, complete
+from ...world.events import EventStatus
+from ...world.kg import Fact, KnowledgeGraph, Update
+from ...world.model import WorldModel
+from ..core.asking import confidence, read_odds
+from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
+from ..core.grounding import grounded_message
+from ..core.request import Request
+from ..core.rulings import Act, Check, Ruling, run
+from .context import ReportContext
+from .scope import STATIVE, Scope, changed_before, own_content, part_scope
+from .subjects import GoingSubject, going, leading_subject, part_actor
+
+# one clause seldom states more; a small model pads its answer with repeats up to the
+# schema's limit, each costing generation time
+MAX_PER_PART = 3
+UPDATE_TOKENS = 200  # tokens one answer may take
+NO_CHANGE = 'the report states no change that the domain can represent'
+RESTATED = 'every fact of the answer already holds: no change to apply'
+
+
+@dataclass
+class UpdateSettings:
+    """How Algorithm 3 reads reports (defaults: :class:`~l3mp_ros.config.Config`)."""
+
+    max_attempts: int = default('max_attempts')
+    verify: bool = default('verify')
+    confirm: bool = default('confirm')
+    place_check: bool = default('place_check')  # where-questions against the update
+    #: a new place both orders give, for a thing that moves, is taken into the update
+    place_amend: bool = default('place_amend')
+    ask_going: bool = default('ask_going')  # where someone who went somewhere is: asked
+    ask_actor: bool = default('ask_actor')  # where whoever put a thing somewhere is: asked
+    # keep a report pending and ask when its referent is a guess
+    clarify: bool = default('clarify')
+    ask_back: bool = default('ask_back')  # ask about a reading in doubt instead of refusing it
+    ask_below: float = default('ask_below')  # ... or whose confidence is below this
+    clarify_timeout: float = default('clarify_timeout')
+    max_report_facts: int = default('max_report_facts')
+    confirm_min_yes: float = default('confirm_min_yes')  # least P(yes) of a read-back "yes"
+    per_slot: int = default('per_slot')
+    split_clauses: bool = default('split_clauses')
+    resolve_mentions: bool = default('resolve_mentions')
+    changes_only: bool = default('changes_only')
+    prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
+    answer_handles: bool = default('answer_handles')  # names in answers as short handles
+    #: checks switched off by name (:func:`.pipeline.check_names`): ablations only
+    skip_checks: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_config(cls, cfg: Config) -> UpdateSettings:
+        """Return the settings of ``cfg``'s language section (one name end to end)."""
+        return settings_of(cls, cfg)
+
+    @property
+    def attempts(self) -> int:
+        """Return how many answers one part may get (one without verification)."""
+        return max(1, self.max_attempts) if self.verify else 1
+
+
+@dataclass
+class UpdateOutcome(Traced):
+    """Result of one NL update."""
+
+    text: str
+    applied: bool = False
+    update: Update | None = None
+    errors: list[str] = field(default_factory=list)
+    trace: Trace = field(default_factory=Trace)  # attempts, usage, history, provenance
+    seconds: float = 0.0
+    retrieval_seconds: float = 0.0
+    event_id: int | None = None
+    context_size: int = 0
+    implied: list[tuple[Fact, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    #: the report waits for the speaker to say which thing it means (:mod:`.clarify`)
+    question: str | None = None
+    clarify: dict[str, Any] | None = None
+    #: the reading's confidence from the read-back's odds (:func:`.asking.confidence`);
+    #: None when nothing was read back with odds
+    confidence: float | None = None
+
+    def event_info(self) -> dict[str, Any]:
+        """Return what the event log keeps of this outcome: cost, provenance, doubts, notes."""
+        info: dict[str, Any] = {'attempts': self.attempts, 'usage': self.usage.to_dict()}
+        info.update(self.trace.provenance)
+        if self.confidence is not None:
+            info['confidence'] = round(self.confidence, 4)
+        if self.trace.doubts:  # written, but the world model's support marks it doubtful
+            info['doubtful'], info['doubts'] = True, list(self.trace.doubts)
+        if self.implied or self.notes:
+            info['implied'] = [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied]
+            info['notes'] = list(self.notes)
+        return info
+
+    @property
+    def status(self) -> EventStatus:
+        """Return what became of the report: applied, rejected, or waiting (clarify)."""
+        if self.clarify is not None:
+            return EventStatus.CLARIFY
+        return EventStatus.APPLIED if self.applied else EventStatus.REJECTED
+
+    def asked(self) -> dict[str, Any] | None:
+        """Return the question the report waits on (its text and options), or None.
+
+        Each option carries the change it would write (``remove``/``add`` fact lists, as
+        ``kg show --json``): the contract of ``l3mp update --json`` while a report waits.
+        """
+        if self.clarify is None:
+            return None
+        options = [{k: o[k] for k in ('remove', 'add', 'entity', 'description') if k in o}
+                   for o in self.clarify.get('options') or []]
+        return {'text': self.question, 'options': options}
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {'text': self.text, 'status': str(self.status), 'applied': self.applied,
+                'diff': self.update.to_json() if self.update else None,
+                'implied': [{'fact': list(f.triplet()), 'rule': r} for f, r in self.implied],
+                'notes': self.notes, 'errors': self.errors, 'attempts': self.attempts,
+                'usage': self.usage.to_dict(), 'seconds': round(self.seconds, 4),
+                'retrieval_seconds': round(self.retrieval_seconds, 4),
+                'event_id': self.event_id, 'context_size': self.context_size,
+                'question': self.asked(), 'clarify': self.clarify,
+                'confidence': self.confidence,
+                'history': self.history, 'stages': self.trace.stages.to_json(),
+                'checks': self.trace.checks}
+
+
+@dataclass
+class Reading:
+    """One report read part by part: the state Algorithm 3's loop carries."""
+
+    req: Request
+    ctx: ReportContext
+    system: dict[str, str]  # the static system message
+    recalled: str  # what episodic memory recalls for the report ('' without memory)
+    parts: list[str]
+    work: KnowledgeGraph  # the graph after the parts accepted so far
+    done: list[Completion] = field(default_factory=list)
+    earlier: set[str] = field(default_factory=set)  # what earlier parts named or changed
+    actor: str | None = None  # the last part's leading subject (for a part without one)
+    actors: list[str | None] = field(default_factory=list)  # who acted, per accepted part
+    restated: bool = False  # a part repeated what holds
+    last: Completion | None = None  # the answer of the part that stopped the loop
+    errors: list[str] = field(default_factory=list)
+    listing: str = 'full'  # what the prompts list (Grounding.shown)
+    unsure: set[Fact] = field(default_factory=set)  # facts the read-back denied, kept to ask
+    #: facts of one thing the read-back's choice did not settle on, kept to ask which
+    choices: list[frozenset[Fact]] = field(default_factory=list)
+    #: stated facts left out because with them a ``requires`` rule fails (asked about)
+    trimmed: set[Fact] = field(default_factory=set)
+    #: places taken for a subject of going the model never placed (asked about)
+    guessed: set[Fact] = field(default_factory=set)
+    #: per part (its index in ``done``), the stated facts the read-back denied and the
+    #: answer asked again left out: a whole reading may still need them (asked about)
+    dropped: dict[int, Update] = field(default_factory=dict)
+
+    @property
+    def several(self) -> bool:
+        """Tell whether the report was cut into parts."""
+        return len(self.parts) > 1
+
+    def changed(self) -> frozenset[Fact]:
+        """Return every fact the accepted parts added or removed."""
+        return frozenset(f for c in self.done for f in c.update.add | c.update.remove)
+
+    def compose(self, out: UpdateOutcome) -> None:
+        """Set the outcome: the parts' net change and its notes, or why there is none."""
+        out.errors = list(self.errors)
+        if self.errors:
+            if self.last is not None:
+                out.update = self.last.update
+                out.implied = list(self.last.implied)
+                out.notes = list(self.last.notes) + list(self.ctx.grounding.notes)
+            return
+        if not self.done:
+            out.errors = [RESTATED if self.restated else NO_CHANGE]
+            return
+        net = self.req.kg.diff_to(self.work)
+        odds = read_odds(out.trace.history)
+        stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
+        out.confidence = confidence(stated, set(), odds) if odds else None
+        out.update = net
+        out.implied = [(f, rule) for c in self.done for f, rule in c.implied if f in net.remove]
+        out.notes = [n for c in self.done for n in c.notes] + list(self.ctx.grounding.notes)
+        if self.several:
+            out.notes.append(f'report read in {len(self.parts)} parts: ' + ' | '.join(self.parts))
+
+    def accept(self, completion: Completion, actor: str | None = None) -> None:
+        """Compose one part's change (``actor``: who acted in it) onto the ones before it."""
+        self.done.append(completion)
+        self.actors.append(actor)
+        self.earlier |= {a for f in completion.update.remove | completion.update.add
+                         for a in f.args}
+        self.work = self.work.copy()
+        self.work.apply(completion.update)
+
+
+def widened(first: UpdateOutcome) -> tuple[UpdateOutcome, str]:
+    """Return a fresh outcome for the second reading, and why there is one.
+
+    The first reading stays in the trace (its history, usage, attempts and stages).
+    """
+    why = ('refused: ' + '; '.join(first.errors) if first.errors
+           else 'in doubt: ' + ', '.join(first.trace.doubts) if first.trace.doubts
+           else "a part only repeated an earlier part's change")
+    trace = first.trace  # usage, attempts, stages and history go on counting
+    trace.history.append({'widened': why, 'diff': first.update.to_json()
+                          if first.update is not None else None})
+    trace.doubts = []
+    return UpdateOutcome(text=first.text, trace=trace, context_size=first.context_size,
+                         retrieval_seconds=first.retrieval_seconds), why
+
+
+@dataclass
+class PartQuestion:
+    """One part's question: its prompt, what its answer may state, and the judge.
+
+    :meth:`judge` reads a reply, completes it by the domain's rules and checks it; the
+    stated facts outside what the report or its part is about are barred from the next
+    attempt (:attr:`excluded`). :meth:`barring` starts a fresh question with facts barred.
+    """
+
+    world: WorldModel
+    settings: UpdateSettings
+    llm: ChatLLM
+    trace: Trace
+    ctx: ReportContext
+    kg: KnowledgeGraph  # the graph the answer changes (after the parts accepted before)
+    messages: Messages
+    checks: Sequence[AnswerCheck]  # the answer checks, in order (:mod:`.pipeline`)
+    scope: Scope | None  # what a part of several may be about
+    going: GoingSubject | None  # the subject a report of going must move
+    report: str = ''  # the whole report (where-questions are asked about it)
+    #: the graph before the report (a part's kg is after earlier parts)
+    before: KnowledgeGraph | None = None
+    actor: str | None = None  # who acts in this part (None: not known)
+    excluded: set[Fact] = field(default_factory=set)
+    #: places a where-question gave in both option orders (no yes/no reading needed)
+    placed: set[Fact] = field(default_factory=set)
+    #: of those, places taken as the one new place the report offers (not asked)
+    only: set[Fact] = field(default_factory=set)
+    #: where-questions asked for this part and their answers (kept across re-prompts)
+    answered: dict[tuple[str, tuple[str, ...]], frozenset[Fact] | None] = field(
+        default_factory=dict)
+    #: the places those questions offered (their options' facts), for the speaker
+    offered: dict[str, list[frozenset[Fact]]] = field(default_factory=dict)
+    propose: Chat = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.propose = Chat(self.llm, self.trace, self.schema, 'kg_update', UPDATE_TOKENS)
+
+    @classmethod
+    def asking(cls, world: WorldModel, settings: UpdateSettings, llm: ChatLLM,
+               checks: Sequence[AnswerCheck], r: Reading, part: str,
+               trace: Trace) -> PartQuestion:
+        """Return the question asked for one part of ``r``, judged by ``checks``.
+
+        Its prompt, what its answer may be about (the part's scope, a subject said to go
+        somewhere) and who acts in it.
+        """
+        kg, text, g, verify = r.req.kg, r.req.text, r.ctx.grounding, settings.verify
+        entities, facts = g.shown(r.listing, g.about())
+        ask = [r.system, {'role': 'user', 'content': r.recalled + grounded_message(
+            kg, entities, facts, 'Report', part if r.several else text,
+            whole=text if r.several else None)}]
+        scope = part_scope(kg, part, r.ctx.mentioned, r.earlier) if r.several and verify \
+            else None
+        said = r.req.mentions_in(part) if r.several else r.req.mentions
+        goes = going(world, kg, part if r.several else text, said,
+                     r.actor if r.several else None) if verify else None
+        if r.several:  # "... and came back in" acts with the part before
+            actor, r.actor = part_actor(world, kg, part, scope, r.actor, said)
+        else:
+            actor = leading_subject(world, kg, text, said)
+        r.earlier |= named_in(kg, part)
+        return cls(world, settings, llm, trace, r.ctx, r.work, ask, checks, scope, goes,
+                   text, before=kg, actor=actor)
+
+    def barring(self, facts: Iterable[Fact]) -> PartQuestion:
+        """Return the same question with ``facts`` barred from the answer."""
+        return dataclasses.replace(self, excluded=set(facts))
+
+    def schema(self) -> dict[str, Any]:
+        """Return the JSON schema of an answer; a part of several may state fewer items."""
+        return self.ctx.grounding.update_schema(
+            frozenset(self.excluded), MAX_PER_PART if self.scope is not None else None)
+
+    def judge(self, reply: LLMReply) -> Judged[Completion]:
+        """Read one reply and judge it; what is wrong becomes the re-prompt."""
+        stated, errors = self.ctx.grounding.read_update(
+            reply.data if reply.data is not None else reply.text, strict=self.settings.verify)
+        judged = self.check(stated) if not errors else Judged(Verdict.INVALID, errors=errors)
+        judged.record = {'reply': reply.text[:2000], 'errors': list(judged.errors)}
+        judged.feedback = ('Your answer has errors:\n- ' + '\n- '.join(judged.errors)
+                           + '\nAnswer again with the corrected JSON.')
+        return judged
+
+    def complete(self, stated: Update) -> Completion:
+        """Return ``stated`` finished by the domain's rules on this part's graph."""
+        return complete(self.kg, stated, self.world.constraints, self.world.domain)
+
+    def check(self, stated: Update) -> Judged[Completion]:
+        """Run the answer checks (:data:`.pipeline.ANSWER_CHECKS`) on a read answer."""
+        d = Draft(self, stated)
+        run(self.checks, d, self.settings, self.trace)
+        if d.verdict is not None:
+            return d.verdict
+        return Judged(Verdict.INVALID if d.errors else Verdict.ACCEPTED, d.completion, d.errors)
+
+
+@dataclass
+class Draft:
+    """One answer being checked: what it stated and its completion by the domain's rules."""
+
+    q: PartQuestion  # the part's question
+    stated: Update
+    completion: Completion | None = None
+    narrated: list[str] = field(default_factory=list)  # notes of the narrative check
+    again: set[Fact] = field(default_factory=set)  # places an earlier part already gave
+    errors: list[str] = field(default_factory=list)
+    verdict: Judged[Completion] | None = None  # a check ended the reading with this
+
+    @property
+    def done(self) -> Completion:
+        """Return the completion (set by :class:`Complete`)."""
+        assert self.completion is not None
+        return self.completion
+
+    def take(self, ruling: Ruling) -> None:
+        """Apply one answer check's ruling (barred facts and doubts go to the question)."""
+        self.q.excluded |= ruling.barred
+        for why in ruling.doubts:
+            self.q.trace.doubt(why)
+        if ruling.act is Act.STOP:
+            self.verdict = Judged(ruling.verdict or Verdict.INVALID, ruling.value, ruling.errors)
+        elif ruling.act is Act.AMEND and isinstance(ruling.value, Update):
+            self.stated, self.narrated = ruling.value, list(ruling.notes)
+        elif ruling.act is Act.AMEND:
+            self.completion = ruling.value
+        elif ruling.act is Act.REJECT:
+            self.errors = list(ruling.errors)
+
+
+@dataclass
+class PartAnswer:
+    """One part's answer, as the part checks read it."""
+
+    r: Reading
+    part: str
+    q: PartQuestion  # the part's question
+    got: Judged[Completion]  # the answer the loop settled on
+    loop: Attempts
+    fast: bool  # the first of two readings (``widen``): one answer, the first doubt ends it
+    llm: ChatLLM
+    world: WorldModel
+    settings: UpdateSettings
+    skipped: bool = False  # a check ruled that the part changes nothing, as it says
+
+    def repeats_earlier(self) -> bool:
+        """Tell whether the answer repeats an earlier part's change.
+
+        Only when the part names something no earlier part changed: then it is asked again.
+        """
+        r, got, kg = self.r, self.got, self.r.req.kg
+        return (r.several and got.verdict is Verdict.RESTATED and got.value is not None
+                and bool(r.done) and self.settings.verify and not STATIVE.search(self.part)
+                and changed_before(kg, got.value.asked) and own_content(kg, self.part, r.done))
+
+    def take(self, ruling: Ruling) -> None:
+        """Apply one part check's ruling to the settled answer."""
+        if ruling.act is Act.SKIP:
+            self.skipped = True
+        elif ruling.act is Act.STOP:
+            self.got = Judged(ruling.verdict or Verdict.INVALID, ruling.value, ruling.errors)
+        elif ruling.act is Act.AMEND:
+            self.got = ruling.value
+        elif ruling.act is Act.REJECT:
+            self.got.errors = list(ruling.errors)
+
+
+@dataclass
+class Report:
+    """One report's composed update, as the report checks read it."""
+
+    r: Reading
+    out: UpdateOutcome  # its outcome so far
+    world: WorldModel
+    llm: ChatLLM
+    settings: UpdateSettings
+
+    @property
+    def update(self) -> Update:
+        """Return the update the checks judge."""
+        assert self.out.update is not None
+        return self.out.update
+
+    def take(self, ruling: Ruling) -> None:
+        """Apply one report check's ruling to the outcome (doubts go to its trace)."""
+        out = self.out
+        for why in ruling.doubts:
+            out.trace.doubt(why)
+        if ruling.act is Act.AMEND:
+            out.update, out.implied = ruling.value.update, list(ruling.value.implied)
+            out.notes.extend(ruling.notes)
+            out.errors = []
+        elif ruling.act is Act.REJECT:
+            out.errors = list(ruling.errors)
+        elif ruling.act is Act.ASK:
+            out.question, out.clarify = ruling.question, ruling.value
+            out.errors = list(ruling.errors)
+
+    @property
+    def refused(self) -> bool:
+        """Tell whether the update is refused or waits on a question (no check applies)."""
+        return bool(self.out.errors) or self.out.clarify is not None
+
+
+#: a check of one part's answer (:mod:`.answer_checks`)
+AnswerCheck = Check[Draft]
+#: a check of one part's settled answer (:mod:`.part_checks`)
+PartCheck = Check[PartAnswer]
+#: a check of the report's composed update (:mod:`.report_checks`)
+ReportCheck = Check[Report]

@@ -1,0 +1,302 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The checks of a whole report's update, once its parts are composed (Algorithm 3).
+
+They run in the order :data:`.pipeline.REPORT_CHECKS` lists, each on a :class:`Report`
+(the reading, its outcome so far and what the checks may ask), and return a
+:class:`~.rulings.Ruling` the update loop applies.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ...llm.protocol import LLMError, llm_failure
+from ...retrieval.mentions import owners_only
+from ...world.complete import complete, support_removed, taken_with
+from ...world.kg import Fact, Update
+from ...world.phrasing import Phrasing
+from ..core import clarify
+from ..core.asking import (
+    WITH_DENIED,
+    Candidate,
+    Pending,
+    confidence,
+    option_json,
+    read_odds,
+    with_back,
+    without,
+)
+from ..core.attempts import DoubtReason
+from ..core.rulings import Act, Ruling
+from .place_questions import amend, check_places, where_after
+from .reading import Report
+from .scope import unsaid
+from .subjects import PutBy, put_by
+
+
+def finished(rep: Report, stated: Update) -> Ruling | None:
+    """Return ``stated`` finished by the domain's rules as an amendment, or None if refused."""
+    kg, world = rep.r.req.kg, rep.world
+    done = complete(kg, stated, world.constraints, world.domain)
+    if done.update.is_empty() or world.verifier.check(kg, done.update):
+        return None
+    return Ruling(Act.AMEND, done, doubts=[DoubtReason.AMENDED])
+
+
+class PlaceCheck:
+    """Where-questions, asked in both option orders, must not go against the update.
+
+    The free diff most often goes wrong by leaving out a thing or person the report also
+    moved, or by stopping at a place the report then leaves (:func:`.state_questions.
+    check_places`). With ``place_amend`` the places both orders gave, for things that move,
+    are taken into the update (doubtful: the patrol looks first); otherwise it stays out.
+    Someone the report names only as an owner ("Michael's room") is not asked about.
+    """
+
+    name, setting = 'place_check', 'place_check'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether there is a verified update to check (not refused, not asked)."""
+        return not rep.refused and rep.settings.verify and rep.out.update is not None
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask where each referent is; refuse, or take in the places given."""
+        r = rep.r
+        owners = owners_only(r.req.kg, r.req.text, r.ctx.mentions)  # "Michael's room"
+        try:
+            check = check_places(rep.llm, rep.world, r.req.kg, r.req.text, rep.update,
+                                 [e for e in r.ctx.referents() if e not in owners],
+                                 rep.out.trace, written=r.ctx.written)
+        except LLMError as exc:
+            return Ruling.reject([llm_failure(exc, 'place check')])
+        stayed = [DoubtReason.PLACE] if check.stayed else []  # applied, its facts looked at first
+        if not check.errors:
+            return Ruling(doubts=stayed)
+        amended = amend(rep.update, check) if rep.settings.place_amend else None
+        got = finished(rep, amended) if amended is not None else None
+        if got is None:
+            return Ruling(Act.REJECT, errors=check.errors, doubts=stayed)
+        got.notes = [f'asked where {e} is after the report, both orders of the options '
+                     f'said "{said}" (the answer had "{was}"): taken into the update'
+                     for e, was, said in check.against]
+        got.doubts = [*stayed, *got.doubts]
+        return got
+
+
+class ActorCheck:
+    """Whoever put a thing somewhere is where that place is, or is asked where they are.
+
+    "Omar went into the cold room and brought the yoghurt out to the packing table"
+    answered with Omar in the cold room: the packing table is in the stock room. The actor
+    is asked where they are after the report (both orders, the place of what they put
+    among the options, with ``ask_actor``); that place both orders give is taken in
+    (doubtful). Otherwise, with ``ask_back``, the speaker is asked: the actor there, or the
+    update as given (:meth:`ask`); without it the report stays out
+    (:func:`.update_checks.put_by`).
+    """
+
+    name, setting = 'actor_check', 'place_check'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether there is a verified update to check (not refused, not asked)."""
+        return not rep.refused and rep.settings.verify and rep.out.update is not None
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask where the actor is; refuse, or take that place in."""
+        r, world, kg = rep.r, rep.world, rep.r.req.kg
+        after = kg.copy()  # the place check may have taken a place in: the update, not r.work
+        after.apply(rep.update)
+        got = put_by(world, after, list(zip(r.actors, (c.update for c in r.done), strict=True)),
+                     Phrasing(world.domain, kg).proper)
+        if got is None:
+            return Ruling()
+        try:
+            said = where_after(rep.llm, world, kg, r.req.text, got.actor, got.group,
+                               [*r.ctx.referents(), got.zone], rep.out.trace,
+                               written=r.ctx.written) if rep.settings.ask_actor else None
+        except LLMError as exc:
+            return Ruling.reject([llm_failure(exc, 'place check')])
+        thing, place = got.put.args
+        why = (f'{thing} is now {got.put.predicate} {place}, which is in {got.zone}, but the '
+               f'update leaves {got.actor}, who put it there, elsewhere')
+        there = {f for f in said or () if f.args[1] == got.zone}
+        if not there:
+            asked = (f'; asked where {got.actor} is after the report, the two orders of the '
+                     'options did not both say so') if rep.settings.ask_actor else ''
+            pending = self.ask(rep, got) if rep.settings.ask_back else None
+            if pending is None:
+                return Ruling.reject([f'{why}{asked}; nothing is applied'])
+            return Ruling(Act.ASK, pending.to_json(), question=pending.question,
+                          errors=[f'{why}{asked}; asked: {pending.question}'])
+        own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
+        done = complete(kg, rep.update.take_in(there, kg, old=own), world.constraints,
+                        world.domain)
+        errors = world.verifier.check(kg, done.update)
+        if errors:
+            return Ruling.reject([f'{why}; with {got.actor} there: {errors[0]}'])
+        return Ruling(Act.AMEND, done, notes=[
+            f'{why}: asked where {got.actor} is, both orders of the options said '
+            f'{got.zone}; taken into the update'], doubts=[DoubtReason.AMENDED])
+
+    @staticmethod
+    def ask(rep: Report, got: PutBy) -> Pending | None:
+        """Return the question to the speaker: the actor where they put the thing, or not.
+
+        The readings: the update with the actor in ``got.zone`` (by the first of the
+        actor's place predicates that verifies there), then the update as the model gave
+        it. None when the first does not verify (the report stays out, as before).
+        """
+        kg, world = rep.r.req.kg, rep.world
+        own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
+        for predicate in got.group:
+            placed = Fact(predicate, (got.actor, got.zone))
+            done = complete(kg, rep.update.take_in({placed}, kg, old=own), world.constraints,
+                            world.domain).update
+            if not done.is_empty() and not world.verifier.check(kg, done):
+                break
+        else:
+            return None
+        sure = confidence({f for c in rep.r.done for f in c.stated.add | c.stated.remove},
+                          set(), read_odds(rep.out.trace.history))
+        readings = [Candidate(done, sure, f'{got.actor} where {got.put.args[0]} was put'),
+                    Candidate(rep.update, sure, 'answer')]
+        return Pending.first(rep.r.req.text, readings, kg, world.domain,
+                             rep.settings.clarify_timeout)
+
+
+class AskBack:
+    """A reading the read-back denied part of is asked about, not refused (``ask_back``).
+
+    The readings, the one that says the most first: the answer as the model gave it, then
+    without the facts the read-back denied (a person asked about a reading that leaves out
+    half of what happened would say "yes" to it). Each has a confidence from the model's
+    own odds (:func:`.asking.confidence`); the speaker answers yes/no, then is offered the
+    rest (:mod:`.asking`).
+    """
+
+    name, setting = 'ask_back', 'ask_back'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether the read-back denied part of the reading, or it is not sure enough.
+
+        Not sure enough: its confidence is below the calibrated ``ask_below``.
+        """
+        if rep.refused:
+            return False
+        low = rep.out.confidence is not None and rep.out.confidence < rep.settings.ask_below
+        r = rep.r
+        return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
+                     or unsaid_of(rep)) or low) and rep.out.update is not None
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask whether the reading is right."""
+        r, world = rep.r, rep.world
+        pending = Pending.first(r.req.text, self.readings(rep), r.req.kg, world.domain,
+                                rep.settings.clarify_timeout)
+        doubts = [*(f'the read-back denied {f.text()}' for f in sorted(r.unsure)),
+                  *(f'{f.text()} goes with what it needed (rule {rule})'
+                    for f, rule in unsupported(rep)),
+                  *(f'{f.text()} was left out: with it a rule of the domain fails'
+                    for f in sorted(rep.r.trimmed)),
+                  *(f'the model did not say where {f.args[0]} went; {f.text()} is the one '
+                    'place offered that fits' for f in sorted(rep.r.guessed)),
+                  *('asked which one the report says, the model did not settle on one of '
+                    + ', '.join(f.text() for f in sorted(g)) for g in r.choices),
+                  *(f'the report does not say {f.predicate} of {f.args[0]}, it speaks of '
+                    f'{other}' for f, other in unsaid_of(rep))]
+        sure = pending.readings[0].confidence
+        why = '; '.join(doubts) or (f"the reading's confidence {sure:.2f} is below "
+                                    f'{rep.settings.ask_below:.2f}')
+        return Ruling(Act.ASK, pending.to_json(), question=pending.question,
+                      errors=[f'{why}; asked: {pending.question}'])
+
+    @staticmethod
+    def readings(rep: Report) -> list[Candidate]:
+        """Return the readings to offer: the answer, then without what is in doubt.
+
+        Beside the answer (asked in one question with it), the answer with the facts the
+        read-back denied where a part asked again left them out ("stayed on the dock with
+        it": the pallet jack denied, the pallet given instead; both went). Then without the
+        denied facts; for each thing the choice did not settle, keeping one of
+        its facts at a time (with the denied ones out too); then the parts' change as the
+        model answered it, when the report checks took a place into it.
+        """
+        r, world = rep.r, rep.world
+        odds = read_odds(rep.out.trace.history)
+        stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
+        readings = [Candidate(rep.update, confidence(stated, set(), odds), 'answer')]
+        if r.dropped:  # the answer with what the read-back denied and a re-ask left out
+            back = with_back(r.req.kg, world, r.done, r.dropped)
+            if back is not None and back != rep.update:
+                put = {f for u in r.dropped.values() for f in u.add | u.remove}
+                readings.append(Candidate(back, confidence(stated | put, set(), odds),
+                                        WITH_DENIED))
+        drops = [(set(r.unsure), 'without denied')] if r.unsure else []
+        needed = needed_removals(rep)
+        if needed:
+            drops.append((r.unsure | needed, 'without the removal a rule needed'))
+        drops += [(r.unsure | (group - {kept}), f'only {kept.text()} of {kept.args[0]}')
+                  for group in r.choices for kept in sorted(group)]
+        for drop, source in drops:
+            rest = without(r.req.kg, world, r.done, drop)
+            if rest is not None and all(rest != x.update for x in readings):
+                readings.append(Candidate(rest, confidence(stated - drop, drop & stated, odds),
+                                        source))
+        parts = r.req.kg.diff_to(r.work)  # before the report checks took places in
+        if not parts.is_empty() and all(parts != x.update for x in readings) \
+                and not world.verifier.check(r.req.kg, parts):
+            readings.append(Candidate(parts, confidence(stated, set(), odds), 'parts as answered'))
+        return readings
+
+
+def unsupported(rep: Report) -> list[tuple[Fact, str]]:
+    """Return the facts that went with what a ``requires`` rule needed, with its name.
+
+    "Took the book from the shelf": its shelf level went with its place on the shelf.
+    """
+    return [x for c in rep.r.done for x in taken_with(c, rep.world.constraints)]
+
+
+def unsaid_of(rep: Report) -> list[tuple[Fact, str]]:
+    """Return the stated facts whose predicate the report does not say (:func:`unsaid`)."""
+    stated = Update.of({f for c in rep.r.done for f in c.stated.remove},
+                       {f for c in rep.r.done for f in c.stated.add})
+    return unsaid(rep.world.domain, rep.r.req.kg, rep.r.req.text, stated)
+
+
+def needed_removals(rep: Report) -> set[Fact]:
+    """Return the stated removals whose loss took facts with them (:func:`unsupported`).
+
+    Which side of a ``requires`` rule was meant is the report's: "the bag was only dusty"
+    answered with the bin bags' price tag gone should not take them off the shelf.
+    """
+    return {g for c in rep.r.done for g in support_removed(c, rep.world.constraints)}
+
+
+class Clarify:
+    """A referent that was a guess keeps the report pending: the speaker is asked."""
+
+    name, setting = 'clarify', 'clarify'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether the update was verified (asking back needs it), not refused or asked."""
+        return not rep.refused and bool(rep.settings.verify)
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask which thing a guessed mention means."""
+        r = rep.r
+        stated = [c.stated for c in r.done]
+        doubt = clarify.ambiguity(r.req.kg, r.ctx.mentions, stated, rep.world)
+        if doubt is None:
+            return Ruling()
+        question = doubt.question()
+        pending = {**doubt.to_json(), 'text': r.req.text,
+                   'stated': [u.to_json() for u in stated],
+                   'expires': time.time() + rep.settings.clarify_timeout}
+        for option in pending['options']:  # each with the change it would write
+            change = rep.update if option['entity'] == doubt.chosen else clarify.substituted(
+                r.req.kg, stated, doubt.chosen, option['entity'], rep.world)[0]
+            option.update(option_json(change or Update.of()))
+        return Ruling(Act.ASK, pending, question=question, errors=[
+            f'the report does not say which {doubt.mention} it means; asked: {question}'])

@@ -1,0 +1,224 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Who acts in a report and where they went, without an LLM (Algorithm 3).
+
+The thing a clause begins with (:func:`leading_subject`) and who acts in a part of several
+(:func:`part_actor`); a subject said to go somewhere must move (:class:`GoingSubject`,
+:func:`going`: the ``going`` and ``going_ask`` checks); whoever put a thing somewhere is
+where that place is (:class:`PutBy`, :func:`put_by`: the ``actor_check``); the rooms of a
+place (:func:`zone_of`, :func:`place_kinds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...retrieval.mentions import Mention
+from ...text import WORD_RE, words
+from ...world.kg import Fact, Update
+from ...world.model import WorldModel
+from ..core.clauses import (
+    NOUN_STARTERS,
+    SUBJECT_PRONOUNS,
+    goes_somewhere,
+)
+from .scope import Scope
+
+
+@dataclass(frozen=True)
+class GoingSubject:
+    """A report (part) telling that its subjects went somewhere: where they are must change."""
+
+    subject: str  # the first of them
+    words: str  # the verb of going as written: "came into"
+    places: frozenset[str]  # the predicates that say where a subject is
+    others: tuple[str, ...] = ()  # "Lucy and Ben went ...": the subjects after the first
+    elided: bool = False  # "... and came straight back in": the subject is an earlier part's
+
+    def missing(self, stated: Update) -> bool:
+        """Tell whether ``stated`` says nothing of where one of the subjects is now."""
+        return bool(self.unplaced(stated))
+
+    def unplaced(self, stated: Update) -> list[str]:
+        """Return the subjects ``stated`` does not place anywhere new."""
+        placed = {f.args[0] for f in stated.add if f.args and f.predicate in self.places}
+        return [s for s in (self.subject, *self.others) if s not in placed]
+
+    def error(self, stated: Update | None = None) -> str:
+        """Return the sentence that asks for the missing change."""
+        who = self.unplaced(stated) if stated is not None else [self.subject, *self.others]
+        names = ' and '.join(who or [self.subject])
+        return (f'the report says {names} {self.words} somewhere: state where '
+                f'{names} {"are" if len(who) > 1 else "is"} now')
+
+
+# words that may stand before the verb of a clause whose subject is left out ("and then
+# came back in"): the subject is the one of the clause before
+ELIDED_LEAD = frozenset('then and also later soon just straight quickly finally'.split())
+
+
+def _named(mentions: Sequence[Mention]) -> list[Mention]:
+    return [m for m in mentions if m.candidates]
+
+
+def leading_subject(world: WorldModel, kg: Any, text: str,
+                    mentions: Sequence[Mention]) -> str | None:
+    """Return the thing a clause begins with (within its first three words), if it has a place.
+
+    The actor a next clause without a subject of its own refers to ("Omar pushed the robot
+    out ... and came straight back in"); not an owner ("Nadia's blanket was put away").
+    """
+    lead = (text.split() or [''])[0]
+    if not lead[:1].isupper() and lead.lower() not in NOUN_STARTERS:
+        return None  # "brought the yoghurt out": the clause starts with its verb
+    mentions = _named(mentions)  # ``text``'s, resolved once (:meth:`.Request.mentions_in`)
+    first = mentions[0] if mentions else None
+    if first is None or first.start > 2 or first.resolved is None:
+        return None
+    said = WORD_RE.findall(text.lower().replace('’', "'"))
+    if first.end <= len(said) and "'" in said[first.end - 1]:
+        return None
+    return first.resolved if _places(world, kg, first.resolved) else None
+
+
+def part_actor(world: WorldModel, kg: Any, part: str, scope: Scope | None,
+               previous: str | None, mentions: Sequence[Mention]
+               ) -> tuple[str | None, str | None]:
+    """Return who acts in one part of several, and the subject later parts may go with.
+
+    A part's own leading subject (:func:`leading_subject`) acts and is carried on; a part
+    without a subject of its own ("... and came back in") acts with ``previous``; one that
+    starts with a pronoun ("he ...") is not known (it may be someone else).
+    """
+    own = leading_subject(world, kg, part, mentions)
+    if own is not None:
+        return own, own
+    first = (part.split() or [''])[0].lower()
+    elided = scope is not None and not scope.own_subject and first not in SUBJECT_PRONOUNS
+    return (previous if elided else None), previous
+
+
+def zone_of(world: WorldModel, kg: Any, place: str, kinds: Iterable[str],
+            depth: int = 3) -> str | None:
+    """Return the first thing of one of ``kinds`` that ``place`` is in, following its facts.
+
+    "the packing table" is installed in the stock room; "Omar" (a thing handed to him) is
+    on the dock: where someone who put a thing there must have been. A fact that never
+    changes is also followed backwards (a kitchen that "has" the fridge). None when no
+    fact chain of ``depth`` leads to one.
+    """
+    kinds = tuple(kinds)
+    steady = world.domain.static_predicates()
+
+    def fits(name: str) -> bool:
+        kind = kg.entities.get(name)
+        return kind is not None and world.domain.is_subtype(kind, kinds)
+    frontier, seen = [place], {place}
+    for _ in range(depth + 1):
+        nxt = []
+        for name in frontier:
+            if fits(name):
+                return name
+            for f in sorted(kg.facts_of(name)):
+                if len(f.args) != 2 or name not in f.args:
+                    continue
+                other = f.args[1] if f.args[0] == name else f.args[0]
+                if other not in seen and (other == f.args[1] or f.predicate in steady):
+                    seen.add(other)
+                    nxt.append(other)
+        frontier = nxt
+    return None
+
+
+def place_kinds(world: WorldModel, group: Iterable[str]) -> set[str]:
+    """Return the types of the places ``group``'s predicates put their subject in."""
+    return {t for p in group for t in world.domain.predicates[p].params[1][1]}
+
+
+@dataclass(frozen=True)
+class PutBy:
+    """Someone put a thing somewhere and the update leaves them elsewhere."""
+
+    actor: str
+    put: Fact  # the thing's new place
+    zone: str  # where that place is, of the kind the actor's place takes
+    group: tuple[str, ...]  # the predicates that keep the actor's place
+
+
+def put_by(world: WorldModel, kg: Any, done: Sequence[tuple[str | None, Update]],
+           proper: Iterable[str]) -> PutBy | None:
+    """Return who put a thing where the update (``kg``, after it) does not have them, or None.
+
+    ``done`` is each part's actor (its subject said by name, or the one of the part before
+    for a part without a subject of its own) and its change. The last part in which an
+    actor puts a thing in a new place leaves the actor where that place is, unless that
+    part or a later one moves the actor: "Omar went into the cold room and brought the
+    yoghurt out to the packing table" leaves Omar in the room of the packing table, not in
+    the cold room.
+    """
+    people = set(proper)
+    for k in range(len(done) - 1, -1, -1):
+        actor, change = done[k]
+        if actor is None or kg.entities.get(actor) not in people:
+            continue
+        own = _places(world, kg, actor)
+        if any(f.args and f.args[0] == actor and f.predicate in own
+               for _, later in done[k:] for f in later.add):
+            return None  # the actor went on elsewhere (or this part says where)
+        for fact in sorted(change.add):
+            thing = fact.args[0] if len(fact.args) == 2 else None
+            if thing is None or thing == actor or fact.predicate not in _places(world, kg, thing):
+                continue
+            group = tuple(sorted(own))
+            zone = zone_of(world, kg, fact.args[1], place_kinds(world, group))
+            if zone is None or any(Fact(p, (actor, zone)) in kg for p in group):
+                continue
+            return PutBy(actor, fact, zone, group)
+    return None
+
+
+def going(world: WorldModel, kg: Any, text: str, mentions: Sequence[Mention],
+          actor: str | None = None) -> GoingSubject | None:
+    """Return the subjects of ``text`` when it tells that they went somewhere.
+
+    The subject is the report's first mention (within its first three words, before a
+    verb of going, one candidate), with those joined to it by "and" ("Lucy and Ben went to
+    the staff room"); it counts when a functional rule keyed on it keeps where it is (a
+    person, a thing, the robot), so the answer must move it. A part that starts with its
+    verb of going ("came straight back in") goes with ``actor``, the subject of the part
+    before it (:func:`leading_subject`).
+    """
+    verb = goes_somewhere(text)
+    if verb is None:
+        return None
+    lead = words(text[:text.lower().find(verb.lower())])
+    at = len(lead)
+    mentions = _named(mentions)
+    first = mentions[0] if mentions else None
+    if first is None or first.start > 2 or first.end > at or first.resolved is None:
+        if actor is None or not set(w.lower() for w in lead) <= ELIDED_LEAD \
+                or (first is not None and first.start < at):
+            return None
+        places = _places(world, kg, actor)
+        return GoingSubject(actor, verb, places, elided=True) if places else None
+    said = words(text)
+    joined = [first]
+    for m in mentions[1:]:
+        between = said[joined[-1].end:m.start]
+        if m.end > at or m.resolved is None or between not in (['and'], []):
+            break
+        joined.append(m)
+    places = [_places(world, kg, m.resolved) for m in joined]
+    if not places[0]:
+        return None
+    others = tuple(m.resolved for m, p in zip(joined[1:], places[1:], strict=True) if p)
+    return GoingSubject(first.resolved, verb, frozenset().union(*places), others)
+
+
+def _places(world: WorldModel, kg: Any, subject: str) -> frozenset[str]:
+    """Return the predicates that say where ``subject`` is (at most one place, or one)."""
+    groups = world.constraints.place_groups(world.domain, kg.entities.get(subject),
+                                            exactly=False)
+    return frozenset(p for g in groups for p in g)

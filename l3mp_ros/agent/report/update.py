@@ -1,0 +1,224 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Algorithm 3 (L3M+P): NL knowledge-graph updates, grounded, verified and retried.
+
+retrieve (by default the ``link`` retriever: no LLM call) → resolve the report's mentions
+(:mod:`l3mp_ros.retrieval.mentions`) → cut it into the changes it tells
+(:func:`.clauses.split_report`) → per part, one prompt (static: role, the domain's
+predicates, examples from the domain; then the context's typed entities and facts and the
+report) and a reply constrained by a JSON schema built for this context (:mod:`.grounding`)
+→ the part's answer checks, re-prompted with their errors (bounded) → the part checks →
+the parts' updates compose in order → the report checks → apply atomically with
+provenance, or reject and record why. **The checks, in order, are the lists of**
+:mod:`.pipeline`. With ``prompt_context: widen`` the prompts first list only the
+referents' facts; a reading refused or in doubt is done again on every fact. Nothing
+unverified is applied (with ``verify=False``, the paper's ablation, only applicability is
+checked, without retries).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from ... import stages
+from ...llm.handles import tokenizer
+from ...llm.protocol import ChatLLM, LLMFailure
+from ...retrieval.base import Retrieval, Retriever
+from ...stages import stage
+from ...world.complete import Completion
+from ...world.events import EventStatus
+from ...world.kg import KnowledgeGraph
+from ..core.attempts import Attempts, Judged
+from ..core.examples import system_for
+from ..core.grounding import FULL, REFERENTS, WIDEN
+from ..core.request import Request
+from ..core.rulings import run
+from .context import ReportContext, report_context
+from .open_questions import OpenQuestions
+from .pipeline import ANSWER_CHECKS, PART_CHECKS, REPORT_CHECKS
+from .reading import (
+    NO_CHANGE,
+    RESTATED,
+    PartAnswer,
+    PartQuestion,
+    Reading,
+    Report,
+    UpdateOutcome,
+    UpdateSettings,
+    widened,
+)
+from .scope import unknown_names_error
+
+if TYPE_CHECKING:
+    from ...memory.hooks import Memory
+    from ...retrieval.mentions import Mention
+    from ...world.model import WorldModel
+
+__all__ = ['NLUpdater', 'UpdateOutcome', 'UpdateSettings', 'NO_CHANGE', 'RESTATED']
+
+
+class NLUpdater:
+    """Run Algorithm 3 against a world model."""
+
+    def __init__(self, world: WorldModel, llm: ChatLLM, retriever: Retriever,
+                 settings: UpdateSettings | None = None, *,
+                 memory: Memory | None = None) -> None:
+        self.world = world
+        self.llm = llm
+        self.retriever = retriever
+        self.settings = settings if settings is not None else UpdateSettings()
+        self.memory = memory  # l3mp_ros.memory.hooks.Memory or None (off)
+        self.questions = OpenQuestions(world, self.settings.clarify_timeout)  # pending reports
+        self._system: str | None = None
+
+    def system(self) -> str:
+        """Return the static system prompt (built once from the domain)."""
+        if self._system is None:
+            self._system = system_for('update', self.world.domain, self.world.constraints)
+        return self._system
+
+    def context(self, kg: KnowledgeGraph, retrieval: Retrieval,
+                mentions: list[Mention]) -> ReportContext:
+        """Return the context of one report: retrieval, resolved mentions, grounding."""
+        return report_context(self.world, self.settings, kg, retrieval, mentions,
+                              tokenizer(self.llm, self.settings.answer_handles))
+
+    # -- Algorithm 3 -------------------------------------------------------------------
+    def run(self, text: str, *, source: str = 'nl',
+            retrieval: Retrieval | None = None) -> UpdateOutcome:
+        """Update the KG from one report (Algorithm 3); never raises for LLM or input errors.
+
+        The outcome's ``trace.stages`` says where the time went (:mod:`l3mp_ros.stages`).
+        """
+        out = UpdateOutcome(text=text)
+        with stages.recording(out.trace.stages):
+            return self._run(out, source, retrieval)
+
+    def _run(self, out: UpdateOutcome, source: str,
+             retrieval: Retrieval | None) -> UpdateOutcome:
+        began, s, text = time.perf_counter(), self.settings, out.text
+        req = Request.start(self.world, text)
+        if req is None:
+            return self._refuse(out, began, source, None, 'empty report')
+        if s.verify and (why := unknown_names_error(req)):  # before any LLM work
+            return self._refuse(out, began, source, req.text, why)
+        with stage('retrieval'):
+            why = req.retrieve(self.retriever, self.llm, retrieval, out.usage)
+        if why is not None:
+            return self._refuse(out, began, source, None, why)
+        first = REFERENTS if s.prompt_context == WIDEN else s.prompt_context
+        with stage('context'):
+            r = self._reading(req, out, first)  # mentions → grounding → memory → parts
+        self._read(r, out)
+        if self._widens(r, out):  # refused or in doubt on the referents' facts alone
+            out, why = widened(out)
+            r = Reading(req, r.ctx, r.system, r.recalled, r.parts, req.kg, listing=FULL)
+            self._read(r, out)
+            out.notes.insert(0, "read again with every retrieved fact: the reading with the "
+                             f"referents' facts alone was {why}")
+        return self._finish(out, began, source, req.text)  # apply with provenance, or reject
+
+    def _read(self, r: Reading, out: UpdateOutcome) -> None:
+        """Read the report part by part into ``out``: its update, or why there is none."""
+        s = self.settings
+        # on the referents' facts (widen): one answer per part, and the first doubt ends
+        # the reading, since it is read again on every fact anyway
+        fast = self._narrowed(r)
+        loop = Attempts(self.llm, out.trace, 1 if fast else s.attempts)
+        for part in r.parts:  # one answer per part, composed in order
+            with stage('context'):
+                q = PartQuestion.asking(self.world, s, self.llm, ANSWER_CHECKS, r, part, out.trace)
+            with stage('propose'):
+                got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
+            got = self._judge_part(PartAnswer(r, part, q, got, loop, fast, self.llm,
+                                              self.world, s))
+            if got is None:
+                continue  # the part changes nothing, as it says
+            r.last, r.errors = got.value, got.errors
+            if r.errors or r.last is None:
+                break  # a partial update would be wrong: nothing is applied
+            r.accept(r.last, q.actor)
+        r.compose(out)  # the parts' net change, or why there is none
+        self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify
+
+    def _judge_part(self, a: PartAnswer) -> Judged[Completion] | None:
+        """Return what the part checks (:data:`.pipeline.PART_CHECKS`) leave; None: skip."""
+        run(PART_CHECKS, a, self.settings, a.loop.trace)
+        return None if a.skipped else a.got
+
+    def _judge_report(self, r: Reading, out: UpdateOutcome) -> None:
+        """Run the report checks (:data:`.pipeline.REPORT_CHECKS`) until one refuses or asks."""
+        run(REPORT_CHECKS, Report(r, out, self.world, self.llm, self.settings), self.settings,
+            out.trace)
+
+    def _narrowed(self, r: Reading) -> bool:
+        """Tell whether ``r`` is the first of two readings (``widen``, referents' facts)."""
+        return self.settings.prompt_context == WIDEN and r.listing != FULL
+
+    def _widens(self, r: Reading, out: UpdateOutcome) -> bool:
+        """Tell whether a reading on the referents' facts is done again on every fact.
+
+        When it was refused or is in doubt (re-prompted, a denied read-back, a settled
+        choice, a place amended ...), or a part of it only repeated an earlier part's
+        change, unless the full listing is the same, the LLM failed, or the report waits
+        on a question to the speaker (the listing cannot answer that).
+        """
+        if not self._narrowed(r) or out.clarify is not None or \
+                not (out.errors or out.trace.doubts or r.restated):
+            return False
+        if any(isinstance(e, LLMFailure) for e in out.errors):
+            return False
+        g = r.ctx.grounding
+        return g.shown(r.listing, g.about()) != g.shown(FULL, g.about())
+
+    def _reading(self, req: Request, out: UpdateOutcome, listing: str) -> Reading:
+        """Return the state of reading ``req``: its context, memory and parts."""
+        out.retrieval_seconds = req.retrieval.seconds
+        ctx = self.context(req.kg, req.retrieval, req.resolve())
+        out.context_size = len(ctx.grounding.facts)
+        recalled = (self.memory.update_context(req.text, req.retrieval.facts)
+                    if self.memory is not None else '')
+        return Reading(req, ctx, {'role': 'system', 'content': self.system()}, recalled,
+                       req.parts(self.settings.split_clauses), req.kg, listing=listing)
+
+    # -- asking back (:mod:`.open_questions`) -----------------------------------------
+    def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
+        """Log every question past its time as not applied; return their event ids."""
+        return self.questions.expire(now, source)
+
+    def pending(self) -> tuple[int, dict[str, Any]] | None:
+        """Return (event id, question) of the open question, if any."""
+        return self.questions.pending()
+
+    def answers(self, text: str) -> bool:
+        """Tell whether ``text`` answers the open question (no LLM call)."""
+        return self.questions.answers(text)
+
+    def answer(self, text: str, *, source: str = 'nl') -> UpdateOutcome | None:
+        """Complete the open question's report with ``text``; None if it does not answer."""
+        return self.questions.answer(text, source=source)
+
+    def _refuse(self, out: UpdateOutcome, began: float, source: str, utterance: str | None,
+                why: str) -> UpdateOutcome:
+        out.errors = [why]
+        return self._finish(out, began, source, utterance)
+
+    def _finish(self, out: UpdateOutcome, began: float, source: str,
+                utterance: str | None) -> UpdateOutcome:
+        info = out.event_info()
+        kept = {'source': source, 'utterance': utterance or out.text, 'update': out.update,
+                'info': info}
+        with stage('commit'):
+            if out.clarify is not None:
+                info['clarify'] = out.clarify
+                res = self.world.reject(out.errors, status=EventStatus.CLARIFY, **kept)
+            elif out.errors or out.update is None:
+                res = self.world.reject(out.errors or ['no update produced'], **kept)
+            else:
+                res = self.world.apply(out.update, source=source, utterance=utterance,
+                                       verify=self.settings.verify, info=info)
+                out.errors = res.errors
+        out.applied, out.event_id = res.applied, res.event_id
+        out.seconds = time.perf_counter() - began
+        return out
