@@ -16,8 +16,9 @@ import time
 
 import pytest
 
-from l3mp_ros.llm.client import TRANSPORTS, LLMClient, LLMConfig, LLMError, LLMReply, Usage
+from l3mp_ros.llm.client import LLMClient, LLMConfig, LLMError, LLMReply, Usage
 from l3mp_ros.llm.parse import extract_json, strip_fences
+from l3mp_ros.llm.transport import TRANSPORTS
 from l3mp_ros.testing import FakeOpenAI
 
 SCHEMA = {

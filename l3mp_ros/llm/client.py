@@ -5,13 +5,14 @@
 One :class:`LLMClient` talks to any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama,
 llama.cpp server) through the ``openai`` package; the embedded server on 127.0.0.1 is
 asked with the standard library's ``http.client`` instead (the same request body), since
-importing ``openai`` costs about a second of every CLI call (:data:`TRANSPORTS`). It
+importing ``openai`` costs about a second of every CLI call (the senders:
+:mod:`l3mp_ros.llm.transport`). It
 always sends ``temperature`` and ``seed``, retries transport errors, timeouts, 429 and
 5xx with exponential backoff, counts tokens and latency per call (:class:`LLMReply`) and
 in total (:class:`Usage`), asks for JSON-schema structured output when given a schema
 (falling back to plain text for endpoints that reject ``response_format``), parses
 replies tolerantly, and can keep an on-disk cache of replies for reproducible benchmark
-runs.
+runs (:mod:`l3mp_ros.llm.reply_cache`).
 
 ``base_url`` ``None`` or ``'local'`` means the embedded offline model
 (:mod:`l3mp_ros.llm.resident`), started on first use.
@@ -20,18 +21,11 @@ runs.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import http.client
-import json
-import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from l3mp_ros import stages
 from l3mp_ros.llm import resident
@@ -45,25 +39,14 @@ from l3mp_ros.llm.protocol import (
     LLMReply,
     Usage,
 )
+from l3mp_ros.llm.reply_cache import ReplyCache, cache_key
+from l3mp_ros.llm.transport import TRANSPORTS, HTTPSender, OpenAISender, TransportFailure
 
-__all__ = ['LOCAL_URLS', 'TRANSPORTS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply',
-           'LazyLLM', 'Usage', 'cache_key']
+__all__ = ['LOCAL_URLS', 'LLMClient', 'LLMConfig', 'LLMError', 'LLMReply', 'LazyLLM',
+           'Usage']
 
-CACHE_VERSION = 1
 _FALLBACK_STATUSES = (400, 422)
 _MAX_BACKOFF_S = 30.0
-#: how a client sends its requests: ``openai`` (the package; default for every endpoint but
-#: the embedded one) or ``http`` (``http.client``; default for the embedded server)
-TRANSPORTS = ('openai', 'http')
-
-
-def cache_key(model: str, messages: list[dict[str, Any]], schema: dict[str, Any] | None,
-              max_tokens: int, **extra: Any) -> str:
-    """sha256 over the request parts that determine a reply."""
-    blob = json.dumps({'v': CACHE_VERSION, 'model': model, 'messages': messages,
-                       'schema': schema, 'max_tokens': max_tokens, **extra},
-                      sort_keys=True, ensure_ascii=False, separators=(',', ':'))
-    return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def _local_server() -> tuple[str, PrefixFiles]:
@@ -101,16 +84,16 @@ class LLMClient:
         self.usage = Usage()
         self.response_format_supported = config.json_schema
         self._lock = threading.Lock()
-        self._cache_dir = Path(config.cache_dir).expanduser() if config.cache_dir else None
+        self._cache = ReplyCache(config.cache_dir) if config.cache_dir else None
         self._sender = self._make_sender(self.base_url)
         self._budget = threading.local()  # an overall deadline set by budget()
         self._pieces: dict[str, list[str]] = {}  # tokenize(): each text's tokens, once
 
-    def _make_sender(self, url: str) -> _OpenAISender | _HTTPSender:
+    def _make_sender(self, url: str) -> OpenAISender | HTTPSender:
         key = self.config.resolved_api_key()
         if self.transport == 'http':
-            return _HTTPSender(url, key)
-        return _OpenAISender(url, key, self.config.timeout)
+            return HTTPSender(url, key)
+        return OpenAISender(url, key, self.config.timeout)
 
     @contextlib.contextmanager
     def budget(self, seconds: float | None) -> Iterator[None]:
@@ -166,11 +149,11 @@ class LLMClient:
         """
         limit = self.config.max_tokens if max_tokens is None else max_tokens
         key = None
-        if self._cache_dir is not None:
+        if self._cache is not None:
             key = cache_key(self.config.model, messages, schema, limit,
                             **({'logprobs': logprobs} if logprobs else {}))
             began = time.monotonic()
-            hit = self._cache_read(key)
+            hit = self._cache.read(key)
             if hit is not None:
                 self._count(hit)
                 stages.llm_call(schema_name, time.monotonic() - began, hit.prompt_tokens,
@@ -179,8 +162,9 @@ class LLMClient:
                 return hit
         reply = self._call(messages, schema, schema_name, limit, logprobs)
         self._keep_prefix(messages)
-        if key is not None:
-            self._cache_write(key, reply, messages, schema, limit)
+        if key is not None and self._cache is not None:
+            self._cache.write(key, reply, self.config.model, self.base_url, messages, schema,
+                              limit)
         self._count(reply)
         stages.llm_call(schema_name, reply.latency_s, reply.prompt_tokens, reply.prompt_cached,
                         reply.completion_tokens, prompt_seconds=reply.prompt_seconds,
@@ -194,7 +178,7 @@ class LLMClient:
         other endpoints have no tokenizer to ask. Texts are single lines, sent as one
         request joined by newlines (a newline is a token of its own).
         """
-        if not (self._local and isinstance(self._sender, _HTTPSender)):
+        if not (self._local and isinstance(self._sender, HTTPSender)):
             return None
         if any('\n' in t or not t for t in texts):
             return None
@@ -203,7 +187,7 @@ class LLMClient:
             try:
                 pieces = self._sender.tokenize(self._root, '\n'.join(missing),
                                                self.config.timeout)
-            except _Failure:
+            except TransportFailure:
                 return None
             runs: list[list[str]] = [[]]
             for piece in pieces:
@@ -302,7 +286,7 @@ class LLMClient:
             attempts += 1
             try:
                 response = self._sender.create(request, remaining)
-            except _Failure as exc:
+            except TransportFailure as exc:
                 if exc.kind == LLMErrorKind.TIMEOUT:
                     failure = LLMError(
                         f'LLM endpoint {self.base_url}: no answer within {why} '
@@ -373,41 +357,6 @@ class LLMClient:
             generate_seconds=float(timings.get('predicted_ms', 0.0) or 0.0) / 1000,
         )
 
-    def _cache_read(self, key: str) -> LLMReply | None:
-        assert self._cache_dir is not None
-        path = self._cache_dir / f'{key}.json'
-        try:
-            record = json.loads(path.read_text(encoding='utf-8'))
-            text = str(record['text'])
-            return LLMReply(text=text, data=extract_json(text),
-                            prompt_tokens=int(record['prompt_tokens']),
-                            completion_tokens=int(record['completion_tokens']),
-                            latency_s=float(record.get('latency_s', 0.0)), cached=True,
-                            attempts=0, finish_reason=record.get('finish_reason'),
-                            top_logprobs=_stored_logprobs(record.get('top_logprobs')))
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # missing or unreadable entry: a miss
-
-    def _cache_write(self, key: str, reply: LLMReply, messages: list[dict[str, Any]],
-                     schema: dict[str, Any] | None, limit: int) -> None:
-        assert self._cache_dir is not None
-        record = {
-            'version': CACHE_VERSION, 'model': self.config.model, 'base_url': self.base_url,
-            'text': reply.text, 'prompt_tokens': reply.prompt_tokens,
-            'completion_tokens': reply.completion_tokens, 'latency_s': reply.latency_s,
-            'finish_reason': reply.finish_reason, 'created': time.time(),
-            'top_logprobs': reply.top_logprobs,
-            'request': {'messages': messages, 'schema': schema, 'max_tokens': limit},
-        }
-        try:
-            self._cache_dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=key, suffix='.tmp', dir=self._cache_dir)
-            with os.fdopen(fd, 'w', encoding='utf-8') as handle:
-                json.dump(record, handle, ensure_ascii=False, indent=1)
-            os.replace(tmp, self._cache_dir / f'{key}.json')
-        except OSError:
-            pass  # a cache that cannot be written only costs a repeated call
-
 
 def _dict(value: Any) -> dict[str, Any]:
     """Return ``value`` if it is a JSON object, else {} (a reply's parts may be missing)."""
@@ -428,147 +377,12 @@ def _top_logprobs(choice: dict[str, Any]) -> list[tuple[str, list[tuple[str, flo
     return out
 
 
-def _stored_logprobs(value: Any) -> list[tuple[str, list[tuple[str, float]]]] | None:
-    """Return cached ``top_logprobs`` (JSON lists) as tuples, or None."""
-    if not value:
-        return None
-    return [(str(tok), [(str(c), float(lp)) for c, lp in top]) for tok, top in value]
-
-
 def _cached_tokens(usage: dict[str, Any]) -> int:
     """Return ``usage.prompt_tokens_details.cached_tokens`` (llama.cpp, OpenAI), else 0."""
     try:
         return int(_dict(usage.get('prompt_tokens_details')).get('cached_tokens') or 0)
     except (TypeError, ValueError):
         return 0
-
-
-def _root_cause(exc: BaseException) -> str:
-    """Return the innermost cause of a transport error, e.g. 'Connection refused'."""
-    seen: set[int] = set()
-    inner: BaseException = exc
-    while inner.__cause__ is not None and id(inner.__cause__) not in seen:
-        seen.add(id(inner))
-        inner = inner.__cause__
-    text = str(inner) or type(inner).__name__
-    return text if len(text) <= 200 else text[:200] + '...'
-
-
-def _server_message(body: Any, fallback: str = '') -> str:
-    """Return an error body's message (``{"error": {"message": ...}}``), shortened."""
-    message: Any = None
-    if isinstance(body, dict):
-        inner = body.get('error', body)
-        message = inner.get('message') if isinstance(inner, dict) else inner
-    text = str(message or fallback or '')
-    return text if len(text) <= 300 else text[:300] + '...'
-
-
-class _Failure(Exception):
-    """A request that failed, in the client's terms.
-
-    ``kind`` is ``timeout``, ``unreachable``, ``http`` (with ``status``) or ``protocol``;
-    ``detail`` says why.
-    """
-
-    def __init__(self, kind: LLMErrorKind, detail: str = '',
-                 status: int | None = None) -> None:
-        super().__init__(f'{kind}: {detail}')
-        self.kind, self.detail, self.status = kind, detail, status
-
-
-class _OpenAISender:
-    """Send a chat request with the ``openai`` package; return the reply as a dict."""
-
-    def __init__(self, url: str, api_key: str, timeout: float) -> None:
-        import openai  # only clients of other endpoints pay for its import (~1 s)
-
-        self._errors = openai
-        self._client = openai.OpenAI(base_url=url, api_key=api_key, timeout=timeout,
-                                     max_retries=0)
-
-    def create(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        errors = self._errors
-        try:
-            response = self._client.with_options(timeout=timeout) \
-                .chat.completions.create(**request)
-        except errors.APITimeoutError as exc:
-            raise _Failure(LLMErrorKind.TIMEOUT) from exc
-        except errors.APIConnectionError as exc:
-            raise _Failure(LLMErrorKind.UNREACHABLE, _root_cause(exc)) from exc
-        except errors.APIStatusError as exc:
-            raise _Failure(LLMErrorKind.HTTP, _server_message(exc.body, exc.message),
-                           exc.status_code) from exc
-        except (errors.OpenAIError, ValueError) as exc:  # ValueError: a body not JSON
-            raise _Failure(LLMErrorKind.PROTOCOL, str(exc)) from exc
-        dump = getattr(response, 'model_dump', None)
-        if not callable(dump):
-            raise _Failure(LLMErrorKind.PROTOCOL, f'not a chat completion: {str(response)[:200]}')
-        return dump()
-
-    def close(self) -> None:
-        self._client.close()
-
-
-class _HTTPSender:
-    """Send a chat request with ``http.client`` (one connection per request)."""
-
-    def __init__(self, url: str, api_key: str) -> None:
-        parts = urlsplit(url)
-        if parts.scheme != 'http' or not parts.hostname:
-            raise ValueError(f'the http transport needs an http:// endpoint, not {url!r}')
-        self._host, self._port = parts.hostname, parts.port or 80
-        self._path = parts.path.rstrip('/') + '/chat/completions'
-        self._headers = {'Content-Type': 'application/json', 'Accept': 'application/json'}
-        if api_key:
-            self._headers['Authorization'] = f'Bearer {api_key}'
-
-    def _post(self, path: str, body: bytes, timeout: float) -> tuple[int, bytes]:
-        """POST ``body`` to ``path`` on a connection of its own; return (status, raw)."""
-        connection = http.client.HTTPConnection(self._host, self._port, timeout=timeout)
-        try:
-            connection.request('POST', path, body, self._headers)
-            response = connection.getresponse()
-            return response.status, response.read()
-        except TimeoutError as exc:
-            raise _Failure(LLMErrorKind.TIMEOUT) from exc
-        except (OSError, http.client.HTTPException) as exc:
-            raise _Failure(LLMErrorKind.UNREACHABLE, _root_cause(exc)) from exc
-        finally:
-            connection.close()
-
-    def create(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        body = json.dumps(request, ensure_ascii=False).encode()
-        status, raw = self._post(self._path, body, timeout)
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            data = None
-        if status >= 400:
-            raise _Failure(LLMErrorKind.HTTP,
-                           _server_message(data, raw[:300].decode(errors='replace')), status)
-        if not isinstance(data, dict):
-            raise _Failure(LLMErrorKind.PROTOCOL, f'not a JSON object: {raw[:200]!r}')
-        return data
-
-    def tokenize(self, root: str, text: str, timeout: float) -> list[str]:
-        """Return llama.cpp's tokens of ``text`` as strings (``POST root/tokenize``).
-
-        ``root`` is this sender's server without ``/v1``; only its path is used.
-        """
-        body = json.dumps({'content': text, 'with_pieces': True}).encode()
-        status, raw = self._post(urlsplit(root).path.rstrip('/') + '/tokenize', body, timeout)
-        try:
-            out = [t['piece'] for t in json.loads(raw)['tokens']]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise _Failure(LLMErrorKind.PROTOCOL, f'not a /tokenize reply: {raw[:200]!r}',
-                           status) from exc
-        if not all(isinstance(p, str) for p in out):
-            raise _Failure(LLMErrorKind.PROTOCOL, 'a token is not text')
-        return out
-
-    def close(self) -> None:
-        """Nothing to release: each request has its own connection."""
 
 
 class LazyLLM:
