@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The shipped PDDL domains: they parse, their states are consistent, their tasks plan.
 
-Problems come from ``l3mp_ros.planning.problem.build_problem`` (the whole state as ``:init``);
-the small constraint checker below is independent of the verifier on purpose.
+Problems come from ``l3mp_ros.planning.up_problem.build_problem`` (the whole state as
+``:init``); the small constraint checker below is independent of the verifier on purpose.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from unified_planning.shortcuts import (
     get_environment,
 )
 
-from l3mp_ros.planning import problem as planning_problem
+from l3mp_ros.planning import up_problem
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import KnowledgeGraph
 
@@ -90,8 +90,8 @@ def _world(name: str) -> tuple[DomainSchema, KnowledgeGraph]:
 def build_problem(name: str, goal: str):
     """Return the whole state of `name` (every entity an object) with `goal`."""
     domain, kg = _world(name)
-    return planning_problem.build_problem(domain, kg, kg.facts, goal, name=f'{name}_test',
-                                          extra_objects=kg.entities)
+    return up_problem.build_problem(domain, kg, kg.facts, goal, name=f'{name}_test',
+                                    extra_objects=kg.entities)
 
 
 def solve(name: str, goal: str):

@@ -22,7 +22,8 @@ from l3mp_ros.compose import open_store_world
 from l3mp_ros.planning import engines
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import Planner, plan_on
-from l3mp_ros.planning.problem import build_problem, goal_holds
+from l3mp_ros.planning.problem import goal_holds
+from l3mp_ros.planning.up_problem import build_problem
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.problem_file import kg_from_problem

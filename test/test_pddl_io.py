@@ -22,7 +22,7 @@ from unified_planning.io import PDDLReader, PDDLWriter
 from l3mp_ros.cli import main
 from l3mp_ros.planning import engines
 from l3mp_ros.planning.planner import Planner, plan_on
-from l3mp_ros.planning.problem import build_problem
+from l3mp_ros.planning.up_problem import build_problem
 from l3mp_ros.world.domain import DURATIVE_NOTE, DomainSchema
 from l3mp_ros.world.kg import KnowledgeGraph, Update
 from l3mp_ros.world.pddl import normalise_domain

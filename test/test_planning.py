@@ -17,14 +17,8 @@ from l3mp_ros.cli import main
 from l3mp_ros.planning.engines import ENGINES
 from l3mp_ros.planning.execute import execute_plan
 from l3mp_ros.planning.planner import PLAN_SCHEMA, Planner, plan_on
-from l3mp_ros.planning.problem import (
-    GoalError,
-    agent_types,
-    build_problem,
-    goal_holds,
-    goal_objects,
-    parse_goal,
-)
+from l3mp_ros.planning.problem import GoalError, goal_holds, goal_objects, parse_goal
+from l3mp_ros.planning.up_problem import agent_types, build_problem
 from l3mp_ros.schemas import validate
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph

@@ -237,7 +237,7 @@ def test_lapkt_timeout_bounds_compiling_a_disjunctive_goal(private_tmp):
     """UP's DNF compilation of this goal alone took 219 s in-process for a 10 s timeout."""
     import json
 
-    from l3mp_ros.planning.problem import build_problem
+    from l3mp_ros.planning.up_problem import build_problem
     from l3mp_ros.world.domain import DomainSchema
     from l3mp_ros.world.kg import KnowledgeGraph
     root = paths.share_dir()
@@ -304,7 +304,7 @@ def test_expansion_counts_the_disjuncts_a_goal_compiles_into():
     import json
 
     from l3mp_ros.planning.engines import expansion
-    from l3mp_ros.planning.problem import build_problem
+    from l3mp_ros.planning.up_problem import build_problem
     from l3mp_ros.world.domain import DomainSchema
     from l3mp_ros.world.kg import KnowledgeGraph
     root = paths.share_dir()

@@ -24,7 +24,7 @@ from l3mp_ros.cli import main
 from l3mp_ros.config import TEMPORAL_ENGINES
 from l3mp_ros.planning import engines
 from l3mp_ros.planning.planner import NO_TEMPORAL_NOTE, Planner, PlanResult
-from l3mp_ros.planning.problem import build_problem
+from l3mp_ros.planning.up_problem import build_problem
 from l3mp_ros.world.domain import DURATIVE_NOTE, DomainSchema
 from l3mp_ros.world.problem_file import kg_from_problem
 from l3mp_ros.world.stores import open_store

@@ -17,7 +17,7 @@ plans again. The steps, each tried only when it adds facts to the previous one:
    effect on a goal predicate (the actions that can achieve or undo a goal literal).
 4. ``full``: the whole KG.
 
-Agent entities (see :func:`~l3mp_ros.planning.problem.agent_types`) and their facts are in
+Agent entities (see :func:`~l3mp_ros.planning.up_problem.agent_types`) and their facts are in
 every problem.
 
 A durative domain is first planned natively by the temporal engines (``aries``, then
@@ -42,16 +42,9 @@ from unified_planning.plans import ActionInstance, SequentialPlan
 from l3mp_ros import schemas
 from l3mp_ros.config import ENGINE_SETTINGS, PORTFOLIO, TEMPORAL_ENGINES
 from l3mp_ros.planning.execute import StepError, parse_step
-from l3mp_ros.planning.problem import (
-    Goal,
-    GoalError,
-    ProblemError,
-    build_problem,
-    goal_holds,
-    parse_goal,
-    required_entities,
-)
+from l3mp_ros.planning.problem import Goal, GoalError, goal_holds, parse_goal
 from l3mp_ros.planning.status import Status
+from l3mp_ros.planning.up_problem import ProblemError, build_problem, required_entities
 from l3mp_ros.world.domain import DURATIVE_NOTE, DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
