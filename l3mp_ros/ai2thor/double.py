@@ -45,6 +45,9 @@ Deviations from AI2-THOR (kept deliberately simple; no physics, no rendering):
   object); ``Teleport``/``TeleportFull`` fail outside the floor polygons. Moving
   (``MoveAhead``, ``RotateLeft``...) is not modelled.
 
+The house it starts from (objects, rooms, a random first state) is built by
+:mod:`l3mp_ros.ai2thor.double_scene`; this module is what actions do to it.
+
 Helpers for scheduled changes (they bypass the agent, like a person acting):
 :meth:`ControllerDouble.dirty`, :meth:`clean`, :meth:`break_object`, :meth:`relocate`,
 :meth:`add_object`, :meth:`remove_object`, :meth:`set_state`; :meth:`reset` with
@@ -59,60 +62,18 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from l3mp_ros.ai2thor.double_scene import (
+    STATE_DEFAULTS,
+    default_scene,
+    make_object_id,
+    new_object,
+    random_state,
+)
 from l3mp_ros.geometry import point_in_polygon
 
 VISIBILITY_DISTANCE = 1.5
 POSE_RADIUS = 1.0
 
-# Capability flags per objectType (AI2-THOR's "actionable properties").
-_CAPS: dict[str, dict[str, Any]] = {
-    'Mug': dict(pickupable=True, receptacle=True, breakable=True, canFillWithLiquid=True,
-                dirtyable=True, salientMaterials=['Ceramic'], mass=0.4),
-    'Cup': dict(pickupable=True, receptacle=True, breakable=True, canFillWithLiquid=True,
-                dirtyable=True, salientMaterials=['Glass'], mass=0.2),
-    'Plate': dict(pickupable=True, receptacle=True, breakable=True, dirtyable=True,
-                  salientMaterials=['Ceramic'], mass=0.5),
-    'Bowl': dict(pickupable=True, receptacle=True, breakable=True, canFillWithLiquid=True,
-                 dirtyable=True, salientMaterials=['Ceramic'], mass=0.4),
-    'Pan': dict(pickupable=True, receptacle=True, dirtyable=True, salientMaterials=['Metal'],
-                mass=1.0),
-    'Pot': dict(pickupable=True, receptacle=True, dirtyable=True, canFillWithLiquid=True,
-                salientMaterials=['Metal'], mass=1.2),
-    'Apple': dict(pickupable=True, sliceable=True, salientMaterials=['Food'], mass=0.2),
-    'Tomato': dict(pickupable=True, sliceable=True, salientMaterials=['Food'], mass=0.1),
-    'Potato': dict(pickupable=True, sliceable=True, cookable=True, salientMaterials=['Food'],
-                   mass=0.2),
-    'Lettuce': dict(pickupable=True, sliceable=True, salientMaterials=['Food'], mass=0.3),
-    'Bread': dict(pickupable=True, sliceable=True, salientMaterials=['Food'], mass=0.5),
-    'Egg': dict(pickupable=True, sliceable=True, breakable=True, cookable=True,
-                salientMaterials=['Food'], mass=0.05),
-    'Vase': dict(pickupable=True, breakable=True, salientMaterials=['Ceramic'], mass=0.6),
-    'Statue': dict(pickupable=True, breakable=True, salientMaterials=['Stone'], mass=0.8),
-    'Pillow': dict(pickupable=True, salientMaterials=['Fabric'], mass=0.3),
-    'CellPhone': dict(pickupable=True, breakable=True, toggleable=True,
-                      salientMaterials=['Plastic'], mass=0.2),
-    'Fridge': dict(receptacle=True, openable=True, isColdSource=True),
-    'Cabinet': dict(receptacle=True, openable=True),
-    'Drawer': dict(receptacle=True, openable=True),
-    'Microwave': dict(receptacle=True, openable=True, toggleable=True, isHeatSource=True,
-                      moveable=True),
-    'CounterTop': dict(receptacle=True),
-    'DiningTable': dict(receptacle=True, moveable=True),
-    'Shelf': dict(receptacle=True),
-    'Dresser': dict(receptacle=True, moveable=True),
-    'SideTable': dict(receptacle=True, moveable=True),
-    'SinkBasin': dict(receptacle=True),
-    'GarbageCan': dict(receptacle=True, moveable=True),
-    'Faucet': dict(toggleable=True),
-    'Bed': dict(receptacle=True, dirtyable=True),
-}
-_FLAGS = ('pickupable', 'receptacle', 'openable', 'toggleable', 'breakable', 'dirtyable',
-          'canFillWithLiquid', 'cookable', 'sliceable', 'canBeUsedUp', 'isHeatSource',
-          'isColdSource', 'moveable')
-_STATE_DEFAULTS = dict(isOpen=False, openness=0.0, isToggled=False, isBroken=False,
-                       isFilledWithLiquid=False, fillLiquid=None, isDirty=False,
-                       isUsedUp=False, isCooked=False, isSliced=False, temperature='RoomTemp',
-                       isMoving=False, mass=0.0, salientMaterials=None)
 _LIQUIDS = ('coffee', 'wine', 'water')
 
 
@@ -134,68 +95,6 @@ class Event:
     def objects_by_type(self, object_type: str) -> list[dict[str, Any]]:
         """Return the objects of one ``objectType``."""
         return [o for o in self.metadata['objects'] if o['objectType'] == object_type]
-
-
-def make_object_id(object_type: str, x: float, y: float, z: float) -> str:
-    """Return an iTHOR-style id ``Type|+x.xx|+y.yy|+z.zz``."""
-    return f'{object_type}|{x:+06.2f}|{y:+06.2f}|{z:+06.2f}'
-
-
-def _square(x0: float, z0: float, x1: float, z1: float) -> list[dict[str, float]]:
-    return [dict(x=x0, y=0.0, z=z0), dict(x=x0, y=0.0, z=z1), dict(x=x1, y=0.0, z=z1),
-            dict(x=x1, y=0.0, z=z0)]
-
-
-def default_scene() -> dict[str, Any]:
-    """Return the built-in scene: a kitchen and a bedroom, 22 objects.
-
-    ``objects`` entries: ``objectType``, ``position`` (for the id and, without a parent,
-    the pose), optional ``parent`` (index into the list) and state overrides.
-    """
-    house = {
-        'id': 'l3mp-double-house',
-        'rooms': [
-            {'id': 'room|2', 'roomType': 'Kitchen', 'floorPolygon': _square(0, 0, 5, 5)},
-            {'id': 'room|3', 'roomType': 'Bedroom', 'floorPolygon': _square(5, 0, 9, 5)},
-        ],
-    }
-    o = [
-        dict(objectType='CounterTop', position=(1.0, 0.9, 0.4)),                 # 0
-        dict(objectType='Cabinet', position=(2.2, 1.6, 0.3)),                    # 1
-        dict(objectType='Fridge', position=(0.4, 0.0, 4.2)),                     # 2
-        dict(objectType='SinkBasin', position=(3.2, 0.85, 0.4)),                 # 3
-        dict(objectType='Faucet', position=(3.2, 1.05, 0.15)),                   # 4
-        dict(objectType='GarbageCan', position=(4.6, 0.0, 1.2)),                 # 5
-        dict(objectType='DiningTable', position=(2.5, 0.0, 3.0)),                # 6
-        dict(objectType='Mug', position=(1.1, 0.95, 0.45), parent=0, isDirty=True),
-        dict(objectType='Mug', position=(2.2, 1.62, 0.3), parent=1),             # 8
-        dict(objectType='Plate', position=(2.4, 0.8, 3.1), parent=6, isDirty=True),
-        dict(objectType='Plate', position=(3.2, 0.86, 0.4), parent=3, isDirty=True),
-        dict(objectType='Bowl', position=(0.8, 0.95, 0.4), parent=0),            # 11
-        dict(objectType='Egg', position=(0.8, 0.98, 0.4), parent=11),            # 12
-        dict(objectType='Apple', position=(2.6, 0.82, 2.9), parent=6),           # 13
-        dict(objectType='Tomato', position=(0.4, 0.6, 4.2), parent=2),           # 14
-        dict(objectType='Vase', position=(2.7, 0.82, 3.2), parent=6, isBroken=True),
-        dict(objectType='Bed', position=(7.5, 0.0, 3.5), isDirty=True),          # 16
-        dict(objectType='Pillow', position=(7.5, 0.6, 4.2), parent=16),          # 17
-        dict(objectType='Dresser', position=(5.6, 0.0, 0.6)),                    # 18
-        dict(objectType='Statue', position=(5.6, 0.9, 0.6), parent=18),          # 19
-        dict(objectType='CellPhone', position=(5.7, 0.9, 0.7), parent=18),       # 20
-        dict(objectType='Potato', position=(1.3, 0.95, 0.35), parent=0),         # 21
-    ]
-    agent = dict(position=dict(x=2.5, y=0.9, z=1.5), rotation=dict(x=0.0, y=0.0, z=0.0),
-                 cameraHorizon=30.0, isStanding=True)
-    return {'sceneName': 'l3mp_double', 'house': house, 'objects': o, 'agent': agent}
-
-
-# Where random initial states may put things (objectType -> receptacle objectTypes).
-_PLACES = {
-    'food': ('CounterTop', 'DiningTable', 'Fridge'),
-    'dish': ('CounterTop', 'DiningTable', 'SinkBasin', 'Cabinet'),
-    'other': ('CounterTop', 'DiningTable', 'Dresser', 'Bed'),
-}
-_FOOD = {'Apple', 'Tomato', 'Potato', 'Lettuce', 'Bread', 'Egg'}
-_DISH = {'Mug', 'Cup', 'Plate', 'Bowl', 'Pan', 'Pot'}
 
 
 class ControllerDouble:
@@ -245,7 +144,7 @@ class ControllerDouble:
                 raise ValueError(f'duplicate objectId {oid} in the scene')
             state = {k: v for k, v in entry.items()
                      if k not in ('objectType', 'position', 'parent', 'objectId')}
-            self._objects[oid] = self._new_object(entry['objectType'], oid, state)
+            self._objects[oid] = new_object(entry['objectType'], oid, state)
             self._pos[oid] = dict(x=float(x), y=float(y), z=float(z))
             ids.append(oid)
         for oid, entry in zip(ids, spec['objects'], strict=True):
@@ -256,48 +155,9 @@ class ControllerDouble:
                            cameraHorizon=agent.get('cameraHorizon', 30.0),
                            isStanding=agent.get('isStanding', True), inHighFrictionArea=False)
         if randomize:
-            self._randomize(random.Random(seed))
+            random_state(self._objects, self._parent, random.Random(seed))
         self.last_event = self._event('Initialize', True)
         return self.last_event
-
-    def _new_object(self, object_type: str, oid: str, state: Mapping[str, Any]) -> dict:
-        obj: dict[str, Any] = {'name': oid.replace('|', '_'), 'objectId': oid,
-                               'objectType': object_type, 'assetId': f'{object_type}_1'}
-        caps = _CAPS.get(object_type, {})
-        for flag in _FLAGS:
-            obj[flag] = bool(caps.get(flag, False))
-        obj.update(copy.deepcopy(_STATE_DEFAULTS))
-        obj['mass'] = caps.get('mass', 0.0)
-        obj['salientMaterials'] = caps.get('salientMaterials')
-        unknown = set(state) - set(obj)
-        if unknown:
-            raise ValueError(f'unknown metadata fields for {oid}: {sorted(unknown)}')
-        obj.update(copy.deepcopy(dict(state)))
-        if obj['isOpen'] and not obj['openness']:
-            obj['openness'] = 1.0
-        return obj
-
-    def _randomize(self, rng: random.Random) -> None:
-        receptacles: dict[str, list[str]] = {}
-        for oid, obj in self._objects.items():
-            if obj['receptacle'] and not obj['pickupable']:
-                receptacles.setdefault(obj['objectType'], []).append(oid)
-        for oid, obj in self._objects.items():
-            if obj['dirtyable']:
-                obj['isDirty'] = rng.random() < 0.5
-            if obj['openable']:
-                obj['isOpen'], obj['openness'] = False, 0.0
-            if obj['toggleable']:
-                obj['isToggled'] = False
-            if not obj['pickupable']:
-                continue
-            kind = ('food' if obj['objectType'] in _FOOD else
-                    'dish' if obj['objectType'] in _DISH else 'other')
-            options = [r for t in _PLACES[kind] for r in receptacles.get(t, [])]
-            if options:
-                self._parent[oid] = rng.choice(options)
-            if obj['breakable'] and obj['objectType'] not in _DISH | _FOOD:
-                obj['isBroken'] = rng.random() < 0.5
 
     # -- geometry ---------------------------------------------------------------
     def _position(self, oid: str) -> dict[str, float]:
@@ -636,7 +496,7 @@ class ControllerDouble:
     def set_state(self, object_id: str, **fields: Any) -> Event:
         """Overwrite metadata state fields of one object (e.g. ``isDirty=True``)."""
         obj = self._require(object_id)
-        unknown = set(fields) - set(_STATE_DEFAULTS)
+        unknown = set(fields) - set(STATE_DEFAULTS)
         if unknown:
             raise ValueError(f'not state fields: {sorted(unknown)}')
         obj.update(fields)
@@ -699,7 +559,7 @@ class ControllerDouble:
             k += 1
             oid = make_object_id(object_type, rec_pos['x'] + 0.01 * k, rec_pos['y'] + 0.05,
                                  rec_pos['z'])
-        self._objects[oid] = self._new_object(object_type, oid, state)
+        self._objects[oid] = new_object(object_type, oid, state)
         self._pos[oid] = dict(rec_pos)
         self._parent[oid] = receptacle_id
         self._refresh('AddObject')
