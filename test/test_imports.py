@@ -119,3 +119,14 @@ def test_the_agent_room_rule_sees_a_crossing():
     assert _agent_room('l3mp_ros.agent.router') == 'top'
     assert _agent_room('l3mp_ros.agent.task') == 'top'  # the package itself
     assert _agent_room('l3mp_ros.world.kg') is None
+
+
+def test_no_two_classes_of_agent_share_a_name():
+    # a check or a reading is found by its name (issue 68): one class per name in agent/
+    seen: dict[str, list[str]] = {}
+    for path in sorted((PACKAGE / 'agent').rglob('*.py')):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ClassDef):
+                seen.setdefault(node.name, []).append(str(path.relative_to(PACKAGE)))
+    assert len(seen) > 50
+    assert {n: p for n, p in seen.items() if len(p) > 1} == {}

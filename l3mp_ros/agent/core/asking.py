@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...world.complete import Completion, complete
+from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph, Update
+from ...world.model import WorldModel
 from ...world.phrasing import Phrasing
 from .clarify import ORDINALS
 
@@ -100,7 +102,7 @@ def confidence(stated: set[Fact], left_out: set[Fact], odds: dict[Fact, float]) 
     return min(probs, default=1.0)
 
 
-def without(kg: KnowledgeGraph, world: Any, done: list[Completion], denied: set[Fact]
+def without(kg: KnowledgeGraph, world: WorldModel, done: list[Completion], denied: set[Fact]
             ) -> Update | None:
     """Return the parts' net change with the ``denied`` stated facts left out, or None.
 
@@ -111,7 +113,7 @@ def without(kg: KnowledgeGraph, world: Any, done: list[Completion], denied: set[
                                   for c in done])
 
 
-def with_back(kg: KnowledgeGraph, world: Any, done: list[Completion],
+def with_back(kg: KnowledgeGraph, world: WorldModel, done: list[Completion],
               dropped: dict[int, Update]) -> Update | None:
     """Return the parts' net change with facts put back into parts (by index), or None."""
     none = Update.of([], [])
@@ -120,7 +122,7 @@ def with_back(kg: KnowledgeGraph, world: Any, done: list[Completion],
                                   for k, c in enumerate(done)])
 
 
-def recomposed(kg: KnowledgeGraph, world: Any, stated: list[Update]) -> Update | None:
+def recomposed(kg: KnowledgeGraph, world: WorldModel, stated: list[Update]) -> Update | None:
     """Return the net change of parts stated so, each completed and verified, or None.
 
     Each part is completed by the rules on the graph the parts before it left; None when a
@@ -143,7 +145,8 @@ def option_json(update: Update) -> dict[str, Any]:
             'add': [list(f.triplet()) for f in sorted(update.add)]}
 
 
-def question_text(kg: KnowledgeGraph, domain: Any, offered: list[Update], first: bool) -> str:
+def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Update],
+                  first: bool) -> str:
     """Return the question about ``offered`` readings (one: yes/no; several: which)."""
     phrasing = Phrasing(domain, kg)
     if len(offered) == 1:
@@ -165,7 +168,7 @@ class Pending:
     expires: float
 
     @classmethod
-    def first(cls, text: str, readings: list[Candidate], kg: KnowledgeGraph, domain: Any,
+    def first(cls, text: str, readings: list[Candidate], kg: KnowledgeGraph, domain: DomainSchema,
               timeout: float) -> Pending:
         """Return the first question about ``readings``: the best one, yes or no.
 
@@ -177,7 +180,7 @@ class Pending:
                    question_text(kg, domain, [readings[k].update for k in offered], True),
                    time.time() + timeout)
 
-    def next(self, kg: KnowledgeGraph, domain: Any, timeout: float) -> Pending | None:
+    def next(self, kg: KnowledgeGraph, domain: DomainSchema, timeout: float) -> Pending | None:
         """Return the question after a "no", or None when nothing is left to ask."""
         left = [k for k in range(len(self.readings)) if k > max(self.offered)]
         if not left or self.asked >= MAX_QUESTIONS:

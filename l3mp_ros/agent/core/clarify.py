@@ -30,6 +30,7 @@ from typing import Any
 from ...retrieval.mentions import Mention, resolve
 from ...world.complete import complete
 from ...world.kg import Fact, KnowledgeGraph, Update
+from ...world.model import WorldModel
 from .wording import phrase
 
 CANCEL = '<cancel>'
@@ -116,7 +117,7 @@ def without_guess(stated: Sequence[Update], guess: str) -> list[Update]:
 
 
 def substituted(kg: KnowledgeGraph, stated: Sequence[Update], old: str, new: str,
-                world: Any) -> tuple[Update | None, list[str]]:
+                world: WorldModel) -> tuple[Update | None, list[str]]:
     """Return the net change of ``stated`` (one update per part) with ``new`` for ``old``.
 
     Each part is swapped, completed by the rules and verified on the graph as the parts
@@ -146,7 +147,7 @@ def substituted(kg: KnowledgeGraph, stated: Sequence[Update], old: str, new: str
 
 
 def ambiguity(kg: KnowledgeGraph, mentions: Iterable[Mention], stated: Sequence[Update],
-              world: Any) -> Ambiguity | None:
+              world: WorldModel) -> Ambiguity | None:
     """Return the first mention whose candidates the stated change cannot tell apart.
 
     ``stated``: the change as the model stated it, one update per part of the report.
@@ -170,7 +171,7 @@ def ambiguity(kg: KnowledgeGraph, mentions: Iterable[Mention], stated: Sequence[
     return None
 
 
-def describe(kg: KnowledgeGraph, names: Sequence[str], world: Any) -> list[Option]:
+def describe(kg: KnowledgeGraph, names: Sequence[str], world: WorldModel) -> list[Option]:
     """Return the options with a fact that tells them apart, when one does.
 
     The predicates of a functional rule keyed on the thing (where a thing is: on a table,
@@ -229,7 +230,7 @@ def pick(kg: KnowledgeGraph, options: Sequence[dict[str, str]], text: str) -> st
 
 
 # -- the pending question, kept in the event log ------------------------------------------
-def unanswered(world: Any) -> list[tuple[int, dict[str, Any]]]:
+def unanswered(world: WorldModel) -> list[tuple[int, dict[str, Any]]]:
     """Return (event id, clarify info) of the questions not yet closed, oldest first.
 
     One query for ``clarify`` events among the newest :data:`SCAN_EVENTS` (nearly always
@@ -246,14 +247,15 @@ def _due(data: dict[str, Any], now: float) -> bool:
     return float(data.get('expires', 0)) <= now
 
 
-def open_question(world: Any, now: float | None = None) -> tuple[int, dict[str, Any]] | None:
+def open_question(world: WorldModel, now: float | None = None
+                  ) -> tuple[int, dict[str, Any]] | None:
     """Return (event id, clarify info) of the newest unanswered, unexpired question."""
     now = time.time() if now is None else now
     questions = unanswered(world)
     return questions[-1] if questions and not _due(questions[-1][1], now) else None
 
 
-def expired(world: Any, now: float | None = None) -> list[tuple[int, dict[str, Any]]]:
+def expired(world: WorldModel, now: float | None = None) -> list[tuple[int, dict[str, Any]]]:
     """Return the questions past their time and not yet closed (oldest first)."""
     now = time.time() if now is None else now
     return [(qid, data) for qid, data in unanswered(world) if _due(data, now)]

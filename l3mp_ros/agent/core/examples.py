@@ -39,7 +39,7 @@ from typing import Any
 
 import yaml
 
-from ...world.constraints import Constraints
+from ...world.constraints import Constraints, Rule
 from ...world.domain import DomainSchema
 from ...world.kg import FALSE, TRUE
 from .wording import phrase
@@ -137,7 +137,7 @@ def _linked_moves(domain: DomainSchema, constraints: Constraints) -> tuple[str, 
     executor = first.most_common(1)[0][0] if first else None
     rules = constraints.place_rules(exactly=False)
 
-    def own(rule: Any) -> tuple[bool, str]:
+    def own(rule: Rule) -> tuple[bool, str]:
         subjects = [domain.predicates[p].params[0][1] for p in rule.predicates
                     if p in domain.predicates]
         return (any(executor and domain.is_subtype(_leaf(domain, s[0]), executor)

@@ -101,7 +101,7 @@ class Grounding:
 
     @classmethod
     def build(cls, domain: DomainSchema, kg: KnowledgeGraph, entities: Sequence[str],
-              facts: Iterable[Fact], **kw: Any) -> Grounding:
+              facts: Iterable[Fact], **kw: object) -> Grounding:
         """Keep known entities (in the given order, then those of the facts)."""
         facts = sorted(f for f in facts if f in kg)
         names = [e for e in dict.fromkeys([*entities, *(a for f in facts for a in f.args)])
@@ -148,7 +148,7 @@ class Grounding:
         return self.domain.is_subtype(type_, accepted) or bool(
             self.domain.subtypes(type_) & set(accepted))
 
-    def _fact(self, item: Any, where: str) -> Fact:
+    def _fact(self, item: object, where: str) -> Fact:
         if not isinstance(item, (list, tuple)) or not item or not all(
                 isinstance(x, (str, bool)) for x in item):
             raise KGError(f'{where} item {item!r} is not a [predicate, argument, ...] list')

@@ -50,18 +50,22 @@ class Ruling:
     """One check's ruling (see the module docstring)."""
 
     act: Act = Act.PASS
-    value: Any = None  # AMEND: the changed value; STOP: the value the verdict keeps
+    #: AMEND: the changed value; STOP: the value the verdict keeps; ASK: the pending
+    #: question's JSON. Any: each family amends with its own type (a draft with an Update or
+    #: a Completion, a part with a Judged, a report with a Completion, a goal with a str or
+    #: a Planned), and the reading that takes the ruling knows which (``take``).
+    value: Any = None
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     barred: set[Fact] = field(default_factory=set)
     doubts: list[str] = field(default_factory=list)  # why the reading is in doubt
     verdict: Verdict | None = None  # STOP
-    question: Any = None  # ASK
+    question: str | None = None  # ASK: the sentence the speaker is asked
 
     @classmethod
     def amend(cls, value: Any, notes: Iterable[str] = (), doubt: str | None = None
               ) -> Ruling:
-        """Return a ruling that goes on with ``value``."""
+        """Return a ruling that goes on with ``value`` (Any: see :attr:`value`)."""
         return cls(Act.AMEND, value, notes=list(notes), doubts=[doubt] if doubt else [])
 
     @classmethod
@@ -71,7 +75,7 @@ class Ruling:
 
     @classmethod
     def stop(cls, verdict: Verdict, value: Any, errors: Iterable[str]) -> Ruling:
-        """Return a ruling that ends the reading with ``verdict``."""
+        """Return a ruling that ends the reading with ``verdict`` (Any: see :attr:`value`)."""
         return cls(Act.STOP, value, errors=list(errors), verdict=verdict)
 
 

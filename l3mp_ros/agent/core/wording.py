@@ -10,8 +10,7 @@ nothing from any domain.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ...world.domain import DomainSchema
 from ...world.kg import Fact
 
 # Words ending in -s that are not third-person verbs.
@@ -25,7 +24,7 @@ def _is_verb(word: str) -> bool:
             and word not in _NOT_VERBS)
 
 
-def predicate_words(predicate: str, domain: Any = None) -> list[str]:
+def predicate_words(predicate: str, domain: DomainSchema | None = None) -> list[str]:
     """Return the words of ``predicate``, without those that repeat an argument's type.
 
     ``person_at`` → ``at``, ``in_person_hand`` → ``in hand`` (with ``domain``).
@@ -40,7 +39,7 @@ def predicate_words(predicate: str, domain: Any = None) -> list[str]:
 
 
 def phrase(predicate: str, *, removed: bool = False, still: bool = False,
-           plain: bool = False, negated: bool = False, domain: Any = None) -> str:
+           plain: bool = False, negated: bool = False, domain: DomainSchema | None = None) -> str:
     """Return the verb phrase of a predicate: "now rests on", "is no longer locked".
 
     ``still``: it holds as before ("still rests on"); ``removed``: it stopped ("no longer
@@ -72,8 +71,8 @@ def _base(verb: str) -> str:
     return verb[:-1]
 
 
-def say(fact: Fact, *, removed: bool = False, plain: bool = False, domain: Any = None,
-        names: dict[str, str] | None = None) -> str:
+def say(fact: Fact, *, removed: bool = False, plain: bool = False,
+        domain: DomainSchema | None = None, names: dict[str, str] | None = None) -> str:
     """Return a fact as a plain sentence: ``bob is now at bob office``.
 
     ``plain``: no time word ("Jerry's phone is ringing"); ``names`` writes some entities

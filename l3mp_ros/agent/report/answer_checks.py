@@ -11,17 +11,16 @@ from the next answer, or stops the reading with a verdict (no change, a restatem
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ...llm.protocol import LLMError
 from ...text import words
-from ...world.kg import Fact, Update
+from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ..core.attempts import DoubtReason, Verdict
 from ..core.clauses import named_as_source
 from ..core.rulings import Act, Ruling
 from .place_questions import agreed_facts, as_said, changeable, place_groups, where_question
-from .reading import NO_CHANGE, RESTATED, Draft
+from .reading import NO_CHANGE, RESTATED, Draft, PartQuestion
 from .scope import irrelevant, last_places, relevance_errors
 from .subjects import place_kinds, zone_of
 
@@ -197,7 +196,7 @@ class Verify:
         return Ruling.reject(errors) if errors else Ruling()
 
 
-def placed_before(q: Any, stated: Update) -> set[Fact]:
+def placed_before(q: PartQuestion, stated: Update) -> set[Fact]:
     """Return the places ``stated`` gives a part's subject of going that an earlier part gave.
 
     "Omar pushed the robot out onto the dock and came straight back in": the second
@@ -214,7 +213,7 @@ def placed_before(q: Any, stated: Update) -> set[Fact]:
 class Where:
     """Where a subject of going went: asked among the report's places (:meth:`ask`)."""
 
-    q: Any  # the part's question
+    q: PartQuestion  # the part's question
 
     def ask(self, stated: Update) -> set[Fact]:
         """Return the new place of each subject a report of going left unplaced, or none.
@@ -300,7 +299,7 @@ class Where:
         if before is None or before is now:
             return False
 
-        def place(kg: Any) -> set[Fact]:
+        def place(kg: KnowledgeGraph) -> set[Fact]:
             return {f for f in kg.facts_of(subject) if f.predicate in group
                     and f.args[0] == subject}
         return place(before) != place(now)

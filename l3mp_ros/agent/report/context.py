@@ -23,9 +23,10 @@ from ...config import default
 from ...llm.handles import Tokenize, TupleHandles, branch_row, shorten_branch, token_pieces
 from ...retrieval.base import Retrieval, facts_about
 from ...retrieval.mentions import Mention, candidates, surfaces
-from ...world.kg import FALSE, TRUE, Fact, KGError, Update
+from ...world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.grounding import Grounding, fact_item, literal
+from .settings import UpdateSettings
 
 
 @dataclass
@@ -179,7 +180,7 @@ class UpdateGrounding(Grounding):
             self._handles = (TupleHandles(rows, pieces), TupleHandles.of_tuples(removed, pieces))
         return self._handles
 
-    def _stated(self, item: Any, add: list[Fact], remove: list[Fact], errors: list[str],
+    def _stated(self, item: object, add: list[Fact], remove: list[Fact], errors: list[str],
                 negated: bool = False, strict: bool = True) -> None:
         if isinstance(item, dict):
             low = {str(k).lower(): v for k, v in item.items()}
@@ -220,7 +221,7 @@ class UpdateGrounding(Grounding):
             return
         add.append(fact)
 
-    def read_update(self, data: Any, *, strict: bool = True) -> tuple[Update, list[str]]:
+    def read_update(self, data: object, *, strict: bool = True) -> tuple[Update, list[str]]:
         """Turn a reply into an :class:`Update`; errors for anything outside the context.
 
         ``strict=False`` checks only that predicates and entities exist. Accepts this
@@ -241,7 +242,7 @@ class UpdateGrounding(Grounding):
                           f'most {self.max_changes}')
         return update, errors
 
-    def _read_json(self, data: Any, *, strict: bool) -> tuple[Update, list[str]]:
+    def _read_json(self, data: object, *, strict: bool) -> tuple[Update, list[str]]:
         """Read a JSON reply's items into an :class:`Update` (see :meth:`read_update`)."""
         if not isinstance(data, dict):
             return Update(), ['the reply is not a JSON object {"facts": [...]}']
@@ -264,7 +265,7 @@ class UpdateGrounding(Grounding):
             errors.append('the reply has no "facts" list')
         return Update.of(remove, add), errors
 
-    def _read_back(self, item: Any) -> Any:
+    def _read_back(self, item: object) -> object:
         """Return an answer item with the schema's handles read back to whole names."""
         short = self.handles()
         if short is None:
@@ -282,7 +283,7 @@ class ReportContext:
     grounding: UpdateGrounding
     mentioned: set[str]  # the entities the report refers to (the relevance rule's subjects)
     written: dict[str, str]  # how the report wrote the entities it settled on
-    mentions: list[Any] = field(default_factory=list)  # the report's resolved mentions
+    mentions: list[Mention] = field(default_factory=list)  # the report's resolved mentions
 
     def referents(self) -> list[str]:
         """Return the entities the report's resolved mentions name, in reading order."""
@@ -314,7 +315,7 @@ def subject_predicates(world: WorldModel) -> frozenset[str]:
     return frozenset((world.domain.fluent_predicates() | keyed) & set(world.domain.predicates))
 
 
-def update_grounding(world: WorldModel, settings: Any, kg: Any,
+def update_grounding(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGraph,
                      retrieval: Retrieval, about: Iterable[str] = (),
                      tokenize: Tokenize | None = None) -> UpdateGrounding:
     """Return the entities and facts a report's answer may use.
@@ -341,7 +342,7 @@ def update_grounding(world: WorldModel, settings: Any, kg: Any,
                                  tokenize=tokenize if settings.answer_handles else None)
 
 
-def report_context(world: WorldModel, settings: Any, kg: Any,
+def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGraph,
                    retrieval: Retrieval, resolved: list[Mention],
                    tokenize: Tokenize | None = None) -> ReportContext:
     """Return the context of one report: its retrieval, resolved mentions and grounding.

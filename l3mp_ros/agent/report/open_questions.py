@@ -15,7 +15,8 @@ from typing import Any
 
 from ...world.events import EventStatus
 from ...world.kg import KnowledgeGraph, Update
-from ...world.model import WorldModel
+from ...world.model import ApplyResult, WorldModel
+from ...world.store import Event
 from ...world.support import SAID, SupportKind, classify
 from ..core import clarify
 from ..core.asking import (
@@ -124,7 +125,7 @@ class OpenQuestions:
         return out
 
     def _ask(self, out: UpdateOutcome, follow: Pending, why: str, info: dict[str, Any],
-             **kept: Any) -> Any:
+             **kept: object) -> ApplyResult:
         """Put the next question ``follow`` on ``out`` and log the report pending on it."""
         out.question, out.clarify = follow.question, follow.to_json()
         out.errors = [f'{why}; asked: {follow.question}']
@@ -199,7 +200,7 @@ class OpenQuestions:
         out.seconds = time.perf_counter() - began
         return out
 
-    def withdrawable(self, now: float | None = None) -> Any:
+    def withdrawable(self, now: float | None = None) -> Event | None:
         """Return the event a correction would withdraw now, or None.
 
         The newest event of the log, if it is a report (told or confirmed) applied less

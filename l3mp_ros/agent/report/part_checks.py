@@ -14,7 +14,8 @@ from typing import Any
 from ...stages import stage
 from ...world.complete import Completion, support_removed
 from ...world.constraints import RuleKind
-from ...world.kg import Fact, Update
+from ...world.kg import Fact, KnowledgeGraph, Update
+from ...world.model import WorldModel
 from ..core.attempts import DoubtReason, Judged, Verdict
 from ..core.rulings import Act, Ruling
 from .answer_checks import Where
@@ -90,7 +91,7 @@ class Still:
         return Ruling()
 
 
-def rule_causes(world: Any, kg: Any, done: Completion) -> set[Fact]:
+def rule_causes(world: WorldModel, kg: KnowledgeGraph, done: Completion) -> set[Fact]:
     """Return the stated facts by which a ``requires`` rule fails or takes facts with it.
 
     A stated removal of what a rule's ``if`` facts need (the domain's completion took

@@ -32,10 +32,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...llm.prompting import ask_choice, both_orders, prompt_text
-from ...llm.protocol import ChatLLM
+from ...llm.protocol import ChatLLM, LLMReply
 from ...world.constraints import RuleKind
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
@@ -141,7 +140,7 @@ def ask(llm: ChatLLM, system: str, report: str, q: Question, trace: Trace) -> in
     return k
 
 
-def option_odds(reply: Any, numbers: Sequence[str]) -> list[float] | None:
+def option_odds(reply: LLMReply, numbers: Sequence[str]) -> list[float] | None:
     """Return the model's probability of each option number (normalised), or None.
 
     Read at the first generated token that is an option number (the grammar forces the

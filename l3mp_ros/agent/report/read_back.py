@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...llm.prompting import ask_choice, ask_yes_no, both_orders, yes_probability
 from ...llm.protocol import ChatLLM, LLMError, llm_failure
 from ...world.complete import Completion, complete
-from ...world.kg import Fact, Update
+from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.attempts import DoubtReason, Trace
 from ..core.wording import say
@@ -49,7 +48,7 @@ class StatedReadBack:
     #: the facts of one thing the two option orders did not settle on (``choose``)
     unsettled: list[Fact] = field(default_factory=list)
 
-    def check(self, text: str, part: str | None, completion: Completion, kg: Any,
+    def check(self, text: str, part: str | None, completion: Completion, kg: KnowledgeGraph,
               out: Trace, written: dict[str, str] | None,
               read: dict[str, bool]) -> tuple[Completion, list[str], set[Fact]]:
         """Return (completion, errors, denied): the choice, then the yes/no reading.
@@ -63,7 +62,7 @@ class StatedReadBack:
         errors, denied = self.confirm(text, part, completion, out, written, read)
         return completion, errors, denied
 
-    def choose(self, text: str, part: str | None, completion: Completion, kg: Any,
+    def choose(self, text: str, part: str | None, completion: Completion, kg: KnowledgeGraph,
                out: Trace, written: dict[str, str] | None = None
                ) -> tuple[Completion, list[str]]:
         """Settle answers that say several different things about one thing; return errors.
@@ -112,8 +111,8 @@ class StatedReadBack:
         k, agreed = both_orders(pick, len(claims))
         return k if agreed else -1
 
-    def _drop(self, completion: Completion, dropped: dict[Fact, Fact], kg: Any, out: Trace
-              ) -> tuple[Completion, list[str]]:
+    def _drop(self, completion: Completion, dropped: dict[Fact, Fact], kg: KnowledgeGraph,
+              out: Trace) -> tuple[Completion, list[str]]:
         """Return the answer without the ``dropped`` facts, completed and verified."""
         if not dropped:
             return completion, []
@@ -125,7 +124,7 @@ class StatedReadBack:
                              f'chose {chosen.text()}' for f, chosen in sorted(dropped.items()))
         return settled, self.world.verifier.check(kg, settled.update)
 
-    def independent(self, group: list[Fact], stated: Update, kg: Any) -> list[Fact]:
+    def independent(self, group: list[Fact], stated: Update, kg: KnowledgeGraph) -> list[Fact]:
         """Return the facts of ``group`` that no other fact of it implies by the rules.
 
         "held by Theo" implies "no longer kept in the fridge" (one place per item), and a

@@ -17,7 +17,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...config import Config, default, settings_of
 from ...llm.protocol import ChatLLM, LLMReply
 from ...retrieval.link import named_in
 from ...world.complete import Completion, complete
@@ -31,6 +30,7 @@ from ..core.request import Request
 from ..core.rulings import Act, Check, Ruling, run
 from .context import ReportContext
 from .scope import STATIVE, Scope, changed_before, own_content, part_scope
+from .settings import UpdateSettings
 from .subjects import GoingSubject, going, leading_subject, part_actor
 
 # one clause seldom states more; a small model pads its answer with repeats up to the
@@ -39,45 +39,6 @@ MAX_PER_PART = 3
 UPDATE_TOKENS = 200  # tokens one answer may take
 NO_CHANGE = 'the report states no change that the domain can represent'
 RESTATED = 'every fact of the answer already holds: no change to apply'
-
-
-@dataclass
-class UpdateSettings:
-    """How Algorithm 3 reads reports (defaults: :class:`~l3mp_ros.config.Config`)."""
-
-    max_attempts: int = default('max_attempts')
-    verify: bool = default('verify')
-    confirm: bool = default('confirm')
-    place_check: bool = default('place_check')  # where-questions against the update
-    #: a new place both orders give, for a thing that moves, is taken into the update
-    place_amend: bool = default('place_amend')
-    ask_going: bool = default('ask_going')  # where someone who went somewhere is: asked
-    ask_actor: bool = default('ask_actor')  # where whoever put a thing somewhere is: asked
-    # keep a report pending and ask when its referent is a guess
-    clarify: bool = default('clarify')
-    ask_back: bool = default('ask_back')  # ask about a reading in doubt instead of refusing it
-    ask_below: float = default('ask_below')  # ... or whose confidence is below this
-    clarify_timeout: float = default('clarify_timeout')
-    max_report_facts: int = default('max_report_facts')
-    confirm_min_yes: float = default('confirm_min_yes')  # least P(yes) of a read-back "yes"
-    per_slot: int = default('per_slot')
-    split_clauses: bool = default('split_clauses')
-    resolve_mentions: bool = default('resolve_mentions')
-    changes_only: bool = default('changes_only')
-    prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
-    answer_handles: bool = default('answer_handles')  # names in answers as short handles
-    #: checks switched off by name (:func:`.pipeline.check_names`): ablations only
-    skip_checks: frozenset[str] = frozenset()
-
-    @classmethod
-    def from_config(cls, cfg: Config) -> UpdateSettings:
-        """Return the settings of ``cfg``'s language section (one name end to end)."""
-        return settings_of(cls, cfg)
-
-    @property
-    def attempts(self) -> int:
-        """Return how many answers one part may get (one without verification)."""
-        return max(1, self.max_attempts) if self.verify else 1
 
 
 @dataclass

@@ -22,7 +22,8 @@ from typing import Any
 from ...retrieval.link import named_fully, named_in
 from ...text import STOPWORDS, name_words, same_root, stem, word_root, words
 from ...world.complete import Completion
-from ...world.kg import Fact, Update
+from ...world.domain import DomainSchema
+from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.clauses import NOUN_STARTERS, SUBJECT_PRONOUNS, SUBORDINATORS, unknown_names
 from ..core.mention_order import named_last
@@ -44,7 +45,7 @@ def unknown_names_error(req: Request) -> str | None:
 
 
 def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
-                kg: Any) -> tuple[Update, list[str]]:
+                kg: KnowledgeGraph) -> tuple[Update, list[str]]:
     """Keep, of the new places a narrative gives one thing, the one it names last.
 
     "took the key off her desk and walked it out to Omar": a thing is in one place after
@@ -72,12 +73,12 @@ def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
     return Update.of(stated.remove, stated.add - set(drop)), notes
 
 
-def changed_before(kg: Any, stated: Update) -> bool:
+def changed_before(kg: KnowledgeGraph, stated: Update) -> bool:
     """Return whether a restating part repeats what an earlier part changed in ``kg``."""
     return any(f not in kg for f in stated.add) or any(f in kg for f in stated.remove)
 
 
-def own_content(kg: Any, part: str, done: Iterable[Completion]) -> set[str]:
+def own_content(kg: KnowledgeGraph, part: str, done: Iterable[Completion]) -> set[str]:
     """Return the entities ``part`` names in full that no earlier part's change touched.
 
     A part that only repeats an earlier change ("... and has stopped", "... and turned
@@ -139,7 +140,8 @@ class Scope:
             stem(w) for w in f.predicate.split('_') if len(w) > 2} - STOPWORDS)}
 
 
-def unsaid(domain: Any, kg: Any, text: str, stated: Update) -> list[tuple[Fact, str]]:
+def unsaid(domain: DomainSchema, kg: KnowledgeGraph, text: str,
+           stated: Update) -> list[tuple[Fact, str]]:
     """Return added facts whose predicate the report does not say though it says a change.
 
     Each with the predicate the report speaks of instead: one of the same thing's states (a
@@ -189,7 +191,7 @@ def _says_change(roots: set[str], said: list[tuple[str, str]], taken: set[str],
                for a in roots for w, r in said)
 
 
-def part_scope(kg: Any, part: str, mentioned: Iterable[str] = (),
+def part_scope(kg: KnowledgeGraph, part: str, mentioned: Iterable[str] = (),
                earlier: Iterable[str] = ()) -> Scope:
     """Return the scope of one part of a report.
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ...retrieval.mentions import Mention
 from ...text import WORD_RE, words
-from ...world.kg import Fact, Update
+from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.clauses import (
     NOUN_STARTERS,
@@ -63,7 +62,7 @@ def _named(mentions: Sequence[Mention]) -> list[Mention]:
     return [m for m in mentions if m.candidates]
 
 
-def leading_subject(world: WorldModel, kg: Any, text: str,
+def leading_subject(world: WorldModel, kg: KnowledgeGraph, text: str,
                     mentions: Sequence[Mention]) -> str | None:
     """Return the thing a clause begins with (within its first three words), if it has a place.
 
@@ -83,7 +82,7 @@ def leading_subject(world: WorldModel, kg: Any, text: str,
     return first.resolved if _places(world, kg, first.resolved) else None
 
 
-def part_actor(world: WorldModel, kg: Any, part: str, scope: Scope | None,
+def part_actor(world: WorldModel, kg: KnowledgeGraph, part: str, scope: Scope | None,
                previous: str | None, mentions: Sequence[Mention]
                ) -> tuple[str | None, str | None]:
     """Return who acts in one part of several, and the subject later parts may go with.
@@ -100,7 +99,7 @@ def part_actor(world: WorldModel, kg: Any, part: str, scope: Scope | None,
     return (previous if elided else None), previous
 
 
-def zone_of(world: WorldModel, kg: Any, place: str, kinds: Iterable[str],
+def zone_of(world: WorldModel, kg: KnowledgeGraph, place: str, kinds: Iterable[str],
             depth: int = 3) -> str | None:
     """Return the first thing of one of ``kinds`` that ``place`` is in, following its facts.
 
@@ -147,7 +146,7 @@ class PutBy:
     group: tuple[str, ...]  # the predicates that keep the actor's place
 
 
-def put_by(world: WorldModel, kg: Any, done: Sequence[tuple[str | None, Update]],
+def put_by(world: WorldModel, kg: KnowledgeGraph, done: Sequence[tuple[str | None, Update]],
            proper: Iterable[str]) -> PutBy | None:
     """Return who put a thing where the update (``kg``, after it) does not have them, or None.
 
@@ -179,7 +178,7 @@ def put_by(world: WorldModel, kg: Any, done: Sequence[tuple[str | None, Update]]
     return None
 
 
-def going(world: WorldModel, kg: Any, text: str, mentions: Sequence[Mention],
+def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
           actor: str | None = None) -> GoingSubject | None:
     """Return the subjects of ``text`` when it tells that they went somewhere.
 
@@ -217,7 +216,7 @@ def going(world: WorldModel, kg: Any, text: str, mentions: Sequence[Mention],
     return GoingSubject(first.resolved, verb, frozenset().union(*places), others)
 
 
-def _places(world: WorldModel, kg: Any, subject: str) -> frozenset[str]:
+def _places(world: WorldModel, kg: KnowledgeGraph, subject: str) -> frozenset[str]:
     """Return the predicates that say where ``subject`` is (at most one place, or one)."""
     groups = world.constraints.place_groups(world.domain, kg.entities.get(subject),
                                             exactly=False)

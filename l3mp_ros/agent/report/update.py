@@ -45,10 +45,10 @@ from .reading import (
     Reading,
     Report,
     UpdateOutcome,
-    UpdateSettings,
     widened,
 )
 from .scope import unknown_names_error
+from .settings import UpdateSettings
 
 if TYPE_CHECKING:
     from ...memory.hooks import Memory

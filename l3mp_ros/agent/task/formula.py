@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...planning.problem import GoalError, entities_of_type, parse_goal, render_goal
+from ...planning.problem import GoalError, Node, entities_of_type, parse_goal, render_goal
 from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph
 
 _NAME_RE = re.compile(r'[^\s()]+')
 
 
-def goal_entities(goal: str, kg: Any) -> set[str]:
+def goal_entities(goal: str, kg: KnowledgeGraph) -> set[str]:
     """Return the KG entities a PDDL goal names."""
     return {w for w in _NAME_RE.findall(goal.lower()) if kg.has_entity(w)}
 
@@ -69,13 +69,13 @@ def exists_type(domain: DomainSchema, kg: KnowledgeGraph, goal: str | None) -> s
     return found[0] if len(found) == 1 else None
 
 
-def instances(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> set[str]:
+def instances(domain: DomainSchema, kg: KnowledgeGraph, node: Node) -> set[str]:
     """Return the ground atoms (rendered) a one-variable ``forall`` asks about."""
     return {render_goal(s[1] if s[0] == 'not' else s)
             for s in instance_literals(domain, kg, node)}
 
 
-def instance_literals(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> list[Any]:
+def instance_literals(domain: DomainSchema, kg: KnowledgeGraph, node: Node) -> list[Node]:
     """Return the ground literals a one-variable ``forall`` asks for.
 
     One per entity of its type whose condition (``imply``'s first part, an atom) holds
@@ -100,7 +100,7 @@ def instance_literals(domain: DomainSchema, kg: KnowledgeGraph, node: Any) -> li
     return out
 
 
-def substitute(node: Any, var: str, entity: str) -> Any:
+def substitute(node: Node, var: str, entity: str) -> Node:
     """Return a literal node with ``var`` replaced by ``entity`` (None: not a literal)."""
     inner = node
     while inner[0] == 'not':
@@ -108,7 +108,7 @@ def substitute(node: Any, var: str, entity: str) -> Any:
     return rename(node, var, entity) if inner[0] == 'atom' else None
 
 
-def rename(node: Any, var: str, to: str) -> Any:
+def rename(node: Node, var: str, to: str) -> Node:
     """Return a formula node with variable ``var`` written ``to`` (a name or a variable)."""
     if node[0] == 'atom':
         return ('atom', node[1], tuple(to if a == var else a for a in node[2]))

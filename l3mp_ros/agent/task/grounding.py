@@ -161,7 +161,7 @@ class GoalGrounding(Grounding):
             'type': 'array', 'items': item, 'minItems': 1, 'maxItems': 2}},
             'required': ['goal'], 'additionalProperties': False}
 
-    def read_kind(self, data: Any, type_: str, where: tuple[str, int, str] | None = None
+    def read_kind(self, data: object, type_: str, where: tuple[str, int, str] | None = None
                   ) -> tuple[str | None, list[str]]:
         """Read an answer to :meth:`kind_schema` as one ``forall`` over ``type_``.
 
@@ -195,7 +195,7 @@ class GoalGrounding(Grounding):
         except KGError as exc:
             return None, [str(exc)]
 
-    def read_about(self, data: Any, some: str | None = None) -> tuple[str | None, list[str]]:
+    def read_about(self, data: object, some: str | None = None) -> tuple[str | None, list[str]]:
         """Read an answer to :meth:`about_schema`.
 
         Its literals with ``?x`` become one ``exists`` over ``some``; the rest stay as they are.
@@ -211,7 +211,7 @@ class GoalGrounding(Grounding):
             rest.append({'exists': some, 'where': var})
         return replace(self, quantified=None).read_goal({'goal': rest})
 
-    def read_goal(self, data: Any) -> tuple[str | None, list[str]]:
+    def read_goal(self, data: object) -> tuple[str | None, list[str]]:
         """Turn a structured goal into PDDL; errors for anything outside the context.
 
         A string (an endpoint without structured output) is returned as it is, for the
@@ -239,7 +239,7 @@ class GoalGrounding(Grounding):
             return None, errors
         return '(and ' + ' '.join(parts) + ')', []
 
-    def _lit(self, item: Any, *, variable: bool = False) -> Fact:
+    def _lit(self, item: object, *, variable: bool = False) -> Fact:
         fact = self._fact(item, 'goal')
         if fact.predicate in self.domain.predicates and len(item) == len(fact.args) + 2 \
                 and str(item[-1]).lower() == FALSE:
@@ -253,7 +253,7 @@ class GoalGrounding(Grounding):
                 raise KGError(f'{fact.text()}: the task does not mention {", ".join(other)}')
         return fact
 
-    def _quantified(self, kind: str, type_: Any, items: Any) -> list[Fact]:
+    def _quantified(self, kind: str, type_: object, items: object) -> list[Fact]:
         if not isinstance(type_, str) or not self.domain.has_type(type_.lower()):
             raise KGError(f'{kind} needs a type of the domain, got {type_!r}')
         if self.quantified is not None and type_.lower() not in self.quantified:
@@ -277,7 +277,7 @@ class GoalGrounding(Grounding):
                           'cannot ask for it')
         return fact
 
-    def _goal_item(self, item: Any) -> str:
+    def _goal_item(self, item: object) -> str:
         if isinstance(item, list):
             return self._asked(self._lit(item)).pddl()
         if not isinstance(item, dict):

@@ -10,11 +10,10 @@ plans; otherwise it stays. Asked once per task.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...llm.protocol import LLMError
 from ...retrieval.mentions import Mention
 from ...text import words
+from ...world.kg import KnowledgeGraph
 from ..core.attempts import Verdict
 from ..core.clauses import named_as_source
 from ..core.rulings import Ruling
@@ -27,7 +26,7 @@ from .rewrites import extend_goal
 PRONOUNS = frozenset('it them him her his its their they he she one'.split())
 
 
-def left_out(goal: str, kg: Any, mentions: list[Mention],
+def left_out(goal: str, kg: KnowledgeGraph, mentions: list[Mention],
              parts: list[str] | None = None) -> list[str]:
     """Return the things the task names that a goal leaves out, in reading order.
 

@@ -62,7 +62,7 @@ class TaskOutcome(Traced):
         return body
 
 
-def extract_goal(data: Any, text: str) -> str:
+def extract_goal(data: object, text: str) -> str:
     """Return the goal text from a JSON reply or from free text."""
     if isinstance(data, dict):
         for key in ('goal', ':goal', 'Goal'):

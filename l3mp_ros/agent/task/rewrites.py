@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...planning.problem import entities_of_type, render_goal
+from ...planning.problem import Node, entities_of_type, render_goal
 from ...retrieval.mentions import Mention
 from ...world.complete import forbidding_rule
 from ...world.constraints import Constraints
@@ -175,7 +175,7 @@ def drop_held(domain: DomainSchema, kg: KnowledgeGraph, goal: str, text: str,
     return conjoin(kept), notes
 
 
-def _held(n: Any, lit: tuple[Fact, bool], keeps: bool,
+def _held(n: Node, lit: tuple[Fact, bool], keeps: bool,
           wants: Wants | None) -> tuple[Any, str | None]:
     """Return what becomes of a conjunct that holds now: itself, negated (noted), or None.
 
@@ -229,7 +229,7 @@ def settle_quantified(domain: DomainSchema, kg: KnowledgeGraph, goal: str,
     return (conjoin(out), notes) if notes else (goal, [])
 
 
-def _literal_body(n: Any) -> tuple[str, str, Any, Any, bool] | None:
+def _literal_body(n: Node) -> tuple[str, str, Node, Node, bool] | None:
     """Return (variable, type, condition, atom, positive) of a ``forall`` over one literal.
 
     None for anything else, and for a positive relation (a place asked for: yes/no denies
@@ -246,8 +246,8 @@ def _literal_body(n: Any) -> tuple[str, str, Any, Any, bool] | None:
     return var, typ, cond, atom, positive
 
 
-def _member(domain: DomainSchema, kg: KnowledgeGraph, var: str, typ: str, cond: Any,
-            atom: Any, positive: bool) -> Fact | None:
+def _member(domain: DomainSchema, kg: KnowledgeGraph, var: str, typ: str, cond: Node,
+            atom: Node, positive: bool) -> Fact | None:
     """Return the fact of one member a ``forall`` covers: one the task changes, if any."""
     members = []
     for e in sorted(entities_of_type(domain, kg, typ)):

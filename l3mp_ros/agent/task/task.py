@@ -33,7 +33,7 @@ from ...retrieval.mentions import candidates, possessors, surfaces
 from ...stages import stage
 from ...text import STOPWORDS, name_words, stem, words
 from ...world.domain import DomainSchema
-from ...world.kg import KnowledgeGraph
+from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
 from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Verdict
 from ..core.clauses import split_task
@@ -118,7 +118,7 @@ class TaskPlanner:
         return self._system
 
     def plan_goal(self, goal: str, *, task_id: str | None = None, text: str | None = None,
-                  context: Any = 'auto') -> TaskOutcome:
+                  context: set[Fact] | str = 'auto') -> TaskOutcome:
         """Plan a PDDL goal directly (no LLM)."""
         began = time.perf_counter()
         out = TaskOutcome(task_id=task_id or new_task_id(), text=text, goal=goal,
