@@ -1,0 +1,232 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Algorithm 3's answer checks, each alone: a :class:`Draft` built by hand, its ruling asserted.
+
+Every draft is one part's answer on the ``mini`` world (``conftest.py``); no LLM is asked
+(a scripted one is given where a check could ask, and must not be called).
+"""
+
+import pytest
+
+from l3mp_ros.agent.core.attempts import DoubtReason, Verdict
+from l3mp_ros.agent.core.rulings import Act
+from l3mp_ros.agent.report.answer_checks import (
+    Complete,
+    Going,
+    Narrative,
+    NoChange,
+    PartScope,
+    Relevance,
+    Restated,
+    RestatedAfter,
+    Verify,
+)
+from l3mp_ros.agent.report.reading import Draft
+from l3mp_ros.agent.report.update import NO_CHANGE, RESTATED, UpdateSettings
+from l3mp_ros.world.complete import Completion
+from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.model import WorldModel
+
+from .check_fixtures import ScriptedLLM, covers, fact, mini_world, question, reading, ruled
+
+GOING = "Gary went into Jerry's bedroom."
+WENT = fact('gary', 'in_room', 'jerry_bedroom')  # where Gary went
+HERE = fact('gary', 'in_room', 'kitchen')  # where Gary is before the report
+LIT = Fact('lit', ('jerry_bedroom',))
+DARK = Fact('dark', ('jerry_bedroom',))
+# a report of two parts: the second says where Gary went, not what he took
+TWO = "Gary took the dune book from the kitchen table and went to Jerry's bedroom."
+PARTS = ['Gary took the dune book from the kitchen table', "went to Jerry's bedroom."]
+TOOK = fact('dune', 'in_hand', 'gary')
+
+
+@pytest.fixture(scope='module')
+def world() -> WorldModel:
+    return mini_world()  # read, never written: one for the module
+
+
+def draft(world, text, add=(), *, parts=None, part=None, completed=True, **settings) -> Draft:
+    """Return one part's answer stating ``add``, completed by :class:`Complete`."""
+    s = UpdateSettings(**settings)
+    r = reading(world, text, parts, s)
+    d = Draft(question(world, r, part, settings=s, llm=ScriptedLLM()), Update.of([], add))
+    if completed:
+        d.take(ruled(Complete(), d))
+    return d
+
+
+@covers(Narrative)
+def test_narrative_passes_one_new_place(world):
+    d = draft(world, GOING, [WENT], completed=False)
+    ruling = ruled(Narrative(), d)
+    assert ruling.act is Act.PASS and ruling.value is None and not ruling.doubts
+
+
+@covers(Narrative)
+def test_narrative_keeps_the_place_named_last(world):
+    text = 'Gary took the dune book off the kitchen table and handed it to Jerry.'
+    handed = fact('dune', 'in_hand', 'jerry')
+    d = draft(world, text, [TOOK, handed], completed=False)
+    ruling = ruled(Narrative(), d)
+    assert ruling.act is Act.AMEND and ruling.value == Update.of([], [handed])
+    assert len(ruling.notes) == 1 and ruling.notes[0].startswith('dropped (dune, in_hand, gary)')
+    assert ruling.doubts == [DoubtReason.NARRATIVE]
+
+
+@covers(Complete)
+def test_complete_adds_the_removals_a_rule_forces(world):
+    # Complete never passes: it always amends the draft with its completion
+    d = draft(world, GOING, [WENT], completed=False)
+    ruling = ruled(Complete(), d)
+    assert ruling.act is Act.AMEND and isinstance(ruling.value, Completion)
+    assert ruling.value.update == Update.of([HERE], [WENT])
+    assert ruling.value.implied == [(HERE, 'agent_room')]
+
+
+@covers(Complete)
+def test_complete_of_what_holds_changes_nothing(world):
+    d = draft(world, GOING, [HERE], completed=False)
+    ruling = ruled(Complete(), d)
+    assert ruling.act is Act.AMEND and ruling.value.update.is_empty()
+    assert ruling.value.asked == Update.of([], [HERE]) and ruling.value.notes
+    assert d.again == set()  # no earlier part placed Gary
+
+
+@covers(NoChange)
+def test_no_change_leaves_an_answer_that_states_something(world):
+    assert not NoChange().applies(draft(world, GOING, [WENT], completed=False))
+
+
+@covers(NoChange)
+def test_no_change_stops_an_empty_answer(world):
+    d = draft(world, GOING, completed=False)
+    ruling = ruled(NoChange(), d)
+    assert ruling.act is Act.STOP and ruling.verdict is Verdict.NO_CHANGE
+    assert ruling.errors == [NO_CHANGE] and ruling.value is None
+
+
+@covers(Restated)
+def test_restated_leaves_a_change(world):
+    assert not Restated().applies(draft(world, GOING, [WENT]))
+
+
+@covers(Restated)
+def test_restated_stops_an_answer_that_already_holds(world):
+    d = draft(world, GOING, [HERE])
+    ruling = ruled(Restated(), d)
+    assert ruling.act is Act.STOP and ruling.verdict is Verdict.RESTATED
+    assert ruling.value is d.completion and ruling.errors[0] == RESTATED
+    assert ruling.errors[1:] == d.done.notes and len(ruling.errors) > 1  # why it holds
+    d.again = {HERE}  # an earlier part placed Gary there: no restatement of this part
+    assert not Restated().applies(d)
+
+
+@covers(RestatedAfter)
+def test_restated_after_leaves_a_change_or_a_refused_answer(world):
+    assert not RestatedAfter().applies(draft(world, GOING, [WENT]))
+    d = draft(world, GOING, [HERE])
+    d.errors = ['refused by an earlier check']
+    assert not RestatedAfter().applies(d)
+
+
+@covers(RestatedAfter)
+def test_restated_after_stops_what_the_checks_left_holding(world):
+    d = draft(world, GOING, [HERE])
+    d.again = {HERE}  # unlike Restated, asked again whatever an earlier part placed
+    assert RestatedAfter().applies(d) and not Restated().applies(d)
+    ruling = ruled(RestatedAfter(), d)
+    assert ruling.act is Act.STOP and ruling.verdict is Verdict.RESTATED
+    assert ruling.errors[0] == RESTATED and ruling.value is d.completion
+
+
+@covers(Relevance)
+def test_relevance_passes_facts_about_what_the_report_mentions(world):
+    d = draft(world, GOING, [WENT])
+    ruling = ruled(Relevance(), d)
+    assert ruling.act is Act.PASS and not ruling.barred
+
+
+@covers(Relevance)
+def test_relevance_rejects_and_bars_a_fact_about_something_else(world):
+    robot = fact('the_robot', 'in_room', 'jerry_bedroom')
+    d = draft(world, GOING, [WENT, robot])
+    ruling = ruled(Relevance(), d)
+    assert ruling.act is Act.REJECT and ruling.barred == {robot}
+    assert len(ruling.errors) == 1
+    assert 'about the_robot, which the report does not mention' in ruling.errors[0]
+
+
+@covers(PartScope)
+def test_part_scope_leaves_a_report_of_one_part(world):
+    d = draft(world, GOING, [WENT])
+    assert d.q.scope is None and not PartScope().applies(d)
+
+
+@covers(PartScope)
+def test_part_scope_passes_what_the_part_names(world):
+    d = draft(world, TWO, [WENT], parts=PARTS, part=PARTS[1])
+    assert ruled(PartScope(), d).act is Act.PASS
+
+
+@covers(PartScope)
+def test_part_scope_drops_what_another_part_says(world):
+    d = draft(world, TWO, [WENT, TOOK], parts=PARTS, part=PARTS[1])
+    ruling = ruled(PartScope(), d)
+    assert ruling.act is Act.AMEND and ruling.barred == {TOOK}
+    assert ruling.value.update == Update.of([HERE], [WENT])
+    assert ruling.value.notes[-1] == (f'dropped {TOOK.text()}: not about anything '
+                                      f'"{PARTS[1]}" names')
+
+
+@covers(PartScope)
+def test_part_scope_rejects_an_answer_only_about_another_part(world):
+    d = draft(world, TWO, [TOOK], parts=PARTS, part=PARTS[1])
+    ruling = ruled(PartScope(), d)
+    assert ruling.act is Act.REJECT and ruling.barred == {TOOK}
+    assert ruling.errors == [f'{TOOK.text()} is not about anything "{PARTS[1]}" names; '
+                             'answer only what this part says']
+
+
+@covers(Going)
+def test_going_leaves_a_subject_that_moved(world):
+    d = draft(world, GOING, [WENT])
+    assert d.q.going is not None and d.q.going.subject == 'gary'
+    assert not Going().applies(d)
+
+
+@covers(Going)
+def test_going_rejects_a_subject_left_where_it_was(world):
+    d = draft(world, GOING, [LIT], ask_going=False)
+    ruling = ruled(Going(), d)
+    assert ruling.act is Act.REJECT
+    assert ruling.errors == ['the report says gary went into somewhere: state where gary is now']
+
+
+@covers(Going)
+def test_going_takes_in_the_one_new_place_the_report_offers(world):
+    d = draft(world, GOING, [LIT])  # ask_going: the report offers one new place, not asked
+    ruling = ruled(Going(), d)
+    assert ruling.act is Act.AMEND and ruling.doubts == [DoubtReason.AMENDED]
+    assert ruling.value.update == Update.of([HERE, DARK], [WENT, LIT])
+    assert ruling.value.notes[-1].startswith(f'{WENT.text()}: the one new place the report '
+                                             'offers for gary')
+    assert d.q.placed == {WENT} and d.q.only == {WENT}
+    assert d.q.llm.asked == []  # nothing asked of the model
+
+
+@covers(Verify)
+def test_verify_passes_a_valid_update(world):
+    d = draft(world, GOING, [WENT])
+    assert ruled(Verify(), d).act is Act.PASS
+
+
+@covers(Verify)
+def test_verify_rejects_what_breaks_a_rule(world):
+    # the pen put on the table, its removal from Gary's hand left out: two places at once
+    d = draft(world, GOING, completed=False)
+    d.completion = Completion(Update.of([], [fact('red_pen', 'placed_at', 'kitchen_table')]))
+    ruling = ruled(Verify(), d)
+    assert ruling.act is Act.REJECT and len(ruling.errors) == 1
+    assert 'rule item_location' in ruling.errors[0]
+    d.errors = ['refused by an earlier check']
+    assert not Verify().applies(d)

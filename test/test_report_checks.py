@@ -1,0 +1,183 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Algorithm 3's report checks, each alone: a composed :class:`Report` built by hand.
+
+The report's parts are accepted as completed changes on the ``mini`` world without the
+robot (so the people are said by name, as the actor check needs); where-questions get a
+scripted LLM that picks an option by its words, in both option orders.
+"""
+
+import pytest
+
+from l3mp_ros.agent.core.asking import Pending
+from l3mp_ros.agent.core.attempts import DoubtReason
+from l3mp_ros.agent.core.rulings import Act
+from l3mp_ros.agent.report.reading import Report
+from l3mp_ros.agent.report.report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
+from l3mp_ros.agent.report.update import UpdateOutcome, UpdateSettings
+from l3mp_ros.world.complete import complete
+from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.model import WorldModel
+
+from .check_fixtures import ScriptedLLM, covers, fact, mini_world, option, reading, ruled
+
+GOING = "Gary went into Jerry's bedroom."
+WENT = fact('gary', 'in_room', 'jerry_bedroom')
+HERE = fact('gary', 'in_room', 'kitchen')
+LIT = Fact('lit', ('jerry_bedroom',))
+# where the dune book goes: Gary takes it, or it goes to Jerry's shelf
+SHELVED = "Gary put the dune book from the kitchen table on Jerry's shelf."
+ON_TABLE = fact('dune', 'placed_at', 'kitchen_table')
+TAKEN = fact('dune', 'in_hand', 'gary')
+ON_SHELF = fact('dune', 'placed_at', 'jerry_shelf')
+# Gary put the pen somewhere else than the room the update leaves him in
+BROUGHT = ("Gary went into Jerry's bedroom and brought the blue pen out to the kitchen "
+           'table.')
+BROUGHT_PARTS = ["Gary went into Jerry's bedroom", 'brought the blue pen out to the kitchen '
+                 'table.']
+PUT = fact('blue_pen', 'placed_at', 'kitchen_table')
+WHY = ('blue_pen is now placed_at kitchen_table, which is in kitchen, but the update leaves '
+       'gary, who put it there, elsewhere')
+
+
+@pytest.fixture(scope='module')
+def world() -> WorldModel:
+    return mini_world(without='the_robot')  # read, never written: one for the module
+
+
+def report(world, text, *changes, parts=None, llm=None, **settings) -> Report:
+    """Return ``text``'s report with each part's ``(actor, stated)`` accepted and composed."""
+    s = UpdateSettings(**settings)
+    r = reading(world, text, parts, s)
+    for actor, stated in changes:
+        r.accept(complete(r.work, stated, world.constraints, world.domain), actor)
+    out = UpdateOutcome(text)
+    r.compose(out)
+    assert out.update is not None and not out.errors
+    return Report(r, out, world, llm or ScriptedLLM(), s)
+
+
+def added(*facts: Fact) -> Update:
+    return Update.of([], facts)
+
+
+@covers(PlaceCheck)
+def test_place_check_passes_where_the_model_agrees_with_the_update(world):
+    llm = ScriptedLLM(option('shelf'))  # one order agrees: the other is not asked
+    rep = report(world, SHELVED, ('gary', added(ON_SHELF)), llm=llm)
+    ruling = ruled(PlaceCheck(), rep)
+    assert ruling.act is Act.PASS and not ruling.errors and not ruling.doubts
+    assert llm.asked == ['state'] and not llm.replies
+
+
+@covers(PlaceCheck)
+def test_place_check_rejects_a_place_both_orders_deny(world):
+    llm = ScriptedLLM(option('shelf'), option('shelf'))
+    rep = report(world, SHELVED, ('gary', added(TAKEN)), llm=llm, place_amend=False)
+    ruling = ruled(PlaceCheck(), rep)
+    assert ruling.act is Act.REJECT and len(ruling.errors) == 1
+    assert ruling.errors[0].startswith('asked where the dune is after the report')
+    assert 'in both orders of the options' in ruling.errors[0]
+    assert ruling.errors[0].endswith('nothing is applied') and not llm.replies
+
+
+@covers(PlaceCheck)
+def test_place_check_takes_in_the_place_both_orders_give(world):
+    llm = ScriptedLLM(option('shelf'), option('shelf'))
+    rep = report(world, SHELVED, ('gary', added(TAKEN)), llm=llm)  # place_amend
+    ruling = ruled(PlaceCheck(), rep)
+    assert ruling.act is Act.AMEND and ruling.doubts == [DoubtReason.AMENDED]
+    assert ruling.value.update == Update.of([ON_TABLE], [ON_SHELF])
+    assert len(ruling.notes) == 1 and ruling.notes[0].startswith('asked where dune is after')
+    rep.take(ruling)
+    assert rep.update == ruling.value.update
+
+
+@covers(PlaceCheck)
+def test_place_check_leaves_an_update_never_verified(world):
+    assert not PlaceCheck().applies(report(world, GOING, ('gary', added(WENT)), verify=False))
+
+
+@covers(ActorCheck)
+def test_actor_check_passes_someone_who_went_where_they_put_nothing(world):
+    rep = report(world, GOING, ('gary', added(WENT)))
+    assert ruled(ActorCheck(), rep).act is Act.PASS and rep.llm.asked == []
+
+
+def brought(world, llm=None, **settings) -> Report:
+    """Return :data:`BROUGHT` read as Gary in the bedroom and the pen on the kitchen table."""
+    return report(world, BROUGHT, ('gary', added(WENT)), ('gary', added(PUT)),
+                  parts=BROUGHT_PARTS, llm=llm, **settings)
+
+
+@covers(ActorCheck)
+def test_actor_check_rejects_an_actor_left_away_from_what_they_put(world):
+    rep = brought(world, ask_actor=False, ask_back=False)
+    ruling = ruled(ActorCheck(), rep)
+    assert ruling.act is Act.REJECT and ruling.errors == [f'{WHY}; nothing is applied']
+
+
+@covers(ActorCheck)
+def test_actor_check_asks_the_speaker_with_ask_back(world):
+    rep = brought(world, ask_actor=False)
+    ruling = ruled(ActorCheck(), rep)
+    assert ruling.act is Act.ASK and ruling.question.startswith('Just to check: ')
+    assert ruling.errors == [f'{WHY}; asked: {ruling.question}']
+    readings = Pending.from_json(ruling.value).readings
+    assert [r.source for r in readings] == ['gary where blue_pen was put', 'answer']
+    assert HERE not in readings[0].update.remove and WENT not in readings[0].update.add
+    assert readings[1].update == rep.update
+
+
+@covers(ActorCheck)
+def test_actor_check_takes_in_where_both_orders_put_the_actor(world):
+    llm = ScriptedLLM(option('kitchen'), option('kitchen'))
+    rep = brought(world, llm=llm)
+    ruling = ruled(ActorCheck(), rep)
+    assert ruling.act is Act.AMEND and ruling.doubts == [DoubtReason.AMENDED]
+    assert ruling.value.update == Update.of([fact('blue_pen', 'placed_at', 'jerry_shelf')],
+                                            [PUT])  # Gary stays in the kitchen
+    assert ruling.notes == [f'{WHY}: asked where gary is, both orders of the options said '
+                            'kitchen; taken into the update']
+    assert llm.asked == ['state', 'state']
+
+
+@covers(Clarify)
+def test_clarify_passes_a_report_that_names_the_thing(world):
+    rep = report(world, 'Jerry took the blue pen.', ('jerry', added(
+        fact('blue_pen', 'in_hand', 'jerry'))))
+    assert ruled(Clarify(), rep).act is Act.PASS
+
+
+@covers(Clarify)
+def test_clarify_asks_which_thing_a_guess_means(world):
+    took = fact('blue_pen', 'in_hand', 'jerry')
+    rep = report(world, 'Jerry took the pen.', ('jerry', added(took)))
+    ruling = ruled(Clarify(), rep)
+    assert ruling.act is Act.ASK and ruling.question.startswith('Which pen do you mean: ')
+    assert ruling.errors == [f'the report does not say which pen it means; asked: '
+                             f'{ruling.question}']
+    options = {o['entity']: o for o in ruling.value['options']}
+    assert ruling.value['chosen'] == 'blue_pen' and set(options) == {'blue_pen', 'red_pen'}
+    assert options['red_pen']['add'] == [['red_pen', 'in_hand', 'jerry']]  # the change each
+    assert options['blue_pen']['add'] == [['blue_pen', 'in_hand', 'jerry']]  # would write
+
+
+@covers(AskBack)
+def test_ask_back_leaves_a_reading_without_doubt(world):
+    rep = report(world, GOING, ('gary', added(WENT)))
+    assert rep.out.confidence is None and not AskBack().applies(rep)
+
+
+@covers(AskBack)
+def test_ask_back_asks_about_a_reading_the_read_back_denied_part_of(world):
+    rep = report(world, GOING, ('gary', added(WENT, LIT)))
+    rep.r.unsure = {LIT}
+    ruling = ruled(AskBack(), rep)
+    assert ruling.act is Act.ASK and ruling.question.startswith('Just to check: ')
+    assert ruling.errors == [f'the read-back denied {LIT.text()}; asked: {ruling.question}']
+    readings = Pending.from_json(ruling.value).readings
+    assert [r.source for r in readings] == ['answer', 'without denied']
+    assert LIT in readings[0].update.add and LIT not in readings[1].update.add
+    rep.take(ruling)
+    assert rep.refused and not AskBack().applies(rep)  # asked: no later check applies
