@@ -203,7 +203,7 @@ def test_amend_takes_each_place_both_orders_gave_and_nothing_that_cannot_move(wo
     assert got == Update.of(table, hand)
     # one answer about a thing that cannot move (a fixture): nothing is taken in
     assert sq.amend(PARTIAL, sq.PlaceFindings(moves=[(before, new, before, True),
-                                                  (shelf, hand, table, False)])) is None
+                                                     (shelf, hand, table, False)])) is None
     assert sq.amend(PARTIAL, sq.PlaceFindings()) is None
 
 

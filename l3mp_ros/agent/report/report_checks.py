@@ -231,7 +231,7 @@ class AskBack:
             if back is not None and back != rep.update:
                 put = {f for u in r.dropped.values() for f in u.add | u.remove}
                 readings.append(Candidate(back, confidence(stated | put, set(), odds),
-                                        WITH_DENIED))
+                                          WITH_DENIED))
         drops = [(set(r.unsure), 'without denied')] if r.unsure else []
         needed = needed_removals(rep)
         if needed:
@@ -241,8 +241,8 @@ class AskBack:
         for drop, source in drops:
             rest = without(r.req.kg, world, r.done, drop)
             if rest is not None and all(rest != x.update for x in readings):
-                readings.append(Candidate(rest, confidence(stated - drop, drop & stated, odds),
-                                        source))
+                sure = confidence(stated - drop, drop & stated, odds)
+                readings.append(Candidate(rest, sure, source))
         parts = r.req.kg.diff_to(r.work)  # before the report checks took places in
         if not parts.is_empty() and all(parts != x.update for x in readings) \
                 and not world.verifier.check(r.req.kg, parts):

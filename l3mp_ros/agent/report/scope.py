@@ -212,5 +212,3 @@ def part_scope(kg: KnowledgeGraph, part: str, mentioned: Iterable[str] = (),
     tokens = {t.lower() for t in re.findall(r'[A-Za-z]+', part)}
     back = set(earlier) if tokens & POINTING_BACK else set()
     return Scope(part, named_in(kg, part) | heads | back, own, set(earlier))
-
-

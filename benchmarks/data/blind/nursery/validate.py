@@ -1,3 +1,5 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
 """Validate the plant_nursery blind evaluation set with the project's own `l3mp` CLI.
 
 Usage: python validate.py [--l3mp PATH] [--work DIR] [--jobs N] [--write-after]
@@ -78,7 +80,8 @@ def snapshot(state: dict, facts: set) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument('--l3mp', default=default_l3mp())
-    ap.add_argument('--work', default=None, help='scratch directory (default: a new temporary one)')
+    ap.add_argument('--work', default=None,
+                    help='scratch directory (default: a new temporary one)')
     ap.add_argument('--jobs', type=int, default=2, help='parallel fresh-store checks')
     ap.add_argument('--write-after', action='store_true')
     args = ap.parse_args()
