@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from unified_planning.model import Problem
 from unified_planning.plans import ActionInstance, SequentialPlan
@@ -47,6 +47,9 @@ from l3mp_ros.planning.status import Status
 from l3mp_ros.planning.up_problem import ProblemError, build_problem, required_entities
 from l3mp_ros.world.domain import DURATIVE_NOTE, DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
+
+if TYPE_CHECKING:
+    from l3mp_ros.planning.engines import EngineResult
 
 __all__ = ['PLAN_SCHEMA', 'PlanResult', 'Planner', 'WIDENING_STEPS', 'relevant_types']
 
@@ -145,6 +148,46 @@ def plan_on(problem: Problem, steps: list[str]) -> SequentialPlan:
         actions.append(ActionInstance(problem.action(name),
                                       tuple(problem.object(a) for a in args)))
     return SequentialPlan(actions, problem.environment)
+
+
+@dataclass
+class _Run:
+    """One ``plan`` call: what it was asked, its clock, and the result its stages fill."""
+
+    kg: KnowledgeGraph
+    text: str | Goal  # the goal as given
+    context: Context
+    engine: str
+    timeout: float
+    strict: bool
+    started: float
+    result: PlanResult
+    parsed: Goal | None = None  # the goal, once read
+    full_problem: Problem | None = None  # the whole KG's problem, built once
+    #: the last attempt's status; None: its plan failed validation on the whole KG
+    last: Status | None = Status.ERROR
+
+    @property
+    def goal(self) -> Goal:
+        """Return the goal as the first stage parsed it."""
+        assert self.parsed is not None
+        return self.parsed
+
+    @property
+    def timings(self) -> dict[str, float]:
+        """Return the seconds per phase (``build``, ``plan``, ``validate``, ``total``)."""
+        return self.result.timings
+
+    @property
+    def deadline(self) -> float:
+        """Return when the whole call must end (``time.monotonic`` seconds)."""
+        return self.started + self.timeout
+
+    def done(self, status: Status) -> PlanResult:
+        """Finish the call with ``status``; the total time counts until now."""
+        self.result.status = status
+        self.result.timings['total'] = time.monotonic() - self.started
+        return self.result
 
 
 class Planner:
@@ -293,7 +336,10 @@ class Planner:
              strict: bool = False) -> PlanResult:
         """Find a plan for ``goal`` valid on the whole ``kg``, widening ``context`` if needed.
 
-        ``strict``: the goal text must be exactly one formula (a goal a person wrote).
+        ``strict``: the goal text must be exactly one formula (a goal a person wrote). The
+        stages run in order; the first that returns a status ends the call: read the goal,
+        check whether it already holds, plan a durative domain natively, plan on each
+        widening of the context. When none does, :meth:`_give_up` says why.
         """
         from l3mp_ros import planning
 
@@ -305,120 +351,169 @@ class Planner:
         goal_text = goal.text if isinstance(goal, Goal) else str(goal)
         result = PlanResult(Status.ERROR, goal=goal_text, engine=engine, timings=timings,
                             notes=list(self.domain.notes))
+        run = _Run(kg, goal, context, engine, timeout, strict, started, result)
+        for stage in (self._read_goal, self._already_holds, self._plan_temporal,
+                      self._plan_widening):
+            status = stage(run)
+            if status is not None:
+                return run.done(status)
+        return run.done(self._give_up(run))
 
-        def done(status: Status) -> PlanResult:
-            result.status = status
-            timings['total'] = time.monotonic() - started
-            return result
-
+    def _read_goal(self, run: _Run) -> Status | None:
+        """Parse and check the goal against the domain and the KG."""
         try:
-            parsed = parse_goal(self.domain, kg, goal, strict=strict)
+            run.parsed = parse_goal(self.domain, run.kg, run.text, strict=run.strict)
         except GoalError as exc:
-            result.errors = list(exc.errors)
-            return done(Status.INVALID_GOAL)
-        result.goal = parsed.text
-        if goal_holds(self.domain, kg, parsed):
-            result.widening = None
-            return done(Status.ALREADY_SATISFIED)
-        deadline = started + timeout
-        if self.domain.durative and (engine == PORTFOLIO or engine in TEMPORAL_ENGINES):
-            for name in self._temporal_engines(engine, result):
-                native = self._native(kg, parsed, name, deadline, result, timings,
-                                      pinned=engine != PORTFOLIO)
-                if native == Status.SOLVED or engine != PORTFOLIO:  # pinned: no fallback
-                    return done(native)
-        full_problem: Problem | None = None
-        last_status: Status | None = Status.ERROR  # None: a plan failed validation
-        for step, facts in self._widenings(kg, parsed, context):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                last_status = Status.TIMEOUT
-                result.errors.append(f'no time left before the "{step}" attempt')
-                break
-            attempt: dict[str, Any] = {'widening': step, 'facts': len(facts)}
-            result.attempts.append(attempt)
-            t0 = time.monotonic()
-            try:
-                # the whole KG includes entities without facts (a grinder that only
-                # appears as an action parameter)
-                problem = build_problem(self.domain, kg, facts, parsed,
-                                        include_types=self.include_types,
-                                        extra_objects=kg.entities if step == 'full' else ())
-                if step == 'full':
-                    full_problem = problem
-            except ProblemError as exc:
-                result.errors.append(str(exc))
-                attempt['status'] = Status.ERROR
-                return done(Status.ERROR)
-            attempt['build'] = time.monotonic() - t0
-            timings['build'] += attempt['build']
-            attempt['objects'] = len(problem.all_objects)
-            attempt['init'] = sum(1 for v in problem.explicit_initial_values.values()
-                                  if v.is_true())
-            # the engines load on the first plan
-            from l3mp_ros.planning import engines, portfolio
-            res = portfolio.solve(problem, engine, max(left - attempt['build'], 0.05),
-                                  self.engine_params)
-            attempt['plan'] = res.seconds
-            result.notes += [n for n in res.notes if n not in result.notes]
-            timings['plan'] += res.seconds
-            attempt['status'] = res.status
-            attempt['up_status'] = res.up_status
-            attempt['engine'] = res.engine
-            if res.stages:
-                attempt['engines'] = res.stages
-            for stage in res.stages or [{'engine': res.engine, 'seconds': res.seconds}]:
-                result.engine_seconds[stage['engine']] = round(
-                    result.engine_seconds.get(stage['engine'], 0.0) + stage['seconds'], 3)
-            last_status = res.status
-            up = engines.PlanGenerationResultStatus  # UP's finer status, by name
-            if res.up_status == up.UNSUPPORTED_PROBLEM.name:  # a wider context cannot help
-                result.errors.append(res.log)
-                return done(Status.UNSUPPORTED)
-            if res.status == Status.ERROR:
-                result.errors.append(f'{_engine_words(engine)} failed on the "{step}" problem: '
-                                     f'{res.log.strip()[-500:]}')
-            if res.status == Status.TIMEOUT:
-                result.errors.append(f'{_engine_words(engine)} found no plan within the time '
-                                     f'limit ({timeout:g} s) on the "{step}" problem')
-                break
-            if res.status == Status.UNSOLVABLE and step == 'full':
-                result.proven = res.up_status == up.UNSOLVABLE_PROVEN.name
-                result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
-            if not res.solved:
-                continue
-            t0 = time.monotonic()
-            if full_problem is None:
-                full_problem = build_problem(self.domain, kg, kg.facts, parsed,
-                                             include_types=self.include_types,
-                                             extra_objects=kg.entities)
-                timings['build'] += time.monotonic() - t0
-                t0 = time.monotonic()
-            try:
-                valid, reason = engines.validate(full_problem, plan_on(full_problem, res.plan))
-            except StepError as exc:
-                valid, reason = False, str(exc)
-            attempt['validate'] = time.monotonic() - t0
-            timings['validate'] += attempt['validate']
-            attempt['valid'] = valid
-            if valid:
-                result.solved_by = res.engine
-                result.steps = list(res.plan)
-                result.widening = step
-                result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
-                return done(Status.SOLVED)
-            attempt['invalid_reason'] = reason
-            last_status = None
-        return self._finish(result, last_status, done)
+            run.result.errors = list(exc.errors)
+            return Status.INVALID_GOAL
+        run.result.goal = run.parsed.text
+        return None
 
-    def _finish(self, result: PlanResult, last_status: Status | None, done: Any) -> PlanResult:
-        """Return the result of a plan call in which no attempt gave a valid plan."""
-        if last_status == Status.UNSOLVABLE:
-            how = 'proven' if result.proven else 'not proven (incomplete search)'
-            result.errors.append(f'no plan exists on the whole KG ({how})')
-            return done(Status.UNSOLVABLE)
-        if last_status == Status.TIMEOUT:
-            return done(Status.TIMEOUT)
-        if last_status is None:
-            result.errors.append('the plan found on the whole KG failed validation')
-        return done(Status.ERROR)
+    def _already_holds(self, run: _Run) -> Status | None:
+        """End the call when the goal holds on the KG already (the empty plan)."""
+        if goal_holds(self.domain, run.kg, run.goal):
+            run.result.widening = None
+            return Status.ALREADY_SATISFIED
+        return None
+
+    def _plan_temporal(self, run: _Run) -> Status | None:
+        """Plan a durative domain with the temporal engines (a pinned one: no fallback)."""
+        if not (self.domain.durative
+                and (run.engine == PORTFOLIO or run.engine in TEMPORAL_ENGINES)):
+            return None
+        for name in self._temporal_engines(run.engine, run.result):
+            native = self._native(run.kg, run.goal, name, run.deadline, run.result,
+                                  run.timings, pinned=run.engine != PORTFOLIO)
+            if native == Status.SOLVED or run.engine != PORTFOLIO:  # pinned: no fallback
+                return native
+        return None
+
+    def _plan_widening(self, run: _Run) -> Status | None:
+        """Plan on the context, then on each wider one, until a plan holds on the whole KG.
+
+        None when every step was tried without a valid plan (:meth:`_give_up`).
+        """
+        for step, facts in self._widenings(run.kg, run.goal, run.context):
+            left = run.deadline - time.monotonic()
+            if left <= 0:
+                run.result.errors.append(f'no time left before the "{step}" attempt')
+                return Status.TIMEOUT
+            status = self._attempt(run, step, facts, left)
+            if status is not None:
+                return status
+        return None
+
+    def _attempt(self, run: _Run, step: str, facts: set[Fact], left: float) -> Status | None:
+        """Build, solve and validate one widening step's problem; None: try the next step."""
+        attempt: dict[str, Any] = {'widening': step, 'facts': len(facts)}
+        run.result.attempts.append(attempt)
+        problem = self._build(run, step, facts, attempt)
+        if problem is None:
+            return Status.ERROR
+        res = self._solve(run, problem, attempt, left)
+        run.last = res.status
+        from l3mp_ros.planning import engines
+
+        up = engines.PlanGenerationResultStatus  # UP's finer status, by name
+        if res.up_status == up.UNSUPPORTED_PROBLEM.name:  # a wider context cannot help
+            run.result.errors.append(res.log)
+            return Status.UNSUPPORTED
+        if res.status == Status.ERROR:
+            run.result.errors.append(f'{_engine_words(run.engine)} failed on the "{step}" '
+                                     f'problem: {res.log.strip()[-500:]}')
+        if res.status == Status.TIMEOUT:
+            run.result.errors.append(f'{_engine_words(run.engine)} found no plan within the '
+                                     f'time limit ({run.timeout:g} s) on the "{step}" problem')
+            return Status.TIMEOUT
+        if res.status == Status.UNSOLVABLE and step == 'full':
+            run.result.proven = res.up_status == up.UNSOLVABLE_PROVEN.name
+            run.result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
+        if not res.solved:
+            return None
+        return self._validate(run, step, res, attempt)
+
+    def _build(self, run: _Run, step: str, facts: set[Fact],
+               attempt: dict[str, Any]) -> Problem | None:
+        """Build one step's problem (the whole KG's is kept); None when it cannot be built."""
+        t0 = time.monotonic()
+        try:
+            # the whole KG includes entities without facts (a grinder that only
+            # appears as an action parameter)
+            problem = build_problem(self.domain, run.kg, facts, run.goal,
+                                    include_types=self.include_types,
+                                    extra_objects=run.kg.entities if step == 'full' else ())
+            if step == 'full':
+                run.full_problem = problem
+        except ProblemError as exc:
+            run.result.errors.append(str(exc))
+            attempt['status'] = Status.ERROR
+            return None
+        attempt['build'] = time.monotonic() - t0
+        run.timings['build'] += attempt['build']
+        attempt['objects'] = len(problem.all_objects)
+        attempt['init'] = sum(1 for v in problem.explicit_initial_values.values()
+                              if v.is_true())
+        return problem
+
+    def _solve(self, run: _Run, problem: Problem, attempt: dict[str, Any],
+               left: float) -> EngineResult:
+        """Run the engine setting on one step's problem; count its time and notes."""
+        # the engines load on the first plan
+        from l3mp_ros.planning import portfolio
+
+        res = portfolio.solve(problem, run.engine, max(left - attempt['build'], 0.05),
+                              self.engine_params)
+        attempt['plan'] = res.seconds
+        run.result.notes += [n for n in res.notes if n not in run.result.notes]
+        run.timings['plan'] += res.seconds
+        attempt['status'] = res.status
+        attempt['up_status'] = res.up_status
+        attempt['engine'] = res.engine
+        if res.stages:
+            attempt['engines'] = res.stages
+        seconds = run.result.engine_seconds
+        for stage in res.stages or [{'engine': res.engine, 'seconds': res.seconds}]:
+            seconds[stage['engine']] = round(seconds.get(stage['engine'], 0.0)
+                                             + stage['seconds'], 3)
+        return res
+
+    def _validate(self, run: _Run, step: str, res: EngineResult,
+                  attempt: dict[str, Any]) -> Status | None:
+        """Check a step's plan on the whole KG's problem; SOLVED if it holds, else None."""
+        from l3mp_ros.planning import engines
+
+        t0 = time.monotonic()
+        if run.full_problem is None:
+            run.full_problem = build_problem(self.domain, run.kg, run.kg.facts, run.goal,
+                                             include_types=self.include_types,
+                                             extra_objects=run.kg.entities)
+            run.timings['build'] += time.monotonic() - t0
+            t0 = time.monotonic()
+        try:
+            valid, reason = engines.validate(run.full_problem,
+                                             plan_on(run.full_problem, res.plan))
+        except StepError as exc:
+            valid, reason = False, str(exc)
+        attempt['validate'] = time.monotonic() - t0
+        run.timings['validate'] += attempt['validate']
+        attempt['valid'] = valid
+        if valid:
+            run.result.solved_by = res.engine
+            run.result.steps = list(res.plan)
+            run.result.widening = step
+            run.result.problem_size = {'objects': attempt['objects'], 'init': attempt['init']}
+            return Status.SOLVED
+        attempt['invalid_reason'] = reason
+        run.last = None
+        return None
+
+    @staticmethod
+    def _give_up(run: _Run) -> Status:
+        """Return the status of a call in which no attempt gave a valid plan."""
+        if run.last == Status.UNSOLVABLE:
+            how = 'proven' if run.result.proven else 'not proven (incomplete search)'
+            run.result.errors.append(f'no plan exists on the whole KG ({how})')
+            return Status.UNSOLVABLE
+        if run.last is None:
+            run.result.errors.append('the plan found on the whole KG failed validation')
+        return Status.ERROR
