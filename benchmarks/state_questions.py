@@ -89,7 +89,7 @@ def score_questions(items, cfg, domain, llm, out: Path, swap: bool = False) -> i
             after = kg.copy()
             after.apply(gold)
             mentions = resolve(kg, text, steady=domain.schema.static_predicates())
-            ph = Phrasing(domain.schema, kg)
+            ph = Phrasing(domain.schema, kg, legacy=True)
             trace = SimpleNamespace(usage=Usage(), history=[])
             ents, _ = sr.settle_mentions(llm, kg, text, mentions, ph, trace)
             written = surfaces(mentions)
@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         mentions = resolve(kg, text, steady=domain.schema.static_predicates())
         if args.show:
             ents = list(dict.fromkeys(m.resolved for m in mentions if m.resolved))
-            ph = Phrasing(domain.schema, kg)
+            ph = Phrasing(domain.schema, kg, legacy=True)
             print(f'--- {i}: {text}\n    gold: {gold.to_json()}')
             for e in ents:
                 for q in sr.questions_for(world, kg, ph, e, ents):
@@ -225,8 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         trace = SimpleNamespace(usage=Usage(), history=[])
         began = time.perf_counter()
-        ents, guessed = sr.settle_mentions(llm, kg, text, mentions, Phrasing(domain.schema, kg),
-                                           trace)
+        said = Phrasing(domain.schema, kg, legacy=True)
+        ents, guessed = sr.settle_mentions(llm, kg, text, mentions, said, trace)
         r = sr.read_report(llm, world, kg, text, ents, trace, written=surfaces(mentions))
         done = complete(kg, r.update, world.constraints, world.domain)
         errors = r.errors or ([] if not done.update.is_empty() else ['no change'])

@@ -41,6 +41,7 @@ from .world.replica import ReplicaWorldModel
 from .world.store import StoreBase as Store
 from .world.store import StoreError
 from .world.stores import create_store, is_url, open_store, store_exists
+from .world.templates import Phrasebook
 
 if TYPE_CHECKING:
     from .agent.agent import Agent
@@ -187,6 +188,26 @@ def make_llm(cfg: Config, *, lazy: bool = True, api_key: str | None = None) -> C
     if lazy:
         return LazyLLM(lambda: LLMClient(settings))
     return LLMClient(settings)
+
+
+def make_phrasebook(cfg: Config, domain: DomainSchema, *, model: bool = True,
+                    progress: Callable[[str], None] | None = None) -> tuple[Phrasebook, str]:
+    """Return the domain's phrasebook, made once (kept in the cache), and what made it.
+
+    With ``model`` the configured LLM (the embedded one by default) writes the templates the
+    predicate's words did not settle; when it cannot be reached the rules' templates stand
+    and the second value says why. A bad ``<domain>.phrases.yaml`` raises ``TemplateError``.
+    """
+    from .llm import phrasebook
+    from .llm.protocol import LLMError
+    from .world.phrasing import phrasebook_dir
+
+    if not model:
+        return phrasebook.make(domain, None, None), 'rules only (--phrases rules)'
+    try:
+        return phrasebook.make(domain, make_llm(cfg), phrasebook_dir(), progress), ''
+    except (LLMError, OSError, ImportError) as exc:
+        return phrasebook.make(domain, None, None), f'no model ({exc}): rules only'
 
 
 def make_retriever(cfg: Config, **params: Any) -> Retriever:

@@ -139,7 +139,7 @@ def read_report(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     completed by the rules.
     """
     out = StateReading()
-    phrasing = Phrasing(world.domain, kg)
+    phrasing = Phrasing(world.domain, kg, legacy=True)
     system = prompt_text('state')
     report = ' '.join(text.split())
     preds = changeable(world)

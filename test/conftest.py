@@ -18,6 +18,10 @@ from l3mp_ros.world.verify import Verifier
 os.environ.setdefault('L3MP_EMBED_KEEP_ALIVE', '0')
 # parsed-domain summaries go to a directory of this test session, not the user's cache
 os.environ.setdefault('L3MP_DOMAIN_CACHE', tempfile.mkdtemp(prefix='l3mp-domains-'))
+# sentence templates from the predicates' words alone: kg init asks no model in tests, and no
+# phrasebook a model wrote on this machine is read (test_templates.py drives the model part)
+os.environ.setdefault('L3MP_PHRASES', 'rules')
+os.environ.setdefault('L3MP_PHRASEBOOKS', 'off')
 
 ROOT = Path(__file__).resolve().parent.parent
 

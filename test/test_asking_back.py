@@ -447,6 +447,6 @@ def test_a_reading_whose_predicate_the_report_never_says_is_asked_even_when_sure
             assert str(out.status) == 'clarify' and clean not in world.kg
             assert 'does not say cloth_is_clean of black_jeans, it speaks of cloth_is_dry' \
                 in out.errors[0]
-            assert out.question == 'Just to check: The black jeans is clean. Is that right?'
+            assert out.question == 'Just to check: The black jeans are clean. Is that right?'
             assert not updater.answer('no').applied
     assert (clean in world.kg) is not asked and out.applied is not asked

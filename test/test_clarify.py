@@ -165,7 +165,7 @@ def test_none_of_them_asks_about_the_rest_of_the_report(tmp_path):
         follow = updater.answer('none of them')
         assert len(fake.requests) == calls and world.kg.to_json() == before
         assert str(follow.status) == 'clarify' and not follow.applied
-        assert follow.question == ('Then: Jerry is in the kitchen. No longer: Jerry is in the '
+        assert follow.question == ('Then: Jerry is in the kitchen. Jerry is no longer in the '
                                    'living room. Is that right?')
         assert follow.asked()['options'] == [{
             'remove': [['jerry', 'person_in_room', 'living_room']],

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections import Counter
@@ -13,7 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import paths
-from ..compose import constraints_beside
+from ..compose import constraints_beside, make_phrasebook
+from ..config import Config
 from ..schemas import WireError, loads
 from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
@@ -29,8 +31,18 @@ from ..world.problem_file import (
 )
 from ..world.store import Event
 from ..world.stores import create_store, open_store
+from ..world.templates import Phrasebook, TemplateError
 from ..world.verify import Verifier
-from .common import CLIError, add_store, cli_writer, dump, open_existing_store, read_json
+from .common import (
+    CLIError,
+    add_llm_options,
+    add_store,
+    cli_writer,
+    dump,
+    llm_settings,
+    open_existing_store,
+    read_json,
+)
 
 DEFAULT_DOMAIN = 'pddl/household.pddl'
 
@@ -50,6 +62,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store(p, made=False)
     p.add_argument('--force', action='store_true', help='overwrite an existing store')
     p.add_argument('--no-verify', action='store_true', help='skip the state check')
+    p.add_argument('--phrases', choices=('model', 'rules'),
+                   default=os.environ.get('L3MP_PHRASES', 'model'),
+                   help="how each predicate's sentence template is made: the predicate's "
+                        'words, and the model where they do not settle it (model, default: '
+                        '$L3MP_PHRASES, else model), or the words alone (rules); '
+                        '<domain>.phrases.yaml overrides either (docs/pddl.md)')
+    add_llm_options(p)
     p.set_defaults(func=cmd_init)
 
     p = verbs.add_parser('apply', help='verify and apply a REMOVE/ADD update')
@@ -171,12 +190,33 @@ def cmd_init(args: argparse.Namespace) -> int:
             for e in listed(errors):
                 print(f'  - {e}', file=sys.stderr)
             return 1
+    try:  # a bad phrases file refuses the store before it is made
+        book, note = make_phrasebook(Config(**llm_settings(args)), domain,
+                                     model=args.phrases == 'model')
+    except TemplateError as exc:
+        raise CLIError(str(exc)) from None
     store = create_store(args.store, kg, writer=cli_writer(), domain_path=str(dpath),
                          constraints_path=str(cpath) if cpath else None, overwrite=args.force)
     store.close()
     print(f'created {args.store}: domain {domain.name}, {len(kg.entities)} entities, '
           f'{len(kg.facts)} facts')
+    print(phrases_line(book, note))
     return 0
+
+
+def phrases_line(book: Phrasebook, note: str = '') -> str:
+    """Return what ``kg init`` says of the domain's sentence templates and where they came from."""
+    counts = book.counts()
+    made = ', '.join(f'{counts[k]} from {w}' for k, w in (
+        ('rule', "the predicates' words"), ('model', 'the model'),
+        ('user', 'the phrases file')) if counts.get(k))
+    lines = [f'sentences: {len(book.templates)} predicate templates, {made}'
+             + (f'; {counts["unsettled"]} the words did not settle' if counts.get('unsettled')
+                else '') + (f' ({note})' if note else '')]
+    lines += [f'  {p}: "{t.text}" ({t.source.value}{"" if t.settled else ", unsettled"})'
+              for p, t in sorted(book.templates.items()) if t.source.value != 'rule'
+              or not t.settled]
+    return '\n'.join(lines)
 
 
 MAX_LISTED = 20  # errors printed for one rejected update (the rest are counted)

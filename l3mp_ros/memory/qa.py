@@ -174,7 +174,7 @@ class PastAnswerer:
 
     def _said(self, kg: KnowledgeGraph, facts: list[Fact]) -> str:
         """Return past facts as one clause: "the red pen was on the table and ..."."""
-        phrasing = Phrasing(self.domain, kg)
+        phrasing = Phrasing(self.domain, kg, legacy=True)
         text = ' and '.join(phrasing.sentence(f, past=True).rstrip('.') for f in facts)
         return text[:1].lower() + text[1:] if text.startswith('The ') else text
 

@@ -2,6 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Facts said as sentences, from the domain's own predicate and type names (no LLM).
 
+Each predicate is said by its template (:mod:`.templates`: the domain's phrasebook, made
+by rules, a model or the user's YAML), in the form asked for ("is", "is not", "was", "is no
+longer"); names are said as people write them: no article before a proper or numbered
+name ("Leia", "room 203", "bay 7"), possessives ("Claire's hat box"), the verb agreeing
+with a plural name ("the alcohol swabs are"). With ``legacy=True`` the earlier reading of
+the predicate's words (below) is kept: what the model is asked in the where-questions is
+said that way until the templates are measured there (docs/decisions.md).
+
+The earlier reading:
 A predicate name is read as words; the words that only repeat an argument's type are
 dropped, and what remains is the relation: ``(person_in_room jerry kitchen)`` → "Jerry is
 in the kitchen", ``(in_person_hand red_pen jerry)`` (the type word in the middle) → "The
@@ -15,11 +24,15 @@ Nothing here is specific to a domain: any typed PDDL domain gets its sentences t
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
+from . import english as en
 from .domain import DomainSchema
 from .kg import Fact, KnowledgeGraph, Update
+from .templates import Form, Phrasebook, phrasebook_for, verb_phrase
 
 PREPOSITIONS = frozenset((
     'in', 'on', 'at', 'inside', 'under', 'near', 'next', 'beside', 'by', 'with', 'into',
@@ -47,10 +60,13 @@ def words(name: str) -> list[str]:
 class Phrasing:
     """Sentences for the facts of one domain (and the names of one KG)."""
 
-    def __init__(self, domain: DomainSchema | None, kg: KnowledgeGraph) -> None:
+    def __init__(self, domain: DomainSchema | None, kg: KnowledgeGraph,
+                 book: Phrasebook | None = None, *, legacy: bool = False) -> None:
         self.domain = domain
         self.kg = kg
         self.proper = self._name_types(kg)
+        self.legacy = legacy or domain is None
+        self.book = book if book is not None or self.legacy else _book(domain)
 
     def _name_types(self, kg: KnowledgeGraph) -> frozenset[str]:
         """Return the types of names (people, usually).
@@ -82,7 +98,9 @@ class Phrasing:
 
     # -- entities ---------------------------------------------------------------------
     def entity(self, name: str) -> str:
-        """Return how an entity is said: "Jerry", "the living room table"."""
+        """Return how an entity is said: "Jerry", "the living room table", "room 203"."""
+        if not self.legacy:
+            return self._name(name)
         ws = words(name) or [name]
         if self.kg.entities.get(name) in self.proper:
             return ws[0].capitalize()
@@ -92,7 +110,62 @@ class Phrasing:
             return f'{possessive(owner.capitalize())} {" ".join(ws[1:])}'
         return ' '.join(ws) if ws[0] == 'the' else f'the {" ".join(ws)}'
 
-    # -- predicates ---------------------------------------------------------------------
+    def _name(self, name: str) -> str:
+        """Return a name as people write it (see the module docstring)."""
+        ws = [w for w in re.split(r'[_\-\s]+', name) if w] or [name]
+        low = [w.lower() for w in ws]
+        if self.kg.entities.get(name) in self.proper:
+            return ' '.join(w.capitalize() for w in low)
+        if len(low) == 1 and len(low[0]) <= 2 and low[0].isalpha():  # blocks "a", "d"
+            return low[0].upper()
+        owner = low[0] if len(low) > 1 else None
+        if owner is not None and self.kg.entities.get(owner) in self.proper:
+            return f'{possessive(owner.capitalize())} {" ".join(low[1:])}'
+        last = low[-1] if len(low) > 1 else None
+        if last is not None and self.kg.entities.get(last) in self.proper:  # lab_coat_lena
+            return f'{possessive(last.capitalize())} {" ".join(low[:-1])}'
+        if low[0] == 'the':
+            return ' '.join(low)
+        low = self._type_last(name, low)
+        if len(low) > 1 and len(low[-1]) == 1 and low[-1].isalpha():  # rack_a: "rack A"
+            return ' '.join([*low[:-1], low[-1].upper()])
+        numbered = any(c.isdigit() for c in low[-1])
+        return ' '.join(low) if numbered else f'the {" ".join(low)}'
+
+    def _type_last(self, name: str, low: list[str]) -> list[str]:
+        """Return a name that begins with its type said with the type last.
+
+        ``door_lab_101`` (a door) → lab 101 door, ``book_dune`` → dune book; not when the
+        rest is one label (``rack_a``, ``freezer_minus80``) or numbered inside.
+        """
+        kind = words(self.kg.entities.get(name) or '')
+        k = len(kind)
+        rest = low[k:]
+        if not kind or low[:k] != kind or not rest or (len(rest) == 1 and (
+                len(rest[0]) == 1 or any(c.isdigit() for c in rest[0]))):
+            return low
+        if any(any(c.isdigit() for c in w) for w in rest[:-1]):
+            return low
+        return [*rest, *kind]
+
+    def plural(self, name: str) -> bool:
+        """Tell whether a name is said as a plural: "the alcohol swabs" are."""
+        ws = words(name)
+        return bool(ws) and self.kg.entities.get(name) not in self.proper \
+            and en.plural_noun(ws[-1])
+
+    def say(self, fact: Fact, form: Form = Form.NOW) -> str:
+        """Return the fact in ``form`` as one sentence: "Anna is no longer in the kitchen."."""
+        if fact.numeric:
+            return self.value(fact, be=verb_phrase('be', form))
+        if self.book is None or self.book.get(fact.predicate) is None:
+            return self._legacy_sentence(fact, past=form is Form.PAST)
+        said = [self.entity(a) for a in fact.args]
+        said = [said[0], *(_lower_article(w) for w in said[1:])] if said else said
+        return self.book[fact.predicate].render(
+            said, form, [self.plural(a) for a in fact.args])
+
+    # -- predicates (legacy) --------------------------------------------------------------
     def _type_words(self, fact: Fact, index: int) -> set[str]:
         """Return the words of the types (and supertypes) of argument ``index``.
 
@@ -143,14 +216,14 @@ class Phrasing:
         rest = ', '.join(self.entity(a) for a in args[1:])
         return f'{be} {" ".join(toks)}: {rest}'
 
-    def value(self, fact: Fact, *, past: bool = False) -> str:
+    def value(self, fact: Fact, *, past: bool = False, be: str | None = None) -> str:
         """Return a numeric fact as a sentence, its number kept.
 
         "The robot1's battery level is 73.5." (the words repeating the argument's type
         dropped, as for predicates), "The distance for the kitchen and the lab is 10.",
         "The total load is 5.".
         """
-        be = 'was' if past else 'is'
+        be = be or ('was' if past else 'is')
         toks = words(fact.predicate) or [fact.predicate]
         if len(fact.args) == 1:
             first = self._type_words(fact, 0)
@@ -166,6 +239,11 @@ class Phrasing:
 
     def sentence(self, fact: Fact, *, past: bool = False) -> str:
         """Return the fact as one sentence: "Jerry is in the kitchen."."""
+        if not self.legacy:
+            return self.say(fact, Form.PAST if past else Form.NOW)
+        return self._legacy_sentence(fact, past=past)
+
+    def _legacy_sentence(self, fact: Fact, *, past: bool = False) -> str:
         if fact.numeric:
             return self.value(fact, past=past)
         if not fact.args:
@@ -181,7 +259,34 @@ class Phrasing:
 
     def change(self, update: Update) -> str:
         """Return an applied update in words: what holds now, then what no longer does."""
+        if not self.legacy:  # a number replaced by another is said once, as it is now
+            valued = {(f.predicate, f.args) for f in update.add if f.numeric}
+            gone = [f for f in sorted(update.remove)
+                    if not (f.numeric and (f.predicate, f.args) in valued)]
+            return ' '.join([*(self.say(f) for f in sorted(update.add)),
+                             *(self.say(f, Form.NO_LONGER) for f in gone)])
         now = self.sentences(sorted(update.add))
         gone = '; '.join(_lower_article(self.sentence(f).rstrip('.'))
                          for f in sorted(update.remove))
         return ' '.join(p for p in (now, f'No longer: {gone}.' if gone else '') if p)
+
+
+_BOOKS: dict[int, Phrasebook] = {}
+
+
+def _book(domain: DomainSchema) -> Phrasebook:
+    """Return the domain's phrasebook (made once per domain object in this process)."""
+    got = _BOOKS.get(id(domain))
+    if got is None or got is not getattr(domain, '_phrasebook', None):
+        got = _BOOKS[id(domain)] = phrasebook_for(domain, phrasebook_dir())
+        domain.__dict__['_phrasebook'] = got
+    return got
+
+
+def phrasebook_dir() -> Path | None:
+    """Return where phrasebooks are kept (``L3MP_PHRASEBOOKS``: another directory, or off)."""
+    env = os.environ.get('L3MP_PHRASEBOOKS', '')
+    if env == 'off':
+        return None
+    return Path(env) if env else Path(os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache'
+                                      ) / 'l3mp_ros' / 'phrasebooks'

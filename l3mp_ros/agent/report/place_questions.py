@@ -234,7 +234,7 @@ def where_after(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str, 
     type; returns the facts of the option both orders chose, None when they differ, the
     answer is outside the options, or there is nothing to ask. Raises ``LLMError``.
     """
-    phrasing = Phrasing(world.domain, kg)
+    phrasing = Phrasing(world.domain, kg, legacy=True)  # the model's options (decisions.md)
     q = where_question(world, kg, phrasing, entity, as_said(phrasing, entity, written), group,
                        objects)
     return agreed_facts(llm, text, q, trace) if q is not None else None
@@ -272,7 +272,7 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     client's ``LLMError``.
     """
     out = PlaceFindings()
-    phrasing = Phrasing(world.domain, kg)
+    phrasing = Phrasing(world.domain, kg, legacy=True)  # the model's options (decisions.md)
     preds = changeable(world)
     for entity in entities:
         said = as_said(phrasing, entity, written)
