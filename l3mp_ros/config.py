@@ -51,6 +51,7 @@ PORTFOLIO = 'portfolio'  # LAPKT with a short budget, then Fast Downward (planni
 ENGINE_SETTINGS = (PORTFOLIO, *ENGINES, *NUMERIC_ENGINES, *TEMPORAL_ENGINES)
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 PROMPT_CONTEXTS = ('full', 'mentioning', 'referents', 'widen')  # agent/grounding.py, update.py
+PROMPT_PHRASINGS = ('words', 'templates')  # world/phrasing.py: how facts are put to the model
 EXECUTE_POLICIES = ('feedback', 'none')
 PATROL_POLICIES = ('off', 'idle')
 
@@ -167,6 +168,11 @@ class Config:
                               'whole names), so the model does not generate what the grammar '
                               "forces; needs the model's tokenizer (the embedded server)",
                               AGENT)
+    prompt_phrasing: str = _p('words', "how facts are said to the model in the read-back's "
+                              "statements and the where-questions' options: words (the "
+                              "predicate's words, as measured so far) or templates (the "
+                              "domain's sentence templates, as people are spoken to)", AGENT,
+                              choices=PROMPT_PHRASINGS)
     per_slot: int = _p(30, 'entities offered per argument slot of an answer (the most relevant '
                        'first)', AGENT)
     split_clauses: bool = _p(True, 'read a report or task telling several changes part by part',

@@ -213,3 +213,16 @@ def test_kg_init_says_where_its_templates_came_from(tmp_path, capsys):
     assert main([*cmd, '--store', str(tmp_path / 'k2.db')]) == 2
     assert 'must name each of its 2' in capsys.readouterr().err
     assert not (tmp_path / 'k2.db').exists()
+
+
+def test_the_model_is_put_the_templates_only_with_prompt_phrasing_templates(tmp_path):
+    from l3mp_ros.agent.report.read_back import StatedReadBack
+
+    from .agent_fixtures import household_world
+    world = household_world(tmp_path)
+    pen = Fact('in_person_hand', ('red_pen', 'jerry'))
+    words = StatedReadBack(None, world, 0.0)
+    assert words.claim(pen, False, None) == 'red pen is now in hand jerry'
+    said = StatedReadBack(None, world, 0.0, templates=True)
+    assert said.claim(pen, False, None) == "The red pen is now in Jerry's hand"
+    assert said.claim(pen, True, {'red_pen': 'the pen'}) == "The pen is no longer in Jerry's hand"

@@ -61,9 +61,11 @@ class Phrasing:
     """Sentences for the facts of one domain (and the names of one KG)."""
 
     def __init__(self, domain: DomainSchema | None, kg: KnowledgeGraph,
-                 book: Phrasebook | None = None, *, legacy: bool = False) -> None:
+                 book: Phrasebook | None = None, *, legacy: bool = False,
+                 names: dict[str, str] | None = None) -> None:
         self.domain = domain
         self.kg = kg
+        self.names = names or {}  # entities written as an utterance wrote them
         self.proper = self._name_types(kg)
         self.legacy = legacy or domain is None
         self.book = book if book is not None or self.legacy else _book(domain)
@@ -99,6 +101,8 @@ class Phrasing:
     # -- entities ---------------------------------------------------------------------
     def entity(self, name: str) -> str:
         """Return how an entity is said: "Jerry", "the living room table", "room 203"."""
+        if name in self.names:
+            return self.names[name]
         if not self.legacy:
             return self._name(name)
         ws = words(name) or [name]

@@ -244,7 +244,7 @@ class Where:
             if not set(group) & q.going.places:
                 continue
             kg = q.before if self.moved_earlier(subject, group) else q.kg
-            phrasing = Phrasing(q.world.domain, kg, legacy=True)
+            phrasing = Phrasing(q.world.domain, kg, legacy=not q.settings.templates)
             near = [z for z in self.zones(stated, subject, group) if z not in refs]
             asked = where_question(q.world, kg, phrasing, subject,
                                    as_said(phrasing, subject, q.ctx.written), group,

@@ -218,7 +218,8 @@ class ReadBack:
     def judge(self, a: PartAnswer) -> Ruling:
         """Return the answer as read back (amended), or the read-back's errors."""
         r, q, trace = a.r, a.q, a.loop.trace
-        check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes, lambda f: f in q.placed)
+        check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
+                               lambda f: f in q.placed, templates=a.settings.templates)
         asked = a.part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement
         completion, errors, denied = check.check(r.req.text, asked, a.got.value, r.work,

@@ -227,14 +227,15 @@ def picker(llm: ChatLLM, text: str, q: Question, trace: Trace) -> Callable[[list
 
 def where_after(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str, entity: str,
                 group: tuple[str, ...], objects: Sequence[str], trace: Trace, *,
-                written: dict[str, str] | None = None) -> frozenset[Fact] | None:
+                written: dict[str, str] | None = None,
+                templates: bool = False) -> frozenset[Fact] | None:
     """Ask where ``entity`` is after the report over ``group``, in both option orders.
 
     The options are its place before the report ("as before") and ``objects`` of the right
     type; returns the facts of the option both orders chose, None when they differ, the
     answer is outside the options, or there is nothing to ask. Raises ``LLMError``.
     """
-    phrasing = Phrasing(world.domain, kg, legacy=True)  # the model's options (decisions.md)
+    phrasing = Phrasing(world.domain, kg, legacy=not templates)  # setting prompt_phrasing
     q = where_question(world, kg, phrasing, entity, as_said(phrasing, entity, written), group,
                        objects)
     return agreed_facts(llm, text, q, trace) if q is not None else None
@@ -255,7 +256,8 @@ def agreed_facts(llm: ChatLLM, text: str, q: Question, trace: Trace,
 
 def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
                  update: Update, entities: Sequence[str], trace: Trace, *,
-                 written: dict[str, str] | None = None, stay: bool = False) -> PlaceFindings:
+                 written: dict[str, str] | None = None, stay: bool = False,
+                 templates: bool = False) -> PlaceFindings:
     """Ask where each of ``entities`` is after the report; keep out what goes against ``update``.
 
     One where-question per exactly-one place group of each referent, its options the
@@ -272,7 +274,7 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     client's ``LLMError``.
     """
     out = PlaceFindings()
-    phrasing = Phrasing(world.domain, kg, legacy=True)  # the model's options (decisions.md)
+    phrasing = Phrasing(world.domain, kg, legacy=not templates)  # setting prompt_phrasing
     preds = changeable(world)
     for entity in entities:
         said = as_said(phrasing, entity, written)

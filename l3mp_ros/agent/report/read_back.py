@@ -17,6 +17,8 @@ from ...llm.protocol import ChatLLM, LLMError, llm_failure
 from ...world.complete import Completion, complete
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
+from ...world.phrasing import Phrasing
+from ...world.templates import Form
 from ..core.attempts import DoubtReason, Trace
 from ..core.wording import say
 
@@ -47,6 +49,15 @@ class StatedReadBack:
     unread: Callable[[Fact], bool] | None = None
     #: the facts of one thing the two option orders did not settle on (``choose``)
     unsettled: list[Fact] = field(default_factory=list)
+    #: statements in the domain's sentence templates (setting ``prompt_phrasing``)
+    templates: bool = False
+
+    def claim(self, fact: Fact, removed: bool, written: dict[str, str] | None) -> str:
+        """Return the statement the model is asked about (``prompt_phrasing``)."""
+        if not self.templates:
+            return say(fact, removed=removed, domain=self.world.domain, names=written)
+        said = Phrasing(self.world.domain, self.world.kg, names=written)
+        return said.say(fact, Form.NO_LONGER if removed else Form.CHANGED).rstrip('.')
 
     def check(self, text: str, part: str | None, completion: Completion, kg: KnowledgeGraph,
               out: Trace, written: dict[str, str] | None,
@@ -85,8 +96,7 @@ class StatedReadBack:
             group = self.independent(group, stated, kg)
             if len({f.predicate for f in group}) < 2:
                 continue
-            claims = [say(f, removed=f in stated.remove, domain=self.world.domain,
-                          names=written) for f in group]
+            claims = [self.claim(f, f in stated.remove, written) for f in group]
             try:
                 k = self._pick(report_head(text, part), claims, out)
             except LLMError as exc:
@@ -163,8 +173,7 @@ class StatedReadBack:
         for fact in sorted(stated.add | stated.remove):
             if self.unread is not None and fact in stated.add and self.unread(fact):
                 continue
-            claim = say(fact, removed=fact in stated.remove, domain=self.world.domain,
-                        names=written)
+            claim = self.claim(fact, fact in stated.remove, written)
             if claim not in read:
                 try:
                     read[claim] = self._yes(text, part, claim, fact, fact in stated.remove, out)

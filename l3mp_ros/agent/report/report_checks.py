@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from ...llm.protocol import LLMError, llm_failure
-from ...retrieval.mentions import owners_only
+from ...retrieval.mention_lists import owners_only
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
 from ...world.phrasing import Phrasing
@@ -67,7 +67,8 @@ class PlaceCheck:
         try:
             check = check_places(rep.llm, rep.world, r.req.kg, r.req.text, rep.update,
                                  [e for e in r.ctx.referents() if e not in owners],
-                                 rep.out.trace, written=r.ctx.written)
+                                 rep.out.trace, written=r.ctx.written,
+                                 templates=rep.settings.templates)
         except LLMError as exc:
             return Ruling.reject([llm_failure(exc, 'place check')])
         stayed = [DoubtReason.PLACE] if check.stayed else []  # applied, its facts looked at first
@@ -114,7 +115,8 @@ class ActorCheck:
         try:
             said = where_after(rep.llm, world, kg, r.req.text, got.actor, got.group,
                                [*r.ctx.referents(), got.zone], rep.out.trace,
-                               written=r.ctx.written) if rep.settings.ask_actor else None
+                               written=r.ctx.written, templates=rep.settings.templates
+                               ) if rep.settings.ask_actor else None
         except LLMError as exc:
             return Ruling.reject([llm_failure(exc, 'place check')])
         thing, place = got.put.args

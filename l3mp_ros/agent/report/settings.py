@@ -34,8 +34,14 @@ class UpdateSettings:
     changes_only: bool = default('changes_only')
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
     answer_handles: bool = default('answer_handles')  # names in answers as short handles
+    prompt_phrasing: str = default('prompt_phrasing')  # words | templates (world/templates.py)
     #: checks switched off by name (:func:`.pipeline.check_names`): ablations only
     skip_checks: frozenset[str] = frozenset()
+
+    @property
+    def templates(self) -> bool:
+        """Tell whether facts are put to the model in the domain's sentence templates."""
+        return self.prompt_phrasing == 'templates'
 
     @classmethod
     def from_config(cls, cfg: Config) -> UpdateSettings:
