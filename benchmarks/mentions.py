@@ -11,7 +11,7 @@ lists only the texts whose resolution differs from an earlier dump. No LLM::
 
     python benchmarks/mentions.py ../shared/eval/lab ../shared/eval/warehouse \\
         benchmarks/data/office_reports.json benchmarks/data/ward_reports.json --out before.json
-    # ... change retrieval/mentions.py ...
+    # ... change retrieval/mentions.py or retrieval/narrowing.py ...
     python benchmarks/mentions.py ../shared/eval/lab ... --against before.json
 """
 

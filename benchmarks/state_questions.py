@@ -34,7 +34,8 @@ from l3mp_ros import compose
 from l3mp_ros.agent.report import place_questions as sq
 from l3mp_ros.config import Config
 from l3mp_ros.llm.protocol import Usage
-from l3mp_ros.retrieval.mentions import resolve, surfaces
+from l3mp_ros.retrieval.mention_lists import surfaces
+from l3mp_ros.retrieval.mentions import resolve
 from l3mp_ros.world.complete import complete
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.phrasing import Phrasing

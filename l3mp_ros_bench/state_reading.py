@@ -28,7 +28,7 @@ from l3mp_ros.agent.report.place_questions import (
 )
 from l3mp_ros.llm.prompting import prompt_text
 from l3mp_ros.llm.protocol import ChatLLM, LLMError, llm_failure
-from l3mp_ros.retrieval.mentions import Mention
+from l3mp_ros.retrieval.mention import Mention
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.phrasing import Phrasing

@@ -10,7 +10,8 @@ from l3mp_ros.cli import main
 from l3mp_ros.compose import build_agent
 from l3mp_ros.config import Config
 from l3mp_ros.retrieval.full import FullRetriever
-from l3mp_ros.retrieval.mentions import Mention, resolve
+from l3mp_ros.retrieval.mention import Mention
+from l3mp_ros.retrieval.mentions import resolve
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.store import Store

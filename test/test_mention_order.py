@@ -3,7 +3,7 @@
 """The last mention wins: one rule for reports and tasks (``mention_order.named_last``)."""
 
 from l3mp_ros.agent.core.mention_order import named_last
-from l3mp_ros.retrieval.mentions import Mention
+from l3mp_ros.retrieval.mention import Mention
 
 
 def _m(start: int, *candidates: str) -> Mention:

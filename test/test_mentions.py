@@ -1,12 +1,13 @@
 # Copyright 2026 The l3mp_ros Authors
 # SPDX-License-Identifier: Apache-2.0
-"""Mention resolution (retrieval/mentions.py): each word read once, ambiguity narrowed."""
+"""Mention resolution (retrieval/mentions.py, narrowing.py): each word read once, narrowed."""
 
 from __future__ import annotations
 
 import pytest
 
-from l3mp_ros.retrieval.mentions import referents, resolve, surfaces
+from l3mp_ros.retrieval.mention_lists import surfaces
+from l3mp_ros.retrieval.mentions import referents, resolve
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
 
 

@@ -14,7 +14,9 @@ from ..llm.prompting import format_facts, prompt_text
 from ..llm.protocol import Answer, ChatLLM, LLMError, Usage, llm_failure
 from ..retrieval.base import Retriever
 from ..retrieval.link import named_fully
-from ..retrieval.mentions import Mention, head, resolve
+from ..retrieval.mention import Mention
+from ..retrieval.mention_lists import head
+from ..retrieval.mentions import resolve
 from ..text import STOPWORDS, name_words, stem, words
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
@@ -153,7 +155,7 @@ def by_prefix(found: Mention, phrase: str) -> list[str]:
 
 def head_mention(kg: KnowledgeGraph, phrase: str,
                  schema: DomainSchema | None = None) -> Mention | None:
-    """Return the mention a question's noun phrase is about (:func:`.mentions.head`)."""
+    """Return the mention a question's noun phrase is about (:func:`.mention_lists.head`)."""
     steady = schema.static_predicates() if schema is not None else None
     preds = schema.predicates if schema is not None else ()
     return head(resolve(kg, phrase, steady=steady, predicates=preds), phrase)

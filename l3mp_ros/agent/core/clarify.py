@@ -27,7 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...retrieval.mentions import Mention, resolve
+from ...retrieval.mention import Mention
+from ...retrieval.mentions import resolve
 from ...world.complete import complete
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel

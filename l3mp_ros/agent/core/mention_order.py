@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
-from ...retrieval.mentions import Mention, last_mentioned
+from ...retrieval.mention import Mention
+from ...retrieval.mention_lists import last_mentioned
 from ...text import WORD_RE
 
 T = TypeVar('T')
@@ -24,7 +25,7 @@ def named_last(items: Sequence[T], key: Callable[[T], str], mentions: Iterable[M
     """Return the item whose ``key`` the utterance names last, or None.
 
     A name's position is that of the last mention that may denote it
-    (:func:`~l3mp_ros.retrieval.mentions.last_mentioned`); with ``text``, a word no
+    (:func:`~l3mp_ros.retrieval.mention_lists.last_mentioned`); with ``text``, a word no
     mention covers counts at its own position (an owner inside a mention: "Lena's
     tubes"). None when an item's name is not named at all, or when the last two are named
     at the same place (named together: nothing says which came last).

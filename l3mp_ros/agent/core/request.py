@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from ...llm.protocol import ChatLLM, LLMError, Usage, llm_failure
 from ...retrieval.base import Retrieval, Retriever
-from ...retrieval.mentions import Mention, resolve
+from ...retrieval.mention import Mention
+from ...retrieval.mentions import resolve
 from ...text import name_words, words
 from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel

@@ -22,7 +22,8 @@ from typing import Any
 from ...config import default
 from ...llm.handles import Tokenize, TupleHandles, branch_row, shorten_branch, token_pieces
 from ...retrieval.base import Retrieval, facts_about
-from ...retrieval.mentions import Mention, candidates, surfaces
+from ...retrieval.mention import Mention
+from ...retrieval.mention_lists import candidates, surfaces
 from ...world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.grounding import Grounding, fact_item, literal

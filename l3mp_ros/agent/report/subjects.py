@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ...retrieval.mentions import Mention
+from ...retrieval.mention import Mention
 from ...text import WORD_RE, words
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel

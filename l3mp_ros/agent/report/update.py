@@ -52,7 +52,7 @@ from .settings import UpdateSettings
 
 if TYPE_CHECKING:
     from ...memory.hooks import Memory
-    from ...retrieval.mentions import Mention
+    from ...retrieval.mention import Mention
     from ...world.model import WorldModel
 
 __all__ = ['NLUpdater', 'UpdateOutcome', 'UpdateSettings', 'NO_CHANGE', 'RESTATED']

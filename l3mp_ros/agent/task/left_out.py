@@ -11,7 +11,7 @@ plans; otherwise it stays. Asked once per task.
 from __future__ import annotations
 
 from ...llm.protocol import LLMError
-from ...retrieval.mentions import Mention
+from ...retrieval.mention import Mention
 from ...text import words
 from ...world.kg import KnowledgeGraph
 from ..core.attempts import Verdict

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...planning.problem import Node, entities_of_type, render_goal
-from ...retrieval.mentions import Mention
+from ...retrieval.mention import Mention
 from ...world.complete import forbidding_rule
 from ...world.constraints import Constraints
 from ...world.domain import DomainSchema

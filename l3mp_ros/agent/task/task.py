@@ -29,7 +29,7 @@ from ...llm.protocol import ChatLLM, LLMReply
 from ...planning.planner import Planner, PlanResult
 from ...planning.status import Status
 from ...retrieval.base import Retrieval, Retriever
-from ...retrieval.mentions import candidates, possessors, surfaces
+from ...retrieval.mention_lists import candidates, possessors, surfaces
 from ...stages import stage
 from ...text import STOPWORDS, name_words, stem, words
 from ...world.domain import DomainSchema

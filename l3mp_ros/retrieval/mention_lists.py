@@ -1,0 +1,108 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""What a resolved list of mentions tells: who is named, how, last, as an owner, as the head.
+
+:func:`.mentions.resolve` returns an utterance's mentions in reading order; the pipelines
+read them through these: every entity they may denote (:func:`candidates`), where each was
+named last (:func:`last_mentioned`), how the utterance wrote it (:func:`surfaces`), the
+owners written before a name (:func:`possessors`, :func:`owners_only`) and the mention a
+noun phrase is about (:func:`head`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from l3mp_ros.world.kg import KnowledgeGraph
+
+from ..text import name_words, stem
+from .mention import PRONOUNS, Mention, word_tokens
+
+
+def last_mentioned(mentions: Iterable[Mention]) -> dict[str, int]:
+    """Return, per entity a mention may denote, the word position of its last mention.
+
+    The report's order is the order of events: of two places one thing is given, the one
+    named last wins ("took the key off her desk and walked it out to Omar").
+    """
+    where: dict[str, int] = {}
+    for m in mentions:
+        for c in m.candidates:
+            where[c] = max(where.get(c, -1), m.start)
+    return where
+
+
+def surfaces(mentions: list[Mention]) -> dict[str, str]:
+    """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa"."""
+    out: dict[str, str] = {}
+    for m in mentions:
+        n = m.resolved
+        if not n or not m.surface or n in out:
+            continue
+        proper = '_' not in n and m.surface[:1].isupper()  # a name: "Rosa"
+        owned = "'" in m.surface  # "Theo's yeast plate"
+        out[n] = m.surface if proper or owned else f'the {m.surface}'
+    return out
+
+
+def possessors(kg: KnowledgeGraph, text: str, *, kinds: bool = False) -> list[str]:
+    """Return the entities a one-word name written as an owner names ("Theo's RNA tube").
+
+    Mention resolution reads "Theo's RNA tube" as one mention (``theo_rna_tube``); a task
+    may still need Theo himself ("get Theo's tube out for him"): only when a personal
+    pronoun may point back at him, or (``kinds``) the utterance speaks of kinds of things
+    ("all of Lena's tubes": the things Lena owns).
+    """
+    tokens = [t[2] for t in word_tokens(text)]
+    if not kinds and not PRONOUNS & set(tokens):
+        return []  # "the table in Sophia's bedroom": Sophia is no referent of her own
+    out = []
+    for tok in tokens:
+        if tok.endswith(("'s", "s'")):
+            name = tok.split("'")[0]
+            if name in kg.entities and name not in out:
+                out.append(name)
+    return out
+
+
+def owners_only(kg: KnowledgeGraph, text: str, mentions: list[Mention]) -> set[str]:
+    """Return the entities ``text`` names only as the owner of what follows.
+
+    "Jerry walked into Michael's room": "Michael's" is a mention of Michael when the room's
+    name does not follow his ("michael_bedroom"), yet the report says nothing of Michael.
+    Not an entity some other mention names, nor one a personal pronoun may point back at
+    (:func:`possessors`: "walked into Michael's room and woke him").
+    """
+    raw = [t[2] for t in word_tokens(text)]
+
+    def owner(m: Mention) -> bool:
+        return raw[m.end - 1].endswith(("'s", "s'")) and m.end < len(raw)
+
+    owned = {m.resolved for m in mentions if m.resolved and owner(m)}
+    named = {m.resolved for m in mentions if m.resolved and not owner(m)}
+    return owned - named - set(possessors(kg, text))
+
+
+def candidates(mentions: list[Mention]) -> list[str]:
+    """Return every entity the mentions may denote, in reading order, once each."""
+    return list(dict.fromkeys(n for m in mentions for n in m.candidates))
+
+
+def head(mentions: list[Mention], text: str) -> Mention | None:
+    """Return the mention a noun phrase is about: not an owner, not a description.
+
+    "Ada's tool case": the tool case, not Ada; "the remote in Emily's bedroom": the
+    remote. None when the phrase has no mention.
+    """
+    raw = [t[2] for t in word_tokens(text)]
+    for m in mentions:
+        owner = raw[m.end - 1].endswith(("'s", "s'")) and any(o.start >= m.end for o in mentions)
+        if m.describes is None and not owner:
+            if m.resolved is None:  # "the cradle at the tills": till_cradle is a cradle
+                said = set(m.text.split())
+                fuller = [o for o in mentions if o.describes == m.start and o.resolved
+                          and said <= {stem(w) for w in name_words(o.resolved)}]
+                if len(fuller) == 1:
+                    return fuller[0]
+            return m
+    return mentions[0] if mentions else None
