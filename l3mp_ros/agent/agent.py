@@ -3,7 +3,8 @@
 """The L3M+P agent: one object wiring world model, LLM, retriever and planner.
 
 :func:`l3mp_ros.compose.build_agent` builds one from the configuration; the pipelines
-live in :mod:`.update` (Algorithm 3), :mod:`.task` (Algorithm 4) and :mod:`.router`.
+live in :mod:`.update` (Algorithm 3), :mod:`.task` (Algorithm 4) and :mod:`.router`;
+one utterance routed and handled is a :class:`~.turn.Turn` (:meth:`Agent.say`).
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from ..config import Config
 from ..llm.protocol import Answer, ChatLLM, Usage
 from ..planning.planner import Planner
 from ..retrieval.base import Retriever
+from ..text import UtteranceKind
 from ..world.model import WorldModel
 from ..world.support import told_notes
 from .report.update import NLUpdater, UpdateOutcome, UpdateSettings
 from .router import QuestionAnswerer, Router
 from .task.task import TaskOutcome, TaskPlanner, TaskSettings
+from .turn import Turn
 
 if TYPE_CHECKING:
     from ..memory.hooks import Memory
@@ -95,6 +98,26 @@ class Agent:
             return 'report'
         with self._budget():
             return self.router.classify(text, usage)
+
+    def say(self, text: str, kind: UtteranceKind | None = None, *,
+            source: str = 'nl') -> Turn:
+        """Handle one utterance as a ``kind`` (None: as :meth:`route` says): one turn.
+
+        What other writers committed since the last turn is taken in first, so a long
+        session (``l3mp chat``) reads the store as a fresh ``l3mp say`` would, and a
+        question asked back that waited past ``clarify_timeout`` is closed (``expired``).
+        """
+        self.world.refresh()
+        expired = self.updater.expire(source=source)
+        kind = UtteranceKind(kind if kind is not None else self.route(text))
+        if kind == UtteranceKind.REPORT:
+            turn = Turn(text, kind, report=self.update(text, source=source))
+        elif kind == UtteranceKind.TASK:
+            turn = Turn(text, kind, task=self.task(text))
+        else:
+            turn = Turn(text, kind, answer=self.ask(text))
+        turn.expired = expired
+        return turn
 
     def close(self) -> None:
         """Close the store and the LLM client."""

@@ -18,7 +18,7 @@ from .common import CLIError, known_errors
 # Subcommand modules, each with ``register(subparsers)``; ``func(args) -> int`` per verb.
 # ``bench`` comes from the benchmark package beside this one, when it is installed.
 COMMANDS = (*(f'{__name__}.{m}' for m in ('kg_cmd', 'demo_cmd', 'plan_cmd', 'language_cmd',
-                                          'thor_cmd', 'memory_cmd')),
+                                          'chat_cmd', 'thor_cmd', 'memory_cmd')),
             'l3mp_ros_bench.cli')
 
 

@@ -14,7 +14,7 @@ from .. import paths
 from ..compose import store_config
 from ..config import Config
 from ..config import default as config_default
-from ..llm.protocol import LLMError, llm_unavailable
+from ..llm.protocol import LLMError
 from ..planning.status import Status
 from ..text import UtteranceKind
 from ..world.stores import is_url
@@ -32,11 +32,19 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..agent import Agent
+    from ..agent.report.reading import UpdateOutcome
+    from ..agent.task.outcome import TaskOutcome
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     add_store(p)
     p.add_argument('--text', required=True, help='the utterance')
+    agent_options(p)
+    p.add_argument('--json', action='store_true')
+
+
+def agent_options(p: argparse.ArgumentParser) -> None:
+    """Declare the options of the agent a language verb builds (``say``, ``chat``)."""
     config_option(p, 'retriever', help='context retrieval: link (embedder, no LLM call), '
                   'search (R^S, paper Algorithms 1-2), select (R+), full (R-)')
     config_option(p, 'verify', help='ablation: skip the verifier')
@@ -63,7 +71,6 @@ def _common(p: argparse.ArgumentParser) -> None:
     config_option(p, 'plan_timeout', '--timeout', help='planner timeout (s)')
     config_option(p, 'report_timeout',
                   help='seconds all LLM calls of this request may take (0: no bound)')
-    p.add_argument('--json', action='store_true')
     config_option(p, 'answer_past', '--memory', action='store_true')
     config_option(p, 'episodic_k')
     config_option(p, 'experience')
@@ -152,50 +159,52 @@ def _run(args: argparse.Namespace, kind: UtteranceKind | None) -> int:
     """Handle ``args.text`` as a ``kind`` of utterance (None: as the router says)."""
     agent = agent_from_args(args)
     try:
-        if kind is None:
-            kind = agent.route(args.text)
-            if not args.json:
-                print(f'({kind})')
-        if kind == UtteranceKind.REPORT:
-            out = agent.update(args.text, source='cli')
-            if llm_unavailable(out.errors):
-                raise CLIError(out.errors[0])
-            if args.json:
-                print(dump(out.to_json()))
-            elif out.applied:
-                print(f'applied after {out.attempts} attempt(s) (event {out.event_id}):')
-                print(out.update.text())
-            elif out.question:
-                print(out.question)
-                print(f'not applied yet: the report waits for the answer (l3mp say --text ...; '
-                      f'event {out.event_id})', file=sys.stderr)
-            else:
-                print(f'rejected after {out.attempts} attempt(s); the KG is unchanged:',
-                      file=sys.stderr)
-                for e in out.errors:
-                    print(f'  - {e}', file=sys.stderr)
-            return 0 if out.applied else 1
-        if kind == UtteranceKind.TASK:
-            out = agent.task(args.text)
-            if llm_unavailable(out.errors):
-                raise CLIError(out.errors[0])
-            if args.json:
-                print(dump(out.to_json()))
-            else:
-                print(f'goal: {out.goal}')
-                print(f'status: {out.status}')
-                for step in out.steps:
-                    print(step)
-                for e in out.errors:
-                    print(f'  - {e}', file=sys.stderr)
-            return 0 if Status(out.status).ok else 1
-        answer = agent.ask(args.text)
-        if answer.error:
-            raise CLIError(answer.error)
-        print_answer(answer, args.json)
-        return 0
+        turn = agent.say(args.text, kind, source='cli')
     finally:
         agent.close()
+    if turn.failed is not None:
+        raise CLIError(turn.failed)
+    if kind is None and not args.json:
+        print(f'({turn.kind})')
+    if turn.report is not None:
+        return _print_report(turn.report, args.json)
+    if turn.task is not None:
+        return _print_task(turn.task, args.json)
+    print_answer(turn.answer, args.json)
+    return 0
+
+
+def _print_report(out: UpdateOutcome, as_json: bool) -> int:
+    """Print what became of a report; return its exit code (1: not applied)."""
+    if as_json:
+        print(dump(out.to_json()))
+    elif out.applied:
+        print(f'applied after {out.attempts} attempt(s) (event {out.event_id}):')
+        print(out.update.text())
+    elif out.question:
+        print(out.question)
+        print(f'not applied yet: the report waits for the answer (l3mp say --text ...; '
+              f'event {out.event_id})', file=sys.stderr)
+    else:
+        print(f'rejected after {out.attempts} attempt(s); the KG is unchanged:',
+              file=sys.stderr)
+        for e in out.errors:
+            print(f'  - {e}', file=sys.stderr)
+    return 0 if out.applied else 1
+
+
+def _print_task(out: TaskOutcome, as_json: bool) -> int:
+    """Print a task's goal, status and plan; return its exit code (1: no plan)."""
+    if as_json:
+        print(dump(out.to_json()))
+    else:
+        print(f'goal: {out.goal}')
+        print(f'status: {out.status}')
+        for step in out.steps:
+            print(step)
+        for e in out.errors:
+            print(f'  - {e}', file=sys.stderr)
+    return 0 if Status(out.status).ok else 1
 
 
 def cmd_update(args: argparse.Namespace) -> int:
