@@ -82,9 +82,7 @@ class OpenQuestions:
         began = time.perf_counter()
         open_ = self.pending()
         if open_ is None:
-            if correction(text):
-                return self.withdraw(text, source, began)
-            return self._stray(text, source, began) if bare_answer(text) else None
+            return self._unasked(text, source, began)
         qid, data = open_
         if data.get('kind') == READINGS:
             return self._readings(qid, Pending.from_json(data), text, source, began)
@@ -92,34 +90,62 @@ class OpenQuestions:
         chosen = clarify.pick(kg, data.get('options') or [], text)
         if chosen is None:
             return None
+        return self._with_chosen(qid, data, kg, chosen, text, source, began)
+
+    def _unasked(self, text: str, source: str, began: float) -> UpdateOutcome | None:
+        """Take ``text`` with no question open: a correction withdraws, a bare answer strays."""
+        if correction(text):
+            return self.withdraw(text, source, began)
+        return self._stray(text, source, began) if bare_answer(text) else None
+
+    def _with_chosen(self, qid: int, data: dict[str, Any], kg: KnowledgeGraph, chosen: str,
+                     text: str, source: str, began: float) -> UpdateOutcome:
+        """Complete a report asked about by which thing a mention means, ``chosen`` picked.
+
+        "None of them" asks about the rest of the report when it still verifies
+        (:meth:`_without_guess`); otherwise the change redone with ``chosen``
+        (:meth:`_redone`) is applied, or the report is rejected.
+        """
         out = UpdateOutcome(text=str(data.get('text') or ''))
         info: dict[str, Any] = {'clarifies': qid, 'answer': text}
-        utterance = f'{out.text} [{text.strip()}]'
-        net = None
+        kept = {'source': source, 'utterance': f'{out.text} [{text.strip()}]'}
         if chosen == clarify.CANCEL and clarify.none_of_them(text):
             follow = self._without_guess(data, kg)
             if follow is not None:  # the rest of the report may still be right: asked
-                res = self._ask(out, follow, 'not any of those', info, source=source,
-                                utterance=utterance)
+                res = self._ask(out, follow, 'not any of those', info, **kept)
                 out.event_id = res.event_id
                 out.seconds = time.perf_counter() - began
                 return out
+        net = self._redone(out, data, kg, chosen, info)
+        if net is None:
+            res = self.world.reject(out.errors, info=info, **kept)
+        else:
+            res = self.world.apply(net, verify=True, info=info, **kept)
+            out.errors = res.errors
+        return self._settled(out, res, began)
+
+    def _redone(self, out: UpdateOutcome, data: dict[str, Any], kg: KnowledgeGraph,
+                chosen: str, info: dict[str, Any]) -> Update | None:
+        """Return the stated change redone with ``chosen``; None, said on ``out``, if none.
+
+        None when the speaker withdrew the report (:data:`.clarify.CANCEL`) or the change
+        with ``chosen`` no longer fits the world model.
+        """
         if chosen == clarify.CANCEL:
             out.errors = ['the speaker withdrew the report: nothing is applied']
-        else:
-            stated = [Update.from_json(u) for u in data.get('stated') or []]
-            net, errors = clarify.substituted(kg, stated, str(data.get('chosen')), chosen,
-                                              self.world)
-            info['chosen'] = chosen
-            out.update = net
-            out.errors = [f'with {chosen} the report no longer fits the world model: '
-                          + '; '.join(errors)] if net is None else []
-        if net is None:
-            res = self.world.reject(out.errors, source=source, utterance=utterance, info=info)
-        else:
-            res = self.world.apply(net, source=source, utterance=utterance, verify=True,
-                                   info=info)
-            out.errors = res.errors
+            return None
+        stated = [Update.from_json(u) for u in data.get('stated') or []]
+        net, errors = clarify.substituted(kg, stated, str(data.get('chosen')), chosen,
+                                          self.world)
+        info['chosen'] = chosen
+        out.update = net
+        out.errors = [f'with {chosen} the report no longer fits the world model: '
+                      + '; '.join(errors)] if net is None else []
+        return net
+
+    @staticmethod
+    def _settled(out: UpdateOutcome, res: ApplyResult, began: float) -> UpdateOutcome:
+        """Return ``out`` with the logged event ``res`` and the time since ``began``."""
         out.applied, out.event_id = res.applied, res.event_id
         out.seconds = time.perf_counter() - began
         return out
@@ -196,9 +222,7 @@ class OpenQuestions:
             out.update = reading.update
             res = self.world.apply(reading.update, verify=True, info=info, **kept)
             out.errors = res.errors
-        out.applied, out.event_id = res.applied, res.event_id
-        out.seconds = time.perf_counter() - began
-        return out
+        return self._settled(out, res, began)
 
     def withdrawable(self, now: float | None = None) -> Event | None:
         """Return the event a correction would withdraw now, or None.
@@ -226,6 +250,4 @@ class OpenQuestions:
                                utterance=f'{text.strip()} [takes back event {event.id}]',
                                info={'withdraws': event.id, 'answer': text})
         out.errors = res.errors
-        out.applied, out.event_id = res.applied, res.event_id
-        out.seconds = time.perf_counter() - began
-        return out
+        return self._settled(out, res, began)
