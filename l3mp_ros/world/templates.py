@@ -264,7 +264,8 @@ def _unary(predicate: str, toks: list[str], glued: bool) -> Template:
         obj = ' '.join(toks[1:])
         if glued:  # ontable: "is on the table"
             return Template(predicate, '{0}', 'be', f'{head} the {obj}')
-        idiom = any(w in en.PREPOSITIONS for w in toks[1:])  # out_of_order; not at_rock_sample
+        # light_on: "is on"; out_of_order: an idiom; at_rock_sample: not settled
+        idiom = len(toks) == 1 or any(w in en.PREPOSITIONS for w in toks[1:])
         return Template(predicate, '{0}', 'be', ' '.join(toks), settled=idiom)
     if len(toks) == 1 or not _noun_like(toks[0]) or toks[0].isdigit():
         # communicated_rock_data: a participle with a bare noun after it is not settled

@@ -40,6 +40,7 @@ MAX_QUESTIONS = 3  # questions about one report; then nothing is written
 #: the source of a reading offered beside the one before it, in one question: the answer
 #: with what the read-back denied and the answer asked again left out
 WITH_DENIED = 'with what the read-back denied'
+CORRECTION = "as the speaker's answer corrected it"  # a reading an answer carried
 MAX_CHOICES = 4  # readings offered in one question
 READINGS = 'readings'  # the ``kind`` of a pending question about readings
 
@@ -190,6 +191,20 @@ class Pending:
                        question_text(kg, domain, [self.readings[k].update for k in offered],
                                      False), time.time() + timeout)
 
+    def corrected(self, update: Update, kg: KnowledgeGraph, domain: DomainSchema,
+                  timeout: float) -> Pending | None:
+        """Return the question about a correction's reading ("Then: ..."); None when used up.
+
+        The reading the speaker's answer carried is offered alone, once; the readings
+        before it stay (a "no" to it asks about those not yet offered).
+        """
+        if self.asked >= MAX_QUESTIONS:
+            return None
+        readings = [*self.readings, Candidate(update, 0.0, CORRECTION)]
+        k = len(readings) - 1
+        return Pending(self.text, readings, [k], self.asked + 1,
+                       question_text(kg, domain, [update], False), time.time() + timeout)
+
     def options(self) -> list[dict[str, Any]]:
         """Return the contract's options of the current question."""
         return [option_json(self.readings[k].update) for k in self.offered]
@@ -221,6 +236,30 @@ def unfit(text: str, n: int) -> str | None:
         return ('That is not one of the options: say "yes" or "no".' if n == 1 else
                 f'That is not one of the options: say which one (1 to {n}) or "none of them".')
     return None
+
+
+_LEAD = re.compile(r'^\W*(?:(yes|yeah|yep|correct|right|sure)|(no|nope|nah|not quite|wrong))'
+                   r'\b[\s,;:.!-]*(?:(?:and|but|actually|in fact|though|so)\b[\s,]*)?', re.I)
+_FILLER = re.compile(r"^\W*(?:that'?s (?:right|it|correct|wrong|not (?:it|right))|it is|it was|"
+                     r"thanks?(?: you)?|please|of course|exactly|i think so|sorry)\W*$", re.I)
+
+
+def content_of(text: str) -> tuple[str | None, str]:
+    """Split an answer into its yes/no and the content after it: the correction it carries.
+
+    "No, she turned it on." → (no, "she turned it on"); "Yes, and Joana went in too." →
+    (yes, "Joana went in too"); "The hat box is with Claire." → (None, the whole); "yes",
+    "no, that's wrong", "the second one" → content ''. No LLM.
+    """
+    m = _LEAD.match(text)
+    lead = (YES if m.group(1) else NO) if m else None
+    rest = text[m.end():] if m else text
+    rest = ' '.join(rest.split()).strip(' ,;:-')
+    if not rest or _FILLER.match(rest) or len(re.findall(r"[a-z0-9']+", rest.lower())) < 2:
+        return lead, ''
+    if lead is None and answer_of(text, MAX_CHOICES) is not None:
+        return None, ''
+    return lead, rest.rstrip('.!') + '.'
 
 
 def bare_answer(text: str) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ...retrieval.link import named_in
+from ...text import words
 from ...world.events import EventStatus
 from ...world.kg import KnowledgeGraph, Update
 from ...world.model import ApplyResult, WorldModel
@@ -20,6 +22,7 @@ from ...world.store import Event
 from ...world.support import SAID, SupportKind, classify
 from ..core import clarify
 from ..core.asking import (
+    MAX_ANSWER_WORDS,
     NO,
     READINGS,
     UNDO_WINDOW,
@@ -27,12 +30,17 @@ from ..core.asking import (
     Pending,
     answer_of,
     bare_answer,
+    content_of,
     correction,
     question_text,
     recomposed,
     unfit,
 )
+from ..core.attempts import Trace
 from .reading import UpdateOutcome
+
+#: words that place a thing ("with Claire", "on the desk"): a short answer may correct where
+PLACING = frozenset('in on at with under inside by near onto into beside behind'.split())
 
 
 class OpenQuestions:
@@ -184,6 +192,57 @@ class OpenQuestions:
         out.event_id = res.event_id
         out.seconds = time.perf_counter() - began
         return out
+
+    def correcting(self, text: str) -> tuple[int, Pending] | None:
+        """Return the open question about readings that ``text`` answers with a correction.
+
+        The answer carries content after its yes/no ("No, she turned it on."), or is only
+        a short sentence placing something the readings are about ("The hat box is with
+        Claire."); None otherwise (a bare answer, or a new report: "the red pen is blue",
+        "Jerry took the red pen from the table."). No LLM call.
+        """
+        open_ = self.pending()
+        if open_ is None or open_[1].get('kind') != READINGS:
+            return None
+        lead, content = content_of(text)
+        if not content:
+            return None
+        pending = Pending.from_json(open_[1])
+        if lead is None:
+            said = words(content)
+            if len(said) > MAX_ANSWER_WORDS or not PLACING & set(said):
+                return None
+            about = {a for r in pending.readings for f in r.update.add | r.update.remove
+                     for a in f.args}
+            if not named_in(self.world.snapshot(), content) & about:
+                return None
+        return open_[0], pending
+
+    def corrected(self, qid: int, pending: Pending, update: Update | None, why: str, text: str,
+                  source: str, began: float, trace: Trace) -> UpdateOutcome:
+        """Ask about the reading a correction carried ("Then: ... Is that right?").
+
+        Unread (``update`` None), the question stays open as it was and nothing is
+        written; with the questions used up, nothing is written and the robot says so.
+        """
+        out = UpdateOutcome(text=pending.text, trace=trace)
+        if update is None:
+            out.errors, out.question = [f'I could not read that ({why}): '
+                                        f'{pending.question}'], pending.question
+            out.clarify, out.event_id = pending.to_json(), qid
+            out.seconds = time.perf_counter() - began
+            return out
+        info: dict[str, Any] = {'clarifies': qid, 'answer': text, 'corrected': True}
+        kept = {'source': source, 'utterance': f'{pending.text} [{text.strip()}]'}
+        follow = pending.corrected(update, self.world.snapshot(), self.world.domain,
+                                   self.timeout)
+        if follow is not None:
+            res = self._ask(out, follow, 'the answer corrected the reading', info, **kept)
+        else:
+            out.errors = [f'I could not understand what changed from "{pending.text}", '
+                          'so nothing is written.']
+            res = self.world.reject(out.errors, info=info, **kept)
+        return self._settled(out, res, began)
 
     def _readings(self, qid: int, pending: Pending, text: str, source: str,
                   began: float) -> UpdateOutcome | None:

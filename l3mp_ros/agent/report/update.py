@@ -29,12 +29,14 @@ from ...stages import stage
 from ...world.complete import Completion
 from ...world.events import EventStatus
 from ...world.kg import KnowledgeGraph
-from ..core.attempts import Attempts, Judged
+from ..core.asking import content_of
+from ..core.attempts import Attempts, Judged, Trace
 from ..core.examples import system_for
 from ..core.grounding import FULL, REFERENTS, WIDEN
 from ..core.request import Request
 from ..core.rulings import run
 from .context import ReportContext, report_context
+from .corrections import read_correction
 from .open_questions import OpenQuestions
 from .pipeline import ANSWER_CHECKS, PART_CHECKS, REPORT_CHECKS
 from .reading import (
@@ -193,11 +195,30 @@ class NLUpdater:
 
     def answers(self, text: str) -> bool:
         """Tell whether ``text`` answers the open question (no LLM call)."""
-        return self.questions.answers(text)
+        return self.questions.answers(text) or self.questions.correcting(text) is not None
 
     def answer(self, text: str, *, source: str = 'nl') -> UpdateOutcome | None:
-        """Complete the open question's report with ``text``; None if it does not answer."""
-        return self.questions.answer(text, source=source)
+        """Complete the open question's report with ``text``; None if it does not answer.
+
+        A bare answer ("yes", "the second one") costs no LLM call; an answer that carries a
+        correction ("No, she turned it on.") is read with the report in one call
+        (:mod:`.corrections`) and its reading asked about once more.
+        """
+        open_ = self.questions.correcting(text)
+        if open_ is None:
+            return self.questions.answer(text, source=source)
+        qid, pending = open_
+        began, trace = time.perf_counter(), Trace()
+        got = read_correction(self.world, self.llm, self.retriever, self.settings,
+                              self.system(), pending.text, pending.question, text, trace)
+        if got.update is None and content_of(text)[0] is not None:
+            out = self.questions.answer(text, source=source)  # the bare yes or no it begins with
+            if out is not None:
+                out.notes.append(f'the correction did not read ({got.why}): taken as '
+                                 f'"{content_of(text)[0]}"')
+            return out
+        return self.questions.corrected(qid, pending, got.update, got.why, text, source,
+                                        began, trace)
 
     def _refuse(self, out: UpdateOutcome, began: float, source: str, utterance: str | None,
                 why: str) -> UpdateOutcome:
