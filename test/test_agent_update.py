@@ -241,6 +241,12 @@ def test_restated_facts_are_rejected_not_reprompted(tmp_path):
         assert len(fake.requests) == 1  # a re-prompt made small models invent a change
     assert not out.applied and out.errors[0] == RESTATED
     assert world.kg.to_json() == before
+    # said back as a person would: it is already so (issue 69, Deliver 4)
+    assert out.already == [Fact('placed_at_table', ('red_pen', 'living_room_table'))]
+    from l3mp_ros.agent.turn import Turn
+    from l3mp_ros.text import UtteranceKind
+    assert Turn(REPORT, UtteranceKind.REPORT, report=out).reply(world) == [
+        'The red pen is already placed at the living room table.']
 
 
 def test_empty_answer_is_rejected_without_retry(tmp_path):

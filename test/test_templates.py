@@ -82,6 +82,7 @@ def test_words_that_do_not_settle_a_sentence_say_so(predicate, params):
     (Form.NOW, 'X rests on Y.'), (Form.NOT, 'X does not rest on Y.'),
     (Form.PAST, 'X rested on Y.'), (Form.NO_LONGER, 'X no longer rests on Y.'),
     (Form.STILL, 'X still rests on Y.'), (Form.CHANGED, 'X now rests on Y.'),
+    (Form.ALREADY, 'X already rests on Y.'),
 ])
 def test_forms_of_a_verb(form, said):
     assert rule_template('rests_on', p('item', 'bench')).render([X, Y], form) == said

@@ -17,6 +17,7 @@ from ..planning.status import Status
 from ..text import UtteranceKind
 from ..world.model import WorldModel
 from ..world.phrasing import Phrasing
+from ..world.templates import Form
 from .report.reading import UpdateOutcome
 from .task.outcome import TaskOutcome
 
@@ -70,6 +71,9 @@ def _report_reply(out: UpdateOutcome, world: WorldModel) -> list[str]:
     if out.question:  # said before it: why an answer did not fit (the question stays)
         return [*(_one_line(e) for e in out.errors if out.question not in e),
                 _one_line(out.question)]
+    if out.already:  # "Jerry put the TV remote on the table." where it lay: already so
+        said = Phrasing(world.domain, world.snapshot())
+        return [' '.join(said.say(f, Form.ALREADY) for f in out.already)]
     why = _one_line(str(out.errors[0])) if out.errors else 'no update was produced'
     if why[:1].isupper():  # already a sentence for the speaker ("There is no open ...")
         return [why]

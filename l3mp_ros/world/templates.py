@@ -56,6 +56,7 @@ class Form(StrEnum):
     NO_LONGER = 'no_longer'  # it stopped: "Anna is no longer in the kitchen"
     STILL = 'still'  # it holds as before: "Anna is still in the kitchen"
     CHANGED = 'changed'  # it holds since a change: "Anna is now in the kitchen"
+    ALREADY = 'already'  # it held before it was told: "The remote is already on the table"
 
 
 class TemplateError(ValueError):
@@ -117,16 +118,16 @@ def verb_phrase(lemma: str, form: Form, plural: bool = False) -> str:
         now, was = ('are', 'were') if plural else ('is', 'was')
         return {Form.NOW: now, Form.NOT: f'{now} not', Form.PAST: was,
                 Form.NO_LONGER: f'{now} no longer', Form.STILL: f'{now} still',
-                Form.CHANGED: f'{now} now'}[form]
+                Form.CHANGED: f'{now} now', Form.ALREADY: f'{now} already'}[form]
     if lemma == 'can':
         return {Form.NOW: 'can', Form.NOT: 'cannot', Form.PAST: 'could',
                 Form.NO_LONGER: 'can no longer', Form.STILL: 'can still',
-                Form.CHANGED: 'can now'}[form]
+                Form.CHANGED: 'can now', Form.ALREADY: 'can already'}[form]
     now = lemma if plural else en.third(lemma)
     do = 'do' if plural else 'does'
     return {Form.NOW: now, Form.NOT: f'{do} not {lemma}', Form.PAST: en.past(lemma),
             Form.NO_LONGER: f'no longer {now}', Form.STILL: f'still {now}',
-            Form.CHANGED: f'now {now}'}[form]
+            Form.CHANGED: f'now {now}', Form.ALREADY: f'already {now}'}[form]
 
 
 # -- reading a predicate's words ------------------------------------------------------------

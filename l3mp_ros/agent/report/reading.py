@@ -62,6 +62,8 @@ class UpdateOutcome(Traced):
     #: the reading's confidence from the read-back's odds (:func:`.asking.confidence`);
     #: None when nothing was read back with odds
     confidence: float | None = None
+    #: what the report said that held already (a restatement: "already so")
+    already: list[Fact] = field(default_factory=list)
 
     def event_info(self) -> dict[str, Any]:
         """Return what the event log keeps of this outcome: cost, provenance, doubts, notes."""
@@ -106,6 +108,7 @@ class UpdateOutcome(Traced):
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'question': self.asked(), 'clarify': self.clarify,
                 'confidence': self.confidence,
+                'already': [list(f.triplet()) for f in self.already],
                 'history': self.history, 'stages': self.trace.stages.to_json(),
                 'checks': self.trace.checks}
 
@@ -151,6 +154,8 @@ class Reading:
     def compose(self, out: UpdateOutcome) -> None:
         """Set the outcome: the parts' net change and its notes, or why there is none."""
         out.errors = list(self.errors)
+        if self.errors and self.errors[0] == RESTATED and self.last is not None:
+            out.already = sorted(f for f in self.last.asked.add if f in self.req.kg)
         if self.errors:
             if self.last is not None:
                 out.update = self.last.update
