@@ -37,11 +37,12 @@ from .world.constraints import Constraints
 from .world.domain import DomainSchema
 from .world.kg import KnowledgeGraph
 from .world.model import WorldModel
+from .world.phrasing import adopt
 from .world.replica import ReplicaWorldModel
 from .world.store import StoreBase as Store
 from .world.store import StoreError
 from .world.stores import create_store, is_url, open_store, store_exists
-from .world.templates import Phrasebook
+from .world.templates import PHRASEBOOK_META, Phrasebook
 
 if TYPE_CHECKING:
     from .agent.agent import Agent
@@ -106,8 +107,12 @@ def open_store_world(location: str | Path, domain: str | Path | None = None,
     if not dpath:
         store.close()
         raise ValueError(f'{location} records no domain file: pass --domain')
-    return WorldModel(DomainSchema.load(dpath),
-                      Constraints.load(cpath) if cpath else Constraints.empty(), store=store)
+    schema = DomainSchema.load(dpath)
+    kept = store.meta.get(PHRASEBOOK_META)
+    if kept:  # say facts as the store's own phrasebook does (kg init made it)
+        adopt(schema, kept)
+    return WorldModel(schema, Constraints.load(cpath) if cpath else Constraints.empty(),
+                      store=store)
 
 
 def store_path(cfg: Config) -> str | Path | None:
@@ -146,8 +151,11 @@ def open_world(cfg: Config, domain: Domain | None = None, *, kg: KnowledgeGraph 
             if fresh or not store_exists(spath):
                 raise
             # another robot of the fleet created it first: use that one
-    return WorldModel(domain.schema, domain.constraints,
-                      store=open_store(spath, writer=writer))
+    store = open_store(spath, writer=writer)
+    kept = store.meta.get(PHRASEBOOK_META)
+    if kept:  # say facts as the store's own phrasebook does (kg init made it)
+        adopt(domain.schema, kept)
+    return WorldModel(domain.schema, domain.constraints, store=store)
 
 
 def open_replica(cfg: Config, send: Callable[[dict], None]) -> ReplicaWorldModel:

@@ -227,3 +227,26 @@ def test_the_model_is_put_the_templates_only_with_prompt_phrasing_templates(tmp_
     said = StatedReadBack(None, world, 0.0, templates=True)
     assert said.claim(pen, False, None) == "The red pen is now in Jerry's hand"
     assert said.claim(pen, True, {'red_pen': 'the pen'}) == "The pen is no longer in Jerry's hand"
+
+
+def test_the_store_keeps_the_phrasebook_it_was_made_with(tmp_path, capsys):
+    from l3mp_ros.compose import open_store_world
+    dom = tmp_path / 'rov.pddl'
+    dom.write_text(ROVER)
+    state = tmp_path / 's.json'
+    state.write_text(json.dumps({'schema': 'l3mp/kg/v1', 'domain': 'rov', 'entities': [
+        {'name': 'rover1', 'type': 'rover'}, {'name': 'wp1', 'type': 'waypoint'}],
+        'facts': [['rover1', 'at', 'wp1']]}))
+    (tmp_path / 'rov.phrases.yaml').write_text('templates:\n  at: "{0} is parked at {1}"\n')
+    assert main(['kg', 'init', '--domain', str(dom), '--from', str(state), '--phrases',
+                 'rules', '--store', str(tmp_path / 'k.db')]) == 0
+    world = open_store_world(tmp_path / 'k.db')
+    said = Phrasing(world.domain, world.kg)
+    assert said.say(Fact('at', ('rover1', 'wp1'))) == 'Rover1 is parked at wp1.'
+    world.close()
+    # the phrases file changed since: the store's phrasebook no longer fits, made again
+    (tmp_path / 'rov.phrases.yaml').write_text('templates:\n  at: "{0} waits at {1}"\n')
+    world = open_store_world(tmp_path / 'k.db')
+    assert Phrasing(world.domain, world.kg).say(Fact('at', ('rover1', 'wp1'))) == \
+        'Rover1 waits at wp1.'
+    world.close()

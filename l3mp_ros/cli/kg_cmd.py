@@ -31,7 +31,7 @@ from ..world.problem_file import (
 )
 from ..world.store import Event
 from ..world.stores import create_store, open_store
-from ..world.templates import Phrasebook, TemplateError
+from ..world.templates import PHRASEBOOK_META, Phrasebook, TemplateError
 from ..world.verify import Verifier
 from .common import (
     CLIError,
@@ -196,7 +196,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     except TemplateError as exc:
         raise CLIError(str(exc)) from None
     store = create_store(args.store, kg, writer=cli_writer(), domain_path=str(dpath),
-                         constraints_path=str(cpath) if cpath else None, overwrite=args.force)
+                         constraints_path=str(cpath) if cpath else None, overwrite=args.force,
+                         meta={PHRASEBOOK_META: json.dumps(book.to_json())})
     store.close()
     print(f'created {args.store}: domain {domain.name}, {len(kg.entities)} entities, '
           f'{len(kg.facts)} facts')

@@ -134,7 +134,8 @@ class PgStore(StoreBase):
     @classmethod
     def create(cls, url: str, kg: KnowledgeGraph, *, domain_path: str | None = None,
                constraints_path: str | None = None, source: str = 'init',
-               overwrite: bool = False, writer: str | None = None, **_: Any) -> PgStore:
+               overwrite: bool = False, writer: str | None = None,
+               meta: dict[str, str] | None = None, **_: Any) -> PgStore:
         """Create the store's tables holding ``kg`` in one transaction (all or nothing)."""
         from pathlib import Path
 
@@ -150,7 +151,8 @@ class PgStore(StoreBase):
                     conn.execute(f'DROP TABLE IF EXISTS {table}')
                 for stmt in _DDL:
                     conn.execute(stmt)
-                meta = {'schema_version': SCHEMA_VERSION, 'domain': kg.domain,
+                extra = meta or {}  # the phrasebook (kg init)
+                meta = {**extra, 'schema_version': SCHEMA_VERSION, 'domain': kg.domain,
                         'domain_path': str(Path(domain_path).resolve()) if domain_path else '',
                         'constraints_path': (str(Path(constraints_path).resolve())
                                              if constraints_path else ''),

@@ -24,6 +24,7 @@ Nothing here is specific to a domain: any typed PDDL domain gets its sentences t
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable
@@ -32,7 +33,14 @@ from pathlib import Path
 from . import english as en
 from .domain import DomainSchema
 from .kg import Fact, KnowledgeGraph, Update
-from .templates import Form, Phrasebook, phrasebook_for, verb_phrase
+from .templates import (
+    Form,
+    Phrasebook,
+    domain_key,
+    overrides_path,
+    phrasebook_for,
+    verb_phrase,
+)
 
 PREPOSITIONS = frozenset((
     'in', 'on', 'at', 'inside', 'under', 'near', 'next', 'beside', 'by', 'with', 'into',
@@ -279,12 +287,36 @@ _BOOKS: dict[int, Phrasebook] = {}
 
 
 def _book(domain: DomainSchema) -> Phrasebook:
-    """Return the domain's phrasebook (made once per domain object in this process)."""
+    """Return the domain's phrasebook (kept per domain object; made again when it changed)."""
     got = _BOOKS.get(id(domain))
-    if got is None or got is not getattr(domain, '_phrasebook', None):
+    if got is None or got is not getattr(domain, '_phrasebook', None) \
+            or got.domain_key != _key(domain):
         got = _BOOKS[id(domain)] = phrasebook_for(domain, phrasebook_dir())
         domain.__dict__['_phrasebook'] = got
     return got
+
+
+def _key(domain: DomainSchema) -> str:
+    """Return the key of the domain's phrasebook as its text and overrides are now."""
+    over = overrides_path(domain.path) if domain.path else None
+    return domain_key(domain, over.read_text() if over is not None and over.exists() else '')
+
+
+def adopt(domain: DomainSchema, data: str) -> bool:
+    """Say ``domain``'s facts by the phrasebook a store keeps (its meta), if it still fits.
+
+    It fits when it was made for this domain text and these overrides; otherwise (the
+    domain or its phrases file changed since) the phrasebook is made again as usual.
+    """
+    try:
+        book = Phrasebook.from_json(json.loads(data))
+    except (ValueError, TypeError):
+        return False
+    if book.domain_key != _key(domain) or set(book.templates) != set(domain.predicates):
+        return False
+    _BOOKS[id(domain)] = book
+    domain.__dict__['_phrasebook'] = book
+    return True
 
 
 def phrasebook_dir() -> Path | None:

@@ -362,7 +362,8 @@ class Store(StoreBase):
     @classmethod
     def create(cls, path: str | Path, kg: KnowledgeGraph, *, domain_path: str | None = None,
                constraints_path: str | None = None, source: str = 'init',
-               overwrite: bool = False, synchronous: str = 'FULL') -> Store:
+               overwrite: bool = False, synchronous: str = 'FULL',
+               meta: dict[str, str] | None = None) -> Store:
         """Create a store holding ``kg``; refuse to overwrite unless asked.
 
         The store is written beside ``path`` and renamed into place once complete, so a
@@ -374,7 +375,8 @@ class Store(StoreBase):
         tmp = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            cls._write_new(tmp, kg, domain_path, constraints_path, source, synchronous)
+            cls._write_new(tmp, kg, domain_path, constraints_path, source, synchronous,
+                           meta or {})
             for suffix in ('-wal', '-shm'):
                 Path(str(path) + suffix).unlink(missing_ok=True)
             os.replace(tmp, path)
@@ -386,7 +388,8 @@ class Store(StoreBase):
 
     @classmethod
     def _write_new(cls, path: Path, kg: KnowledgeGraph, domain_path: str | None,
-                   constraints_path: str | None, source: str, synchronous: str) -> None:
+                   constraints_path: str | None, source: str, synchronous: str,
+                   extra: dict[str, str]) -> None:
         path.unlink(missing_ok=True)
         conn = cls._connect(path, synchronous)
         for stmt in _DDL.split(';'):
@@ -397,7 +400,7 @@ class Store(StoreBase):
                 'domain_path': str(Path(domain_path).resolve()) if domain_path else '',
                 'constraints_path': (str(Path(constraints_path).resolve())
                                      if constraints_path else ''),
-                'created': repr(time.time())}
+                'created': repr(time.time()), **extra}  # extra: the phrasebook (kg init)
         conn.executemany('INSERT OR REPLACE INTO meta VALUES (?, ?)', meta.items())
         conn.executemany('INSERT INTO entities VALUES (?, ?)', sorted(kg.entities.items()))
         conn.executemany('INSERT INTO facts VALUES (?, ?)',

@@ -34,6 +34,7 @@ from . import english as en
 from .domain import DomainSchema
 
 VERSION = 1  # of the rules: a phrasebook made by other rules is made again
+PHRASEBOOK_META = 'phrasebook'  # the store's meta key that keeps the phrasebook it was made with
 SLOT_RE = re.compile(r'\{(\w+)\}')
 _BE = {'is', 'are', 'was', 'were'}
 _HAVE = {'has', 'have'}
