@@ -5,13 +5,15 @@
 A set (``l3mp/nl_reports/v1`` JSON, e.g. ``benchmarks/data/office_reports.json``) names a
 domain, its constraints, an initial state and reports with gold diffs (both empty: the
 report must be rejected; ``ambiguous``: asking back which thing is meant is right).
-Each report runs through the real pipeline on a fresh copy of
-the initial state. Verdicts: ``exact`` (applied diff = gold), ``wrong`` (applied but not
-the gold diff, reject cases included), ``unapplied`` (a change was due, none applied),
-``kept_out`` (a reject case rejected); a question asked back is not applied, and the
-summary counts them. With ``--speaker gold`` a question is answered truthfully from the
-gold change (:mod:`l3mp_ros_bench.speaker`, the evaluator's rule) and the report is judged
-on the graph after the talk. Results go to ``<out>/reports.jsonl``; a rerun with
+Each report runs through the real pipeline on a fresh copy of the initial state; in a
+*chained* set (``"chained": true``, as ``benchmarks/generate_reports.py`` writes, or a
+directory set: :func:`load_set`) on the state the gold changes of the reports before it
+left. Verdicts: ``exact`` (applied diff = gold), ``wrong`` (applied but not the gold diff,
+reject cases included), ``unapplied`` (a change was due, none applied), ``kept_out`` (a
+reject case rejected); a question asked back is not applied, and the summary counts them.
+With ``--speaker gold`` a question is answered truthfully from the gold change
+(:mod:`l3mp_ros_bench.speaker`, the evaluator's rule) and the report is judged on the graph
+after the talk. Results go to ``<out>/reports.jsonl``; a rerun with
 the same ``--out`` resumes. Defaults to the embedded model::
 
     python benchmarks/nl_reports.py --out out/office_reports
