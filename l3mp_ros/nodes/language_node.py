@@ -7,7 +7,8 @@ run Algorithm 3 (the verified update is applied by the single writer), questions
 answered from the KG, tasks are handed to the planner node on ``task``. A report whose
 words fit several things is kept pending and its question said on ``say``; the next
 utterance that answers it (on either topic) completes it, and an unanswered one is logged
-as not applied after ``clarify_timeout`` seconds. LLM calls run on a
+as not applied after ``clarify_timeout`` seconds. "No, that's wrong." (or "undo that") right
+after a report was written takes it back ("Taken back. ..." on ``say``). LLM calls run on a
 worker thread in arrival order, so the node keeps receiving while the LLM thinks. A
 managed node (:mod:`.managed`): configure builds the agent (and loads the model handle),
 activate opens the topics.
@@ -112,12 +113,20 @@ class LanguageNode(AgentNode):
         out = self.agent.update(text, source='nl')
         if out.applied:
             world = self.agent.world
-            self._say('Noted. ' + Phrasing(world.domain, world.snapshot()).change(out.update))
+            head = 'Taken back. ' if self._withdraws(out.event_id) else 'Noted. '
+            self._say(head + Phrasing(world.domain, world.snapshot()).change(out.update))
         elif out.question:
             self._say(out.question)
         else:
             why = out.errors[0] if out.errors else 'no update produced'
             self._say(f'I could not update my knowledge: {why}')
+
+    def _withdraws(self, event_id: int | None) -> bool:
+        """Tell whether the event ``event_id`` takes back an earlier one ("undo that")."""
+        if event_id is None:
+            return False
+        found = [e for e in self.agent.world.events(since_id=event_id - 1) if e.id == event_id]
+        return bool(found) and 'withdraws' in found[0].info
 
     def _expire(self) -> None:
         for _ in self.agent.updater.expire():

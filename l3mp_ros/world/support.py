@@ -270,7 +270,8 @@ def describe(said: str, s: Support, perceivable: bool) -> str:
     ``said``: the fact as a sentence (:class:`~l3mp_ros.world.phrasing.Phrasing`).
     """
     said = said.rstrip('.')
-    that = said[:1].lower() + said[1:]
+    first = said.split(' ', 1)[0]  # "The red pen ..." -> "the red pen"; "Anna ..." stays
+    that = said[:1].lower() + said[1:] if first in ('The', 'A', 'An') else said
     if s.kind == SupportKind.SEEN:
         who = f' ({s.robot})' if s.robot and s.robot != s.source else ''
         out = f'I saw at {_clock(s.time)}{who} that {that}'
