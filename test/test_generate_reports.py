@@ -144,7 +144,7 @@ def test_event_wording_from_the_action(files, tmp_path):
     # what holds now; of what no longer holds only what names a thing nothing else names
     assert pick['main'] == ('Ada is now carrying the hammer. '
                             'The hammer is no longer at the tool shed.')
-    assert 'hands free' in pick['facts']
+    assert "Ada's hands are no longer free." in pick['facts']  # hands_free: a part's state
     assert said('light_lamp', 'bruno', 'back_yard')['event'].startswith('Bruno lit the lamp.')
 
 

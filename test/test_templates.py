@@ -36,6 +36,7 @@ def p(*types):
     ('checked_in', p('guest'), 'X is checked in.'),
     ('made_up', p('room'), 'X is made up.'),
     ('lights_on', p('corridor'), "X's lights are on."),
+    ('hands_free', p('person'), "X's hands are free."),
     ('light_on', p('room'), "X's light is on."),
     ('engine_running', p('car'), "X's engine is running."),
     ('luggage_of', p('luggage', 'guest'), "X is Y's luggage."),

@@ -255,8 +255,9 @@ def _unary(predicate: str, toks: list[str], glued: bool) -> Template:
             and toks[1] not in en.MASS_NOUNS:  # has_charger: "has a charger"
         return Template(predicate, '{0}', 'have', ('an ' if toks[1][0] in 'aeiou' else 'a ')
                         + toks[1])
-    if len(toks) == 2 and toks[1] in en.PARTICLES and not en.is_participle(head) \
-            and head not in en.PREPOSITIONS and head not in _HAVE:  # lights_on: a part's state
+    if len(toks) == 2 and (toks[1] in en.PARTICLES or toks[1] in en.GLUED_STATES) \
+            and not en.is_participle(head) and head not in en.PREPOSITIONS \
+            and head not in _HAVE:  # lights_on, hands_free: a part's state
         return Template(predicate, "{0}'s " + head, 'be', toks[1], plural=en.plural_noun(head))
     if head == 'can' and len(toks) > 1:
         return Template(predicate, '{0}', 'can', rest)
