@@ -236,13 +236,17 @@ class OpenQuestions:
         kept = {'source': source, 'utterance': f'{pending.text} [{text.strip()}]'}
         follow = pending.corrected(update, self.world.snapshot(), self.world.domain,
                                    self.timeout)
-        if follow is not None:
-            res = self._ask(out, follow, 'the answer corrected the reading', info, **kept)
-        else:
-            out.errors = [f'I could not understand what changed from "{pending.text}", '
-                          'so nothing is written.']
-            res = self.world.reject(out.errors, info=info, **kept)
+        res = self._follow(out, follow, 'the answer corrected the reading', info, kept)
         return self._settled(out, res, began)
+
+    def _follow(self, out: UpdateOutcome, follow: Pending | None, why: str,
+                info: dict[str, Any], kept: dict[str, str]) -> ApplyResult:
+        """Ask the question ``follow``; with none left, say what could not be understood."""
+        if follow is not None:
+            return self._ask(out, follow, why, info, **kept)
+        out.errors = [f'I could not understand what changed from "{out.text}", '
+                      'so nothing is written.']
+        return self.world.reject(out.errors, info=info, **kept)
 
     def _readings(self, qid: int, pending: Pending, text: str, source: str,
                   began: float) -> UpdateOutcome | None:
@@ -267,12 +271,7 @@ class OpenQuestions:
         kept = {'source': source, 'utterance': f'{pending.text} [{text.strip()}]'}
         if got == NO:
             follow = pending.next(self.world.snapshot(), self.world.domain, self.timeout)
-            if follow is not None:
-                res = self._ask(out, follow, 'not that reading', info, **kept)
-            else:
-                out.errors = [f'I could not understand what changed from "{pending.text}", '
-                              'so nothing is written.']
-                res = self.world.reject(out.errors, info=info, **kept)
+            res = self._follow(out, follow, 'not that reading', info, kept)
         else:
             k = pending.offered[int(got)]
             reading = pending.readings[k]
