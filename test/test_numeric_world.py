@@ -102,6 +102,8 @@ def test_the_problem_file_values_become_facts_and_come_back(domain, tmp_path):
 def test_both_stores_keep_numbers_with_history_and_support(store, capsys):
     capsys.readouterr()
     assert main(['kg', 'show', '--store', store]) == 0
+    assert "Robot1's battery level is 20." in capsys.readouterr().out  # in English
+    assert main(['kg', 'show', '--store', store, '--facts']) == 0
     assert '(robot1, battery_level, 20)' in capsys.readouterr().out
     assert main(['kg', 'apply', '--store', store, '--update',
                  'ADD: (robot1, battery_level, 73.5)']) == 0
@@ -137,14 +139,14 @@ def test_kg_show_says_a_number_in_words_and_json(tmp_path, capsys):
     assert main(['kg', 'show', '--store', where, '--entity', 'robot1']) == 0
     lines = capsys.readouterr().out.splitlines()
     at = lines.index('(robot1, battery_level, 20)  [given]')
-    assert lines[at + 1].strip().startswith("The robot1's battery level is 20 (as I was set up)")
+    assert lines[at + 1].strip().startswith("Robot1's battery level is 20 (as I was set up)")
     assert main(['kg', 'show', '--store', where, '--entity', 'kitchen']) == 0
     assert 'The distance for Kitchen and Lab is 10' in capsys.readouterr().out
     assert main(['kg', 'show', '--store', where, '--entity', 'robot1', '--json']) == 0
     rows = json.loads(capsys.readouterr().out)['facts']
     row = next(r for r in rows if r['fact'][1] == 'battery_level')
     assert row['fact'] == ['robot1', 'battery_level', '20']
-    assert "The robot1's battery level is 20" in row['said']
+    assert "Robot1's battery level is 20" in row['said']
     assert main(['kg', 'show', '--store', where, '--json']) == 0
     assert ['kitchen', 'distance', 'lab', '10'] in json.loads(capsys.readouterr().out)['facts']
 

@@ -22,6 +22,7 @@ from ..world.domain import DomainSchema
 from ..world.events import EventStatus, verdict
 from ..world.kg import KGError, KnowledgeGraph, Update
 from ..world.model import WorldModel
+from ..world.phrasing import Phrasing
 from ..world.problem_file import (
     ProblemImportError,
     kg_from_problem,
@@ -89,6 +90,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store(p)
     p.add_argument('--json', action='store_true', help='print the l3mp/kg/v1 snapshot')
     p.add_argument('--summary', action='store_true', help='counts only')
+    p.add_argument('--facts', action='store_true',
+                   help='each fact as (subject, predicate, object), not in a sentence')
     p.add_argument('--entity', help='only the facts of this entity, each with what it rests on '
                    '(seen, told, given or done; when, by whom; seen since?)')
     p.add_argument('--perception', default=None,
@@ -364,6 +367,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     world = open_existing_store(args.store)
     kg = world.kg
     world.close()
+    said = Phrasing(world.domain, kg)
     if args.entity and not kg.has_entity(args.entity.lower()):
         raise CLIError(f'unknown entity: {args.entity}')
     if args.entity:
@@ -376,8 +380,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     facts = sorted(kg.facts_of(args.entity.lower())) if args.entity else sorted(kg.facts)
     print()
-    for f in facts:
-        print(f.text())
+    for f in facts:  # in English; --facts: the facts as the update text writes them
+        print(f.text() if args.facts else said.say(f))
     return 0
 
 
