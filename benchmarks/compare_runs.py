@@ -47,8 +47,8 @@ def compare(a: Path, b: Path, key: str, row) -> list[str]:
     print(f'{b}: {len(ra) - len(diff)}/{len(ra)} identical ({len(rb)} in the second run)')
     for k in diff[:3]:
         x, y = row(ra[k]), row(rb.get(k, {}))
-        print(f'  {key} {k}:', {f: (x.get(f), y.get(f)) for f in set(x) | set(y)
-                                 if x.get(f) != y.get(f)})
+        changed = {f: (x.get(f), y.get(f)) for f in set(x) | set(y) if x.get(f) != y.get(f)}
+        print(f'  {key} {k}:', changed)
     return diff
 
 
