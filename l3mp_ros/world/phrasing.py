@@ -296,10 +296,26 @@ def _book(domain: DomainSchema) -> Phrasebook:
     return got
 
 
+_KEYS: dict[tuple[str, str, int | None], str] = {}
+
+
 def _key(domain: DomainSchema) -> str:
-    """Return the key of the domain's phrasebook as its text and overrides are now."""
+    """Return the key of the domain's phrasebook as its text and overrides are now.
+
+    The overrides file is read again only when it changed (its modification time): a
+    ``Phrasing`` is made per answer and question.
+    """
     over = overrides_path(domain.path) if domain.path else None
-    return domain_key(domain, over.read_text() if over is not None and over.exists() else '')
+    try:
+        stamp = over.stat().st_mtime_ns if over is not None else None
+    except OSError:
+        stamp = None
+    at = (domain.text or domain.name, str(over), stamp)  # a string's hash is kept
+    got = _KEYS.get(at)
+    if got is None:
+        text = over.read_text() if stamp is not None and over is not None else ''
+        got = _KEYS[at] = domain_key(domain, text)
+    return got
 
 
 def adopt(domain: DomainSchema, data: str) -> bool:
