@@ -6,9 +6,10 @@ Reads ``benchmarks/nl_reports.py`` runs (``<out>/reports.jsonl``, any speaker). 
 
 - **readings**: each report's first reading (``proposed``: the model's update before any
   question) is right when it equals the gold change; its score is the report's
-  ``confidence`` (today the read-back's least odds, :func:`l3mp_ros.agent.core.asking.
-  confidence`). Reports without a confidence (nothing read back with odds) are counted
-  apart.
+  ``confidence`` (the read-back's least odds, :func:`l3mp_ros.agent.core.asking.
+  confidence`) or, with ``--score slot_odds``, the answer call's own slot odds
+  (:mod:`l3mp_ros.agent.core.slot_odds`). Reports without the score are counted apart;
+  ``--paired`` keeps only the reports that have both.
 - **statements**: every yes/no read-back statement is right when the gold change has it;
   its score is P(yes) (as ``readback_odds.py`` reads them).
 
@@ -35,17 +36,22 @@ def _diff(d: dict | None) -> tuple[frozenset, frozenset]:
             frozenset(tuple(map(str, t)) for t in d.get('add') or []))
 
 
-def readings(path: Path) -> tuple[list[tuple[bool, float]], int]:
-    """Return (right, confidence) per report with a confidence, and how many had none."""
+def readings(path: Path, score: str = 'confidence',
+             paired: str | None = None) -> tuple[list[tuple[bool, float]], int]:
+    """Return (right, score) per report with that score, and how many had none.
+
+    ``score``: a record's field (``confidence``: the read-back's; ``slot_odds``: the answer
+    call's own). With ``paired``, only the reports that also have that field count.
+    """
     out, none = [], 0
     for line in path.read_text().splitlines():
         rec = json.loads(line)
         if rec.get('proposed') is None or rec.get('expect') == 'reject':
             continue
-        if rec.get('confidence') is None:
+        if rec.get(score) is None or (paired and rec.get(paired) is None):
             none += 1
             continue
-        out.append((_diff(rec['proposed']) == _diff(rec.get('gold')), float(rec['confidence'])))
+        out.append((_diff(rec['proposed']) == _diff(rec.get('gold')), float(rec[score])))
     return out, none
 
 
@@ -65,16 +71,22 @@ def main(argv: list[str] | None = None) -> int:
     """Print the AUROC of each run's readings and statements."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('runs', nargs='+', type=Path, help='nl_reports.py --out directories')
+    ap.add_argument('--score', default='confidence', choices=('confidence', 'slot_odds'),
+                    help="the readings' score: the read-back's confidence or the answer "
+                    "call's slot odds")
+    ap.add_argument('--paired', action='store_true',
+                    help='count only the reports that have both scores (a fair comparison)')
     args = ap.parse_args(argv)
+    other = 'slot_odds' if args.score == 'confidence' else 'confidence'
     pooled_r: list[tuple[bool, float]] = []
     pooled_s: list[tuple[bool, float]] = []
     for run in args.runs:
         file = run / 'reports.jsonl' if run.is_dir() else run
-        reads, none = readings(file)
+        reads, none = readings(file, args.score, other if args.paired else None)
         stated = [(bool(r['right']), float(r['p_yes'])) for r in read_backs(file)]
         pooled_r += reads
         pooled_s += stated
-        print(f'{run}: readings {auroc(reads)}, {none} without a confidence; '
+        print(f'{run}: readings {auroc(reads)}, {none} without a {args.score}; '
               f'statements {auroc(stated)}')
     if len(args.runs) > 1:
         print(f'all: readings {auroc(pooled_r)}; statements {auroc(pooled_s)}')

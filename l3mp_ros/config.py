@@ -168,6 +168,11 @@ class Config:
                               'whole names), so the model does not generate what the grammar '
                               "forces; needs the model's tokenizer (the embedded server)",
                               AGENT)
+    slot_odds: int = _p(10, "candidates asked for at each token of a report's answer: its "
+                        "slots' own odds (the predicate, each entity, one more fact or not), "
+                        'renormalised over what the schema allows, score the reading '
+                        '(agent/core/slot_odds.py); 0 asks for none. Endpoints that return '
+                        'no log-probabilities give no odds', AGENT)
     prompt_phrasing: str = _p('words', "how facts are said to the model in the read-back's "
                               "statements and the where-questions' options: words (the "
                               "predicate's words, as measured so far) or templates (the "

@@ -142,13 +142,17 @@ class Chat:
     #: and the reply's data read back to whole names (:class:`~l3mp_ros.llm.handles.
     #: LiteralHandles`); its text keeps what the model wrote
     tokenize: Tokenize | None = None
+    #: top candidates asked for at each generated token (0: none; see :mod:`.slot_odds`)
+    logprobs: int = 0
 
     def __call__(self, messages: Messages, attempt: int = 1) -> LLMReply:
         """Ask once; the schema is rebuilt per call when it is given as a function."""
         schema = self.schema() if callable(self.schema) else self.schema
         short = LiteralHandles(schema, self.tokenize) if self.tokenize and schema else None
+        extra = ({'logprobs': self.logprobs}
+                 if self.logprobs > 0 and getattr(self.llm, 'supports_logprobs', False) else {})
         reply = self.llm.chat(messages, schema=short.schema if short else schema,
-                              schema_name=self.schema_name, max_tokens=self.max_tokens)
+                              schema_name=self.schema_name, max_tokens=self.max_tokens, **extra)
         self.trace.usage.add(reply)
         if short is not None and reply.data is not None:
             reply = dataclasses.replace(reply, data=short.expand(reply.data))

@@ -28,6 +28,7 @@ from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Ver
 from ..core.grounding import grounded_message
 from ..core.request import Request
 from ..core.rulings import Act, Check, Ruling, run
+from ..core.slot_odds import FactOdds, ReplyOdds, reply_odds
 from .context import ReportContext
 from .scope import STATIVE, Scope, changed_before, own_content, part_scope
 from .settings import UpdateSettings
@@ -64,6 +65,11 @@ class UpdateOutcome(Traced):
     confidence: float | None = None
     #: what the report said that held already (a restatement: "already so")
     already: list[Fact] = field(default_factory=list)
+    #: the reading's score from its answers' own slot odds (:mod:`..core.slot_odds`): the
+    #: least of its stated facts' and of each answer's stop; None without log-probabilities
+    slot_odds: float | None = None
+    #: per stated fact of the reading, its odds (JSON: item, p, slots with runners-up)
+    fact_odds: list[dict[str, Any]] = field(default_factory=list)
 
     def event_info(self) -> dict[str, Any]:
         """Return what the event log keeps of this outcome: cost, provenance, doubts, notes."""
@@ -108,6 +114,7 @@ class UpdateOutcome(Traced):
                 'event_id': self.event_id, 'context_size': self.context_size,
                 'question': self.asked(), 'clarify': self.clarify,
                 'confidence': self.confidence,
+                'slot_odds': self.slot_odds, 'fact_odds': self.fact_odds,
                 'already': [list(f.triplet()) for f in self.already],
                 'history': self.history, 'stages': self.trace.stages.to_json(),
                 'checks': self.trace.checks}
@@ -141,6 +148,10 @@ class Reading:
     #: per part (its index in ``done``), the stated facts the read-back denied and the
     #: answer asked again left out: a whole reading may still need them (asked about)
     dropped: dict[int, Update] = field(default_factory=dict)
+    #: every answer's odds, in order: (the fact an item states, removed?, its odds), and
+    #: each answer's P(stop) (:mod:`..core.slot_odds`)
+    odds: list[tuple[Fact, bool, FactOdds]] = field(default_factory=list)
+    stops: list[tuple[frozenset[tuple[Fact, bool]], float]] = field(default_factory=list)
 
     @property
     def several(self) -> bool:
@@ -169,11 +180,27 @@ class Reading:
         odds = read_odds(out.trace.history)
         stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
         out.confidence = confidence(stated, set(), odds) if odds else None
+        self._slot_odds(out)
         out.update = net
         out.implied = [(f, rule) for c in self.done for f, rule in c.implied if f in net.remove]
         out.notes = [n for c in self.done for n in c.notes] + list(self.ctx.grounding.notes)
         if self.several:
             out.notes.append(f'report read in {len(self.parts)} parts: ' + ' | '.join(self.parts))
+
+    def _slot_odds(self, out: UpdateOutcome) -> None:
+        """Score the composed reading by its stated facts' slot odds (latest answer's)."""
+        said: dict[tuple[Fact, bool], FactOdds] = {(f, gone): o for f, gone, o in self.odds}
+        facts = [(f, gone) for c in self.done
+                 for gone, fs in ((False, c.stated.add), (True, c.stated.remove))
+                 for f in sorted(fs)]
+        found = [said[k] for k in facts if k in said]
+        if not found:
+            return
+        keys = set(facts)
+        stops = [p for written, p in self.stops if written & keys]
+        out.slot_odds = min([o.p for o in found] + stops)
+        out.fact_odds = [{'fact': list(f.triplet()), 'removed': gone, **said[(f, gone)]
+                          .to_json()} for f, gone in facts if (f, gone) in said]
 
     def accept(self, completion: Completion, actor: str | None = None) -> None:
         """Compose one part's change (``actor``: who acted in it) onto the ones before it."""
@@ -234,10 +261,16 @@ class PartQuestion:
         default_factory=dict)
     #: the places those questions offered (their options' facts), for the speaker
     offered: dict[str, list[frozenset[Fact]]] = field(default_factory=dict)
+    #: where each answer's slot odds go (the reading's :attr:`Reading.odds`, ``stops``)
+    seen: list[tuple[Fact, bool, FactOdds]] = field(default_factory=list)
+    stops: list[tuple[frozenset[tuple[Fact, bool]], float]] = field(default_factory=list)
     propose: Chat = field(init=False)
 
     def __post_init__(self) -> None:
-        self.propose = Chat(self.llm, self.trace, self.schema, 'kg_update', UPDATE_TOKENS)
+        # with handles the answer names things by short handles: no odds are read
+        odds = self.settings.slot_odds if self.ctx.grounding.tokenize is None else 0
+        self.propose = Chat(self.llm, self.trace, self.schema, 'kg_update', UPDATE_TOKENS,
+                            logprobs=odds)
 
     @classmethod
     def asking(cls, world: WorldModel, settings: UpdateSettings, llm: ChatLLM,
@@ -264,7 +297,7 @@ class PartQuestion:
             actor = leading_subject(world, kg, text, said)
         r.earlier |= named_in(kg, part)
         return cls(world, settings, llm, trace, r.ctx, r.work, ask, checks, scope, goes,
-                   text, before=kg, actor=actor)
+                   text, before=kg, actor=actor, seen=r.odds, stops=r.stops)
 
     def barring(self, facts: Iterable[Fact]) -> PartQuestion:
         """Return the same question with ``facts`` barred from the answer."""
@@ -281,9 +314,35 @@ class PartQuestion:
             reply.data if reply.data is not None else reply.text, strict=self.settings.verify)
         judged = self.check(stated) if not errors else Judged(Verdict.INVALID, errors=errors)
         judged.record = {'reply': reply.text[:2000], 'errors': list(judged.errors)}
+        odds = self._odds(reply)
+        if odds is not None:
+            judged.record['odds'] = {'p': round(odds.p, 4), 'stop': round(odds.stop, 4),
+                                     'outside': round(odds.outside, 4)}
         judged.feedback = ('Your answer has errors:\n- ' + '\n- '.join(judged.errors)
                            + '\nAnswer again with the corrected JSON.')
         return judged
+
+    def _odds(self, reply: LLMReply) -> ReplyOdds | None:
+        """Read the answer's slot odds and keep them, per fact, for the reading."""
+        if not reply.top_logprobs:
+            return None
+        odds = reply_odds(reply.text, reply.top_logprobs, self.schema())
+        if odds is None:
+            return None
+        facts = [got for f in odds.facts if (got := self._fact_of(f)) is not None]
+        self.seen.extend(facts)
+        self.stops.append((frozenset((f, gone) for f, gone, _ in facts), odds.stop))
+        return odds
+
+    def _fact_of(self, odds: FactOdds) -> tuple[Fact, bool, FactOdds] | None:
+        """Return (fact, removed?, odds) of one answer item (a unary ends in true/false)."""
+        pred = self.world.domain.predicates.get(odds.item[0])
+        if pred is None:
+            return None
+        args = odds.item[1:]
+        if pred.arity == 1 and len(args) == 2:
+            return Fact(odds.item[0], (args[0],)), odds.removed or args[1] == 'false', odds
+        return Fact(odds.item[0], tuple(args)), odds.removed, odds
 
     def complete(self, stated: Update) -> Completion:
         """Return ``stated`` finished by the domain's rules on this part's graph."""

@@ -34,6 +34,7 @@ class UpdateSettings:
     changes_only: bool = default('changes_only')
     prompt_context: str = default('prompt_context')  # what the prompt lists (Grounding.shown)
     answer_handles: bool = default('answer_handles')  # names in answers as short handles
+    slot_odds: int = default('slot_odds')  # top candidates per answer token (0: none)
     prompt_phrasing: str = default('prompt_phrasing')  # words | templates (world/templates.py)
     #: checks switched off by name (:func:`.pipeline.check_names`): ablations only
     skip_checks: frozenset[str] = frozenset()
