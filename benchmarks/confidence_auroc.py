@@ -11,7 +11,8 @@ Reads ``benchmarks/nl_reports.py`` runs (``<out>/reports.jsonl``, any speaker). 
   (:mod:`l3mp_ros.agent.core.slot_odds`). Reports without the score are counted apart;
   ``--paired`` keeps only the reports that have both.
 - **statements**: every yes/no read-back statement is right when the gold change has it;
-  its score is P(yes) (as ``readback_odds.py`` reads them).
+  its score is P(yes) (as ``readback_odds.py`` reads them). Beside it, every stated fact
+  of a first reading with slot odds (``fact_odds``), scored by its slot odds.
 
 Prints per run the AUROC (0.5: no separation; 1.0: every right one above every wrong one,
 scikit-learn's ``roc_auc_score``) with the counts, and the score ranges of right and wrong::
@@ -55,6 +56,27 @@ def readings(path: Path, score: str = 'confidence',
     return out, none
 
 
+def slot_statements(path: Path) -> list[dict]:
+    """Return one row per stated fact of a first reading with slot odds.
+
+    Right when the gold change has it (as a read-back statement is); ``p``: the fact's
+    slot odds; ``outside``: the most mass its slots put outside the schema.
+    """
+    rows = []
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        gold = rec.get('gold') or {'remove': [], 'add': []}
+        remove, add = (({tuple(str(x).lower() for x in t) for t in gold[k]})
+                       for k in ('remove', 'add'))
+        for f in rec.get('fact_odds') or []:
+            fact = tuple(str(x).lower() for x in f['fact'])
+            rows.append({'report': rec['i'], 'fact': fact, 'removed': f['removed'],
+                         'right': fact in (remove if f['removed'] else add),
+                         'p': float(f['p']), 'outside': max(
+                             (s[2] for s in f['slots']), default=0.0)})
+    return rows
+
+
 def auroc(pairs: list[tuple[bool, float]]) -> str:
     """Return the AUROC of right over wrong, with counts and ranges (or why there is none)."""
     right = [s for r, s in pairs if r]
@@ -80,16 +102,22 @@ def main(argv: list[str] | None = None) -> int:
     other = 'slot_odds' if args.score == 'confidence' else 'confidence'
     pooled_r: list[tuple[bool, float]] = []
     pooled_s: list[tuple[bool, float]] = []
+    pooled_o: list[tuple[bool, float]] = []
     for run in args.runs:
         file = run / 'reports.jsonl' if run.is_dir() else run
         reads, none = readings(file, args.score, other if args.paired else None)
         stated = [(bool(r['right']), float(r['p_yes'])) for r in read_backs(file)]
+        slots = slot_statements(file)
+        said = [(r['right'], r['p']) for r in slots]
         pooled_r += reads
         pooled_s += stated
+        pooled_o += said
         print(f'{run}: readings {auroc(reads)}, {none} without a {args.score}; '
-              f'statements {auroc(stated)}')
+              f'statements {auroc(stated)}'
+              + (f"; stated facts' slot odds {auroc(said)}" if said else ''))
     if len(args.runs) > 1:
-        print(f'all: readings {auroc(pooled_r)}; statements {auroc(pooled_s)}')
+        print(f'all: readings {auroc(pooled_r)}; statements {auroc(pooled_s)}'
+              + (f"; stated facts' slot odds {auroc(pooled_o)}" if pooled_o else ''))
     return 0
 
 

@@ -115,7 +115,7 @@ def test_a_unary_value_the_grammar_forced_shows_as_outside():
 def test_what_cannot_be_read_gives_no_odds():
     steps = _steps(TOKENS, {})
     assert reply_odds(TEXT, None, SCHEMA) is None
-    assert reply_odds(TEXT + ' ', steps, SCHEMA) is None  # tokens do not spell the text
+    assert reply_odds(TEXT + ' ', steps, SCHEMA) is None  # tokens do not hold the text
     assert reply_odds(TEXT, steps, {'type': 'object'}) is None  # not an update schema
     assert reply_odds('{"facts": [["light_on", "x"', steps[:5], SCHEMA) is None
     # a value the schema does not allow: not this schema's answer
@@ -171,3 +171,13 @@ def test_a_reading_is_scored_by_its_answer_slots(tmp_path):
         out = updater.run('Jerry took the red pen from the living room table.')
         assert 'logprobs' not in fake.requests[0]
     assert out.applied and out.slot_odds is None and out.fact_odds == []
+
+
+def test_a_reply_cut_from_a_fenced_block_is_read_where_it_sits():
+    """An endpoint that did not hold the answer to its schema wrote a fenced block; the
+    client cut the JSON out of it: the odds are read at its place in the tokens."""
+    tokens = ['```', 'json', '\n'] + TOKENS + ['\n', '```']
+    steps = _steps(tokens, {3 + 10: [('_pen', 0.7), ('_cup', 0.3)]})
+    odds = reply_odds(TEXT, steps, SCHEMA)
+    assert odds is not None and odds.facts[0].slots[1].p == pytest.approx(0.7)
+    assert odds.facts[0].more == pytest.approx(1.0) and odds.stop == pytest.approx(1.0)

@@ -19,7 +19,8 @@ is the product of its slots', a reading's the least of its facts' and of its sto
 
 The slot alternatives are read from the schema that was sent (``anyOf`` branches of
 ``prefixItems`` literals and a ``{"not": enum}`` branch); a reply whose tokens do not
-spell its text, or a schema of another shape, gives no odds (``None``).
+hold its text, or a schema of another shape, gives no odds (``None``). A reply cut from
+a longer generation (a fenced JSON block) is read where it sits in the tokens.
 """
 
 from __future__ import annotations
@@ -257,8 +258,7 @@ class _Branches:
 class _Tokens:
     """The generated tokens, where each begins, and their candidates' probabilities."""
 
-    def __init__(self, text: str, steps: TopLogprobs) -> None:
-        self.text = text
+    def __init__(self, steps: TopLogprobs) -> None:
         self.starts: list[int] = []
         at = 0
         for token, _ in steps:
@@ -266,7 +266,7 @@ class _Tokens:
             at += len(token)
         self.tokens = [t for t, _ in steps]
         self.tops = [[(c, math.exp(lp)) for c, lp in top] for _, top in steps]
-        self.ok = ''.join(self.tokens) == text
+        self.text = ''.join(self.tokens)  # what was generated (a reply may be cut from it)
 
     def covering(self, pos: int) -> int | None:
         """Return the index of the token holding character ``pos``."""
@@ -378,11 +378,16 @@ def reply_odds(text: str, steps: TopLogprobs | None,
     if not steps or not schema or not text:
         return None
     branches = _Branches.of(schema)
-    tokens = _Tokens(text, steps)
-    if branches is None or not tokens.ok:
+    tokens = _Tokens(steps)
+    # the reply is the generated text, or the JSON cut from it (a fenced block, when an
+    # endpoint did not hold the answer to its schema)
+    at = tokens.text.find(text)
+    if branches is None or at < 0:
         return None
+    scanner = _Scanner(tokens.text)
+    scanner.i = at
     try:
-        root = _Scanner(text).value()
+        root = scanner.value()
     except (ValueError, IndexError):
         return None
     listing = root.keys.get('facts') if root.kind == 'object' else None
