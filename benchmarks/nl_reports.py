@@ -177,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
                'verdict': verdict(gold, None if net.is_empty() else net),
                'asked': talk.asked, 'talk': talk.turns, 'confidence': out.confidence,
                'slot_odds': out.slot_odds, 'fact_odds': out.fact_odds,
+               'unaccounted': out.unaccounted, 'parts': out.parts,
+               'parts_read': out.parts_read,
                'proposed': out.update.to_json() if out.update else None,
                'seconds': round(time.perf_counter() - began, 2), 'attempts': out.attempts,
                'prompt_tokens': out.usage.prompt_tokens,

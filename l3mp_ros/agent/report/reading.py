@@ -70,6 +70,12 @@ class UpdateOutcome(Traced):
     slot_odds: float | None = None
     #: per stated fact of the reading, its odds (JSON: item, p, slots with runners-up)
     fact_odds: list[dict[str, Any]] = field(default_factory=list)
+    #: things the report names (resolved, not a description of another) that no fact of
+    #: the reading names: a reading that may leave part of the report out
+    unaccounted: list[str] = field(default_factory=list)
+    #: the parts the report was cut into, and how many of them changed something
+    parts: int = 0
+    parts_read: int = 0
 
     def event_info(self) -> dict[str, Any]:
         """Return what the event log keeps of this outcome: cost, provenance, doubts, notes."""
@@ -115,6 +121,8 @@ class UpdateOutcome(Traced):
                 'question': self.asked(), 'clarify': self.clarify,
                 'confidence': self.confidence,
                 'slot_odds': self.slot_odds, 'fact_odds': self.fact_odds,
+                'unaccounted': self.unaccounted, 'parts': self.parts,
+                'parts_read': self.parts_read,
                 'already': [list(f.triplet()) for f in self.already],
                 'history': self.history, 'stages': self.trace.stages.to_json(),
                 'checks': self.trace.checks}
@@ -165,6 +173,7 @@ class Reading:
     def compose(self, out: UpdateOutcome) -> None:
         """Set the outcome: the parts' net change and its notes, or why there is none."""
         out.errors = list(self.errors)
+        out.parts, out.parts_read = len(self.parts), len(self.done)
         if self.errors and self.errors[0] == RESTATED and self.last is not None:
             out.already = sorted(f for f in self.last.asked.add if f in self.req.kg)
         if self.errors:
@@ -181,6 +190,9 @@ class Reading:
         stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
         out.confidence = confidence(stated, set(), odds) if odds else None
         self._slot_odds(out)
+        named = {a for f in net.add | net.remove for a in f.args}
+        out.unaccounted = sorted({m.resolved for m in self.req.mentions
+                                  if m.resolved and m.describes is None} - named)
         out.update = net
         out.implied = [(f, rule) for c in self.done for f, rule in c.implied if f in net.remove]
         out.notes = [n for c in self.done for n in c.notes] + list(self.ctx.grounding.notes)
