@@ -37,12 +37,12 @@ from .world.constraints import Constraints
 from .world.domain import DomainSchema
 from .world.kg import KnowledgeGraph
 from .world.model import WorldModel
+from .world.phrasebook import PHRASEBOOK_META, Phrasebook
 from .world.phrasing import adopt
 from .world.replica import ReplicaWorldModel
 from .world.store import StoreBase as Store
 from .world.store import StoreError
 from .world.stores import create_store, is_url, open_store, store_exists
-from .world.templates import PHRASEBOOK_META, Phrasebook
 
 if TYPE_CHECKING:
     from .agent.agent import Agent

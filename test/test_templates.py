@@ -10,10 +10,10 @@ from l3mp_ros.cli import main
 from l3mp_ros.llm.phrasebook import make
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph
+from l3mp_ros.world.phrasebook import Phrasebook
 from l3mp_ros.world.phrasing import Phrasing
 from l3mp_ros.world.templates import (
     Form,
-    Phrasebook,
     Source,
     TemplateError,
     check,

@@ -22,6 +22,7 @@ from ..world.domain import DomainSchema
 from ..world.events import EventStatus, verdict
 from ..world.kg import KGError, KnowledgeGraph, Update
 from ..world.model import WorldModel
+from ..world.phrasebook import PHRASEBOOK_META, Phrasebook
 from ..world.phrasing import Phrasing
 from ..world.problem_file import (
     ProblemImportError,
@@ -32,7 +33,7 @@ from ..world.problem_file import (
 )
 from ..world.store import Event
 from ..world.stores import create_store, open_store
-from ..world.templates import PHRASEBOOK_META, Phrasebook, TemplateError
+from ..world.templates import TemplateError
 from ..world.verify import Verifier
 from .common import (
     CLIError,
@@ -220,6 +221,15 @@ def phrases_line(book: Phrasebook, note: str = '') -> str:
     lines += [f'  {p}: "{t.text}" ({t.source.value}{"" if t.settled else ", unsettled"})'
               for p, t in sorted(book.templates.items()) if t.source.value != 'rule'
               or not t.settled]
+    acts = book.counts(of_actions=True)
+    if book.actions:  # how a plan's steps are said
+        made = ', '.join(f'{acts[k]} from {w}' for k, w in (
+            ('rule', "the actions' words"), ('user', 'the phrases file')) if acts.get(k))
+        lines.append(f'plan steps: {len(book.actions)} action templates, {made}'
+                     + (f'; {acts["unsettled"]} with a preposition guessed'
+                        if acts.get('unsettled') else ''))
+        lines += [f'  {a}: "{t.text}" (user)' for a, t in sorted(book.actions.items())
+                  if t.source.value == 'user']
     return '\n'.join(lines)
 
 

@@ -20,15 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..world.domain import DomainSchema
-from ..world.templates import (
-    Phrasebook,
-    Source,
-    Template,
-    TemplateError,
-    check,
-    parse,
-    phrasebook_for,
-)
+from ..world.phrasebook import Phrasebook, phrasebook_for
+from ..world.templates import Source, Template, TemplateError, check, parse
 from .protocol import ChatLLM, LLMError
 
 SCHEMA = {'type': 'object', 'properties': {'sentence': {'type': 'string', 'maxLength': 120}},

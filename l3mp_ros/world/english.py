@@ -31,6 +31,20 @@ TAKES_TO = frozenset((
 #: verbs that take "to" before the place they reach: "connects to", "leads to"
 VERBS_TO = frozenset(('connect', 'link', 'lead', 'belong', 'point', 'go', 'return', 'refer',
                       'listen', 'talk', 'travel'))
+#: prepositions that say where a thing is: "in the sink", "on the table", "at the desk"
+PLACE_PREPOSITIONS = frozenset((
+    'in', 'on', 'at', 'inside', 'into', 'onto', 'under', 'near', 'beside', 'behind', 'above',
+    'below', 'within', 'upon', 'beneath', 'underneath', 'over', 'outside', 'against'))
+#: verbs whose second object is the one who receives: "give the pen to Anna"
+VERBS_GIVING = frozenset((
+    'give', 'hand', 'deliver', 'bring', 'pass', 'send', 'show', 'offer', 'return', 'lend',
+    'serve', 'present', 'throw', 'sell', 'feed', 'transfer', 'pay'))
+#: verbs that take a thing away from where it is: "take the milk from the fridge"
+VERBS_TAKING = frozenset((
+    'take', 'remove', 'get', 'fetch', 'collect', 'pick', 'retrieve', 'unload', 'unstack',
+    'withdraw', 'grab', 'unplug', 'unhook', 'detach', 'unmount', 'extract'))
+#: verbs said with a particle when a name gives them none: "pick up the pen" (not choose it)
+VERB_PARTICLE = {'pick': 'up'}
 #: nouns said without "a": "has fuel", "has power"
 MASS_NOUNS = frozenset(('water', 'fuel', 'power', 'energy', 'food', 'data', 'information',
                         'oil', 'gas', 'air', 'ice', 'milk', 'coffee', 'tea', 'paper', 'money',

@@ -31,16 +31,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from . import english as en
+from .action_reading import DomainWords, rule_action
+from .action_templates import read_step
 from .domain import DomainSchema
 from .kg import Fact, KnowledgeGraph, Update
-from .templates import (
-    Form,
-    Phrasebook,
-    domain_key,
-    overrides_path,
-    phrasebook_for,
-    verb_phrase,
-)
+from .phrasebook import Phrasebook, domain_key, overrides_path, phrasebook_for
+from .templates import Form, verb_phrase
 
 PREPOSITIONS = frozenset((
     'in', 'on', 'at', 'inside', 'under', 'near', 'next', 'beside', 'by', 'with', 'into',
@@ -77,6 +73,7 @@ class Phrasing:
         self.proper = self._name_types(kg)
         self.legacy = legacy or domain is None
         self.book = book if book is not None or self.legacy else _book(domain)
+        self._rules: DomainWords | None = None  # an action's rules, when the book has none
 
     def _name_types(self, kg: KnowledgeGraph) -> frozenset[str]:
         """Return the types of names (people, usually).
@@ -282,6 +279,38 @@ class Phrasing:
                          for f in sorted(update.remove))
         return ' '.join(p for p in (now, f'No longer: {gone}.' if gone else '') if p)
 
+    # -- plans ------------------------------------------------------------------------
+    def step(self, step: str) -> str:
+        """Return a plan step as a sentence: "Pick up the red pen from the table.".
+
+        By its action's template (:mod:`.action_templates`: the phrasebook's, the rules'
+        without one); the doer is named when the KG holds more than one thing of its type
+        ("Robot 1 moves from ..."). A step of an unknown action, or with another number of
+        arguments, is returned as it is.
+        """
+        got = read_step(step)
+        decl = self.domain.actions.get(got[0]) if got and self.domain is not None else None
+        if got is None or decl is None or self.domain is None:
+            return step
+        name, args = got
+        book = self.book if self.book is not None else _book(self.domain)
+        t = book.action(name)
+        if t is None:  # a phrasebook made without actions
+            if self._rules is None:
+                self._rules = DomainWords(self.domain)
+            t = rule_action(name, decl.params, self._rules)
+        if t.arity != len(args):
+            return step
+        said = [_lower_article(self.entity(a)) for a in args]
+        many = t.doer is not None and sum(
+            1 for e in self.kg.entities.values()
+            if self.domain.is_subtype(e, decl.params[t.doer][1])) > 1
+        return t.render(said, said[t.doer] if many and t.doer is not None else None)
+
+    def steps(self, steps: Iterable[str]) -> list[str]:
+        """Return a plan's steps as sentences, one each."""
+        return [self.step(s) for s in steps]
+
 
 _BOOKS: dict[int, Phrasebook] = {}
 
@@ -328,7 +357,7 @@ def adopt(domain: DomainSchema, data: str) -> bool:
         book = Phrasebook.from_json(json.loads(data))
     except (ValueError, TypeError):
         return False
-    if book.domain_key != _key(domain) or set(book.templates) != set(domain.predicates):
+    if not book.fits(domain, _key(domain)):
         return False
     _BOOKS[id(domain)] = book
     domain.__dict__['_phrasebook'] = book

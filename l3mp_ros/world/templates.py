@@ -13,14 +13,12 @@ noun "owner", a word taking "to" "next", glued "ontable"), drops words that only
 argument's type, and says whether the words settled it; a template a model wrote, or one a
 user wrote in YAML beside the domain (:func:`load_overrides`), is checked the same way
 (:func:`check`: every slot once, a verb to conjugate, the predicate's words or its own).
-:class:`Phrasebook` holds a domain's templates with where each came from. General English
-only (:mod:`.english`): no word of any domain.
+A domain's templates, with its actions' (:mod:`.action_templates`), make its phrasebook
+(:mod:`.phrasebook`). General English only (:mod:`.english`): no word of any domain.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -34,7 +32,6 @@ from . import english as en
 from .domain import DomainSchema
 
 VERSION = 1  # of the rules: a phrasebook made by other rules is made again
-PHRASEBOOK_META = 'phrasebook'  # the store's meta key that keeps the phrasebook it was made with
 SLOT_RE = re.compile(r'\{(\w+)\}')
 _BE = {'is', 'are', 'was', 'were'}
 _HAVE = {'has', 'have'}
@@ -437,70 +434,32 @@ def _overlap(predicate: str, said: set[str]) -> float:
     return len(roots & said) / len(roots) if roots else 0.0
 
 
-# -- a domain's phrasebook ------------------------------------------------------------------
-@dataclass
-class Phrasebook:
-    """The templates of one domain, by predicate, with where each came from."""
+# -- the user's phrases file ------------------------------------------------------------------
+def read_phrases(path: str | Path, domain: DomainSchema) -> dict[str, object]:
+    """Return ``<domain>.phrases.yaml`` read as a mapping, checked against ``domain``'s name.
 
-    domain_key: str  # the domain text's hash (and the overrides')
-    templates: dict[str, Template]
-
-    def __getitem__(self, predicate: str) -> Template:
-        return self.templates[predicate]
-
-    def get(self, predicate: str) -> Template | None:
-        """Return the template of ``predicate``, or None."""
-        return self.templates.get(predicate)
-
-    def counts(self) -> dict[str, int]:
-        """Return how many templates came from each source (and how many are unsettled)."""
-        out: dict[str, int] = {}
-        for t in self.templates.values():
-            out[t.source.value] = out.get(t.source.value, 0) + 1
-            if not t.settled:
-                out['unsettled'] = out.get('unsettled', 0) + 1
-        return out
-
-    def to_json(self) -> dict[str, object]:
-        """Return the phrasebook file's JSON (``l3mp/phrasebook/v1``)."""
-        return {'schema': 'l3mp/phrasebook/v1', 'version': VERSION, 'domain': self.domain_key,
-                'templates': {p: t.to_json() for p, t in sorted(self.templates.items())}}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> Phrasebook:
-        """Return a phrasebook read back from :meth:`to_json`."""
-        raw = data.get('templates')
-        if data.get('schema') != 'l3mp/phrasebook/v1' or not isinstance(raw, dict):
-            raise TemplateError('not an l3mp/phrasebook/v1 file')
-        return cls(str(data.get('domain', '')),
-                   {p: Template.from_json(t) for p, t in raw.items()})
-
-    @classmethod
-    def by_rules(cls, domain: DomainSchema, overrides: Mapping[str, Template] | None = None,
-                 key: str = '') -> Phrasebook:
-        """Return the domain's templates from the rules, with ``overrides`` in their place."""
-        templates = {p: rule_template(p, decl.params, domain)
-                     for p, decl in sorted(domain.predicates.items())}
-        templates.update(overrides or {})
-        return cls(key or domain_key(domain), templates)
-
-
-def domain_key(domain: DomainSchema, overrides_text: str = '') -> str:
-    """Return the key a domain's phrasebook is kept under (its text, overrides, rules)."""
-    h = hashlib.sha256(f'{VERSION}\n{domain.text or domain.name}\n{overrides_text}'.encode())
-    return h.hexdigest()[:16]
-
-
-def overrides_path(domain_path: str | Path) -> Path:
-    """Return where a domain's template overrides are: ``<domain>.phrases.yaml`` beside it."""
-    p = Path(domain_path)
-    return p.with_name(p.stem + '.phrases.yaml')
+    Raises :class:`TemplateError` for a file that is not YAML, not a mapping, a section
+    (``templates``, ``actions``) that is not a mapping, or another domain's name.
+    """
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise TemplateError(f'{path}: not YAML: {exc}') from None
+    if not isinstance(data, dict) or not all(
+            isinstance(data.get(k) or {}, dict) for k in ('templates', 'actions')):
+        raise TemplateError(f'{path}: expected a mapping with "templates: {{predicate: '
+                            'sentence}" and "actions: {action: sentence}"')
+    name = data.get('domain')
+    if name is not None and str(name).lower() != domain.name.lower():
+        raise TemplateError(f'{path}: written for domain {name!r}, not {domain.name!r}')
+    return data
 
 
 def load_overrides(path: str | Path, domain: DomainSchema) -> dict[str, Template]:
-    """Return the templates a user wrote for ``domain`` (``<domain>.phrases.yaml``).
+    """Return the templates a user wrote for ``domain``'s predicates (``<domain>.phrases.yaml``).
 
-    The file::
+    The file (its ``actions:`` section: :func:`.action_templates.load_action_overrides`)::
 
         domain: hotel            # optional; checked against the domain's name
         templates:
@@ -510,19 +469,9 @@ def load_overrides(path: str | Path, domain: DomainSchema) -> dict[str, Template
     Raises :class:`TemplateError` with a clear reason for an unknown predicate, a slot
     missing or unknown, an unknown form, or a file that is not such a mapping.
     """
-    path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as exc:
-        raise TemplateError(f'{path}: not YAML: {exc}') from None
-    if not isinstance(data, dict) or not isinstance(data.get('templates', {}), dict):
-        raise TemplateError(f'{path}: expected a mapping with "templates: {{predicate: '
-                            'sentence}}"')
-    name = data.get('domain')
-    if name is not None and str(name).lower() != domain.name.lower():
-        raise TemplateError(f'{path}: written for domain {name!r}, not {domain.name!r}')
+    data = read_phrases(path, domain)
     out: dict[str, Template] = {}
-    for pred, spec in (data.get('templates') or {}).items():
+    for pred, spec in (data.get('templates') or {}).items():  # type: ignore[union-attr]
         decl = domain.predicates.get(str(pred))
         if decl is None:
             raise TemplateError(f'{path}: unknown predicate {pred!r} (the domain has: '
@@ -540,25 +489,3 @@ def load_overrides(path: str | Path, domain: DomainSchema) -> dict[str, Template
         except ValueError as exc:
             raise TemplateError(f'{path}: {exc}') from None
     return out
-
-
-def phrasebook_for(domain: DomainSchema, cache_dir: Path | None = None) -> Phrasebook:
-    """Return the domain's phrasebook: the cached one (a model's work kept), else by rules.
-
-    The overrides beside the domain (:func:`overrides_path`) are read each time (a bad file
-    raises :class:`TemplateError`); the cache is keyed by the domain text, the overrides and
-    the rules' version.
-    """
-    over_file = overrides_path(domain.path) if domain.path else None
-    over_text = over_file.read_text() if over_file is not None and over_file.exists() else ''
-    overrides = load_overrides(over_file, domain) if over_text else {}
-    key = domain_key(domain, over_text)
-    if cache_dir is not None:
-        file = cache_dir / f'{key}.json'
-        try:
-            book = Phrasebook.from_json(json.loads(file.read_text()))
-            if book.domain_key == key and set(book.templates) == set(domain.predicates):
-                return book
-        except (OSError, ValueError):
-            pass
-    return Phrasebook.by_rules(domain, overrides, key)
