@@ -51,6 +51,7 @@ PORTFOLIO = 'portfolio'  # LAPKT with a short budget, then Fast Downward (planni
 ENGINE_SETTINGS = (PORTFOLIO, *ENGINES, *NUMERIC_ENGINES, *TEMPORAL_ENGINES)
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 PROMPT_CONTEXTS = ('full', 'mentioning', 'referents', 'widen')  # agent/grounding.py, update.py
+ASK_DECISIONS = ('readback', 'fitted')  # agent/core/decision.py: when a reading is asked about
 PROMPT_PHRASINGS = ('words', 'templates')  # world/phrasing.py: how facts are put to the model
 EXECUTE_POLICIES = ('feedback', 'none')
 PATROL_POLICIES = ('off', 'idle')
@@ -151,6 +152,11 @@ class Config:
                           'read-back odds of its facts, is below this; fitted on the public '
                           'report sets (config/asking.json, benchmarks/calibrate_asking.py)',
                           AGENT)
+    ask_decision: str = _p('readback', 'what says a reading is not sure enough: readback (its '
+                           'read-back confidence below ask_below) or fitted (one logistic '
+                           'decision over the read-back, the slot odds, a re-prompt and what '
+                           'the reading left out: config/decision.json, fitted by '
+                           'benchmarks/fit_decision.py)', AGENT, choices=ASK_DECISIONS)
     ask_back: bool = _p(True, 'ask the speaker about a reading the robot is unsure of (the '
                         'read-back denied part of it): "Just to check: ... Is that right?", '
                         'then the other readings, at most 3 questions; without it such a '

@@ -109,6 +109,13 @@ class UpdateOutcome(Traced):
                    for o in self.clarify.get('options') or []]
         return {'text': self.question, 'options': options}
 
+    def signals(self) -> dict[str, Any]:
+        """Return what the fitted decision reads (:mod:`..core.decision`), as records do."""
+        return {'confidence': self.confidence, 'slot_odds': self.slot_odds,
+                'fact_odds': self.fact_odds, 'attempts': self.attempts,
+                'unaccounted': self.unaccounted, 'parts': self.parts,
+                'parts_read': self.parts_read}
+
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
         return {'text': self.text, 'status': str(self.status), 'applied': self.applied,

@@ -9,9 +9,11 @@ They run in the order :data:`.pipeline.REPORT_CHECKS` lists, each on a :class:`R
 
 from __future__ import annotations
 
+import functools
 import time
 
 from ...llm.protocol import LLMError, llm_failure
+from ...paths import share_dir
 from ...retrieval.mention_lists import owners_only
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
@@ -28,10 +30,12 @@ from ..core.asking import (
     without,
 )
 from ..core.attempts import DoubtReason
+from ..core.decision import ReadingDecision
 from ..core.rulings import Act, Ruling
 from .place_questions import amend, check_places, where_after
-from .reading import Report
+from .reading import Report, UpdateOutcome
 from .scope import unsaid
+from .settings import UpdateSettings
 from .subjects import PutBy, put_by
 
 
@@ -167,6 +171,23 @@ class ActorCheck:
                              rep.settings.clarify_timeout)
 
 
+@functools.cache
+def fitted() -> ReadingDecision:
+    """Return the shipped fitted decision (``config/decision.json``), read once."""
+    return ReadingDecision.load(share_dir() / 'config' / 'decision.json')
+
+
+def not_sure(out: UpdateOutcome, settings: UpdateSettings) -> bool:
+    """Tell whether a reading that passed every check is still not sure enough to write.
+
+    ``readback``: its read-back confidence is below ``ask_below``; ``fitted``: the fitted
+    decision's P(right) over its signals is below the fit's bar (:mod:`..core.decision`).
+    """
+    if settings.ask_decision == 'fitted':
+        return fitted().asks(out.signals())
+    return out.confidence is not None and out.confidence < settings.ask_below
+
+
 class AskBack:
     """A reading the read-back denied part of is asked about, not refused (``ask_back``).
 
@@ -186,7 +207,7 @@ class AskBack:
         """
         if rep.refused:
             return False
-        low = rep.out.confidence is not None and rep.out.confidence < rep.settings.ask_below
+        low = not_sure(rep.out, rep.settings)
         r = rep.r
         return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
                      or unsaid_of(rep)) or low) and rep.out.update is not None
@@ -208,8 +229,10 @@ class AskBack:
                   *(f'the report does not say {f.predicate} of {f.args[0]}, it speaks of '
                     f'{other}' for f, other in unsaid_of(rep))]
         sure = pending.readings[0].confidence
-        why = '; '.join(doubts) or (f"the reading's confidence {sure:.2f} is below "
-                                    f'{rep.settings.ask_below:.2f}')
+        why = '; '.join(doubts) or (
+            f'P(right) {fitted().p_right(rep.out.signals()):.2f} is below '
+            f'{fitted().ask_below:.2f}' if rep.settings.ask_decision == 'fitted' else
+            f"the reading's confidence {sure:.2f} is below {rep.settings.ask_below:.2f}")
         return Ruling(Act.ASK, pending.to_json(), question=pending.question,
                       errors=[f'{why}; asked: {pending.question}'])
 
