@@ -157,6 +157,10 @@ class Config:
                            'decision over the read-back, the slot odds, a re-prompt and what '
                            'the reading left out: config/decision.json, fitted by '
                            'benchmarks/fit_decision.py)', AGENT, choices=ASK_DECISIONS)
+    runner_ups: int = _p(0, 'readings a question may offer beyond those the checks made: '
+                         "each one slot of the answer as its runner-up in the answer call's "
+                         'own odds (slot_odds), verified; no call (agent/report/runner_ups.py)',
+                         AGENT)
     ask_back: bool = _p(True, 'ask the speaker about a reading the robot is unsure of (the '
                         'read-back denied part of it): "Just to check: ... Is that right?", '
                         'then the other readings, at most 3 questions; without it such a '

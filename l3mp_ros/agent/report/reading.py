@@ -30,6 +30,7 @@ from ..core.request import Request
 from ..core.rulings import Act, Check, Ruling, run
 from ..core.slot_odds import FactOdds, ReplyOdds, reply_odds
 from .context import ReportContext
+from .runner_ups import fact_of
 from .scope import STATIVE, Scope, changed_before, own_content, part_scope
 from .settings import UpdateSettings
 from .subjects import GoingSubject, going, leading_subject, part_actor
@@ -355,13 +356,8 @@ class PartQuestion:
 
     def _fact_of(self, odds: FactOdds) -> tuple[Fact, bool, FactOdds] | None:
         """Return (fact, removed?, odds) of one answer item (a unary ends in true/false)."""
-        pred = self.world.domain.predicates.get(odds.item[0])
-        if pred is None:
-            return None
-        args = odds.item[1:]
-        if pred.arity == 1 and len(args) == 2:
-            return Fact(odds.item[0], (args[0],)), odds.removed or args[1] == 'false', odds
-        return Fact(odds.item[0], tuple(args)), odds.removed, odds
+        got = fact_of(self.world.domain, odds.item, odds.removed)
+        return None if got is None else (*got, odds)
 
     def complete(self, stated: Update) -> Completion:
         """Return ``stated`` finished by the domain's rules on this part's graph."""

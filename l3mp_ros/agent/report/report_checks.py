@@ -34,6 +34,7 @@ from ..core.decision import ReadingDecision
 from ..core.rulings import Act, Ruling
 from .place_questions import amend, check_places, where_after
 from .reading import Report, UpdateOutcome
+from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
 from .subjects import PutBy, put_by
@@ -272,7 +273,7 @@ class AskBack:
         if not parts.is_empty() and all(parts != x.update for x in readings) \
                 and not world.verifier.check(r.req.kg, parts):
             readings.append(Candidate(parts, confidence(stated, set(), odds), 'parts as answered'))
-        return readings
+        return readings + runner_ups(rep, readings, rep.settings.runner_ups)
 
 
 def unsupported(rep: Report) -> list[tuple[Fact, str]]:
