@@ -233,3 +233,29 @@ def test_kg_init_refuses_a_bad_action_sentence_and_creates_nothing(tmp_path, cap
     err = capsys.readouterr().err
     assert 'hand_to_person' in err and 'not said: ?p, ?r' in err
     assert not (tmp_path / 'k2.db').exists()
+
+
+def test_l3mp_task_prints_the_plan_in_sentences_and_its_json_keeps_pddl(tmp_path, capsys):
+    from l3mp_ros.testing import FakeOpenAI
+
+    store = tmp_path / 'kg.db'
+    assert main(['kg', 'init', '--domain', str(HOUSEHOLD), '--from',
+                 str(REPO / 'config' / 'household_state.json'), '--store', str(store),
+                 '--phrases', 'rules']) == 0
+    goal = {'goal': '(and (in_person_hand red_pen anna))'}
+    with FakeOpenAI([{'content': goal}] * 2) as fake:
+        common = ['task', '--store', str(store), '--llm', fake.base_url, '--model', 'fake',
+                  '--retriever', 'full', '--engine', 'fast-downward',
+                  '--text', 'Give the red pen to Anna.']
+        capsys.readouterr()
+        assert main(common) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert main([*common, '--json']) == 0
+        body = json.loads(capsys.readouterr().out)
+    steps = [ln for ln in out if re.match(r'\d+\. ', ln)]
+    assert out[:2] == ['goal: (and (in_person_hand red_pen anna))', 'status: solved'], out
+    assert steps[0] == '1. Remove the red pen from the living room table in the living room.'
+    assert steps[-1] == f"{len(steps)}. Hand the red pen to Anna in Anna's bedroom.", steps
+    assert all('_' not in s and '(' not in s for s in steps), steps
+    assert body['steps'][0] == '(remove_from_table the_robot red_pen living_room_table ' \
+        'living_room)' and len(body['steps']) == len(steps)

@@ -249,14 +249,26 @@ def test_exit_leaves_and_help_names_chat(store, capsys):
     assert term.screen.count(PROMPT) == 1
 
 
-def test_a_turn_says_a_plan_step_by_step_and_a_question_left_unanswered():
-    # the words only (no world needed for tasks and answers): what the chat prints
-    plan = PlanResult(Status.SOLVED, ['(move_to_room the_robot a b)', '(pick the_robot pen)'])
-    task = Turn('Bring the pen', UtteranceKind.TASK,
-                task=TaskOutcome('t1', 'Bring the pen', Status.SOLVED, plan=plan))
-    assert task.failed is None and task.reply(None) == [
-        'My plan for "Bring the pen" (2 steps):', '1. (move_to_room the_robot a b)',
-        '2. (pick the_robot pen)']
+def test_a_turn_says_a_plan_step_by_step_and_a_question_left_unanswered(tmp_path):
+    from .agent_fixtures import household_world
+
+    # what the chat prints: a plan's steps in sentences, by the domain's actions
+    plan = PlanResult(Status.SOLVED, [
+        '(remove_from_table the_robot red_pen living_room_table living_room)',
+        '(move_to_room the_robot living_room anna_bedroom)',
+        '(hand_to_person the_robot red_pen anna anna_bedroom)'])
+    task = Turn('Bring the pen to Anna', UtteranceKind.TASK,
+                task=TaskOutcome('t1', 'Bring the pen to Anna', Status.SOLVED, plan=plan))
+    world = household_world(tmp_path)
+    assert task.failed is None and task.reply(world) == [
+        'My plan for "Bring the pen to Anna" (3 steps):',
+        '1. Remove the red pen from the living room table in the living room.',
+        "2. Move from the living room to Anna's bedroom.",
+        "3. Hand the red pen to Anna in Anna's bedroom."]
+    world.close()
+    # the words only (no world): the steps as planned
+    assert task.reply(None)[1] == \
+        '1. (remove_from_table the_robot red_pen living_room_table living_room)'
     none = TaskOutcome('t2', 'Fly', Status.UNSOLVABLE, errors=['no plan reaches that\ngoal'])
     assert Turn('Fly', UtteranceKind.TASK, task=none).reply(None) == [
         'I cannot do "Fly" (unsolvable): no plan reaches that goal']

@@ -45,6 +45,7 @@ from l3mp_ros.nodes.client import KgAnswer, L3mpClient, TaskResult, TaskStatus  
 from l3mp_ros.nodes.language_node import LanguageNode  # noqa: E402
 from l3mp_ros.nodes.planner_node import PlannerNode  # noqa: E402
 from l3mp_ros.nodes.world_model_node import WorldModelNode  # noqa: E402
+from l3mp_ros.world.phrasing import Phrasing  # noqa: E402
 
 NS = 'robot7'
 BOOK = '(placed_at_table book_hamlet living_room_table)'
@@ -141,7 +142,9 @@ def test_scenario_confirm_plan_waits_for_yes_or_no(spinner, tmp_path, client):
     executor.wait(lambda: any('Shall I go ahead? Say yes or no.' in s
                               for s in executor.got['say']))
     said = next(s for s in executor.got['say'] if 'Shall I go ahead' in s)
-    assert said.startswith(f'For "{BOOK}" I would do 4 steps: {asked.steps[0]}')
+    first_step = Phrasing(wm.world.domain, wm.world.snapshot()).step(asked.steps[0])
+    assert first_step[0].isupper() and '_' not in first_step  # said in a sentence
+    assert said.startswith(f'For "{BOOK}" I would do 4 steps: {first_step}')
     feedback(executor, first, 1)  # feedback before the yes is not for a plan to execute
     client.say('Yes.')  # on voice_command, as a person would
     client.wait_for_task(first, 30, statuses=('solved',))

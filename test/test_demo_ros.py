@@ -85,5 +85,9 @@ def test_the_ros_demo_asks_back_and_the_person_answers_on_voice_command(
                for ln in summary), out
     assert any(ln.strip().startswith('goal "(and (light_on laundry_room_light))": planned')
                for ln in summary), out
+    # the plan's steps are printed and summed up in sentences (the message keeps PDDL)
+    lit = 'Turn on the laundry room light in the laundry room.'
+    assert any(ln.strip().startswith('goal "') and ln.endswith(lit) for ln in summary), out
+    assert any(ln.strip().startswith('1. ') and '_' not in ln for ln in lines), out
     assert summary[-1].strip() == ('what the robot holds of red_pen: '
                                    '(red_pen, in_person_hand, jerry) [confirmed]'), out

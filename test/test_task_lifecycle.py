@@ -367,6 +367,11 @@ def test_confirm_waits_for_yes_or_no_and_times_out(setup):
 
 def test_yes_no_and_what_is_said():
     from l3mp_ros.tasking.requests import spoken, yes_no
+    from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.kg import KnowledgeGraph
+    from l3mp_ros.world.phrasing import Phrasing
+
+    from .agent_fixtures import DOMAIN, STATE
 
     assert [yes_no(t) for t in ('Yes', 'yes!', 'Go ahead.', 'no', "Don't", 'no way',
                                 'yes, bring the pen', '')] == [
@@ -376,3 +381,12 @@ def test_yes_no_and_what_is_said():
     said = spoken(body)
     assert said.startswith('For "tidy up" I would do 10 steps: (s0); (s1)')
     assert '(s7); and 2 more. Shall I go ahead? Say yes or no.' in said
+    # with the world's words (as the planner node says it): each step a sentence
+    domain, kg = DomainSchema.load(DOMAIN), KnowledgeGraph.loads(STATE.read_text())
+    body['steps'] = ['(move_to_room the_robot kitchen bathroom)'] * 9 + [
+        '(turn_on_light the_robot bathroom_light bathroom)']
+    said = spoken(body, Phrasing(domain, kg).steps)
+    assert said.startswith('For "tidy up" I would do 10 steps: Move from the kitchen to the '
+                           'bathroom. Move from')
+    assert said.endswith('bathroom. And 2 more. Shall I go ahead? Say yes or no.')
+    assert '(' not in said and '_' not in said

@@ -57,7 +57,7 @@ class Turn:
         if self.answer is not None:
             return [*said, _one_line(self.answer.text)]
         if self.task is not None:
-            return [*said, *_task_reply(self.text, self.task)]
+            return [*said, *_task_reply(self.text, self.task, world)]
         assert self.report is not None
         return [*said, *_report_reply(self.report, world)]
 
@@ -88,15 +88,22 @@ def _withdraws(world: WorldModel, event_id: int | None) -> bool:
     return bool(events) and events[0].id == event_id and 'withdraws' in events[0].info
 
 
-def _task_reply(text: str, out: TaskOutcome) -> list[str]:
-    """Say a task's plan, one step a line, or why there is none."""
+def _task_reply(text: str, out: TaskOutcome, world: WorldModel | None) -> list[str]:
+    """Say a task's plan, one step a line in a sentence, or why there is none.
+
+    "My plan for "Bring the pen to Anna" (2 steps):", "1. Remove the red pen from the
+    table.", ...: each step by its action's template (:meth:`Phrasing.step`); without a
+    world (the words only) the steps are said as planned.
+    """
     status = Status(out.status)
     if status == Status.ALREADY_SATISFIED or (status.ok and not out.steps):
         return [f'Nothing to do: "{text}" already holds.']
     if status.ok:
         n = len(out.steps)
+        steps = out.steps if world is None else \
+            Phrasing(world.domain, world.snapshot()).steps(out.steps)
         return [f'My plan for "{text}" ({n} step{"s" if n != 1 else ""}):',
-                *(f'{i}. {step}' for i, step in enumerate(out.steps, 1))]
+                *(f'{i}. {step}' for i, step in enumerate(steps, 1))]
     reason = f': {_one_line(str(out.errors[0]))}' if out.errors else ''
     return [f'I cannot do "{text}" ({status}){reason}']
 

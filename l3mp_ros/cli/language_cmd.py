@@ -17,6 +17,7 @@ from ..config import default as config_default
 from ..llm.protocol import LLMError
 from ..planning.status import Status
 from ..text import UtteranceKind
+from ..world.phrasing import Phrasing
 from ..world.stores import is_url
 from .common import (
     CLIError,
@@ -160,6 +161,9 @@ def _run(args: argparse.Namespace, kind: UtteranceKind | None) -> int:
     agent = agent_from_args(args)
     try:
         turn = agent.say(args.text, kind, source='cli')
+        steps = turn.task.steps if turn.task is not None else []
+        said = Phrasing(agent.world.domain, agent.world.snapshot()).steps(steps) \
+            if steps and not args.json else []
     finally:
         agent.close()
     if turn.failed is not None:
@@ -169,7 +173,7 @@ def _run(args: argparse.Namespace, kind: UtteranceKind | None) -> int:
     if turn.report is not None:
         return _print_report(turn.report, args.json)
     if turn.task is not None:
-        return _print_task(turn.task, args.json)
+        return _print_task(turn.task, args.json, said)
     print_answer(turn.answer, args.json)
     return 0
 
@@ -193,15 +197,19 @@ def _print_report(out: UpdateOutcome, as_json: bool) -> int:
     return 0 if out.applied else 1
 
 
-def _print_task(out: TaskOutcome, as_json: bool) -> int:
-    """Print a task's goal, status and plan; return its exit code (1: no plan)."""
+def _print_task(out: TaskOutcome, as_json: bool, said: list[str] | None = None) -> int:
+    """Print a task's goal, status and plan; return its exit code (1: no plan).
+
+    For a person each step is a sentence, numbered (``said``: the steps in sentences,
+    :meth:`~l3mp_ros.world.phrasing.Phrasing.steps`); ``--json`` keeps the PDDL steps.
+    """
     if as_json:
         print(dump(out.to_json()))
     else:
         print(f'goal: {out.goal}')
         print(f'status: {out.status}')
-        for step in out.steps:
-            print(step)
+        for i, step in enumerate(said or out.steps, 1):
+            print(f'{i}. {step}')
         for e in out.errors:
             print(f'  - {e}', file=sys.stderr)
     return 0 if Status(out.status).ok else 1

@@ -8,9 +8,10 @@ person (:mod:`l3mp_ros.agent.scripted`) tells the robot a story on ``nl_update``
 ``voice_command`` as a person would: a report the robot may ask back about on ``say``
 (the person answers on ``voice_command`` from what really happened), a slip taken back
 ("No, that's wrong.") and "Where is the red pen?"; the facts written are shown with
-their support through ``kg_query``. Then a PDDL goal and an NL task are planned, and a
-summary says what came of each step. Every line is what came back on ``events``,
-``plan``, ``say`` and ``kg_query_result``.
+their support through ``kg_query``. Then a PDDL goal and an NL task are planned (their
+steps printed in sentences, :meth:`~l3mp_ros.world.phrasing.Phrasing.steps`; the message
+keeps the PDDL steps), and a summary says what came of each step. Every line is what came
+back on ``events``, ``plan``, ``say`` and ``kg_query_result``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from ..config import Config
 from ..planning.status import Status
 from ..world.events import EventStatus
 from ..world.kg import Fact, KnowledgeGraph
+from ..world.phrasing import Phrasing
 from .common import COMMAND_QOS, PLAN_READER_QOS, STREAM_QOS, try_shutdown
 from .executor import PoolExecutor
 from .language_node import LanguageNode
@@ -65,6 +67,7 @@ SHOWN = ('events', 'plan', 'say', 'kg_query_result')
 PUBLISHED = ('scene_graph', 'nl_update', 'goal', 'task', 'voice_command', 'kg_query')
 EVENT_GRACE = 2.0  # seconds an event may come after the sentence said about it
 QUERY_TIMEOUT = 30.0  # seconds for a kg_query_result
+SaySteps = Callable[[list[str]], list[str]]  # a plan's steps -> sentences
 
 
 class DemoClient(Node):
@@ -161,7 +164,8 @@ class TopicRobot:
         return {'errors': [f'no kg_query_result within {QUERY_TIMEOUT:.0f} s']}
 
 
-def _show(topic: str, raw: str) -> str:
+def _show(topic: str, raw: str, say_steps: SaySteps | None = None) -> str:
+    """Return a message as the demo prints it (a plan's steps in sentences, ``say_steps``)."""
     if topic == 'say':
         return f'  say: {raw}'
     msg = json.loads(raw)
@@ -182,13 +186,19 @@ def _show(topic: str, raw: str) -> str:
             kind = f' [{s["kind"]}, event #{s.get("event_id")}]' if s.get('kind') else ''
             lines.append(f'    ({", ".join(f)}){kind}')
         return '\n'.join(lines + [f'    ! {e}' for e in msg.get('errors') or []])
-    steps = '\n'.join(f'    {s}' for s in msg.get('steps') or [])
+    raw_steps = [str(s) for s in msg.get('steps') or []]
+    said = say_steps(raw_steps) if say_steps is not None else raw_steps
+    steps = '\n'.join(f'    {i}. {s}' for i, s in enumerate(said, 1))
     return (f'  plan {msg.get("task_id")}: {msg.get("status")} goal={msg.get("goal")}'
             + (f'\n{steps}' if steps else ''))
 
 
-def step(client: DemoClient, topic: str, data: str, reply: str, timeout: float) -> str:
-    """Publish one scenario step, wait for its answer, print it; return its outcome."""
+def step(client: DemoClient, topic: str, data: str, reply: str, timeout: float,
+         say_steps: SaySteps | None = None) -> str:
+    """Publish one scenario step, wait for its answer, print it; return its outcome.
+
+    A plan's steps are printed and summed up in sentences (``say_steps``).
+    """
     shown = data if topic != 'scene_graph' else 'scene graph: red_pen, purple_pen (new)'
     print(f'\n>> {topic}: {shown}', flush=True)
     before = {t: client.count(t) for t in client.got}
@@ -207,18 +217,20 @@ def step(client: DemoClient, topic: str, data: str, reply: str, timeout: float) 
     time.sleep(0.5)
     for t in SHOWN:
         for raw in client.since(t, before[t]):
-            print(_show(t, raw), flush=True)
+            print(_show(t, raw, say_steps), flush=True)
     print(f'  [{time.monotonic() - began:.1f} s]', flush=True)
     if not answered():
         print(f'  (no reply on {reply} within {timeout:.0f} s)', flush=True)
         return f'{topic} "{shown}": no reply on {reply} within {timeout:.0f} s'
     if reply == 'plan':
         last = final()[-1]
-        n = len(last.get('steps') or [])
+        raw_steps = [str(s) for s in last.get('steps') or []]
+        n = len(raw_steps)
         unrun = ' (execute: none, so nothing runs it)' if last.get('status') == Status.PLANNED \
             else ''
+        said = ' '.join(say_steps(raw_steps) if say_steps is not None else raw_steps)
         return (f'{topic} "{shown}": {last.get("status")}, {n} step{"s" if n != 1 else ""}'
-                + unrun)
+                + unrun + (f': {said}' if said else ''))
     if reply == 'kg_query_result':
         body = json.loads(client.since(reply, before[reply])[-1])
         support = list(body.get('support') or [])
@@ -241,15 +253,16 @@ def person_truth() -> KnowledgeGraph:
 
 def run(client: DemoClient, timeout: float) -> int:
     """Run the scenario: the frame, the conversation, the plans, the summary."""
+    domain = load_domain(Config())
+    say_steps = Phrasing(domain.schema, person_truth()).steps  # plans in sentences
     outcomes = [step(client, *s, timeout) for s in BEFORE]
     print('\n== a conversation: a scripted person (this demo) reports on nl_update and '
           'answers on voice_command; the robot replies on say\n' + HOUSEHOLD_NOTE, flush=True)
-    domain = load_domain(Config())
     person = ScriptedPerson(person_truth(), domain.schema, domain.constraints)
     talk = Conversation(TopicRobot(client, timeout), person,
                         out=lambda line: print(line, flush=True))
     talk.run(HOUSEHOLD_STORY)
-    outcomes += [step(client, *s, timeout) for s in AFTER]
+    outcomes += [step(client, *s, timeout, say_steps) for s in AFTER]
     print('\n== summary', flush=True)
     for line in outcomes[:len(BEFORE)] + talk.summary() + outcomes[len(BEFORE):]:
         print(f'  {line}', flush=True)

@@ -19,6 +19,7 @@ from typing import Any
 from ..planning.status import Status
 from ..schemas import error_event, parse
 from ..world.events import EventStatus
+from ..world.phrasing import Phrasing
 from .lifecycle import TaskLifecycle
 from .patrol import PATROL_PREFIX, PatrolPolicy, patrol_policy
 from .requests import RequestError, parse_cancel, parse_request, spoken, yes_no
@@ -180,6 +181,11 @@ class PlannerInputs:
         self.out.submit('patrol', job)
 
     # -- output ---------------------------------------------------------------------
+    def say_steps(self, steps: list[str]) -> list[str]:
+        """Return a plan's steps as sentences, names as the world model holds them now."""
+        world = self.agent.world
+        return Phrasing(world.domain, world.snapshot()).steps(steps)
+
     def publish(self, bodies: list[dict]) -> None:
         """Send plan bodies out; say the final ones, except a patrol's (remembered instead)."""
         for body in bodies:
@@ -191,6 +197,6 @@ class PlannerInputs:
                     why = 'visited' if body['status'] == Status.DONE else 'the visit failed'
                     self.patrol.skip(place, why, self.agent.world.last_event())
                 continue  # a patrol is not announced on say
-            sentence = spoken(body)
+            sentence = spoken(body, self.say_steps)
             if sentence is not None:
                 self.out.say(sentence)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..planning.status import Status
@@ -65,8 +66,13 @@ def yes_no(text: str) -> bool | None:
     return True if words in YES else False if words in NO else None
 
 
-def spoken(body: dict[str, Any]) -> str | None:
-    """Return what the robot says about a ``plan/v1`` message (None: progress only)."""
+def spoken(body: dict[str, Any], say_steps: Callable[[list[str]], list[str]] | None = None
+           ) -> str | None:
+    """Return what the robot says about a ``plan/v1`` message (None: progress only).
+
+    ``say_steps`` says a plan's steps in sentences (:meth:`~l3mp_ros.world.phrasing.
+    Phrasing.steps`) when it asks whether to go ahead; without it they are said as planned.
+    """
     status, n = body.get('status'), len(body.get('steps') or [])
     if status in (Status.PLANNING, Status.EXECUTING) or (status == Status.QUEUED
                                                          and not body.get('steps')):
@@ -78,10 +84,14 @@ def spoken(body: dict[str, Any]) -> str | None:
         return f'Plan for "{what}": {n} steps' + (
             f' (re-planned: {body.get("reason")})' if body.get('revision') else '')
     if status == Status.AWAITING_CONFIRMATION:
-        steps = [str(s) for s in body.get('steps') or []]
-        said = '; '.join(steps[:SAID_STEPS]) + (
-            f'; and {n - SAID_STEPS} more' if n > SAID_STEPS else '')
-        return (f'For "{what}" I would do {n} step{"s" if n != 1 else ""}: {said}. '
+        steps = [str(s) for s in body.get('steps') or []][:SAID_STEPS]
+        if say_steps is not None:  # sentences: "Move from ... . Pick up ... . And 2 more."
+            said = ' '.join(say_steps(steps)) + (
+                f' And {n - SAID_STEPS} more.' if n > SAID_STEPS else '')
+        else:
+            said = '; '.join(steps) + (f'; and {n - SAID_STEPS} more' if n > SAID_STEPS
+                                       else '') + '.'
+        return (f'For "{what}" I would do {n} step{"s" if n != 1 else ""}: {said} '
                 'Shall I go ahead? Say yes or no.')
     if status == Status.DONE:
         return f'Done: {what}'
