@@ -549,3 +549,25 @@ def test_an_llm_failure_is_typed_not_worded():
     assert llm_unavailable(['other', down]) and not llm_unavailable([refused])
     assert not llm_unavailable(['LLM unavailable: only the words'])
     assert json.loads(json.dumps({'errors': [down]})) == {'errors': [str(down)]}
+
+
+def test_several_statements_are_asked_in_one_call_each_with_its_own_odds():
+    """ask_yes_no_each: one call, one yes/no per statement, P(yes) from each answer token."""
+    from l3mp_ros.llm.prompting import ask_yes_no_each
+    steps = [['{"', [['{"', 0.0]]], ['1', [['1', 0.0]]], ['":', [['":', 0.0]]],
+             [' "', [[' "', 0.0]]], ['yes', [['yes', math.log(0.8)], ['no', math.log(0.2)]]],
+             ['",', [['",', 0.0]]], [' "', [[' "', 0.0]]], ['2', [['2', 0.0]]],
+             ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]],
+             ['no', [['no', math.log(0.7)], ['yes', math.log(0.3)]]], ['"}', [['"}', 0.0]]]]
+    spec = {'content': '{"1": "yes", "2": "no"}', 'logprobs': steps}
+    with FakeOpenAI([spec, {'content': '{"1": "yes"}'}]) as server:
+        client = make_client(server)
+        yes, odds, _ = ask_yes_no_each(client, 'confirm_all', 'Report: x\n', ['A', 'B'])
+        request = server.requests[0]
+        again = ask_yes_no_each(client, 'confirm_all', 'Report: x\n', ['A', 'B'])
+    assert yes == [True, False] and odds == [pytest.approx(0.8), pytest.approx(0.3)]
+    schema = request['response_format']['json_schema']['schema']
+    assert schema['required'] == ['1', '2'] and schema['properties']['2'] == {
+        'enum': ['yes', 'no']}
+    assert '1. A\n2. B\n' in request['messages'][1]['content']
+    assert again[0] == [True, False] and again[1] == [None, None]  # no odds, "2" missing

@@ -126,6 +126,43 @@ def ask_yes_no(llm: ChatLLM, prompt: str, question: str) -> tuple[bool, Any]:
 YES_NO_TOP = 5  # candidates asked for at each token of a yes/no answer
 
 
+def ask_yes_no_each(llm: ChatLLM, prompt: str, head: str,
+                    statements: list[str]) -> tuple[list[bool], list[float | None], Any]:
+    """Ask yes/no about each of ``statements`` in one call; return (yes, P(yes), reply).
+
+    The statements are numbered after ``head`` (the report); the answer is a JSON object
+    with one ``"yes"``/``"no"`` per number, in order, so each answer's token odds give its
+    P(yes) (:func:`yes_probabilities`). Raises the client's ``LLMError``.
+    """
+    keys = [str(i) for i in range(1, len(statements) + 1)]
+    schema = {'type': 'object', 'properties': {k: {'enum': ['yes', 'no']} for k in keys},
+              'required': keys, 'additionalProperties': False}
+    listed = ''.join(f'{k}. {s}\n' for k, s in zip(keys, statements, strict=True))
+    messages = [{'role': 'system', 'content': prompt_text(prompt)},
+                {'role': 'user', 'content': f'{head}Statements:\n{listed}Answer:'}]
+    extra = {'logprobs': YES_NO_TOP} if getattr(llm, 'supports_logprobs', False) else {}
+    reply = llm.chat(messages, schema=schema, schema_name=prompt,
+                     max_tokens=8 + 8 * len(keys), **extra)
+    data = reply.data if isinstance(reply.data, dict) else {}
+    yes = [str(data.get(k, '')).strip().lower().startswith('yes') for k in keys]
+    odds = yes_probabilities(reply)
+    if len(odds) != len(keys):
+        odds = [None] * len(keys)
+    return yes, odds, reply
+
+
+def yes_probabilities(reply: Any) -> list[float | None]:
+    """Return P(yes) / (P(yes) + P(no)) at each generated token that answers yes or no."""
+    out: list[float | None] = []
+    for token, top in getattr(reply, 'top_logprobs', None) or []:
+        if token.strip().strip('"').lower() not in ('yes', 'no'):
+            continue
+        yes = sum(math.exp(lp) for c, lp in top if c.strip().strip('"').lower() == 'yes')
+        no = sum(math.exp(lp) for c, lp in top if c.strip().strip('"').lower() == 'no')
+        out.append(yes / (yes + no) if yes + no > 0 else None)
+    return out
+
+
 def yes_probability(reply: Any) -> float | None:
     """Return the model's P(yes) / (P(yes) + P(no)) at the token that answers, or None.
 
