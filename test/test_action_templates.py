@@ -259,3 +259,29 @@ def test_l3mp_task_prints_the_plan_in_sentences_and_its_json_keeps_pddl(tmp_path
     assert all('_' not in s and '(' not in s for s in steps), steps
     assert body['steps'][0] == '(remove_from_table the_robot red_pen living_room_table ' \
         'living_room)' and len(body['steps']) == len(steps)
+
+
+def test_a_phrasebook_kept_before_actions_keeps_its_templates_and_gets_actions(tmp_path):
+    from l3mp_ros.world.kg import Fact
+    from l3mp_ros.world.phrasebook import domain_key, upgrade
+    from l3mp_ros.world.phrasing import adopt
+    from l3mp_ros.world.templates import parse
+
+    domain = DomainSchema.from_text(FLEET)
+    waits = parse('robot_at', '{0} waits at {1}', domain.predicates['robot_at'].params,
+                  source=Source.MODEL)  # a model's work, kept by a store or the cache
+    older = Phrasebook(domain_key(domain, actions=False),
+                       {**Phrasebook.by_rules(domain).templates, 'robot_at': waits})
+    kept = {k: v for k, v in older.to_json().items() if k != 'actions'}
+    kg = KnowledgeGraph('fleet')
+    for name, t in (('robot_1', 'robot'), ('dock_a', 'waypoint'), ('bay_7', 'waypoint')):
+        kg.add_entity(name, t)
+    assert adopt(domain, json.dumps(kept))  # a store's meta from before
+    say = Phrasing(domain, kg)
+    assert say.say(Fact('robot_at', ('robot_1', 'bay_7'))) == 'Robot 1 waits at bay 7.'
+    assert say.step('(move robot_1 dock_a bay_7)') == 'Move from dock A to bay 7.'
+    (tmp_path / f'{older.domain_key}.json').write_text(json.dumps(kept))  # the cache's
+    book = phrasebook_for(domain, tmp_path)
+    assert book.get('robot_at') == waits and set(book.actions) == {'move', 'pick'}
+    assert (tmp_path / f'{book.domain_key}.json').exists()  # saved under the new key
+    assert upgrade(Phrasebook('another-domain', older.templates), domain) is None

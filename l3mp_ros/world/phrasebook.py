@@ -94,9 +94,13 @@ class Phrasebook:
         return cls(key or domain_key(domain), said, done)
 
 
-def domain_key(domain: DomainSchema, overrides_text: str = '') -> str:
-    """Return the key a domain's phrasebook is kept under (its text, overrides, rules)."""
-    rules = f'{templates.VERSION}.{action_reading.VERSION}'
+def domain_key(domain: DomainSchema, overrides_text: str = '', actions: bool = True) -> str:
+    """Return the key a domain's phrasebook is kept under (its text, overrides, rules).
+
+    ``actions`` False: the key of a phrasebook made before it had action templates.
+    """
+    rules = f'{templates.VERSION}.{action_reading.VERSION}' if actions else \
+        str(templates.VERSION)
     h = hashlib.sha256(f'{rules}\n{domain.text or domain.name}\n{overrides_text}'.encode())
     return h.hexdigest()[:16]
 
@@ -107,6 +111,30 @@ def overrides_path(domain_path: str | Path) -> Path:
     return p.with_name(p.stem + '.phrases.yaml')
 
 
+def _overrides(domain: DomainSchema) -> tuple[str, Path | None]:
+    """Return the text of the domain's phrases file ('' without one) and its path."""
+    over_file = overrides_path(domain.path) if domain.path else None
+    over_text = over_file.read_text() if over_file is not None and over_file.exists() else ''
+    return over_text, over_file
+
+
+def upgrade(book: Phrasebook, domain: DomainSchema) -> Phrasebook | None:
+    """Return a phrasebook made before action templates with them added, else None.
+
+    One kept by a store or the cache from before (no actions, keyed without the action
+    rules) keeps its predicates' templates, a model's work among them; its actions' come
+    from the rules and the phrases file.
+    """
+    over_text, over_file = _overrides(domain)
+    if book.actions or book.domain_key != domain_key(domain, over_text, actions=False) \
+            or set(book.templates) != set(domain.predicates):
+        return None
+    actions = action_rules(domain)
+    if over_file is not None and over_text:
+        actions.update(load_action_overrides(over_file, domain))
+    return Phrasebook(domain_key(domain, over_text), dict(book.templates), actions)
+
+
 def phrasebook_for(domain: DomainSchema, cache_dir: Path | None = None) -> Phrasebook:
     """Return the domain's phrasebook: the cached one (a model's work kept), else by rules.
 
@@ -114,8 +142,7 @@ def phrasebook_for(domain: DomainSchema, cache_dir: Path | None = None) -> Phras
     ``actions:``) are read each time (a bad file raises :class:`TemplateError`); the cache
     is keyed by the domain text, the overrides and the rules' versions.
     """
-    over_file = overrides_path(domain.path) if domain.path else None
-    over_text = over_file.read_text() if over_file is not None and over_file.exists() else ''
+    over_text, over_file = _overrides(domain)
     overrides = load_overrides(over_file, domain) if over_file and over_text else {}
     actions = load_action_overrides(over_file, domain) if over_file and over_text else {}
     key = domain_key(domain, over_text)
@@ -127,4 +154,15 @@ def phrasebook_for(domain: DomainSchema, cache_dir: Path | None = None) -> Phras
                 return book
         except (OSError, ValueError):
             pass
+        try:  # one kept before actions had templates: its predicates' kept, saved anew
+            older = upgrade(Phrasebook.from_json(json.loads(
+                (cache_dir / f'{domain_key(domain, over_text, actions=False)}.json'
+                 ).read_text())), domain)
+        except (OSError, ValueError):
+            older = None
+        if older is not None:
+            tmp = file.with_suffix('.tmp')
+            tmp.write_text(json.dumps(older.to_json(), indent=1))
+            tmp.replace(file)
+            return older
     return Phrasebook.by_rules(domain, overrides, key, actions)

@@ -35,7 +35,7 @@ from .action_reading import DomainWords, rule_action
 from .action_templates import read_step
 from .domain import DomainSchema
 from .kg import Fact, KnowledgeGraph, Update
-from .phrasebook import Phrasebook, domain_key, overrides_path, phrasebook_for
+from .phrasebook import Phrasebook, domain_key, overrides_path, phrasebook_for, upgrade
 from .templates import Form, verb_phrase
 
 PREPOSITIONS = frozenset((
@@ -358,7 +358,9 @@ def adopt(domain: DomainSchema, data: str) -> bool:
     except (ValueError, TypeError):
         return False
     if not book.fits(domain, _key(domain)):
-        return False
+        book = upgrade(book, domain)  # kept before actions had templates: add them
+        if book is None:
+            return False
     _BOOKS[id(domain)] = book
     domain.__dict__['_phrasebook'] = book
     return True
