@@ -6,8 +6,8 @@ import json
 import math
 
 from l3mp_ros.agent.core.decision import ReadingDecision
+from l3mp_ros.agent.core.slot_odds import fact_of
 from l3mp_ros.agent.report import report_checks
-from l3mp_ros.agent.report.runner_ups import fact_of
 from l3mp_ros.agent.report.update import NLUpdater
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.testing import FakeOpenAI

@@ -30,7 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ['FactOdds', 'ReplyOdds', 'SlotOdds', 'reply_odds']
+from ...world.domain import DomainSchema
+from ...world.kg import Fact
+
+__all__ = ['FactOdds', 'ReplyOdds', 'SlotOdds', 'fact_of', 'reply_odds']
 
 TopLogprobs = Sequence[tuple[str, Sequence[tuple[str, float]]]]
 
@@ -429,3 +432,17 @@ def _fact(tokens: _Tokens, branches: _Branches, node: _Node, more: float) -> Fac
             return None  # the schema does not allow what was written: not this shape
         slots.append(tokens.slot(x.start + 1, x.end - 1, x.value, options))
     return FactOdds(tuple(chosen), removed, op, more, tuple(slots))
+
+
+def fact_of(domain: DomainSchema, item: list[str] | tuple[str, ...],
+            removed: bool) -> tuple[Fact, bool] | None:
+    """Return (fact, removed?) of an answer item; a unary ends in ``true``/``false``."""
+    pred = domain.predicates.get(item[0])
+    if pred is None:
+        return None
+    args = tuple(item[1:])
+    if pred.arity == 1 and len(args) == 2:
+        return Fact(item[0], (args[0],)), removed or args[1] == 'false'
+    if pred.arity != len(args):
+        return None
+    return Fact(item[0], args), removed

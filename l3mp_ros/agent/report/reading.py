@@ -28,9 +28,8 @@ from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Ver
 from ..core.grounding import grounded_message
 from ..core.request import Request
 from ..core.rulings import Act, Check, Ruling, run
-from ..core.slot_odds import FactOdds, ReplyOdds, reply_odds
+from ..core.slot_odds import FactOdds, ReplyOdds, fact_of, reply_odds
 from .context import ReportContext
-from .runner_ups import fact_of
 from .scope import STATIVE, Scope, changed_before, own_content, part_scope
 from .settings import UpdateSettings
 from .subjects import GoingSubject, going, leading_subject, part_actor

@@ -13,32 +13,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...world.domain import DomainSchema
 from ...world.kg import Fact, Update
 from ..core.asking import Candidate, recomposed
+from ..core.slot_odds import fact_of
 
 if TYPE_CHECKING:
     from ..core.slot_odds import FactOdds
     from .reading import Report
 
-__all__ = ['RUNNER_UP', 'fact_of', 'runner_ups']
+__all__ = ['RUNNER_UP', 'runner_ups']
 
 RUNNER_UP = 'runner-up'  # a Candidate's source: one slot as the odds' runner-up
 RUNNER_MIN = 0.05  # a runner-up the model gave less than this is not offered
-
-
-def fact_of(domain: DomainSchema, item: list[str] | tuple[str, ...],
-            removed: bool) -> tuple[Fact, bool] | None:
-    """Return (fact, removed?) of an answer item; a unary ends in ``true``/``false``."""
-    pred = domain.predicates.get(item[0])
-    if pred is None:
-        return None
-    args = tuple(item[1:])
-    if pred.arity == 1 and len(args) == 2:
-        return Fact(item[0], (args[0],)), removed or args[1] == 'false'
-    if pred.arity != len(args):
-        return None
-    return Fact(item[0], args), removed
 
 
 def runner_ups(rep: Report, taken: list[Candidate], most: int) -> list[Candidate]:
