@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                          'check ruled or called the model (it cannot change there)')
     ap.add_argument('--prompt-phrasing', choices=('words', 'templates'), default='words',
                     help='how facts are put to the model (the setting prompt_phrasing)')
+    ap.add_argument('--read-back-together', action='store_true',
+                    help="a part's read-back in one call (read_back_together)")
     ap.add_argument('--runner-ups', type=int, default=0, metavar='N',
                     help="readings offered from the answer slots' runners-up (runner_ups)")
     ap.add_argument('--ask-decision', choices=('readback', 'fitted'), default='readback',
@@ -148,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
                  place_amend=not args.no_place_amend, ask_going=not args.no_place_amend,
                  ask_actor=not args.no_place_amend,
                  clarify=not args.no_clarify, prompt_phrasing=args.prompt_phrasing,
-                 ask_decision=args.ask_decision, runner_ups=args.runner_ups)
+                 ask_decision=args.ask_decision, runner_ups=args.runner_ups,
+                 read_back_together=args.read_back_together)
     domain = compose.load_domain(cfg)
     state = json.loads((ROOT / spec['state']).read_text())
     golds = KnowledgeGraph.from_json(state)  # the state before each report (chained sets)

@@ -157,6 +157,10 @@ class Config:
                            'decision over the read-back, the slot odds, a re-prompt and what '
                            'the reading left out: config/decision.json, fitted by '
                            'benchmarks/fit_decision.py)', AGENT, choices=ASK_DECISIONS)
+    read_back_together: bool = _p(False, "a part's read-back statements asked in one call, "
+                                  "each answer's own token odds its P(yes), instead of one "
+                                  'call per statement (fewer calls; measured in '
+                                  'docs/benchmark.md)', AGENT)
     runner_ups: int = _p(0, 'readings a question may offer beyond those the checks made: '
                          "each one slot of the answer as its runner-up in the answer call's "
                          'own odds (slot_odds), verified; no call (agent/report/runner_ups.py)',

@@ -1179,3 +1179,24 @@ def test_a_part_going_back_is_not_answered_with_the_place_before_it(tmp_path, sa
     assert len(updates) == 2  # no re-prompt
     assert out.update == Update.of([Fact('placed_at_table', ('red_pen', 'living_room_table'))],
                                    [Fact('in_person_hand', ('red_pen', 'jerry'))])
+
+
+def test_a_read_back_together_asks_a_parts_statements_in_one_call(tmp_path):
+    """read_back_together: the two statements in one call, each with its own yes/no; the
+    denied one is barred from the answer asked again, the other is not asked twice."""
+    world = household_world(tmp_path)
+    both = {'content': {'1': 'yes', '2': 'no'}}  # the red pen yes, Jerry's move no
+    script = [{'content': {'facts': [*GOOD['facts'], EXTRA]}}, both, {'content': GOOD}]
+    with FakeOpenAI(script, answers=NO_OPTION) as fake:
+        updater = _loose(world, fake)
+        updater.settings.read_back_together = True
+        out = updater.run(REPORT)
+        names = [r['response_format']['json_schema']['name'] for r in fake.requests]
+        asked = fake.requests[1]['messages'][1]['content']
+    assert names == ['kg_update', 'confirm_all', 'kg_update']
+    assert '1. ' in asked and '2. ' in asked and REPORT in asked
+    assert out.applied, out.errors
+    assert Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
+    assert Fact('person_in_room', ('jerry', 'living_room')) in world.kg  # not moved
+    read = [h for h in out.history if 'confirm' in h]
+    assert [h['together'] for h in read] == [2, 2] and read[1]['removed'] is False

@@ -219,7 +219,8 @@ class ReadBack:
         """Return the answer as read back (amended), or the read-back's errors."""
         r, q, trace = a.r, a.q, a.loop.trace
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
-                               lambda f: f in q.placed, templates=a.settings.templates)
+                               lambda f: f in q.placed, templates=a.settings.templates,
+                               together=a.settings.read_back_together)
         asked = a.part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement
         completion, errors, denied = check.check(r.req.text, asked, a.got.value, r.work,

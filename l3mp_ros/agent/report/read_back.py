@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ...llm.prompting import ask_choice, ask_yes_no, both_orders, yes_probability
+from ...llm.prompting import (
+    ask_choice,
+    ask_yes_no,
+    ask_yes_no_each,
+    both_orders,
+    yes_probability,
+)
 from ...llm.protocol import ChatLLM, LLMError, llm_failure
 from ...world.complete import Completion, complete
 from ...world.kg import Fact, KnowledgeGraph, Update
@@ -51,6 +57,8 @@ class StatedReadBack:
     unsettled: list[Fact] = field(default_factory=list)
     #: statements in the domain's sentence templates (setting ``prompt_phrasing``)
     templates: bool = False
+    #: a part's statements asked in one call, each with its own odds (``read_back_together``)
+    together: bool = False
 
     def claim(self, fact: Fact, removed: bool, written: dict[str, str] | None) -> str:
         """Return the statement the model is asked about (``prompt_phrasing``)."""
@@ -170,20 +178,38 @@ class StatedReadBack:
         denied: set[Fact] = set()
         read = {} if read is None else read
         stated = completion.stated
-        for fact in sorted(stated.add | stated.remove):
-            if self.unread is not None and fact in stated.add and self.unread(fact):
-                continue
-            claim = self.claim(fact, fact in stated.remove, written)
-            if claim not in read:
-                try:
+        asked = [(fact, self.claim(fact, fact in stated.remove, written))
+                 for fact in sorted(stated.add | stated.remove)
+                 if not (self.unread is not None and fact in stated.add and self.unread(fact))]
+        new = [(f, c) for f, c in dict((c, (f, c)) for f, c in asked).values() if c not in read]
+        try:
+            if self.together and len(new) > 1:
+                read.update(self._all_yes(text, part, new, stated, out))
+            for fact, claim in new:
+                if claim not in read:
                     read[claim] = self._yes(text, part, claim, fact, fact in stated.remove, out)
-                except LLMError as exc:
-                    return [llm_failure(exc, 'confirmation')], set()
+        except LLMError as exc:
+            return [llm_failure(exc, 'confirmation')], set()
+        for fact, claim in asked:
             if not read[claim]:
                 denied.add(fact)
                 errors.append(f'asked again, the model does not read "{claim}" in the report; '
                               'nothing is applied')
         return errors, denied
+
+    def _all_yes(self, text: str, part: str | None, new: list[tuple[Fact, str]],
+                 stated: Update, out: Trace) -> dict[str, bool]:
+        """Ask about every statement of ``new`` in one call; a hesitant yes is no."""
+        yes, odds, reply = ask_yes_no_each(self.llm, 'confirm_all', report_head(text, part),
+                                           [c for _, c in new])
+        out.usage.add(reply)
+        got = {}
+        for (fact, claim), y, p_yes in zip(new, yes, odds, strict=True):
+            out.history.append({'confirm': claim, 'reply': (reply.text or '')[:200],
+                                'fact': list(fact.triplet()), 'removed': fact in stated.remove,
+                                'p_yes': p_yes, 'part': part, 'together': len(new)})
+            got[claim] = y and (p_yes is None or p_yes >= self.min_yes)
+        return got
 
     def _yes(self, text: str, part: str | None, claim: str, fact: Fact, removed: bool,
              out: Trace) -> bool:
