@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             'intercept': round(float(model.intercept_[0]), 4), 'alpha': args.alpha, **bar,
             'readings': len(rows), 'sets': {s: len(rs) for s, rs in per_set.items()},
             'command': 'python benchmarks/fit_decision.py ' + ' '.join(
-                str(r) for r in args.runs)}, indent=1) + '\n')
+                sys.argv[1:] if argv is None else argv)}, indent=1) + '\n')
     if args.plot:
         import matplotlib
         matplotlib.use('Agg')
