@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import stages
 from ...llm.handles import tokenizer
-from ...llm.protocol import ChatLLM, LLMFailure
+from ...llm.protocol import ChatLLM, LLMError, LLMFailure
 from ...retrieval.base import Retrieval, Retriever
 from ...stages import stage
 from ...world.complete import Completion
@@ -35,6 +35,7 @@ from ..core.examples import system_for
 from ..core.grounding import FULL, REFERENTS, WIDEN
 from ..core.request import Request
 from ..core.rulings import run
+from .already import already_said
 from .context import ReportContext, report_context
 from .corrections import read_correction
 from .open_questions import OpenQuestions
@@ -119,6 +120,8 @@ class NLUpdater:
             self._read(r, out)
             out.notes.insert(0, "read again with every retrieved fact: the reading with the "
                              f"referents' facts alone was {why}")
+        if out.errors == [NO_CHANGE] and out.clarify is None and s.verify and s.ask_already:
+            self._already(r, out)
         return self._finish(out, began, source, req.text)  # apply with provenance, or reject
 
     def _read(self, r: Reading, out: UpdateOutcome) -> None:
@@ -143,6 +146,18 @@ class NLUpdater:
             r.accept(r.last, q.actor)
         r.compose(out)  # the parts' net change, or why there is none
         self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify
+
+    def _already(self, r: Reading, out: UpdateOutcome) -> None:
+        """Tell a report of what already holds from one of no change (:mod:`.already`)."""
+        named = [m.resolved for m in r.req.mentions if m.resolved]
+        with stage('already'):
+            try:
+                said = already_said(self.world, self.llm, r.req.kg, r.req.text, named,
+                                    out.trace)
+            except LLMError:
+                return  # the report stays refused as no change
+        if said:
+            out.already, out.errors = said, [RESTATED]
 
     def _judge_part(self, a: PartAnswer) -> Judged[Completion] | None:
         """Return what the part checks (:data:`.pipeline.PART_CHECKS`) leave; None: skip."""

@@ -1,0 +1,74 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""A report of what already holds (agent/report/already.py): said so, nothing written."""
+
+from l3mp_ros.agent.report.already import NONE, candidates
+from l3mp_ros.agent.report.context import changing
+from l3mp_ros.agent.report.update import NO_CHANGE, RESTATED, NLUpdater
+from l3mp_ros.agent.turn import Turn
+from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.testing.fake_openai import DEFAULT_ANSWERS
+from l3mp_ros.text import UtteranceKind
+from l3mp_ros.world.kg import Fact
+
+from .agent_fixtures import client, household_world
+
+REPORT = 'Jerry put the red pen on the living room table.'  # where it lies
+NOTHING = {'content': {'facts': []}}
+PEN = Fact('placed_at_table', ('red_pen', 'living_room_table'))
+
+
+def _pick(phrase):
+    """Answer a choice with the option that says ``phrase`` ("none" when none does)."""
+    def answer(request):
+        lines = request['messages'][-1]['content'].splitlines()
+        for line in lines:
+            if line[:1].isdigit() and phrase in line:
+                return {'content': {'answer': line.split('.', 1)[0]}}
+        return {'content': {'answer': str(sum(1 for x in lines if x[:1].isdigit()))}}
+    return answer
+
+
+def _run(tmp_path, phrase, *, ask_already=True):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([NOTHING], answers={**DEFAULT_ANSWERS, 'already': _pick(phrase)}) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        updater.settings.ask_already = ask_already
+        out = updater.run(REPORT)
+        asked = [r for r in fake.requests
+                 if r['response_format']['json_schema']['name'] == 'already']
+    assert not out.applied and world.kg.to_json() == before  # nothing is ever written
+    return world, out, asked
+
+
+def test_a_restated_fact_is_said_to_be_so_already(tmp_path):
+    world, out, asked = _run(tmp_path, 'red pen')
+    assert out.already == [PEN] and out.errors == [RESTATED]
+    assert len(asked) == 2  # both orders of the facts
+    first, second = (r['messages'][-1]['content'] for r in asked)
+    assert NONE in first.splitlines()[-2] and NONE in second.splitlines()[-2]  # none last
+    assert first != second
+    said = Turn(REPORT, UtteranceKind.REPORT, report=out).reply(world)
+    assert said == ['The red pen is already placed at the living room table.'], said
+
+
+def test_none_of_them_keeps_the_report_as_no_change(tmp_path):
+    _, out, asked = _run(tmp_path, 'no such phrase')
+    assert out.already == [] and out.errors == [NO_CHANGE] and len(asked) == 1
+
+
+def test_without_the_setting_no_call_is_made(tmp_path):
+    _, out, asked = _run(tmp_path, 'red pen', ask_already=False)
+    assert asked == [] and out.errors == [NO_CHANGE]
+
+
+def test_only_facts_that_may_change_and_are_about_the_things_named(tmp_path):
+    world = household_world(tmp_path)
+    got = candidates(world, world.kg, ['jerry', 'red_pen', 'living_room_table'])
+    assert PEN in got and Fact('person_in_room', ('jerry', 'living_room')) in got
+    fluent = changing(world)
+    assert all(f.predicate in fluent and f.args[0] in ('jerry', 'red_pen',
+                                                      'living_room_table') for f in got)
+    assert candidates(world, world.kg, []) == []
