@@ -72,3 +72,35 @@ def test_only_facts_that_may_change_and_are_about_the_things_named(tmp_path):
     assert all(f.predicate in fluent and f.args[0] in ('jerry', 'red_pen',
                                                       'living_room_table') for f in got)
     assert candidates(world, world.kg, []) == []
+
+
+def test_the_last_no_of_a_talk_asks_whether_it_was_already_so(tmp_path, monkeypatch):
+    """The issue's case: the model reads the remote as taken, the speaker says no; the
+    robot then finds the report restates where it lies and says so (two calls)."""
+    from l3mp_ros.agent.core.decision import ReadingDecision
+    from l3mp_ros.agent.report import report_checks
+    monkeypatch.setattr(report_checks, 'fitted',
+                        lambda: ReadingDecision(('read',), (0.0,), -5.0, 0.5))  # ask
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    taken = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
+    with FakeOpenAI([taken], answers={**DEFAULT_ANSWERS, 'already': _pick('red pen')}) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        updater.settings.ask_decision = 'fitted'
+        out = updater.run(REPORT)
+        assert out.question is not None and "Jerry's hand" in out.question
+        calls = len(fake.requests)
+        done = updater.answer('No.')
+        assert len(fake.requests) == calls + 2  # the two orders of the choice
+    assert done.already == [PEN] and not done.applied and world.kg.to_json() == before
+    said = Turn(REPORT, UtteranceKind.REPORT, report=done).reply(world)
+    assert said == ['The red pen is already placed at the living room table.'], said
+    # a yes writes as before, and a no without the setting asks nothing more
+    world2 = household_world(tmp_path / 'b')
+    with FakeOpenAI([taken], answers={**DEFAULT_ANSWERS, 'already': _pick('red pen')}) as fake:
+        updater = NLUpdater(world2, client(fake), FullRetriever())
+        updater.settings.ask_decision, updater.settings.ask_already = 'fitted', False
+        updater.run(REPORT)
+        calls = len(fake.requests)
+        done = updater.answer('No.')
+        assert len(fake.requests) == calls and done.already == []

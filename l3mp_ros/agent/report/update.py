@@ -29,11 +29,11 @@ from ...stages import stage
 from ...world.complete import Completion
 from ...world.events import EventStatus
 from ...world.kg import KnowledgeGraph
-from ..core.asking import content_of
+from ..core.asking import READINGS, content_of
 from ..core.attempts import Attempts, Judged, Trace
 from ..core.examples import system_for
 from ..core.grounding import FULL, REFERENTS, WIDEN
-from ..core.request import Request
+from ..core.request import Request, mentions_of
 from ..core.rulings import run
 from .already import already_said
 from .context import ReportContext, report_context
@@ -159,6 +159,19 @@ class NLUpdater:
         if said:
             out.already, out.errors = said, [RESTATED]
 
+    def _already_after(self, out: UpdateOutcome) -> None:
+        """After the last "no" of a talk: was the report one of what already holds?"""
+        kg = self.world.snapshot()
+        named = [m.resolved for m in mentions_of(self.world, kg, out.text) if m.resolved]
+        with stage('already'):
+            try:
+                said = already_said(self.world, self.llm, kg, out.text, named, out.trace)
+            except LLMError:
+                return
+        if said:
+            out.already = said
+            out.errors = [RESTATED, *out.errors]
+
     def _judge_part(self, a: PartAnswer) -> Judged[Completion] | None:
         """Return what the part checks (:data:`.pipeline.PART_CHECKS`) leave; None: skip."""
         run(PART_CHECKS, a, self.settings, a.loop.trace)
@@ -217,11 +230,18 @@ class NLUpdater:
 
         A bare answer ("yes", "the second one") costs no LLM call; an answer that carries a
         correction ("No, she turned it on.") is read with the report in one call
-        (:mod:`.corrections`) and its reading asked about once more.
+        (:mod:`.corrections`) and its reading asked about once more. A "no" that leaves no
+        reading to ask about is checked, in at most two calls, for a report of what
+        already holds (:mod:`.already`: "It is already there.").
         """
         open_ = self.questions.correcting(text)
         if open_ is None:
-            return self.questions.answer(text, source=source)
+            asked = self.questions.pending()
+            out = self.questions.answer(text, source=source)
+            if out is not None and asked is not None and asked[1].get('kind') == READINGS \
+                    and not out.applied and out.question is None and self.settings.ask_already:
+                self._already_after(out)
+            return out
         qid, pending = open_
         began, trace = time.perf_counter(), Trace()
         got = read_correction(self.world, self.llm, self.retriever, self.settings,
