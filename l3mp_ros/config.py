@@ -157,11 +157,11 @@ class Config:
                            'decision over the read-back, the slot odds, a re-prompt and what '
                            'the reading left out: config/decision.json, fitted by '
                            'benchmarks/fit_decision.py)', AGENT, choices=ASK_DECISIONS)
-    ask_already: bool = _p(True, 'a report read as no change is checked for one that '
-                           'restates what holds ("put the remote on the table" where it lay): '
-                           'the facts that may change about the things it names, as a '
-                           'numbered choice in both orders (two calls); the robot then says '
-                           'it is already so (agent/report/already.py)', AGENT)
+    ask_already: bool = _p(True, 'a report read as no change, or whose talk ended in no, is '
+                           'checked for one that restates what holds ("put the remote on the '
+                           'table" where it lay): the facts that may change about the things '
+                           'it names are read back, a yes/no each (at most 4 calls); the '
+                           'robot then says it is already so (agent/report/already.py)', AGENT)
     read_back_together: bool = _p(False, "a part's read-back statements asked in one call, "
                                   "each answer's own token odds its P(yes), instead of one "
                                   'call per statement (fewer calls; measured in '

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """A report of what already holds (agent/report/already.py): said so, nothing written."""
 
-from l3mp_ros.agent.report.already import NONE, candidates
-from l3mp_ros.agent.report.context import changing
+from l3mp_ros.agent.report.already import candidates
+from l3mp_ros.agent.report.context import subject_predicates
 from l3mp_ros.agent.report.update import NO_CHANGE, RESTATED, NLUpdater
 from l3mp_ros.agent.turn import Turn
 from l3mp_ros.retrieval.full import FullRetriever
@@ -20,25 +20,23 @@ PEN = Fact('placed_at_table', ('red_pen', 'living_room_table'))
 
 
 def _pick(phrase):
-    """Answer a choice with the option that says ``phrase`` ("none" when none does)."""
+    """Answer a read-back yes when its statement says ``phrase``, else no."""
     def answer(request):
-        lines = request['messages'][-1]['content'].splitlines()
-        for line in lines:
-            if line[:1].isdigit() and phrase in line:
-                return {'content': {'answer': line.split('.', 1)[0]}}
-        return {'content': {'answer': str(sum(1 for x in lines if x[:1].isdigit()))}}
+        said = request['messages'][-1]['content']
+        statement = said.split('Statement:', 1)[-1]
+        return {'content': {'answer': 'yes' if phrase in statement else 'no'}}
     return answer
 
 
 def _run(tmp_path, phrase, *, ask_already=True):
     world = household_world(tmp_path)
     before = world.kg.to_json()
-    with FakeOpenAI([NOTHING], answers={**DEFAULT_ANSWERS, 'already': _pick(phrase)}) as fake:
+    with FakeOpenAI([NOTHING], answers={**DEFAULT_ANSWERS, 'confirm': _pick(phrase)}) as fake:
         updater = NLUpdater(world, client(fake), FullRetriever())
         updater.settings.ask_already = ask_already
         out = updater.run(REPORT)
         asked = [r for r in fake.requests
-                 if r['response_format']['json_schema']['name'] == 'already']
+                 if r['response_format']['json_schema']['name'] == 'confirm']
     assert not out.applied and world.kg.to_json() == before  # nothing is ever written
     return world, out, asked
 
@@ -46,17 +44,17 @@ def _run(tmp_path, phrase, *, ask_already=True):
 def test_a_restated_fact_is_said_to_be_so_already(tmp_path):
     world, out, asked = _run(tmp_path, 'red pen')
     assert out.already == [PEN] and out.errors == [RESTATED]
-    assert len(asked) == 2  # both orders of the facts
-    first, second = (r['messages'][-1]['content'] for r in asked)
-    assert NONE in first.splitlines()[-2] and NONE in second.splitlines()[-2]  # none last
-    assert first != second
+    statements = [r['messages'][-1]['content'].split('Statement: ')[1] for r in asked]
+    assert len(asked) == len(candidates(world, world.kg, ['jerry', 'red_pen',
+                                                          'living_room_table']))
+    assert 'The red pen is placed at the living room table\nAnswer:' in statements
     said = Turn(REPORT, UtteranceKind.REPORT, report=out).reply(world)
     assert said == ['The red pen is already placed at the living room table.'], said
 
 
 def test_none_of_them_keeps_the_report_as_no_change(tmp_path):
     _, out, asked = _run(tmp_path, 'no such phrase')
-    assert out.already == [] and out.errors == [NO_CHANGE] and len(asked) == 1
+    assert out.already == [] and out.errors == [NO_CHANGE] and len(asked) >= 2
 
 
 def test_without_the_setting_no_call_is_made(tmp_path):
@@ -68,7 +66,7 @@ def test_only_facts_that_may_change_and_are_about_the_things_named(tmp_path):
     world = household_world(tmp_path)
     got = candidates(world, world.kg, ['jerry', 'red_pen', 'living_room_table'])
     assert PEN in got and Fact('person_in_room', ('jerry', 'living_room')) in got
-    fluent = changing(world)
+    fluent = subject_predicates(world)
     assert all(f.predicate in fluent and f.args[0] in ('jerry', 'red_pen',
                                                       'living_room_table') for f in got)
     assert candidates(world, world.kg, []) == []
@@ -84,20 +82,20 @@ def test_the_last_no_of_a_talk_asks_whether_it_was_already_so(tmp_path, monkeypa
     world = household_world(tmp_path)
     before = world.kg.to_json()
     taken = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
-    with FakeOpenAI([taken], answers={**DEFAULT_ANSWERS, 'already': _pick('red pen')}) as fake:
+    with FakeOpenAI([taken], answers={**DEFAULT_ANSWERS, 'confirm': _pick('red pen')}) as fake:
         updater = NLUpdater(world, client(fake), FullRetriever())
         updater.settings.ask_decision = 'fitted'
         out = updater.run(REPORT)
         assert out.question is not None and "Jerry's hand" in out.question
         calls = len(fake.requests)
         done = updater.answer('No.')
-        assert len(fake.requests) == calls + 2  # the two orders of the choice
+        assert len(fake.requests) > calls  # the facts read back, one yes/no each
     assert done.already == [PEN] and not done.applied and world.kg.to_json() == before
     said = Turn(REPORT, UtteranceKind.REPORT, report=done).reply(world)
     assert said == ['The red pen is already placed at the living room table.'], said
     # a yes writes as before, and a no without the setting asks nothing more
     world2 = household_world(tmp_path / 'b')
-    with FakeOpenAI([taken], answers={**DEFAULT_ANSWERS, 'already': _pick('red pen')}) as fake:
+    with FakeOpenAI([taken], answers={**DEFAULT_ANSWERS, 'confirm': _pick('red pen')}) as fake:
         updater = NLUpdater(world2, client(fake), FullRetriever())
         updater.settings.ask_decision, updater.settings.ask_already = 'fitted', False
         updater.run(REPORT)

@@ -231,8 +231,8 @@ class NLUpdater:
         A bare answer ("yes", "the second one") costs no LLM call; an answer that carries a
         correction ("No, she turned it on.") is read with the report in one call
         (:mod:`.corrections`) and its reading asked about once more. A "no" that leaves no
-        reading to ask about is checked, in at most two calls, for a report of what
-        already holds (:mod:`.already`: "It is already there.").
+        reading to ask about is checked (:mod:`.already`, a yes/no per fact it may restate)
+        for a report of what already holds: "It is already there."
         """
         open_ = self.questions.correcting(text)
         if open_ is None:
