@@ -102,3 +102,13 @@ def test_the_last_no_of_a_talk_asks_whether_it_was_already_so(tmp_path, monkeypa
         calls = len(fake.requests)
         done = updater.answer('No.')
         assert len(fake.requests) == calls and done.already == []
+
+
+def test_l3mp_say_says_it_is_already_so(tmp_path, capsys):
+    """The CLI prints the sentence before why nothing was written (stderr)."""
+    from l3mp_ros.cli.language_cmd import _print_report
+    _, out, _ = _run(tmp_path, 'red pen')
+    assert _print_report(out, False, ['The red pen is already on the table.']) == 1
+    got = capsys.readouterr()
+    assert got.out == 'The red pen is already on the table.\n'
+    assert 'the KG is unchanged' in got.err and RESTATED in got.err

@@ -19,6 +19,7 @@ from ..planning.status import Status
 from ..text import UtteranceKind
 from ..world.phrasing import Phrasing
 from ..world.stores import is_url
+from ..world.templates import Form
 from .common import (
     CLIError,
     add_llm_options,
@@ -162,8 +163,10 @@ def _run(args: argparse.Namespace, kind: UtteranceKind | None) -> int:
     try:
         turn = agent.say(args.text, kind, source='cli')
         steps = turn.task.steps if turn.task is not None else []
-        said = Phrasing(agent.world.domain, agent.world.snapshot()).steps(steps) \
-            if steps and not args.json else []
+        phrasing = Phrasing(agent.world.domain, agent.world.snapshot())
+        said = phrasing.steps(steps) if steps and not args.json else []
+        if turn.report is not None and turn.report.already and not args.json:
+            said = [phrasing.say(f, Form.ALREADY) for f in turn.report.already]
     finally:
         agent.close()
     if turn.failed is not None:
@@ -171,15 +174,18 @@ def _run(args: argparse.Namespace, kind: UtteranceKind | None) -> int:
     if kind is None and not args.json:
         print(f'({turn.kind})')
     if turn.report is not None:
-        return _print_report(turn.report, args.json)
+        return _print_report(turn.report, args.json, said)
     if turn.task is not None:
         return _print_task(turn.task, args.json, said)
     print_answer(turn.answer, args.json)
     return 0
 
 
-def _print_report(out: UpdateOutcome, as_json: bool) -> int:
-    """Print what became of a report; return its exit code (1: not applied)."""
+def _print_report(out: UpdateOutcome, as_json: bool, already: list[str] | None = None) -> int:
+    """Print what became of a report; return its exit code (1: not applied).
+
+    A report of what already holds says so first (``already``: its sentences).
+    """
     if as_json:
         print(dump(out.to_json()))
     elif out.applied:
@@ -190,6 +196,8 @@ def _print_report(out: UpdateOutcome, as_json: bool) -> int:
         print(f'not applied yet: the report waits for the answer (l3mp say --text ...; '
               f'event {out.event_id})', file=sys.stderr)
     else:
+        if already:
+            print(' '.join(already))
         print(f'rejected after {out.attempts} attempt(s); the KG is unchanged:',
               file=sys.stderr)
         for e in out.errors:

@@ -170,7 +170,7 @@ class NLUpdater:
                 return
         if said:
             out.already = said
-            out.errors = [RESTATED, *out.errors]
+            out.errors = [RESTATED]  # the log keeps what the talk ended with
 
     def _judge_part(self, a: PartAnswer) -> Judged[Completion] | None:
         """Return what the part checks (:data:`.pipeline.PART_CHECKS`) leave; None: skip."""
