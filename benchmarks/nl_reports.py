@@ -134,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="a part's read-back in one call (read_back_together)")
     ap.add_argument('--runner-ups', type=int, default=0, metavar='N',
                     help="readings offered from the answer slots' runners-up (runner_ups)")
+    ap.add_argument('--reading-confidence', choices=('least', 'product'), default=None,
+                    help="a reading's confidence from the read-back's odds (default: config)")
+    ap.add_argument('--ask-below', type=float, default=None,
+                    help='the bar of asking back (default: config/asking.json)')
     ap.add_argument('--ask-decision', choices=('readback', 'fitted'), default='readback',
                     help='what says a reading is not sure enough (the setting ask_decision)')
     ap.add_argument('--out', type=Path, default=Path('out/nl_reports'))
@@ -151,7 +155,10 @@ def main(argv: list[str] | None = None) -> int:
                  ask_actor=not args.no_place_amend,
                  clarify=not args.no_clarify, prompt_phrasing=args.prompt_phrasing,
                  ask_decision=args.ask_decision, runner_ups=args.runner_ups,
-                 read_back_together=args.read_back_together)
+                 read_back_together=args.read_back_together,
+                 **({'reading_confidence': args.reading_confidence}
+                    if args.reading_confidence else {}),
+                 **({'ask_below': args.ask_below} if args.ask_below is not None else {}))
     domain = compose.load_domain(cfg)
     state = json.loads((ROOT / spec['state']).read_text())
     golds = KnowledgeGraph.from_json(state)  # the state before each report (chained sets)

@@ -52,6 +52,7 @@ ENGINE_SETTINGS = (PORTFOLIO, *ENGINES, *NUMERIC_ENGINES, *TEMPORAL_ENGINES)
 RETRIEVER_NAMES = ('link', 'full', 'select', 'search')
 PROMPT_CONTEXTS = ('full', 'mentioning', 'referents', 'widen')  # agent/grounding.py, update.py
 ASK_DECISIONS = ('readback', 'fitted')  # agent/core/decision.py: when a reading is asked about
+READING_CONFIDENCES = ('least', 'product')  # agent/core/asking.confidence
 PROMPT_PHRASINGS = ('words', 'templates')  # world/phrasing.py: how facts are put to the model
 EXECUTE_POLICIES = ('feedback', 'none')
 PATROL_POLICIES = ('off', 'idle')
@@ -152,6 +153,10 @@ class Config:
                           'read-back odds of its facts, is below this; fitted on the public '
                           'report sets (config/asking.json, benchmarks/calibrate_asking.py)',
                           AGENT)
+    reading_confidence: str = _p('least', "a reading's confidence from its facts' read-back "
+                                 'odds: least (the least P(yes)) or product (all at once); '
+                                 'ask_below is fitted for the one chosen', AGENT,
+                                 choices=READING_CONFIDENCES)
     ask_decision: str = _p('readback', 'what says a reading is not sure enough: readback (its '
                            'read-back confidence below ask_below) or fitted (one logistic '
                            'decision over the read-back, the slot odds, a re-prompt and what '

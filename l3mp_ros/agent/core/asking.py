@@ -24,6 +24,7 @@ Each option carries the change it would write (``remove``/``add`` fact lists, as
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -90,16 +91,20 @@ def read_odds(history: list[dict[str, Any]]) -> dict[Fact, float]:
     return odds
 
 
-def confidence(stated: set[Fact], left_out: set[Fact], odds: dict[Fact, float]) -> float:
-    """Return how sure the model is of one reading: the least odds of its facts.
+def confidence(stated: set[Fact], left_out: set[Fact], odds: dict[Fact, float],
+               how: str = 'least') -> float:
+    """Return how sure the model is of one reading, from its facts' read-back odds.
 
-    The least probability, over the facts read back, that the model reads in the report
-    what the reading says of that fact: a fact the reading states counts with P(yes), a
-    fact it leaves out (one the read-back denied) with 1 - P(yes). 1.0 when nothing was
-    read back with odds.
+    Per fact read back, the probability that the model reads in the report what the
+    reading says of it: a fact the reading states counts with P(yes), a fact it leaves out
+    (one the read-back denied) with 1 - P(yes). ``how``: ``least`` (the least of them) or
+    ``product`` (all of them at once, as if independent: a reading of several facts each
+    a little unsure is unsure). 1.0 when nothing was read back with odds.
     """
     probs = [odds[f] for f in stated if f in odds]
     probs += [1 - odds[f] for f in left_out if f in odds]
+    if how == 'product':
+        return math.prod(probs) if probs else 1.0
     return min(probs, default=1.0)
 
 

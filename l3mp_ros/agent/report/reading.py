@@ -153,6 +153,7 @@ class Reading:
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)
     listing: str = 'full'  # what the prompts list (Grounding.shown)
+    how: str = 'least'  # how the read-back's odds make the reading's confidence
     unsure: set[Fact] = field(default_factory=set)  # facts the read-back denied, kept to ask
     #: facts of one thing the read-back's choice did not settle on, kept to ask which
     choices: list[frozenset[Fact]] = field(default_factory=list)
@@ -195,7 +196,7 @@ class Reading:
         net = self.req.kg.diff_to(self.work)
         odds = read_odds(out.trace.history)
         stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
-        out.confidence = confidence(stated, set(), odds) if odds else None
+        out.confidence = confidence(stated, set(), odds, self.how) if odds else None
         self._slot_odds(out)
         named = {a for f in net.add | net.remove for a in f.args}
         out.unaccounted = sorted({m.resolved for m in self.req.mentions

@@ -165,7 +165,7 @@ class ActorCheck:
         else:
             return None
         sure = confidence({f for c in rep.r.done for f in c.stated.add | c.stated.remove},
-                          set(), read_odds(rep.out.trace.history))
+                          set(), read_odds(rep.out.trace.history), rep.settings.reading_confidence)
         readings = [Candidate(done, sure, f'{got.actor} where {got.put.args[0]} was put'),
                     Candidate(rep.update, sure, 'answer')]
         return Pending.first(rep.r.req.text, readings, kg, world.domain,
@@ -249,14 +249,14 @@ class AskBack:
         model answered it, when the report checks took a place into it.
         """
         r, world = rep.r, rep.world
-        odds = read_odds(rep.out.trace.history)
+        odds, how = read_odds(rep.out.trace.history), rep.settings.reading_confidence
         stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
-        readings = [Candidate(rep.update, confidence(stated, set(), odds), 'answer')]
+        readings = [Candidate(rep.update, confidence(stated, set(), odds, how), 'answer')]
         if r.dropped:  # the answer with what the read-back denied and a re-ask left out
             back = with_back(r.req.kg, world, r.done, r.dropped)
             if back is not None and back != rep.update:
                 put = {f for u in r.dropped.values() for f in u.add | u.remove}
-                readings.append(Candidate(back, confidence(stated | put, set(), odds),
+                readings.append(Candidate(back, confidence(stated | put, set(), odds, how),
                                           WITH_DENIED))
         drops = [(set(r.unsure), 'without denied')] if r.unsure else []
         needed = needed_removals(rep)
@@ -267,12 +267,13 @@ class AskBack:
         for drop, source in drops:
             rest = without(r.req.kg, world, r.done, drop)
             if rest is not None and all(rest != x.update for x in readings):
-                sure = confidence(stated - drop, drop & stated, odds)
+                sure = confidence(stated - drop, drop & stated, odds, how)
                 readings.append(Candidate(rest, sure, source))
         parts = r.req.kg.diff_to(r.work)  # before the report checks took places in
         if not parts.is_empty() and all(parts != x.update for x in readings) \
                 and not world.verifier.check(r.req.kg, parts):
-            readings.append(Candidate(parts, confidence(stated, set(), odds), 'parts as answered'))
+            readings.append(Candidate(parts, confidence(stated, set(), odds, how),
+                                      'parts as answered'))
         return readings + runner_ups(rep, readings, rep.settings.runner_ups)
 
 

@@ -29,6 +29,7 @@ class UpdateSettings:
     read_back_together: bool = default('read_back_together')  # one call for a part's
     runner_ups: int = default('runner_ups')  # readings offered from the slots' runners-up
     ask_decision: str = default('ask_decision')  # readback | fitted (config/decision.json)
+    reading_confidence: str = default('reading_confidence')  # least | product
     clarify_timeout: float = default('clarify_timeout')
     max_report_facts: int = default('max_report_facts')
     confirm_min_yes: float = default('confirm_min_yes')  # least P(yes) of a read-back "yes"

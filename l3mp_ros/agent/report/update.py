@@ -116,7 +116,8 @@ class NLUpdater:
         self._read(r, out)
         if self._widens(r, out):  # refused or in doubt on the referents' facts alone
             out, why = widened(out)
-            r = Reading(req, r.ctx, r.system, r.recalled, r.parts, req.kg, listing=FULL)
+            r = Reading(req, r.ctx, r.system, r.recalled, r.parts, req.kg, listing=FULL,
+                        how=self.settings.reading_confidence)
             self._read(r, out)
             out.notes.insert(0, "read again with every retrieved fact: the reading with the "
                              f"referents' facts alone was {why}")
@@ -210,7 +211,8 @@ class NLUpdater:
         recalled = (self.memory.update_context(req.text, req.retrieval.facts)
                     if self.memory is not None else '')
         return Reading(req, ctx, {'role': 'system', 'content': self.system()}, recalled,
-                       req.parts(self.settings.split_clauses), req.kg, listing=listing)
+                       req.parts(self.settings.split_clauses), req.kg, listing=listing,
+                       how=self.settings.reading_confidence)
 
     # -- asking back (:mod:`.open_questions`) -----------------------------------------
     def expire(self, now: float | None = None, source: str = 'nl') -> list[int]:
