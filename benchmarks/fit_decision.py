@@ -158,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     curves = {}
     for label, names in SETS.items():
         held = loso(per_set, names)
-        got = [(r['right'], p) for s, ps in held.items() for r, p in zip(per_set[s], ps,
-                                                                        strict=True)]
+        got = [(r['right'], p) for s, ps in held.items()
+               for r, p in zip(per_set[s], ps, strict=True)]
         per = {s: auroc([r['right'] for r in per_set[s]], ps) for s, ps in held.items()}
         bar = threshold([g for g, _ in got], [p for _, p in got], args.alpha)
         print(f'  {label:>18} left out: all {auroc([g for g, _ in got], [p for _, p in got])}'

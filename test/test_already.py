@@ -67,8 +67,8 @@ def test_only_facts_that_may_change_and_are_about_the_things_named(tmp_path):
     got = candidates(world, world.kg, ['jerry', 'red_pen', 'living_room_table'])
     assert PEN in got and Fact('person_in_room', ('jerry', 'living_room')) in got
     fluent = subject_predicates(world)
-    assert all(f.predicate in fluent and f.args[0] in ('jerry', 'red_pen',
-                                                      'living_room_table') for f in got)
+    named = ('jerry', 'red_pen', 'living_room_table')
+    assert all(f.predicate in fluent and f.args[0] in named for f in got)
     assert candidates(world, world.kg, []) == []
 
 

@@ -423,7 +423,7 @@ def _fact(tokens: _Tokens, branches: _Branches, node: _Node, more: float) -> Fac
     if inner is None or inner.kind != 'array' or any(x.kind != 'string' for x in inner.items):
         return None
     op = tokens.choice(node.start, {'[': 'stated', '{': 'removed'},
-                          'removed' if removed else 'stated')
+                       'removed' if removed else 'stated')
     chosen = [x.value for x in inner.items]
     slots = []
     for k, x in enumerate(inner.items):
