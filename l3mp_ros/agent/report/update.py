@@ -161,7 +161,7 @@ class NLUpdater:
             out.already, out.errors = said, [RESTATED]
 
     def _already_after(self, out: UpdateOutcome) -> None:
-        """After the last "no" of a talk: was the report one of what already holds?"""
+        """After the last "no" of a talk, tell whether the report restated what holds."""
         kg = self.world.snapshot()
         named = [m.resolved for m in mentions_of(self.world, kg, out.text) if m.resolved]
         with stage('already'):
