@@ -38,9 +38,9 @@ def test_a_change_that_fits_every_candidate_is_a_question(tmp_path):
     assert [o.entity for o in d.options] == REMOTES
     # each option is told apart by where it is (the location rule's facts)
     assert d.question() == (
-        'Which TV remote do you mean: anna bedroom tv remote, the one that is in hand anna, '
-        'jerry bedroom tv remote, the one that is placed at jerry bedroom table, or living '
-        'room tv remote, the one that is placed at living room table?')
+        "Which TV remote do you mean: Anna's bedroom tv remote, the one that is in Anna's "
+        "hand, Jerry's bedroom tv remote, the one that is placed at Jerry's bedroom table, "
+        'or the living room tv remote, the one that is placed at the living room table?')
 
 
 def test_no_question_when_the_graph_settles_it(tmp_path):
@@ -52,7 +52,7 @@ def test_no_question_when_the_graph_settles_it(tmp_path):
                                                      'living_room_table'))])]
     d = clarify.ambiguity(kg, [remote], moved, world)
     assert [o.entity for o in d.options] == REMOTES[:2]
-    assert d.question().startswith('Which TV remote do you mean: anna bedroom tv remote, ')
+    assert d.question().startswith("Which TV remote do you mean: Anna's bedroom tv remote, ")
     # the resolver's reading of the report is taken as it is: one candidate, no question
     assert _doubt(world, 'Someone left the TV remote on the living room table.',
                   ('living_room_tv_remote', 'placed_at_table', 'jerry_bedroom_table')) is None

@@ -22,7 +22,6 @@ from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing
 from .core import clarify
-from .core.wording import phrase as phrase_of
 
 KINDS = ('report', 'task', 'question')
 MAX_WHICH = 4  # a question back names at most this many things; beyond, no question
@@ -248,14 +247,10 @@ class QuestionAnswerer:
         where = {n: relation_facts(kg, n, self.schema) for n in found.candidates}
         if len({tuple(f.args[1] for f in fs) for fs in where.values()}) < len(where):
             return None  # some are where another is: the answer would not tell them apart
-        options = []
+        options, said = [], Phrasing(self.schema, kg)
         for n, fs in where.items():
             fs = [f for f in fs if f.predicate in self.places] or fs  # where it is, first
-            said = ''
-            if fs:
-                verb = phrase_of(fs[0].predicate, plain=True, domain=self.schema)
-                said = f'the one that {verb} {fs[0].args[1].replace("_", " ")}'
-            options.append(clarify.Option(n, said))
+            options.append(clarify.Option.said(said, n, fs[0] if fs else None))
         mention = found.surface.split("'s ")[-1]  # "Ada's tool case": which tool case
         return Answer(question=question,
                       text=clarify.Ambiguity(mention, '', options).question())

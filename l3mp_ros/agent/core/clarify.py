@@ -32,7 +32,7 @@ from ...retrieval.mentions import resolve
 from ...world.complete import complete
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
-from .wording import phrase
+from ...world.phrasing import Phrasing
 
 CANCEL = '<cancel>'
 MAX_OPTIONS = 4  # a longer question is not one a person answers; beyond, the first four
@@ -56,11 +56,28 @@ class Option:
 
     entity: str
     description: str = ''  # "the one that is in room 3"; empty: the name alone tells
+    name: str = ''  # how people say it ("Anna's bedroom tv remote"); empty: its words
 
     def label(self) -> str:
         """Return how the question names it: "tray 1, the one that is in room 3"."""
-        name = self.entity.replace('_', ' ')
+        name = self.name or self.entity.replace('_', ' ')
         return f'{name}, {self.description}' if self.description else name
+
+    @classmethod
+    def said(cls, said: Phrasing, entity: str, fact: Fact | None = None) -> Option:
+        """Return the option named as people say it, told apart by ``fact`` (its place).
+
+        "the living room tv remote, the one that is on the living room table": the fact's
+        sentence without its subject; a sentence of another shape (a possessive) keeps
+        the whole of it after "the one where".
+        """
+        name = said.entity(entity)
+        if fact is None:
+            return cls(entity, '', name)
+        sentence = said.say(fact).rstrip('.')
+        if sentence.lower().startswith(name.lower() + ' '):
+            return cls(entity, f'the one that {sentence[len(name) + 1:]}', name)
+        return cls(entity, f'the one where {sentence[:1].lower()}{sentence[1:]}', name)
 
 
 @dataclass
@@ -83,8 +100,8 @@ class Ambiguity:
         """Return the JSON kept in the ``clarify`` event."""
         return {'mention': self.mention, 'chosen': self.chosen, 'question': self.question(),
                 'candidates': [o.entity for o in self.options],
-                'options': [{'entity': o.entity, 'description': o.description}
-                            for o in self.options]}
+                'options': [{'entity': o.entity, 'description': o.description,
+                             'name': o.name} for o in self.options]}
 
 
 def _noun(mention: str) -> str:
@@ -191,10 +208,9 @@ def describe(kg: KnowledgeGraph, names: Sequence[str], world: WorldModel) -> lis
             own.append(facts[0])
         else:
             if len({f.args[1] for f in own}) == len(names):
-                verbs = [phrase(f.predicate, plain=True, domain=world.domain) for f in own]
-                return [Option(n, f'the one that {v} {f.args[1].replace("_", " ")}')
-                        for n, v, f in zip(names, verbs, own, strict=True)]
-    return [Option(n) for n in names]
+                said = Phrasing(world.domain, kg)
+                return [Option.said(said, n, f) for n, f in zip(names, own, strict=True)]
+    return [Option.said(Phrasing(world.domain, kg), n) for n in names]
 
 
 def pick(kg: KnowledgeGraph, options: Sequence[dict[str, str]], text: str) -> str | None:
