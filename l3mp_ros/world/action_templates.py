@@ -47,7 +47,7 @@ from pathlib import Path
 
 from . import english as en
 from .domain import DomainSchema
-from .templates import SLOT_RE, Source, TemplateError, read_phrases
+from .templates import SLOT_RE, Source, TemplateError, read_phrases, slot_index
 
 Params = Sequence[tuple[str, tuple[str, ...]]]
 _STEP_RE = re.compile(r'[^\s(),]+')
@@ -154,23 +154,8 @@ def parse_action(action: str, text: str, params: Params, doer: int | None = None
     one argument has it. The doer's slot may be left out (it is then not said); every other
     argument is said once. Raises :class:`TemplateError` with the reason.
     """
-    names = {n.lstrip('?').lower(): i for i, (n, _) in enumerate(params)}
-    kinds: dict[str, list[int]] = {}
-    for i, (_, types) in enumerate(params):
-        for t in types:
-            kinds.setdefault(t.lower(), []).append(i)
-
-    def index(m: re.Match[str]) -> str:
-        key = m.group(1).lower()
-        if key.isdigit() and int(key) < len(params):
-            return '{' + key + '}'
-        if key in names:
-            return '{' + str(names[key]) + '}'
-        if len(kinds.get(key, [])) == 1:
-            return '{' + str(kinds[key][0]) + '}'
-        known = ', '.join(f'{{{n.lstrip("?")}}}' for n, _ in params)
-        raise TemplateError(f'{action}: unknown slot {{{m.group(1)}}} in "{text}" (use an '
-                            f'argument number or a parameter name: {known})')
+    index = slot_index(action, text, params,
+                       ', '.join(f'{{{n.lstrip("?")}}}' for n, _ in params))
     body = SLOT_RE.sub(index, ' '.join(text.strip().rstrip('.').split()))
     said_doer = doer is not None and f'{{{doer}}}' in body
     verb, _, rest = body.partition(' ')

@@ -20,7 +20,7 @@ A domain's templates, with its actions' (:mod:`.action_templates`), make its phr
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -344,15 +344,13 @@ def _many(predicate: str, toks: list[str], arity: int) -> Template:
 
 
 # -- checking and parsing ---------------------------------------------------------------------
-def parse(predicate: str, text: str, params: Sequence[tuple[str, tuple[str, ...]]] = (),
-          *, source: Source = Source.USER, forms: Mapping[str, str] | None = None
-          ) -> Template:
-    """Return the template written as ``text`` ("{guest} is checked in", "{0} has {1}").
+def slot_index(owner: str, text: str, params: Sequence[tuple[str, Sequence[str]]],
+               known: str) -> Callable[[re.Match[str]], str]:
+    """Return the substitution of ``SLOT_RE`` that numbers a slot: "{guest}" → "{0}".
 
-    A slot is an argument's index, its parameter name (without ``?``) or its type when only
-    one argument has it. Raises :class:`TemplateError` for an unknown slot, a slot missing
-    or repeated, or no verb after the subject (give ``forms`` for a sentence of another
-    shape).
+    A slot is an argument's index, its parameter name (without ``?``) or its type when
+    only one argument has it; anything else raises :class:`TemplateError` for ``owner``
+    (a predicate or an action), ``known`` listing what may be written.
     """
     names = {n.lstrip('?').lower(): i for i, (n, _) in enumerate(params)}
     kinds: dict[str, list[int]] = {}
@@ -368,9 +366,23 @@ def parse(predicate: str, text: str, params: Sequence[tuple[str, tuple[str, ...]
             return '{' + str(names[key]) + '}'
         if len(kinds.get(key, [])) == 1:
             return '{' + str(kinds[key][0]) + '}'
-        known = ', '.join(['{0}'] + [f'{{{n.lstrip("?")}}}' for n, _ in params][:4])
-        raise TemplateError(f'{predicate}: unknown slot {{{m.group(1)}}} in "{text}" '
-                            f'(use an argument number or a parameter name: {known} ...)')
+        raise TemplateError(f'{owner}: unknown slot {{{m.group(1)}}} in "{text}" (use an '
+                            f'argument number or a parameter name: {known})')
+    return index
+
+
+def parse(predicate: str, text: str, params: Sequence[tuple[str, tuple[str, ...]]] = (),
+          *, source: Source = Source.USER, forms: Mapping[str, str] | None = None
+          ) -> Template:
+    """Return the template written as ``text`` ("{guest} is checked in", "{0} has {1}").
+
+    A slot is an argument's index, its parameter name (without ``?``) or its type when only
+    one argument has it. Raises :class:`TemplateError` for an unknown slot, a slot missing
+    or repeated, or no verb after the subject (give ``forms`` for a sentence of another
+    shape).
+    """
+    known = ', '.join(['{0}'] + [f'{{{n.lstrip("?")}}}' for n, _ in params][:4]) + ' ...'
+    index = slot_index(predicate, text, params, known)
     body = SLOT_RE.sub(index, ' '.join(text.strip().rstrip('.').split()))
     forms = {k: SLOT_RE.sub(index, v) for k, v in (forms or {}).items()}
     for k in forms:
