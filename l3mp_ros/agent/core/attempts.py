@@ -144,10 +144,13 @@ class Chat:
     tokenize: Tokenize | None = None
     #: top candidates asked for at each generated token (0: none; see :mod:`.slot_odds`)
     logprobs: int = 0
+    #: the schema of the last call, as built for it (the reply's odds are read against it)
+    sent: dict[str, Any] | None = field(default=None, init=False)
 
     def __call__(self, messages: Messages, attempt: int = 1) -> LLMReply:
         """Ask once; the schema is rebuilt per call when it is given as a function."""
         schema = self.schema() if callable(self.schema) else self.schema
+        self.sent = schema
         short = LiteralHandles(schema, self.tokenize) if self.tokenize and schema else None
         extra = ({'logprobs': self.logprobs}
                  if self.logprobs > 0 and getattr(self.llm, 'supports_logprobs', False) else {})

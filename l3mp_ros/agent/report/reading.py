@@ -346,7 +346,7 @@ class PartQuestion:
         """Read the answer's slot odds and keep them, per fact, for the reading."""
         if not reply.top_logprobs:
             return None
-        odds = reply_odds(reply.text, reply.top_logprobs, self.schema())
+        odds = reply_odds(reply.text, reply.top_logprobs, self.propose.sent)
         if odds is None:
             return None
         facts = [got for f in odds.facts if (got := self._fact_of(f)) is not None]
