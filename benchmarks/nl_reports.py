@@ -132,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
                     help='how facts are put to the model (the setting prompt_phrasing)')
     ap.add_argument('--read-back-together', action='store_true',
                     help="a part's read-back in one call (read_back_together)")
+    ap.add_argument('--no-left-out', action='store_true',
+                    help='offer readings that leave a named thing out (ask_left_out off)')
     ap.add_argument('--runner-ups', type=int, default=0, metavar='N',
                     help="readings offered from the answer slots' runners-up (runner_ups)")
     ap.add_argument('--reading-confidence', choices=('least', 'product'), default=None,
@@ -155,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                  ask_actor=not args.no_place_amend,
                  clarify=not args.no_clarify, prompt_phrasing=args.prompt_phrasing,
                  ask_decision=args.ask_decision, runner_ups=args.runner_ups,
+                 ask_left_out=not args.no_left_out,
                  read_back_together=args.read_back_together,
                  **({'reading_confidence': args.reading_confidence}
                     if args.reading_confidence else {}),

@@ -167,6 +167,12 @@ class Config:
                            'table" where it lay): the facts that may change about the things '
                            'it names are read back, a yes/no each (at most 4 calls); the '
                            'robot then says it is already so (agent/report/already.py)', AGENT)
+    ask_left_out: bool = _p(True, 'a reading that leaves out a thing the report names, when '
+                            'the domain could say something of it with the things named, is '
+                            'not offered or written as the whole change: the speaker is asked '
+                            'about that thing ("And the tablet: which is right? ... still in '
+                            "Tomas's hands? Or none of them?\"); no call "
+                            '(agent/report/whole.py)', AGENT)
     read_back_together: bool = _p(False, "a part's read-back statements asked in one call, "
                                   "each answer's own token odds its P(yes), instead of one "
                                   'call per statement (fewer calls; measured in '

@@ -68,17 +68,33 @@ class Candidate:
     update: Update
     confidence: float  # P(this is what happened), from the model's own odds (0..1)
     source: str  # where it comes from: "answer", "without denied", "place check", ...
+    #: the thing a reading made whole is about (:mod:`..report.whole`); '' for others
+    about: str = ''
+    #: what the reading says stays as it was, not written: facts that still hold (add) and
+    #: facts that still do not (remove); the speaker judges them with the change
+    kept: Update = Update()
+    #: the option's own words when it is offered about one thing ('' : the whole change)
+    words: str = ''
+
+    def option(self) -> Update:
+        """Return what the option states: the change and what it keeps as it was."""
+        return Update.of(self.update.remove | self.kept.remove, self.update.add | self.kept.add)
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON kept in the pending question."""
-        return {**self.update.to_json(), 'confidence': round(self.confidence, 4),
-                'source': self.source}
+        out = {**self.update.to_json(), 'confidence': round(self.confidence, 4),
+               'source': self.source}
+        if self.about:
+            out.update(about=self.about, words=self.words, kept=self.kept.to_json())
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Candidate:
         """Return a reading read back from :meth:`to_json`."""
+        kept = Update.from_json(data['kept']) if data.get('kept') else Update()
         return cls(Update.from_json(data), float(data.get('confidence', 0.0)),
-                   str(data.get('source', '')))
+                   str(data.get('source', '')), str(data.get('about') or ''), kept,
+                   str(data.get('words') or ''))
 
 
 def read_odds(history: list[dict[str, Any]]) -> dict[Fact, float]:
@@ -151,15 +167,35 @@ def option_json(update: Update) -> dict[str, Any]:
             'add': [list(f.triplet()) for f in sorted(update.add)]}
 
 
-def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Update],
+def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candidate],
                   first: bool) -> str:
-    """Return the question about ``offered`` readings (one: yes/no; several: which)."""
+    """Return the question about ``offered`` readings (one: yes/no; several: which).
+
+    Readings made whole about one thing (:mod:`..report.whole`) are asked about that thing:
+    "Jerry is now in the kitchen. And the red pen: which is right? 1. ... 2. ... Or none
+    of them?"
+    """
     phrasing = Phrasing(domain, kg)
+    about = {c.about for c in offered}
+    if len(offered) > 1 and len(about) == 1 and '' not in about \
+            and all(c.words for c in offered):
+        thing = offered[0].about
+        common = Update.of(frozenset.intersection(*(c.update.remove for c in offered)),
+                           frozenset.intersection(*(c.update.add for c in offered)))
+        lead = f'{phrasing.change(common)} ' if not common.is_empty() else ''
+        listed = ' '.join(f'{k}. {c.words}' for k, c in enumerate(offered, 1))
+        return (f'{lead}And {_lower_first(phrasing.entity(thing))}: which is right? {listed} '
+                'Or none of them?')
     if len(offered) == 1:
         lead = 'Just to check' if first else 'Then'
-        return f'{lead}: {phrasing.change(offered[0])} Is that right?'
-    listed = ' '.join(f'{k}. {phrasing.change(u)}' for k, u in enumerate(offered, 1))
+        return f'{lead}: {phrasing.change(offered[0].update)} Is that right?'
+    listed = ' '.join(f'{k}. {phrasing.change(c.update)}' for k, c in enumerate(offered, 1))
     return f'Which is right? {listed} Or none of them?'
+
+
+def _lower_first(said: str) -> str:
+    """Return a thing's words to go inside a sentence ("the red pen", "Anna")."""
+    return said[:1].lower() + said[1:] if said.startswith('The ') else said
 
 
 @dataclass
@@ -182,8 +218,10 @@ class Pending:
         offered beside the best one: "Which is right? 1. ... 2. ... Or none of them?".
         """
         offered = [0, 1] if len(readings) > 1 and readings[1].source == WITH_DENIED else [0]
+        if readings and readings[0].about:  # the options about the thing it left out
+            offered = group_of(readings, 0)
         return cls(text, readings, offered, 1,
-                   question_text(kg, domain, [readings[k].update for k in offered], True),
+                   question_text(kg, domain, [readings[k] for k in offered], True),
                    time.time() + timeout)
 
     def next(self, kg: KnowledgeGraph, domain: DomainSchema, timeout: float) -> Pending | None:
@@ -192,9 +230,11 @@ class Pending:
         if not left or self.asked >= MAX_QUESTIONS:
             return None
         offered = left[:MAX_CHOICES]  # the rest at once: yes/no for one, else a choice
+        if self.readings[left[0]].about:  # the next reading's options about its thing
+            offered = group_of(self.readings, left[0])
         return Pending(self.text, self.readings, offered, self.asked + 1,
-                       question_text(kg, domain, [self.readings[k].update for k in offered],
-                                     False), time.time() + timeout)
+                       question_text(kg, domain, [self.readings[k] for k in offered], False),
+                       time.time() + timeout)
 
     def corrected(self, update: Update, kg: KnowledgeGraph, domain: DomainSchema,
                   timeout: float) -> Pending | None:
@@ -208,11 +248,11 @@ class Pending:
         readings = [*self.readings, Candidate(update, 0.0, CORRECTION)]
         k = len(readings) - 1
         return Pending(self.text, readings, [k], self.asked + 1,
-                       question_text(kg, domain, [update], False), time.time() + timeout)
+                       question_text(kg, domain, [readings[k]], False), time.time() + timeout)
 
     def options(self) -> list[dict[str, Any]]:
         """Return the contract's options of the current question."""
-        return [option_json(self.readings[k].update) for k in self.offered]
+        return [option_json(self.readings[k].option()) for k in self.offered]
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON kept in the ``clarify`` event (``info.clarify``)."""
@@ -227,6 +267,16 @@ class Pending:
                    [Candidate.from_json(r) for r in data.get('readings') or []],
                    [int(k) for k in data.get('offered') or []], int(data.get('asked', 1)),
                    str(data.get('question') or ''), float(data.get('expires', 0)))
+
+
+def group_of(readings: list[Candidate], k: int) -> list[int]:
+    """Return the readings made whole from the same one as reading ``k`` (offered together)."""
+    out = [k]
+    while len(out) < MAX_CHOICES and k + len(out) < len(readings) \
+            and readings[k + len(out)].about == readings[k].about \
+            and readings[k + len(out)].source == readings[k].source:
+        out.append(k + len(out))
+    return out
 
 
 def unfit(text: str, n: int) -> str | None:

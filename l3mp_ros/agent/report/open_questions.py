@@ -177,9 +177,9 @@ class OpenQuestions:
         rest = recomposed(kg, self.world, clarify.without_guess(stated, str(data.get('chosen'))))
         if rest is None:
             return None
-        return Pending(str(data.get('text') or ''),
-                       [Candidate(rest, 0.0, f'without {data.get("chosen")}')], [0], 2,
-                       question_text(kg, self.world.domain, [rest], False),
+        reading = Candidate(rest, 0.0, f'without {data.get("chosen")}')
+        return Pending(str(data.get('text') or ''), [reading], [0], 2,
+                       question_text(kg, self.world.domain, [reading], False),
                        time.time() + self.timeout)
 
     def _stray(self, text: str, source: str, began: float) -> UpdateOutcome:

@@ -38,6 +38,7 @@ from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
 from .subjects import PutBy, put_by
+from .whole import left_out, possible, said_order, whole_readings
 
 
 def finished(rep: Report, stated: Update) -> Ruling | None:
@@ -211,12 +212,16 @@ class AskBack:
         low = not_sure(rep.out, rep.settings)
         r = rep.r
         return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
-                     or unsaid_of(rep)) or low) and rep.out.update is not None
+                     or unsaid_of(rep)) or low or bool(left_out_of(rep))) \
+            and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
         """Ask whether the reading is right."""
         r, world = rep.r, rep.world
-        pending = Pending.first(r.req.text, self.readings(rep), r.req.kg, world.domain,
+        readings = self.readings(rep)
+        if rep.settings.ask_left_out:
+            readings = whole_readings(world, r, readings)
+        pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
                                 rep.settings.clarify_timeout)
         doubts = [*(f'the read-back denied {f.text()}' for f in sorted(r.unsure)),
                   *(f'{f.text()} goes with what it needed (rule {rule})'
@@ -228,7 +233,9 @@ class AskBack:
                   *('asked which one the report says, the model did not settle on one of '
                     + ', '.join(f.text() for f in sorted(g)) for g in r.choices),
                   *(f'the report does not say {f.predicate} of {f.args[0]}, it speaks of '
-                    f'{other}' for f, other in unsaid_of(rep))]
+                    f'{other}' for f, other in unsaid_of(rep)),
+                  *(f'the reading leaves out {e}, which the report names'
+                    for e in left_out_of(rep))]
         sure = pending.readings[0].confidence
         why = '; '.join(doubts) or (
             f'P(right) {fitted().p_right(rep.out.signals()):.2f} is below '
@@ -275,6 +282,19 @@ class AskBack:
             readings.append(Candidate(parts, confidence(stated, set(), odds, how),
                                       'parts as answered'))
         return readings + runner_ups(rep, readings, rep.settings.runner_ups)
+
+
+def left_out_of(rep: Report) -> list[str]:
+    """Return the named things the reading leaves out that something could be said of.
+
+    Only with ``ask_left_out`` (:mod:`.whole`: such a reading is not the whole change).
+    """
+    if not rep.settings.ask_left_out or rep.out.update is None or not rep.settings.verify:
+        return []
+    r = rep.r
+    near = said_order(r.req.mentions)
+    return [e for e in left_out(r, rep.update)
+            if possible(rep.world, r.req.kg, rep.update, e, near, e in r.idle) is not None]
 
 
 def unsupported(rep: Report) -> list[tuple[Fact, str]]:

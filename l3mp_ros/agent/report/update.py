@@ -52,6 +52,7 @@ from .reading import (
 )
 from .scope import unknown_names_error
 from .settings import UpdateSettings
+from .subjects import leading_subject
 
 if TYPE_CHECKING:
     from ...memory.hooks import Memory
@@ -139,8 +140,10 @@ class NLUpdater:
                 got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
             got = self._judge_part(PartAnswer(r, part, q, got, loop, fast, self.llm,
                                               self.world, s))
-            if got is None:
-                continue  # the part changes nothing, as it says
+            if got is None:  # the part changes nothing, as it says
+                said = r.req.mentions_in(part) if r.several else r.req.mentions
+                r.idle.append(leading_subject(self.world, r.req.kg, part, said))
+                continue
             r.last, r.errors = got.value, got.errors
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied

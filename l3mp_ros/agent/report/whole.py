@@ -1,0 +1,229 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Whole readings: a reading that leaves out a thing the report names is not the whole change.
+
+"Tomas walked to the nurse station and left the tablet he was carrying on the desk there"
+read as Tomas's move alone is true, and a truthful speaker says yes to it: half a report
+written. So before a reading is offered or written, each thing the report names that no
+fact of the reading names (:func:`left_out`: not the one who acted in a part that changed
+something, not an owner named only for what follows, not a place that only describes
+another) is looked at. The domain says what could have changed about it
+(:func:`possible`): a fact of a changeable predicate naming it and, in its other slots,
+only things the report or the reading names, that does not hold after the reading and that
+verifies with it (in place of the reading's own place for the same thing where the two
+cannot both hold). When there are such facts, the speaker is asked about the thing, not
+about the reading: "And the tablet: which is right? 1. The tablet is on the nurse station
+desk. 2. The tablet is still in Tomas's hands. Or none of them?". Each option is a whole
+reading: the reading with one of those facts, or the reading with what it leaves as it was
+said out loud (:attr:`~..core.asking.Candidate.kept`: facts that still hold, facts that
+still do not). No option is the reading alone, so a "yes" never writes half a report. No
+model call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...retrieval.mention_lists import owners_only
+from ...world.complete import complete, forced_removals
+from ...world.kg import Fact, KnowledgeGraph, Update
+from ...world.phrasing import Phrasing
+from ...world.templates import Form
+from ..core.asking import Candidate
+
+if TYPE_CHECKING:
+    from ...retrieval.mention import Mention
+    from ...world.model import WorldModel
+    from .reading import Reading
+
+__all__ = ['LEFT_OUT', 'MAX_FACTS', 'Possible', 'left_out', 'possible', 'said_order',
+           'whole_readings']
+
+LEFT_OUT = 'left out'  # a Candidate's source (+ the reading's index): made whole
+MAX_FACTS = 3  # facts offered about one thing (the option that keeps it as it was is a 4th)
+
+
+@dataclass(frozen=True)
+class Possible:
+    """One thing a reading leaves out, and what the reading could say of it."""
+
+    entity: str
+    #: per fact that verifies: (the reading with it, what it says of the thing: the fact
+    #: and what it ends)
+    readings: tuple[tuple[Update, Update], ...]
+    #: what holds of the thing after the reading that those facts would end (said "still")
+    still: frozenset[Fact]
+    #: those facts that would end nothing (said "not")
+    never: frozenset[Fact]
+
+
+def left_out(r: Reading, update: Update) -> list[str]:
+    """Return the things the report names that ``update`` leaves out, in the order said.
+
+    Not the one who acted in a part that changed something ("Lena capped the tube":
+    Lena), unless a part where they are the subject changed nothing ("Jonas woke up and
+    switched on the light" read as the light alone); not an owner named for what follows
+    ("Alice's office"); not a place that describes another mention ("the tube on the sink
+    bench").
+    """
+    named = update.entities()
+    owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
+    acted = {a for a in r.actors if a} - set(r.idle)
+    out: list[str] = []
+    for m in sorted(r.req.mentions, key=lambda m: m.start):
+        e = m.resolved
+        if not e or m.describes is not None or e in named or e in owners or e in acted \
+                or e in out:
+            continue
+        out.append(e)
+    return out
+
+
+def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
+             near: Sequence[str], states: bool = False) -> Possible | None:
+    """Return what ``update`` could say of ``entity`` that it does not, or None.
+
+    ``near``: the things the report names, in the order said (the facts' other slots
+    come from them and from the update, the nearer to the thing the earlier they are
+    offered). With ``states`` (the thing is the subject of a part read as no change:
+    "Jonas woke up and switched on the light"), its one-place facts count too, a holding
+    one may end ("no longer asleep"); otherwise only facts that tie it to another named
+    thing (a room named for where something happened is not asked whether it is lit).
+    """
+    domain, rules = world.domain, world.constraints
+    after = kg.copy()
+    after.apply(update)
+    kind = kg.entities.get(entity)
+    if kind is None:
+        return None
+    others = list(dict.fromkeys([*near, *sorted(update.entities())]))
+    where = {e: k for k, e in enumerate(near)}
+    home = where.get(entity, 0)
+    found: list[tuple[tuple[int, int, str], Fact, bool]] = []
+    for pred in sorted(domain.fluent_predicates()):
+        p = domain.predicates.get(pred)
+        if p is None or p.arity == 0 or p.arity > 2 or (p.arity == 1 and not states):
+            continue
+        for k in range(p.arity):
+            if not domain.accepts(pred, k, kind):
+                continue
+            fills = [[entity] if j == k else
+                     [o for o in others if o != entity and
+                      (t := kg.entities.get(o)) is not None and domain.accepts(pred, j, t)]
+                     for j in range(p.arity)]
+            for args in _product(fills):
+                f = Fact(pred, tuple(args))
+                gone = p.arity == 1 and f in after  # a state of the thing that may end
+                if f in after and not gone:
+                    continue
+                far = max((abs(where.get(a, len(near)) - home) for a in args if a != entity),
+                          default=0)
+                found.append(((far, p.arity, f.text()), f, gone))
+    found.sort(key=lambda x: x[0])
+    readings: list[tuple[Update, Update]] = []
+    still: set[Fact] = set()
+    never: set[Fact] = set()
+    for _, f, gone in found:
+        change = _with(world, kg, update, f, gone)
+        if change is None:
+            continue
+        if gone:
+            readings.append((change, Update.of([f], [])))
+            still.add(f)
+        else:
+            ended = {old for old, _ in forced_removals(after, f, rules, domain)}
+            readings.append((change, Update.of(ended, [f])))
+            if ended:
+                still |= ended
+            else:
+                never.add(f)
+        if len(readings) >= MAX_FACTS:
+            break
+    if not readings:
+        return None
+    return Possible(entity, tuple(readings), frozenset(still), frozenset(never))
+
+
+def _product(fills: list[list[str]]) -> Iterable[list[str]]:
+    """Return every choice of one value per slot (no value twice)."""
+    if not fills:
+        yield []
+        return
+    for head in fills[0]:
+        for rest in _product(fills[1:]):
+            if head not in rest:
+                yield [head, *rest]
+
+
+def _with(world: WorldModel, kg: KnowledgeGraph, update: Update, fact: Fact,
+          gone: bool) -> Update | None:
+    """Return ``update`` with ``fact`` added (``gone``: removed), completed and verified.
+
+    Where the reading's own added fact about the same thing cannot hold beside it (two
+    places), the fact takes its place ("on the luggage trolley", not "on the front desk").
+    None when no such reading verifies.
+    """
+    if gone:
+        tries = [Update.of(update.remove | {fact}, update.add)]
+    else:
+        tries = [Update.of(update.remove, update.add | {fact})]
+        tries += [Update.of(update.remove, (update.add - {g}) | {fact})
+                  for g in sorted(update.add) if g.args and g.args[0] == fact.args[0]]
+    for stated in tries:
+        done = complete(kg, stated, world.constraints, world.domain).update
+        said = fact in (done.remove if gone else done.add)
+        if said and done != update and not world.verifier.check(kg, done):
+            return done
+    return None
+
+
+def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> list[Candidate]:
+    """Return ``readings`` with each one that leaves a named thing out made whole.
+
+    A reading that leaves out a thing something could be said of becomes the options about
+    that thing (the first such thing, in the order said): the reading with each possible
+    fact, then the reading with the thing kept as it was, said out loud. What an option
+    still leaves out of other things it keeps as it was, said too (a "yes" writes no half
+    report).
+    """
+    kg = r.req.kg
+    near = said_order(r.req.mentions)
+    phrasing = Phrasing(world.domain, kg)
+    out: list[Candidate] = []
+    for n, reading in enumerate(readings):
+        if reading.about:  # made whole already
+            out.append(reading)
+            continue
+        found = [p for e in left_out(r, reading.update)
+                 if (p := possible(world, kg, reading.update, e, near, e in r.idle))
+                 is not None]
+        if not found:
+            out.append(reading)
+            continue
+        first = found[0]
+        for change, said in first.readings:
+            words = ' '.join([*(phrasing.say(f) for f in sorted(said.add)),
+                              *(phrasing.say(f, Form.NO_LONGER) for f in sorted(said.remove))])
+            others = [p for e in left_out(r, change) if e != first.entity
+                      and (p := possible(world, kg, change, e, near, e in r.idle)) is not None]
+            out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
+                                 about=first.entity, kept=_kept(others), words=words))
+        words = ' '.join([*(phrasing.say(f, Form.STILL) for f in sorted(first.still)),
+                          *(phrasing.say(f, Form.NOT) for f in sorted(first.never))])
+        out.append(Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
+                             about=first.entity, kept=_kept(found), words=words))
+    return out
+
+
+def _kept(found: Iterable[Possible]) -> Update:
+    """Return what keeping ``found`` things as they were says: still so, still not so."""
+    found = list(found)
+    return Update.of({f for p in found for f in p.never}, {f for p in found for f in p.still})
+
+
+def said_order(mentions: Iterable[Mention]) -> list[str]:
+    """Return the resolved entities of ``mentions`` in the order said, once each."""
+    return list(dict.fromkeys(m.resolved for m in sorted(mentions, key=lambda m: m.start)
+                              if m.resolved))

@@ -1,0 +1,142 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Whole readings (agent/report/whole.py): a reading that leaves a named thing out is asked about.
+
+The model reads "Jerry brought the red pen to Anna's bedroom table" as Jerry's move
+alone. That reading is true, so a truthful speaker would say yes to it: it
+must never be offered alone. The robot asks about the red pen instead, each option a whole
+reading, the last one saying out loud that the pen stays where it was.
+"""
+
+import pytest
+
+from l3mp_ros.agent.core.asking import Candidate, Pending
+from l3mp_ros.agent.report.update import NLUpdater
+from l3mp_ros.agent.report.whole import possible
+from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.world.kg import Fact, Update
+
+from .agent_fixtures import client, household_world
+
+REPORT = "Jerry brought the red pen to Anna's bedroom table."
+MOVED = Fact('person_in_room', ('jerry', 'anna_bedroom'))
+WAS = Fact('person_in_room', ('jerry', 'living_room'))
+PEN_THERE = Fact('placed_at_table', ('red_pen', 'anna_bedroom_table'))
+PEN_HERE = Fact('placed_at_table', ('red_pen', 'living_room_table'))
+JERRY_ONLY = [{'content': {'facts': [['person_in_room', 'jerry', 'anna_bedroom']]}}]
+
+
+def _asked(tmp_path, *, left_out=True, script=JERRY_ONLY):
+    world = household_world(tmp_path)
+    fake = FakeOpenAI(list(script))
+    fake.__enter__()
+    updater = NLUpdater(world, client(fake), FullRetriever())
+    s = updater.settings
+    s.confirm, s.place_check, s.ask_left_out = False, False, left_out
+    return world, fake, updater, updater.run(REPORT)
+
+
+@pytest.fixture
+def asked(tmp_path):
+    world, fake, updater, out = _asked(tmp_path)
+    yield world, fake, updater, out
+    fake.__exit__(None, None, None)
+
+
+def _option(out, fact):
+    """Return the ordinal answer that picks the option adding ``fact``."""
+    options = out.asked()['options']
+    k = next(k for k, o in enumerate(options) if list(fact.triplet()) in o['add'])
+    return ('the first one', 'the second one', 'the third one', 'the fourth one')[k]
+
+
+def test_the_left_out_thing_is_asked_about_and_no_option_is_half(asked):
+    world, fake, _, out = asked
+    assert not out.applied and out.question is not None
+    assert 'And the red pen: which is right?' in out.question, out.question
+    assert 'The red pen is still placed at the living room table.' in out.question
+    options = out.asked()['options']
+    assert 2 <= len(options) <= 4
+    for o in options:  # every option moves Jerry and says something of the pen
+        assert list(MOVED.triplet()) in o['add'] and list(WAS.triplet()) in o['remove']
+        assert any('red_pen' in f for f in o['add'] + o['remove']), o
+    assert any(list(PEN_THERE.triplet()) in o['add'] for o in options)
+    assert [o for o in options if list(PEN_HERE.triplet()) in o['add']], options
+    assert (WAS in world.kg) and MOVED not in world.kg
+    assert any('the reading leaves out red_pen' in e for e in out.errors), out.errors
+
+
+def test_the_pen_on_the_table_writes_both_changes_at_no_call(asked):
+    world, fake, updater, out = asked
+    calls = len(fake.requests)
+    done = updater.answer(_option(out, PEN_THERE))
+    assert done.applied and len(fake.requests) == calls
+    assert (MOVED in world.kg) and (PEN_THERE in world.kg) and PEN_HERE not in world.kg
+
+
+def test_the_pen_left_where_it_was_writes_the_move_alone(asked):
+    world, _, updater, out = asked
+    done = updater.answer(_option(out, PEN_HERE))
+    assert done.applied and done.update == Update.of([WAS], [MOVED])  # nothing kept is written
+    assert (MOVED in world.kg) and (PEN_HERE in world.kg)
+
+
+def test_none_of_them_writes_nothing(asked):
+    world, _, updater, out = asked
+    before = world.kg.to_json()
+    done = updater.answer('none of them')
+    assert not done.applied and world.kg.to_json() == before
+
+
+def test_a_whole_reading_is_not_asked_about(tmp_path):
+    script = [{'content': {'facts': [['person_in_room', 'jerry', 'anna_bedroom'],
+                                     ['placed_at_table', 'red_pen', 'anna_bedroom_table']]}}]
+    world, fake, _, out = _asked(tmp_path, script=script)
+    fake.__exit__(None, None, None)
+    assert out.applied and out.question is None, (out.errors, out.question)
+    assert (PEN_THERE in world.kg) and (MOVED in world.kg)
+
+
+def test_without_the_setting_the_reading_is_written_as_read(tmp_path):
+    world, fake, _, out = _asked(tmp_path, left_out=False)
+    fake.__exit__(None, None, None)
+    assert out.applied and (MOVED in world.kg) and (PEN_HERE in world.kg)
+
+
+def test_what_could_be_said_ties_the_thing_to_named_things_only(tmp_path):
+    world = household_world(tmp_path)
+    reading = Update.of([WAS], [MOVED])
+    near = ['jerry', 'anna_bedroom', 'red_pen', 'anna', 'anna_bedroom_table']
+    got = possible(world, world.kg, reading, 'red_pen', near)
+    assert got is not None and got.entity == 'red_pen'
+    facts = [said.add for _, said in got.readings]
+    assert frozenset({PEN_THERE}) in facts
+    for change, said in got.readings:  # each is the move and one fact about the pen
+        assert MOVED in change.add and WAS in change.remove
+        assert not world.verifier.check(world.kg, change)
+        named = {a for f in said.add for a in f.args}
+        assert named <= set(near)
+    assert PEN_HERE in got.still  # the pen on the table ends where it lies now
+    # a room is not asked whether it is lit: one-place facts only for a subject whose
+    # own part was read as no change
+    assert possible(world, world.kg, reading, 'kitchen', ['jerry', 'kitchen']) is None
+    assert possible(world, world.kg, reading, 'kitchen_light', ['jerry', 'kitchen_light'],
+                    states=True) is not None
+
+
+def test_a_pending_question_about_a_thing_survives_its_json(tmp_path):
+    world = household_world(tmp_path)
+    kept = Update.of([], [PEN_HERE])
+    readings = [Candidate(Update.of([WAS], [MOVED, PEN_THERE]), 0.5, 'left out 0', 'red_pen',
+                          words='The red pen is on the table.'),
+                Candidate(Update.of([WAS], [MOVED]), 0.5, 'left out 0', 'red_pen', kept,
+                          'The red pen is still on the living room table.'),
+                Candidate(Update.of([], [MOVED]), 0.1, 'without denied')]
+    pending = Pending.first(REPORT, readings, world.kg, world.domain, 60.0)
+    assert pending.offered == [0, 1]
+    back = Pending.from_json(pending.to_json())
+    assert back.readings == readings and back.question == pending.question
+    assert back.options()[1]['add'] == sorted([list(MOVED.triplet()), list(PEN_HERE.triplet())])
+    then = back.next(world.kg, world.domain, 60.0)
+    assert then is not None and then.offered == [2] and then.question.startswith('Then:')
