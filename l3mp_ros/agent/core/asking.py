@@ -179,10 +179,8 @@ def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candid
     about = {c.about for c in offered}
     if len(offered) > 1 and len(about) == 1 and '' not in about \
             and all(c.words for c in offered):
-        thing = offered[0].about
-        common = Update.of(frozenset.intersection(*(c.update.remove for c in offered)),
-                           frozenset.intersection(*(c.update.add for c in offered)))
-        lead = f'{phrasing.change(common)} ' if not common.is_empty() else ''
+        thing = offered[0].about  # the last option keeps it as it was: the reading itself
+        lead = f'{phrasing.change(offered[-1].update)} '
         listed = ' '.join(f'{k}. {c.words}' for k, c in enumerate(offered, 1))
         return (f'{lead}And {_lower_first(phrasing.entity(thing))}: which is right? {listed} '
                 'Or none of them?')
