@@ -173,6 +173,11 @@ class Config:
                             'about that thing ("And the tablet: which is right? ... still in '
                             "Tomas's hands? Or none of them?\"); no call "
                             '(agent/report/whole.py)', AGENT)
+    ask_open: bool = _p(True, 'a report read as no change that names things (and is no '
+                        'restatement) is asked about with an open question, "What changed '
+                        'with Fatima?"; the answer is read with the report in one call and '
+                        'asked about once more; "I don\'t know" ends it (with ask_back)',
+                        AGENT)
     read_back_together: bool = _p(False, "a part's read-back statements asked in one call, "
                                   "each answer's own token odds its P(yes), instead of one "
                                   'call per statement (fewer calls; measured in '

@@ -34,6 +34,7 @@ def _run(tmp_path, phrase, *, ask_already=True):
     with FakeOpenAI([NOTHING], answers={**DEFAULT_ANSWERS, 'confirm': _pick(phrase)}) as fake:
         updater = NLUpdater(world, client(fake), FullRetriever())
         updater.settings.ask_already = ask_already
+        updater.settings.ask_open = False  # no open question after (test_open_question.py)
         out = updater.run(REPORT)
         asked = [r for r in fake.requests
                  if r['response_format']['json_schema']['name'] == 'confirm']

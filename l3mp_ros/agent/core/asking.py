@@ -44,6 +44,8 @@ WITH_DENIED = 'with what the read-back denied'
 CORRECTION = "as the speaker's answer corrected it"  # a reading an answer carried
 MAX_CHOICES = 4  # readings offered in one question
 READINGS = 'readings'  # the ``kind`` of a pending question about readings
+#: the ``kind`` of an open question about a report read as no change (no options)
+OPEN = 'open'
 
 YES, NO = 'yes', 'no'
 _YES = re.compile(r"^\W*(yes|yeah|yep|yup|correct|right|exactly|sure|that'?s (right|it|"
@@ -265,6 +267,14 @@ class Pending:
                    [Candidate.from_json(r) for r in data.get('readings') or []],
                    [int(k) for k in data.get('offered') or []], int(data.get('asked', 1)),
                    str(data.get('question') or ''), float(data.get('expires', 0)))
+
+
+def open_question_text(kg: KnowledgeGraph, domain: DomainSchema, things: list[str]) -> str:
+    """Return the question about a report no change was read in: "What changed with Fatima?"."""
+    phrasing = Phrasing(domain, kg)
+    said = [_lower_first(phrasing.entity(t)) for t in things]
+    named = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    return f'I could not tell what changed. What changed with {named}?'
 
 
 def group_of(readings: list[Candidate], k: int) -> list[int]:

@@ -24,6 +24,7 @@ from ..core import clarify
 from ..core.asking import (
     MAX_ANSWER_WORDS,
     NO,
+    OPEN,
     READINGS,
     UNDO_WINDOW,
     Candidate,
@@ -41,6 +42,8 @@ from .reading import UpdateOutcome
 
 #: words that place a thing ("with Claire", "on the desk"): a short answer may correct where
 PLACING = frozenset('in on at with under inside by near onto into beside behind'.split())
+#: an answer to an open question longer than this must name a thing it asked about
+MAX_OPEN_ANSWER = 12
 
 
 class OpenQuestions:
@@ -75,6 +78,8 @@ class OpenQuestions:
         open_ = self.pending()
         if open_ is None:
             return correction(text) and self.withdrawable() is not None
+        if open_[1].get('kind') == OPEN:  # "I don't know" ends it; content is read
+            return answer_of(text, 1) == NO
         if open_[1].get('kind') == READINGS:
             n = len(open_[1].get('offered') or [])
             return answer_of(text, n) is not None or unfit(text, n) is not None
@@ -92,6 +97,8 @@ class OpenQuestions:
         if open_ is None:
             return self._unasked(text, source, began)
         qid, data = open_
+        if data.get('kind') == OPEN:
+            return self._unknown(qid, data, text, source, began)
         if data.get('kind') == READINGS:
             return self._readings(qid, Pending.from_json(data), text, source, began)
         kg = self.world.snapshot()
@@ -99,6 +106,19 @@ class OpenQuestions:
         if chosen is None:
             return None
         return self._with_chosen(qid, data, kg, chosen, text, source, began)
+
+    def _unknown(self, qid: int, data: dict[str, Any], text: str, source: str,
+                 began: float) -> UpdateOutcome | None:
+        """End an open question the speaker cannot answer ("I don't know"): nothing written."""
+        if answer_of(text, 1) != NO:
+            return None
+        out = UpdateOutcome(text=str(data.get('text') or ''))
+        out.errors = [f'I could not understand what changed from "{out.text}", so nothing '
+                      'is written.']
+        res = self.world.reject(out.errors, source=source,
+                                utterance=f'{out.text} [{text.strip()}]',
+                                info={'clarifies': qid, 'answer': text})
+        return self._settled(out, res, began)
 
     def _unasked(self, text: str, source: str, began: float) -> UpdateOutcome | None:
         """Take ``text`` with no question open: a correction withdraws, a bare answer strays."""
@@ -199,15 +219,23 @@ class OpenQuestions:
         The answer carries content after its yes/no ("No, she turned it on."), or is only
         a short sentence placing something the readings are about ("The hat box is with
         Claire."); None otherwise (a bare answer, or a new report: "the red pen is blue",
-        "Jerry took the red pen from the table."). No LLM call.
+        "Jerry took the red pen from the table."). An open question ("What changed with
+        Fatima?") takes any short answer that is not "I don't know", or one naming a thing
+        it asked about. No LLM call.
         """
         open_ = self.pending()
-        if open_ is None or open_[1].get('kind') != READINGS:
+        if open_ is None or open_[1].get('kind') not in (READINGS, OPEN):
             return None
         lead, content = content_of(text)
         if not content:
             return None
         pending = Pending.from_json(open_[1])
+        if open_[1].get('kind') == OPEN:  # the answer to "What changed with Fatima?"
+            if answer_of(text, 1) == NO:
+                return None  # "I don't know", "no idea": it ends the question
+            said = words(content)
+            named = named_in(self.world.snapshot(), content) & set(open_[1].get('about') or ())
+            return (open_[0], pending) if len(said) <= MAX_OPEN_ANSWER or named else None
         if lead is None:
             said = words(content)
             if len(said) > MAX_ANSWER_WORDS or not PLACING & set(said):

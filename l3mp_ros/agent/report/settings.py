@@ -27,6 +27,7 @@ class UpdateSettings:
     ask_below: float = default('ask_below')  # ... or whose confidence is below this
     ask_already: bool = default('ask_already')  # no change: is it a restatement?
     ask_left_out: bool = default('ask_left_out')  # a named thing left out: asked about
+    ask_open: bool = default('ask_open')  # no change read: "What changed with ...?"
     read_back_together: bool = default('read_back_together')  # one call for a part's
     runner_ups: int = default('runner_ups')  # readings offered from the slots' runners-up
     ask_decision: str = default('ask_decision')  # readback | fitted (config/decision.json)

@@ -25,11 +25,12 @@ from ... import stages
 from ...llm.handles import tokenizer
 from ...llm.protocol import ChatLLM, LLMError, LLMFailure
 from ...retrieval.base import Retrieval, Retriever
+from ...retrieval.mention_lists import owners_only
 from ...stages import stage
 from ...world.complete import Completion
 from ...world.events import EventStatus
 from ...world.kg import KnowledgeGraph
-from ..core.asking import READINGS, content_of
+from ..core.asking import OPEN, READINGS, content_of, open_question_text
 from ..core.attempts import Attempts, Judged, Trace
 from ..core.examples import system_for
 from ..core.grounding import FULL, REFERENTS, WIDEN
@@ -50,9 +51,10 @@ from .reading import (
     UpdateOutcome,
     widened,
 )
-from .scope import unknown_names_error
+from .scope import STATIVE, unknown_names_error
 from .settings import UpdateSettings
 from .subjects import leading_subject
+from .whole import said_order
 
 if TYPE_CHECKING:
     from ...memory.hooks import Memory
@@ -60,6 +62,8 @@ if TYPE_CHECKING:
     from ...world.model import WorldModel
 
 __all__ = ['NLUpdater', 'UpdateOutcome', 'UpdateSettings', 'NO_CHANGE', 'RESTATED']
+
+MAX_OPEN_THINGS = 3  # things an open question names
 
 
 class NLUpdater:
@@ -124,6 +128,9 @@ class NLUpdater:
                              f"referents' facts alone was {why}")
         if out.errors == [NO_CHANGE] and out.clarify is None and s.verify and s.ask_already:
             self._already(r, out)
+        if out.errors == [NO_CHANGE] and out.clarify is None and s.verify and s.ask_back \
+                and s.ask_open:
+            self._ask_open(r, out)
         return self._finish(out, began, source, req.text)  # apply with provenance, or reject
 
     def _read(self, r: Reading, out: UpdateOutcome) -> None:
@@ -162,6 +169,27 @@ class NLUpdater:
                 return  # the report stays refused as no change
         if said:
             out.already, out.errors = said, [RESTATED]
+
+    def _ask_open(self, r: Reading, out: UpdateOutcome) -> None:
+        """Ask what changed with the things a report names that no change was read in.
+
+        Not a report that names nothing of the world ("It is pouring with rain."), nor one
+        that says things stayed as they were ("Carol is still in the mailroom."). The
+        answer ("She woke up.") is read with the report (:mod:`.corrections`).
+        """
+        if STATIVE.search(r.req.text):
+            return
+        owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
+        things = [e for e in said_order(m for m in r.req.mentions if m.describes is None)
+                  if e not in owners][:MAX_OPEN_THINGS]
+        if not things:
+            return
+        question = open_question_text(r.req.kg, self.world.domain, things)
+        out.question = question
+        out.clarify = {'kind': OPEN, 'text': r.req.text, 'question': question, 'readings': [],
+                       'offered': [], 'asked': 1, 'options': [], 'about': things,
+                       'expires': time.time() + self.settings.clarify_timeout}
+        out.errors = [f'{NO_CHANGE}; asked: {question}']
 
     def _already_after(self, out: UpdateOutcome) -> None:
         """After the last "no" of a talk, tell whether the report restated what holds."""

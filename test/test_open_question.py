@@ -1,0 +1,72 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""A report no change was read in is asked about ("What changed with Jerry?"), not refused.
+
+The open question has no options; "I don't know" ends it with nothing written and no
+call; an answer with content is read with the report in one call and asked about once
+more ("Then: ... Is that right?"); a report that names nothing of the world is not asked.
+"""
+
+from l3mp_ros.agent.report.update import NO_CHANGE, NLUpdater
+from l3mp_ros.retrieval.full import FullRetriever
+from l3mp_ros.testing import FakeOpenAI
+from l3mp_ros.testing.fake_openai import DEFAULT_ANSWERS
+from l3mp_ros.world.events import EventStatus
+from l3mp_ros.world.kg import Fact
+
+from .agent_fixtures import client, household_world
+
+REPORT = 'Jerry is feeling rather tired today.'
+NOTHING = {'content': {'facts': []}}
+KITCHEN = Fact('person_in_room', ('jerry', 'kitchen'))
+NO = {**DEFAULT_ANSWERS, 'confirm': {'content': {'answer': 'no'}}}  # nothing already so
+
+
+def _updater(world, fake, ask_open=True):
+    updater = NLUpdater(world, client(fake), FullRetriever())
+    updater.settings.ask_open = ask_open
+    return updater
+
+
+def test_no_change_read_asks_what_changed_and_i_dont_know_ends_it(tmp_path):
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([NOTHING], answers=NO) as fake:
+        updater = _updater(world, fake)
+        out = updater.run(REPORT)
+        assert out.status is EventStatus.CLARIFY and not out.applied
+        assert out.question == 'I could not tell what changed. What changed with Jerry?'
+        assert out.asked() == {'text': out.question, 'options': []}
+        assert out.errors[0].startswith(NO_CHANGE)
+        calls = len(fake.requests)
+        assert updater.answers("I don't know.")
+        done = updater.answer("I don't know.")
+        assert len(fake.requests) == calls  # no call to end it
+    assert not done.applied and 'nothing is written' in done.errors[0]
+    assert updater.pending() is None and world.kg.to_json() == before
+
+
+def test_an_answer_with_content_is_read_and_asked_once_more(tmp_path):
+    world = household_world(tmp_path)
+    moved = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}
+    with FakeOpenAI([NOTHING, moved], answers=NO) as fake:
+        updater = _updater(world, fake)
+        assert updater.run(REPORT).question is not None
+        calls = len(fake.requests)
+        then = updater.answer('He went off to the kitchen.')
+        assert len(fake.requests) == calls + 1  # the answer read with the report, one call
+        assert then.question is not None
+        assert then.question.startswith('Then: Jerry is in the kitchen.'), then.question
+        assert KITCHEN not in world.kg
+        done = updater.answer('yes')
+    assert done.applied and KITCHEN in world.kg
+
+
+def test_a_report_naming_nothing_or_without_the_setting_is_refused_as_before(tmp_path):
+    for k, (text, ask_open) in enumerate((('It is pouring with rain outside.', True),
+                                          (REPORT, False))):
+        world = household_world(tmp_path / str(k))
+        with FakeOpenAI([NOTHING], answers=NO) as fake:
+            out = _updater(world, fake, ask_open).run(text)
+        assert out.question is None and out.status is EventStatus.REJECTED, out.errors
+        assert not out.applied and not any('asked' in e for e in out.errors), out.errors
