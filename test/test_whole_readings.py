@@ -110,9 +110,9 @@ def test_what_could_be_said_ties_the_thing_to_named_things_only(tmp_path):
     near = ['jerry', 'anna_bedroom', 'red_pen', 'anna', 'anna_bedroom_table']
     got = possible(world, world.kg, reading, 'red_pen', near)
     assert got is not None and got.entity == 'red_pen'
-    facts = [said.add for _, said in got.readings]
+    facts = [said.add for _, said, _ in got.readings]
     assert frozenset({PEN_THERE}) in facts
-    for change, said in got.readings:  # each is the move and one fact about the pen
+    for change, said, _ in got.readings:  # each is the move and one fact about the pen
         assert MOVED in change.add and WAS in change.remove
         assert not world.verifier.check(world.kg, change)
         named = {a for f in said.add for a in f.args}
@@ -120,7 +120,9 @@ def test_what_could_be_said_ties_the_thing_to_named_things_only(tmp_path):
     assert PEN_HERE in got.still  # the pen on the table ends where it lies now
     # a room is not asked whether it is lit: one-place facts only for a subject whose
     # own part was read as no change
-    assert possible(world, world.kg, reading, 'kitchen', ['jerry', 'kitchen']) is None
+    kitchen = possible(world, world.kg, reading, 'kitchen', ['jerry', 'kitchen'])
+    assert kitchen is not None  # Jerry there instead: a two-place fact, never "is lit"
+    assert all(len(f.args) == 2 for _, said, _ in kitchen.readings for f in said.add)
     assert possible(world, world.kg, reading, 'kitchen_light', ['jerry', 'kitchen_light'],
                     states=True) is not None
 
@@ -140,3 +142,33 @@ def test_a_pending_question_about_a_thing_survives_its_json(tmp_path):
     assert back.options()[1]['add'] == sorted([list(MOVED.triplet()), list(PEN_HERE.triplet())])
     then = back.next(world.kg, world.domain, 60.0)
     assert then is not None and then.offered == [2] and then.question.startswith('Then:')
+
+
+def _said(tmp_path, report):
+    """Run ``report`` read as Jerry's move to the kitchen alone; return the outcome."""
+    world = household_world(tmp_path)
+    moved = [{'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}]
+    with FakeOpenAI(moved) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        s = updater.settings
+        s.confirm, s.place_check, s.split_clauses = False, False, False
+        return world, updater.run(report)
+
+
+def test_a_state_the_report_says_in_words_is_asked_about(tmp_path):
+    """"opened" says window_open (its own word, not its type's): the window left out."""
+    world, out = _said(tmp_path, "Jerry opened the window in Jerry's bedroom, then went to "
+                                 'the kitchen.')
+    assert out.question is not None and "And Jerry's bedroom window" in out.question, \
+        out.question
+    opened = ['jerry_bedroom_window', 'window_open', 'true']
+    options = out.asked()['options']
+    assert any(opened in o['add'] for o in options)  # opened
+    assert any(opened in o['remove'] for o in options)  # still shut, said out loud
+    assert Fact('window_open', ('jerry_bedroom_window',)) not in world.kg
+
+
+def test_a_thing_only_passed_by_is_not_asked_about(tmp_path):
+    world, out = _said(tmp_path, 'Jerry walked past the living room window to the kitchen.')
+    assert out.applied and out.question is None, out.errors
+    assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg

@@ -149,8 +149,12 @@ class Reading:
     earlier: set[str] = field(default_factory=set)  # what earlier parts named or changed
     actor: str | None = None  # the last part's leading subject (for a part without one)
     actors: list[str | None] = field(default_factory=list)  # who acted, per accepted part
-    #: the own leading subjects of the parts that changed nothing (not one carried on)
+    #: the own leading subjects of the parts read as no change (not a subject carried on:
+    #: "... and put them back" repeating the part before it)
     idle: list[str | None] = field(default_factory=list)
+    #: the parts read as no change that do not say things stayed ("still"): a clause the
+    #: reading may leave out (:mod:`.whole`)
+    skipped: list[str] = field(default_factory=list)
     restated: bool = False  # a part repeated what holds
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)

@@ -38,7 +38,15 @@ from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
 from .subjects import PutBy, put_by
-from .whole import left_out, possible, said_order, whole_readings
+from .whole import (
+    in_last,
+    left_out,
+    nearby,
+    possible,
+    states_for,
+    states_of,
+    whole_readings,
+)
 
 
 def finished(rep: Report, stated: Update) -> Ruling | None:
@@ -294,9 +302,10 @@ def left_out_of(rep: Report) -> list[str]:
     if not rep.settings.ask_left_out or rep.out.update is None or not rep.settings.verify:
         return []
     r = rep.r
-    near = said_order(r.req.mentions)
+    near, states = nearby(r), states_of(r, rep.update)
     return [e for e in left_out(r, rep.update)
-            if possible(rep.world, r.req.kg, rep.update, e, near, e in r.idle) is not None]
+            if possible(rep.world, r.req.kg, rep.update, e, near, states_for(states, e),
+                        in_last(r, e)) is not None]
 
 
 def unsupported(rep: Report) -> list[tuple[Fact, str]]:

@@ -150,6 +150,8 @@ class NLUpdater:
             if got is None:  # the part changes nothing, as it says
                 said = r.req.mentions_in(part) if r.several else r.req.mentions
                 r.idle.append(leading_subject(self.world, r.req.kg, part, said))
+                if not STATIVE.search(part):
+                    r.skipped.append(part)
                 continue
             r.last, r.errors = got.value, got.errors
             if r.errors or r.last is None:

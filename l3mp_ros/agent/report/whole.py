@@ -8,7 +8,8 @@ written. So before a reading is offered or written, each thing the report names 
 fact of the reading names (:func:`left_out`: not the one who acted in a part that changed
 something, not an owner named only for what follows, not a place that only describes
 another) is looked at. The domain says what could have changed about it
-(:func:`possible`): a fact of a changeable predicate naming it and, in its other slots,
+(:func:`possible`): a fact of a changeable predicate naming it (one some action changes,
+or that an exactly-one or exclusive rule governs: where a person is) and, in its other slots,
 only things the report or the reading names, that does not hold after the reading and that
 verifies with it (in place of the reading's own place for the same thing where the two
 cannot both hold). When there are such facts, the speaker is asked about the thing, not
@@ -27,19 +28,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...retrieval.mention_lists import owners_only
+from ...text import STOPWORDS, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ...world.templates import Form
 from ..core.asking import Candidate
+from .place_questions import changeable
 
 if TYPE_CHECKING:
     from ...retrieval.mention import Mention
     from ...world.model import WorldModel
     from .reading import Reading
 
-__all__ = ['LEFT_OUT', 'MAX_FACTS', 'Possible', 'left_out', 'possible', 'said_order',
-           'whole_readings']
+__all__ = ['LEFT_OUT', 'MAX_FACTS', 'Possible', 'left_out', 'nearby', 'possible', 'said_order',
+           'said_states', 'states_for', 'states_of', 'whole_readings']
 
 LEFT_OUT = 'left out'  # a Candidate's source (+ the reading's index): made whole
 MAX_FACTS = 3  # facts offered about one thing (the option that keeps it as it was is a 4th)
@@ -51,8 +54,8 @@ class Possible:
 
     entity: str
     #: per fact that verifies: (the reading with it, what it says of the thing: the fact
-    #: and what it ends)
-    readings: tuple[tuple[Update, Update], ...]
+    #: and what it ends, the reading's facts it stands in place of)
+    readings: tuple[tuple[Update, Update, frozenset[Fact]], ...]
     #: what holds of the thing after the reading that those facts would end (said "still")
     still: frozenset[Fact]
     #: those facts that would end nothing (said "not")
@@ -63,10 +66,12 @@ def left_out(r: Reading, update: Update) -> list[str]:
     """Return the things the report names that ``update`` leaves out, in the order said.
 
     Not the one who acted in a part that changed something ("Lena capped the tube":
-    Lena), unless a part where they are the subject changed nothing ("Jonas woke up and
-    switched on the light" read as the light alone); not an owner named for what follows
-    ("Alice's office"); not a place that describes another mention ("the tube on the sink
-    bench").
+    Lena), unless they are the subject of a part read as no change too ("Jonas woke up
+    and switched on the light" read as the light alone); not an owner named for what
+    follows ("Alice's office"); not a place that describes another mention ("the tube on
+    the sink bench"). Then the things a part read as no change names, even when the
+    reading names them ("Marta pumped up the tyres on Lisa's bike, took it off the stand
+    ...": the bike, whose tyres the reading leaves out).
     """
     named = update.entities()
     owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
@@ -78,19 +83,89 @@ def left_out(r: Reading, update: Update) -> list[str]:
                 or e in out:
             continue
         out.append(e)
+    out += [e for e in skipped_things(r) if e not in out and e not in owners]
+    said = said_states(r, update)
+    return out + [e for e in said if e not in out and e not in owners]
+
+
+def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
+    """Return, per thing the report names, the one-place predicates it says in words.
+
+    A predicate's own words, less those of the types it takes ("tyres" of
+    ``tyres_inflated(bike)``), said in the report, and no fact of ``update`` of that
+    predicate (which would be what the words say): "Marta pumped up the tyres on Lisa's
+    bike, took it off the stand ..." read as the bike's move alone leaves its tyres out.
+    Only things the report names for sure.
+    """
+    domain, kg = r.req.world.domain, r.req.kg
+    used = {f.predicate for f in update.add | update.remove}
+    said = {word_root(w) for w in words(r.req.text) if w not in STOPWORDS}
+    out: dict[str, set[str]] = {}
+    for pred in changeable_of(r):
+        p = domain.predicates.get(pred)
+        if p is None or p.arity != 1 or pred in used:
+            continue
+        kinds = {w for t in p.params[0][1] for a in domain.ancestors(t) for w in name_words(a)}
+        own = [word_root(w) for w in name_words(pred) if w not in kinds and w not in STOPWORDS]
+        if not own or not all(any(same_root(w, x) for x in said) for w in own[:1]):
+            continue
+        for e in said_order(r.req.mentions):
+            t = kg.entities.get(e)
+            if t is not None and domain.accepts(pred, 0, t):
+                out.setdefault(e, set()).add(pred)
+    return {e: frozenset(ps) for e, ps in out.items()}
+
+
+def skipped_things(r: Reading) -> list[str]:
+    """Return the things the parts read as no change name (not a describing place)."""
+    return list(dict.fromkeys(m.resolved for part in r.skipped for m in r.req.mentions_in(part)
+                              if m.resolved and m.describes is None))
+
+
+def states_of(r: Reading, update: Update) -> dict[str, frozenset[str] | None]:
+    """Return the things whose one-place facts count, and which (None: every one).
+
+    Every one for the things a part read as no change names; those the report says in
+    words and ``update`` does not (:func:`said_states`) for the rest.
+    """
+    out: dict[str, frozenset[str] | None] = dict(said_states(r, update))
+    out.update({e: None for e in (*r.idle, *skipped_things(r)) if e})
+    return out
+
+
+def changeable_of(r: Reading) -> frozenset[str]:
+    """Return the predicates whose facts a report may change (:func:`changeable`)."""
+    return changeable(r.req.world)
+
+
+def nearby(r: Reading) -> list[str]:
+    """Return what the report may name, in the order said.
+
+    Each mention's one thing, or every thing a mention it could not settle may mean ("the
+    yard": the back yard, the yard bike rack).
+    """
+    out: list[str] = []
+    for m in sorted(r.req.mentions, key=lambda m: m.start):
+        out += [e for e in m.candidates if e not in out]
     return out
 
 
 def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
-             near: Sequence[str], states: bool = False) -> Possible | None:
+             near: Sequence[str], states: bool | frozenset[str] = False,
+             last: bool = True) -> Possible | None:
     """Return what ``update`` could say of ``entity`` that it does not, or None.
 
     ``near``: the things the report names, in the order said (the facts' other slots
     come from them and from the update, the nearer to the thing the earlier they are
     offered). With ``states`` (the thing is the subject of a part read as no change:
     "Jonas woke up and switched on the light"), its one-place facts count too, a holding
-    one may end ("no longer asleep"); otherwise only facts that tie it to another named
-    thing (a room named for where something happened is not asked whether it is lit).
+    one may end ("no longer asleep"); given as predicates, only theirs; otherwise only
+    facts that tie it to another named thing (a room named for where something happened
+    is not asked whether it is lit). A thing the reading names already gets only those
+    one-place facts. Where a person is (a rule keeps it, no action changes it) counts
+    only with ``last``: the thing is named in the report's last clause ("... and went out
+    to the yard"), not one it went on from ("took the pen to the kitchen and came
+    straight back in", "walked through the kitchen to the bathroom").
     """
     domain, rules = world.domain, world.constraints
     after = kg.copy()
@@ -102,9 +177,13 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     where = {e: k for k, e in enumerate(near)}
     home = where.get(entity, 0)
     found: list[tuple[tuple[int, int, str], Fact, bool]] = []
-    for pred in sorted(domain.fluent_predicates()):
+    fluent, people = domain.fluent_predicates(), Phrasing(domain, kg).proper
+    named = entity in update.entities()  # the reading names it: only its states count
+    for pred in sorted(changeable(world)):
         p = domain.predicates.get(pred)
-        if p is None or p.arity == 0 or p.arity > 2 or (p.arity == 1 and not states):
+        if p is None or p.arity == 0 or p.arity > 2 or (p.arity == 1 and not states) \
+                or (p.arity == 2 and named) \
+                or (p.arity == 1 and isinstance(states, frozenset) and pred not in states):
             continue
         for k in range(p.arity):
             if not domain.accepts(pred, k, kind):
@@ -115,6 +194,9 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                      for j in range(p.arity)]
             for args in _product(fills):
                 f = Fact(pred, tuple(args))
+                if pred not in fluent and (kg.entities.get(args[0]) not in people
+                                           or not last):
+                    continue  # only people move where no action moves things (a bench)
                 gone = p.arity == 1 and f in after  # a state of the thing that may end
                 if f in after and not gone:
                     continue
@@ -126,20 +208,23 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     still: set[Fact] = set()
     never: set[Fact] = set()
     for _, f, gone in found:
-        change = _with(world, kg, update, f, gone)
-        if change is None:
+        changes = _with(world, kg, update, f, gone)
+        if not changes:
             continue
         if gone:
-            readings.append((change, Update.of([f], [])))
+            readings += [(change, Update.of([f], []), frozenset(update.add - change.add))
+                         for change in changes]
             still.add(f)
         else:
             ended = {old for old, _ in forced_removals(after, f, rules, domain)}
-            readings.append((change, Update.of(ended, [f])))
+            readings += [(change, Update.of(ended, [f]), frozenset(update.add - change.add))
+                         for change in changes]
             if ended:
                 still |= ended
             else:
                 never.add(f)
         if len(readings) >= MAX_FACTS:
+            readings = readings[:MAX_FACTS]
             break
     if not readings:
         return None
@@ -158,12 +243,12 @@ def _product(fills: list[list[str]]) -> Iterable[list[str]]:
 
 
 def _with(world: WorldModel, kg: KnowledgeGraph, update: Update, fact: Fact,
-          gone: bool) -> Update | None:
+          gone: bool) -> list[Update]:
     """Return ``update`` with ``fact`` added (``gone``: removed), completed and verified.
 
-    Where the reading's own added fact about the same thing cannot hold beside it (two
-    places), the fact takes its place ("on the luggage trolley", not "on the front desk").
-    None when no such reading verifies.
+    Beside the reading's own facts, and in place of each of its added facts about the same
+    thing ("on the luggage trolley", not "on the front desk"; "dry", not "clean"): every
+    such reading that verifies, the one beside first.
     """
     if gone:
         tries = [Update.of(update.remove | {fact}, update.add)]
@@ -171,12 +256,14 @@ def _with(world: WorldModel, kg: KnowledgeGraph, update: Update, fact: Fact,
         tries = [Update.of(update.remove, update.add | {fact})]
         tries += [Update.of(update.remove, (update.add - {g}) | {fact})
                   for g in sorted(update.add) if g.args and g.args[0] == fact.args[0]]
+    out: list[Update] = []
     for stated in tries:
         done = complete(kg, stated, world.constraints, world.domain).update
         said = fact in (done.remove if gone else done.add)
-        if said and done != update and not world.verifier.check(kg, done):
-            return done
-    return None
+        if said and done != update and done not in out \
+                and not world.verifier.check(kg, done):
+            out.append(done)
+    return out
 
 
 def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> list[Candidate]:
@@ -189,25 +276,31 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
     report).
     """
     kg = r.req.kg
-    near = said_order(r.req.mentions)
+    near = nearby(r)
     phrasing = Phrasing(world.domain, kg)
     out: list[Candidate] = []
     for n, reading in enumerate(readings):
         if reading.about:  # made whole already
             out.append(reading)
             continue
+        states = states_of(r, reading.update)
         found = [p for e in left_out(r, reading.update)
-                 if (p := possible(world, kg, reading.update, e, near, e in r.idle))
+                 if (p := possible(world, kg, reading.update, e, near, states_for(states, e),
+                                   in_last(r, e)))
                  is not None]
         if not found:
             out.append(reading)
             continue
         first = found[0]
-        for change, said in first.readings:
+        for change, said, instead in first.readings:
             words = ' '.join([*(phrasing.say(f) for f in sorted(said.add)),
-                              *(phrasing.say(f, Form.NO_LONGER) for f in sorted(said.remove))])
+                              *(phrasing.say(f, Form.NO_LONGER) for f in sorted(said.remove)),
+                              *(phrasing.say(f, Form.NOT) for f in sorted(instead))])
+            kept_states = states_of(r, change)
             others = [p for e in left_out(r, change) if e != first.entity
-                      and (p := possible(world, kg, change, e, near, e in r.idle)) is not None]
+                      and (p := possible(world, kg, change, e, near,
+                                         states_for(kept_states, e), in_last(r, e)))
+                      is not None]
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
                                  about=first.entity, kept=_kept(others), words=words))
         words = ' '.join([*(phrasing.say(f, Form.STILL) for f in sorted(first.still)),
@@ -215,6 +308,20 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
         out.append(Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
                              about=first.entity, kept=_kept(found), words=words))
     return out
+
+
+def in_last(r: Reading, entity: str) -> bool:
+    """Tell whether the report's last clause names ``entity`` (the whole, when one)."""
+    said = r.req.mentions_in(r.parts[-1]) if r.several else r.req.mentions
+    return any(m.resolved == entity for m in said)
+
+
+def states_for(states: dict[str, frozenset[str] | None], entity: str) -> bool | frozenset[str]:
+    """Return which one-place facts of ``entity`` count (:func:`possible`'s ``states``)."""
+    if entity not in states:
+        return False
+    got = states[entity]
+    return True if got is None else got
 
 
 def _kept(found: Iterable[Possible]) -> Update:
