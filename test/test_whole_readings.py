@@ -172,3 +172,41 @@ def test_a_thing_only_passed_by_is_not_asked_about(tmp_path):
     world, out = _said(tmp_path, 'Jerry walked past the living room window to the kitchen.')
     assert out.applied and out.question is None, out.errors
     assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
+
+
+def _reading(world, text):
+    """Return what whole.py reads of a report: its request, resolved, as a Reading has it."""
+    from types import SimpleNamespace
+
+    from l3mp_ros.agent.core.request import Request
+    req = Request.start(world, text)
+    req.resolve()
+    return SimpleNamespace(req=req, actors=[], idle=[], skipped=[], parts=[text],
+                           several=False)
+
+
+def test_what_a_thing_left_is_found_between_the_mentions(tmp_path):
+    from l3mp_ros.agent.report.whole import sources
+    world = household_world(tmp_path)
+    got = sources(_reading(world, 'Jerry took the red pen off the living room table and '
+                                  'walked out of the kitchen.'))
+    assert {'living_room_table', 'kitchen'} <= got and 'red_pen' not in got
+    assert 'jerry' not in got
+    assert sources(_reading(world, 'Jerry put the red pen on the living room table.')) == set()
+
+
+def test_a_tie_to_what_something_left_ends_only_where_the_rules_allow(tmp_path):
+    """ "Anna is off the phone": what held her phone may end, but a phone is always
+    somewhere (an exactly-one rule), so it is not offered ending alone."""
+    world = household_world(tmp_path)
+    reading = Update.of([Fact('person_in_room', ('anna', 'anna_bedroom'))],
+                        [Fact('person_in_room', ('anna', 'kitchen'))])
+    near = ['anna', 'anna_phone', 'kitchen']
+    held = Fact('in_person_hand', ('anna_phone', 'anna'))
+    assert held in world.kg
+    for left in (False, True):
+        got = possible(world, world.kg, reading, 'anna_phone', near, left=left)
+        for change, _, _ in (got.readings if got else ()):
+            assert not world.verifier.check(world.kg, change)
+            phone = [f for f in change.add if f.args[0] == 'anna_phone']
+            assert held not in change.remove or phone, change

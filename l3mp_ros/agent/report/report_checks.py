@@ -43,6 +43,7 @@ from .whole import (
     left_out,
     nearby,
     possible,
+    sources,
     states_for,
     states_of,
     whole_readings,
@@ -302,10 +303,10 @@ def left_out_of(rep: Report) -> list[str]:
     if not rep.settings.ask_left_out or rep.out.update is None or not rep.settings.verify:
         return []
     r = rep.r
-    near, states = nearby(r), states_of(r, rep.update)
+    near, states, left = nearby(r), states_of(r, rep.update), sources(r)
     return [e for e in left_out(r, rep.update)
             if possible(rep.world, r.req.kg, rep.update, e, near, states_for(states, e),
-                        in_last(r, e)) is not None]
+                        in_last(r, e), e in left) is not None]
 
 
 def unsupported(rep: Report) -> list[tuple[Fact, str]]:

@@ -8,8 +8,9 @@ written. So before a reading is offered or written, each thing the report names 
 fact of the reading names (:func:`left_out`: not the one who acted in a part that changed
 something, not an owner named only for what follows, not a place that only describes
 another) is looked at. The domain says what could have changed about it
-(:func:`possible`): a fact of a changeable predicate naming it (one some action changes,
-or that an exactly-one or exclusive rule governs: where a person is) and, in its other slots,
+(:func:`possible`): a fact of a predicate a report may change naming it (one some action
+changes, or that a functional or exclusive rule governs: where a person is, the chair they
+sit on) and, in its other slots,
 only things the report or the reading names, that does not hold after the reading and that
 verifies with it (in place of the reading's own place for the same thing where the two
 cannot both hold). When there are such facts, the speaker is asked about the thing, not
@@ -34,7 +35,7 @@ from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ...world.templates import Form
 from ..core.asking import Candidate
-from .place_questions import changeable
+from .context import changing
 
 if TYPE_CHECKING:
     from ...retrieval.mention import Mention
@@ -83,9 +84,35 @@ def left_out(r: Reading, update: Update) -> list[str]:
                 or e in out:
             continue
         out.append(e)
+    for m in sorted(r.req.mentions, key=lambda m: m.start):  # "popped along to wardrobe"
+        if m.resolved or m.describes is not None or named & set(m.candidates):
+            continue
+        out += [e for e in m.candidates if e not in out and e not in owners and e not in acted]
     out += [e for e in skipped_things(r) if e not in out and e not in owners]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
+
+
+#: words before a thing that something left ("out of the make-up chair", "off the rack")
+SOURCE = (('from',), ('off',), ('out', 'of'), ('off', 'of'))
+
+
+def sources(r: Reading) -> set[str]:
+    """Return the things the report says something left: "is out of the make-up chair".
+
+    A word of leaving (:data:`SOURCE`) among the words between the mention before and
+    this one (at most five back).
+    """
+    said = words(r.req.text)
+    out: set[str] = set()
+    ends = sorted(m.end for m in r.req.mentions)
+    for m in r.req.mentions:
+        start = max([e for e in ends if e <= m.start] + [m.start - 5, 0])
+        between = said[start:m.start]
+        if any(tuple(between[k:k + len(s)]) == s for s in SOURCE
+               for k in range(len(between) - len(s) + 1)):
+            out.update(m.candidates)
+    return out
 
 
 def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
@@ -134,8 +161,8 @@ def states_of(r: Reading, update: Update) -> dict[str, frozenset[str] | None]:
 
 
 def changeable_of(r: Reading) -> frozenset[str]:
-    """Return the predicates whose facts a report may change (:func:`changeable`)."""
-    return changeable(r.req.world)
+    """Return the predicates whose facts a report may change (:func:`.context.changing`)."""
+    return changing(r.req.world)
 
 
 def nearby(r: Reading) -> list[str]:
@@ -152,7 +179,7 @@ def nearby(r: Reading) -> list[str]:
 
 def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
              near: Sequence[str], states: bool | frozenset[str] = False,
-             last: bool = True) -> Possible | None:
+             last: bool = True, left: bool = False) -> Possible | None:
     """Return what ``update`` could say of ``entity`` that it does not, or None.
 
     ``near``: the things the report names, in the order said (the facts' other slots
@@ -165,7 +192,10 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     one-place facts. Where a person is (a rule keeps it, no action changes it) counts
     only with ``last``: the thing is named in the report's last clause ("... and went out
     to the yard"), not one it went on from ("took the pen to the kitchen and came
-    straight back in", "walked through the kitchen to the bathroom").
+    straight back in", "walked through the kitchen to the bathroom"), and only with things
+    the report names (not where someone the reading moves was before). With ``left`` (the
+    report says something left the thing: "out of the make-up chair"), a holding fact
+    that ties it to another named thing may end too ("Marcus no longer sits on it").
     """
     domain, rules = world.domain, world.constraints
     after = kg.copy()
@@ -179,7 +209,8 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     found: list[tuple[tuple[int, int, str], Fact, bool]] = []
     fluent, people = domain.fluent_predicates(), Phrasing(domain, kg).proper
     named = entity in update.entities()  # the reading names it: only its states count
-    for pred in sorted(changeable(world)):
+    said = set(near)
+    for pred in sorted(changing(world)):
         p = domain.predicates.get(pred)
         if p is None or p.arity == 0 or p.arity > 2 or (p.arity == 1 and not states) \
                 or (p.arity == 2 and named) \
@@ -194,10 +225,12 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                      for j in range(p.arity)]
             for args in _product(fills):
                 f = Fact(pred, tuple(args))
+                # a state of the thing, or a tie to what left it, that may end
+                gone = f in after and (p.arity == 1 or left)
                 if pred not in fluent and (kg.entities.get(args[0]) not in people
-                                           or not last):
+                                           or (not last and not gone)
+                                           or not set(args) <= said):
                     continue  # only people move where no action moves things (a bench)
-                gone = p.arity == 1 and f in after  # a state of the thing that may end
                 if f in after and not gone:
                     continue
                 far = max((abs(where.get(a, len(near)) - home) for a in args if a != entity),
@@ -276,7 +309,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
     report).
     """
     kg = r.req.kg
-    near = nearby(r)
+    near, left = nearby(r), sources(r)
     phrasing = Phrasing(world.domain, kg)
     out: list[Candidate] = []
     for n, reading in enumerate(readings):
@@ -286,7 +319,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
         states = states_of(r, reading.update)
         found = [p for e in left_out(r, reading.update)
                  if (p := possible(world, kg, reading.update, e, near, states_for(states, e),
-                                   in_last(r, e)))
+                                   in_last(r, e), e in left))
                  is not None]
         if not found:
             out.append(reading)
@@ -299,7 +332,8 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             kept_states = states_of(r, change)
             others = [p for e in left_out(r, change) if e != first.entity
                       and (p := possible(world, kg, change, e, near,
-                                         states_for(kept_states, e), in_last(r, e)))
+                                         states_for(kept_states, e), in_last(r, e),
+                                         e in left))
                       is not None]
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
                                  about=first.entity, kept=_kept(others), words=words))
