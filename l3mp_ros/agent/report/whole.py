@@ -122,11 +122,14 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
     ``tyres_inflated(bike)``), said in the report, and no fact of ``update`` of that
     predicate (which would be what the words say): "Marta pumped up the tyres on Lisa's
     bike, took it off the stand ..." read as the bike's move alone leaves its tyres out.
-    Only things the report names for sure.
+    Only words that name no thing ("out of the dryer" says nothing dry), and only things
+    the report names for sure.
     """
     domain, kg = r.req.world.domain, r.req.kg
     used = {f.predicate for f in update.add | update.remove}
-    said = {word_root(w) for w in words(r.req.text) if w not in STOPWORDS}
+    naming = {k for m in r.req.mentions for k in range(m.start, m.end)}  # "the dryer"
+    said = {word_root(w) for k, w in enumerate(words(r.req.text))
+            if w not in STOPWORDS and k not in naming}
     out: dict[str, set[str]] = {}
     for pred in changeable_of(r):
         p = domain.predicates.get(pred)
@@ -169,11 +172,12 @@ def nearby(r: Reading) -> list[str]:
     """Return what the report may name, in the order said.
 
     Each mention's one thing, or every thing a mention it could not settle may mean ("the
-    yard": the back yard, the yard bike rack).
+    yard": the back yard, the yard bike rack); not someone named only as an owner.
     """
+    owners = owners_only(r.req.kg, r.req.text, r.req.mentions)  # "Michael's room": not him
     out: list[str] = []
     for m in sorted(r.req.mentions, key=lambda m: m.start):
-        out += [e for e in m.candidates if e not in out]
+        out += [e for e in m.candidates if e not in out and e not in owners]
     return out
 
 
