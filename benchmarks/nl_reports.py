@@ -134,8 +134,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="a part's read-back in one call (read_back_together)")
     ap.add_argument('--no-left-out', action='store_true',
                     help='offer readings that leave a named thing out (ask_left_out off)')
-    ap.add_argument('--runner-ups', type=int, default=0, metavar='N',
-                    help="readings offered from the answer slots' runners-up (runner_ups)")
+    ap.add_argument('--runner-ups', type=int, default=None, metavar='N',
+                    help="readings offered from the answer slots' runners-up (default: "
+                         'config, runner_ups)')
     ap.add_argument('--reading-confidence', choices=('least', 'product'), default=None,
                     help="a reading's confidence from the read-back's odds (default: config)")
     ap.add_argument('--ask-below', type=float, default=None,
@@ -156,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
                  place_amend=not args.no_place_amend, ask_going=not args.no_place_amend,
                  ask_actor=not args.no_place_amend,
                  clarify=not args.no_clarify, prompt_phrasing=args.prompt_phrasing,
-                 ask_decision=args.ask_decision, runner_ups=args.runner_ups,
+                 ask_decision=args.ask_decision,
+                 **({'runner_ups': args.runner_ups} if args.runner_ups is not None else {}),
                  ask_left_out=not args.no_left_out,
                  read_back_together=args.read_back_together,
                  **({'reading_confidence': args.reading_confidence}

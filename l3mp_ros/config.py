@@ -182,7 +182,7 @@ class Config:
                                   "each answer's own token odds its P(yes), instead of one "
                                   'call per statement (fewer calls; measured in '
                                   'docs/benchmark.md)', AGENT)
-    runner_ups: int = _p(0, 'readings a question may offer beyond those the checks made: '
+    runner_ups: int = _p(2, 'readings a question may offer beyond those the checks made: '
                          "each one slot of the answer as its runner-up in the answer call's "
                          'own odds (slot_odds), verified; no call (agent/report/runner_ups.py)',
                          AGENT)

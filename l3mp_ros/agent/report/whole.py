@@ -310,17 +310,27 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
     that thing (the first such thing, in the order said): the reading with each possible
     fact, then the reading with the thing kept as it was, said out loud. What an option
     still leaves out of other things it keeps as it was, said too (a "yes" writes no half
-    report).
+    report). A state the first reading (the answer) gave a thing counts for the readings
+    after it that leave the thing out ("closed the station door": without the door
+    locked, the door no longer open is still asked about).
     """
     kg = r.req.kg
     near, left = nearby(r), sources(r)
     phrasing = Phrasing(world.domain, kg)
+    # the states the answer gave a thing count for a reading that leaves it out
+    answered: dict[str, set[str]] = {}
+    for f in (readings[0].update.add | readings[0].update.remove) if readings else ():
+        if len(f.args) == 1:
+            answered.setdefault(f.args[0], set()).add(f.predicate)
     out: list[Candidate] = []
     for n, reading in enumerate(readings):
         if reading.about:  # made whole already
             out.append(reading)
             continue
         states = states_of(r, reading.update)
+        for e, preds in answered.items():
+            if e not in states or states[e] is not None:
+                states[e] = frozenset((states.get(e) or frozenset()) | preds)
         found = [p for e in left_out(r, reading.update)
                  if (p := possible(world, kg, reading.update, e, near, states_for(states, e),
                                    in_last(r, e), e in left))
