@@ -178,8 +178,6 @@ class ActorCheck:
                           set(), read_odds(rep.out.trace.history), rep.settings.reading_confidence)
         readings = [Candidate(done, sure, f'{got.actor} where {got.put.args[0]} was put'),
                     Candidate(rep.update, sure, 'answer')]
-        if rep.settings.ask_left_out:  # neither offered if it leaves a named thing out
-            readings = whole_readings(world, rep.r, readings)
         return Pending.first(rep.r.req.text, readings, kg, world.domain,
                              rep.settings.clarify_timeout)
 

@@ -67,8 +67,9 @@ def left_out(r: Reading, update: Update) -> list[str]:
     """Return the things the report names that ``update`` leaves out, in the order said.
 
     Not the one who acted in a part that changed something ("Lena capped the tube":
-    Lena), unless they are the subject of a part read as no change too ("Jonas woke up
-    and switched on the light" read as the light alone); not an owner named for what
+    Lena; the first person a part names: "In the kitchen, Ruth cleaned ..."), unless
+    they are the subject of a part read as no change too ("Jonas woke up and switched on
+    the light" read as the light alone); not an owner named for what
     follows ("Alice's office"); not a place that describes another mention ("the tube on
     the sink bench"). Then the things a part read as no change names, even when the
     reading names them ("Marta pumped up the tyres on Lisa's bike, took it off the stand
@@ -76,7 +77,7 @@ def left_out(r: Reading, update: Update) -> list[str]:
     """
     named = update.entities()
     owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
-    acted = {a for a in r.actors if a} - set(r.idle)
+    acted = ({a for a in r.actors if a} | first_people(r)) - set(r.idle)
     out: list[str] = []
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         e = m.resolved
@@ -122,12 +123,14 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
     ``tyres_inflated(bike)``), said in the report, and no fact of ``update`` of that
     predicate (which would be what the words say): "Marta pumped up the tyres on Lisa's
     bike, took it off the stand ..." read as the bike's move alone leaves its tyres out.
-    Only words that name no thing ("out of the dryer" says nothing dry), and only things
-    the report names for sure.
+    Only words that neither name a thing ("out of the dryer" says nothing dry) nor stand
+    just before one ("the dirty plate" is the plate, not a change), and only things the
+    report names for sure.
     """
     domain, kg = r.req.world.domain, r.req.kg
     used = {f.predicate for f in update.add | update.remove}
-    naming = {k for m in r.req.mentions for k in range(m.start, m.end)}  # "the dryer"
+    # words that name a thing ("the dryer") or describe it just before ("the dirty plate")
+    naming = {k for m in r.req.mentions for k in range(max(0, m.start - 1), m.end)}
     said = {word_root(w) for k, w in enumerate(words(r.req.text))
             if w not in STOPWORDS and k not in naming}
     out: dict[str, set[str]] = {}
@@ -144,6 +147,25 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
             if t is not None and domain.accepts(pred, 0, t):
                 out.setdefault(e, set()).add(pred)
     return {e: frozenset(ps) for e, ps in out.items()}
+
+
+def first_people(r: Reading) -> set[str]:
+    """Return the first person each part read as a change names: who acted in it.
+
+    "In the kitchen, Ruth cleaned the baking dish": a part that opens with a place has no
+    leading subject, yet Ruth acted.
+    """
+    people, kg = Phrasing(r.req.world.domain, r.req.kg).proper, r.req.kg
+    out: set[str] = set()
+    for part in r.parts:
+        if part in r.skipped:
+            continue
+        said = r.req.mentions_in(part) if r.several else r.req.mentions
+        first = next((m.resolved for m in sorted(said, key=lambda m: m.start)
+                      if m.resolved and kg.entities.get(m.resolved) in people), None)
+        if first is not None:
+            out.add(first)
+    return out
 
 
 def skipped_things(r: Reading) -> list[str]:

@@ -1,3 +1,5 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
 """Validate the theatre_backstage evaluation set with the project's own `l3mp` CLI.
 
 Usage: python validate.py [--l3mp PATH] [--work DIR] [--jobs N] [--write-after]
