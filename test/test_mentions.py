@@ -100,6 +100,17 @@ def test_surfaces_are_the_words_as_written(workshop):
     assert got['shop_2'] == 'the shop'
 
 
+def test_a_title_and_name_or_an_owner_written_last_are_said_whole(workshop):
+    # the read-back says "held by Foreman Dan", not "held by Foreman"; "the mug Cleo left"
+    # is "Cleo's mug", not "the mug Cleo" (the model reads such statements more surely)
+    workshop.add_entity('dan', 'foreman')
+    workshop.add_entity('cleo_mug', 'mug')
+    text = 'Foreman Dan took the mug Cleo left on her desk.'
+    got = surfaces(resolve(workshop, text), workshop.entities)
+    assert got['dan'] == 'Foreman Dan' and got['cleo_mug'] == "Cleo's mug"
+    assert surfaces(resolve(workshop, text))['cleo_mug'] == 'the mug Cleo'  # owners unknown
+
+
 def test_a_name_inside_a_longer_mention_is_written_as_its_own_words(workshop):
     # "the paint room door" names the door and the paint room; the read-back must say
     # "the paint room is ...", never "the paint room door is ..." about the room

@@ -11,7 +11,7 @@ noun phrase is about (:func:`head`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from l3mp_ros.world.kg import KnowledgeGraph
 
@@ -32,16 +32,29 @@ def last_mentioned(mentions: Iterable[Mention]) -> dict[str, int]:
     return where
 
 
-def surfaces(mentions: list[Mention]) -> dict[str, str]:
-    """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa"."""
+def surfaces(mentions: list[Mention], owners: Collection[str] = ()) -> dict[str, str]:
+    """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa".
+
+    A name written as two mentions side by side is said whole ("Professor Okafor": the
+    type, then the name). A thing written with the name of one of ``owners`` last ("the
+    DNA tube Mia left") is said as owned ("Mia's DNA tube").
+    """
     out: dict[str, str] = {}
-    for m in mentions:
+    for k, m in enumerate(mentions):
         n = m.resolved
         if not n or not m.surface or n in out:
             continue
-        proper = '_' not in n and m.surface[:1].isupper()  # a name: "Rosa"
-        owned = "'" in m.surface  # "Theo's yeast plate"
-        out[n] = m.surface if proper or owned else f'the {m.surface}'
+        surface = m.surface
+        after = mentions[k + 1] if k + 1 < len(mentions) else None
+        if after is not None and after.resolved == n and after.start == m.end and after.surface:
+            surface = f'{surface} {after.surface}'
+        said = surface.split()
+        if len(said) > 1 and "'" not in surface and said[-1].istitle() \
+                and said[-1].lower() in owners and said[-1].lower() != n:
+            surface = f"{said[-1]}'s {' '.join(said[:-1])}"
+        proper = '_' not in n and surface[:1].isupper()  # a name: "Rosa"
+        owned = "'" in surface  # "Theo's yeast plate"
+        out[n] = surface if proper or owned else f'the {surface}'
     return out
 
 

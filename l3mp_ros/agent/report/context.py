@@ -355,4 +355,4 @@ def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGra
     about = candidates(mentions)
     grounding = update_grounding(world, settings, kg, retrieval, about, tokenize)
     mentioned = set(about or retrieval.mentioned)
-    return ReportContext(grounding, mentioned, surfaces(mentions), mentions)
+    return ReportContext(grounding, mentioned, surfaces(mentions, kg.entities), mentions)

@@ -176,7 +176,7 @@ class TaskPlanner:
         names: dict[str, str] = {}
         if self.settings.resolve_mentions:
             mentions = req.resolve()
-            names = surfaces(mentions)
+            names = surfaces(mentions, req.kg.entities)
             types = quantifiable(self.world.domain, req.text)
             about = list(dict.fromkeys([*candidates(mentions), *possessors(
                 req.kg, req.text, kinds=types != frozenset())]))
