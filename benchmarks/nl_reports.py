@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--runner-ups', type=int, default=None, metavar='N',
                     help="readings offered from the answer slots' runners-up (default: "
                          'config, runner_ups)')
+    ap.add_argument('--ask-together', action=argparse.BooleanOptionalAction, default=None,
+                    help='the first question offers every reading (default: config, '
+                         'ask_together)')
     ap.add_argument('--reading-confidence', choices=('least', 'product'), default=None,
                     help="a reading's confidence from the read-back's odds (default: config)")
     ap.add_argument('--ask-below', type=float, default=None,
@@ -159,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                  clarify=not args.no_clarify, prompt_phrasing=args.prompt_phrasing,
                  ask_decision=args.ask_decision,
                  **({'runner_ups': args.runner_ups} if args.runner_ups is not None else {}),
+                 **({'ask_together': args.ask_together} if args.ask_together is not None
+                    else {}),
                  ask_left_out=not args.no_left_out,
                  read_back_together=args.read_back_together,
                  **({'reading_confidence': args.reading_confidence}

@@ -186,6 +186,10 @@ class Config:
                          "each one slot of the answer as its runner-up in the answer call's "
                          'own odds (slot_odds), verified; no call (agent/report/runner_ups.py)',
                          AGENT)
+    ask_together: bool = _p(True, 'the first question about a reading in doubt offers it '
+                            'beside the other readings the checks and the odds give, up to 4 '
+                            '("Which is right? 1. ... 2. ..."), instead of yes/no first and the '
+                            'others after a "no"', AGENT)
     ask_back: bool = _p(True, 'ask the speaker about a reading the robot is unsure of (the '
                         'read-back denied part of it): "Just to check: ... Is that right?", '
                         'then the other readings, at most 3 questions; without it such a '

@@ -22,8 +22,10 @@ from l3mp_ros.agent.core.asking import (
     answer_of,
     confidence,
     option_json,
+    question_text,
     read_odds,
 )
+from l3mp_ros.agent.report.runner_ups import RUNNER_UP
 from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
 from l3mp_ros.retrieval.link import LinkRetriever
@@ -49,8 +51,10 @@ SCRIPT = [ANSWER, read_back_reply(0.9), read_back_reply(0.3, 'no'), ANSWER]
 
 
 def _updater(world, fake, **settings) -> NLUpdater:
+    """An updater that asks yes/no first (``ask_together`` off unless a test turns it on)."""
     return NLUpdater(world, client(fake), LinkRetriever(),
-                     UpdateSettings(resolve_mentions=False, **settings))
+                     UpdateSettings(resolve_mentions=False, **{'ask_together': False,
+                                                               **settings}))
 
 
 def _asked(tmp_path, **settings):
@@ -172,18 +176,74 @@ def test_the_cli_contract_status_clarify_with_options(tmp_path, capsys):
         assert main(['update', *common, '--text', REPORT]) == 1
         reply = _reply(capsys.readouterr().out)
         assert reply['status'] == 'clarify', reply['errors']
-        assert reply['question']['text'].startswith('Just to check')
+        # both readings in one question (ask_together, the default): what they share
+        # said once, then each by what it says beyond it
+        assert reply['question']['text'] == (
+            "The red pen is in Jerry's hand. The red pen is no longer placed at the living "
+            "room table. With that, which is right? 1. Jerry is in Jerry's bedroom. Jerry "
+            "is no longer in the living room. 2. Nothing else. Or none of them?")
         # which checks did something: the read-back's calls, and the decision to ask
         assert reply['checks']['read_back']['calls'] == 3 and 'ask_back' in reply['checks']
-        option = reply['question']['options'][0]
-        assert [HELD.triplet()] == [tuple(f) for f in option['add'] if f[1] == HELD.predicate]
+        first, second = reply['question']['options']
+        assert [HELD.triplet()] == [tuple(f) for f in first['add'] if f[1] == HELD.predicate]
+        assert second == option_json(Update.of([OLD], [HELD]))  # each option whole
         calls = len(fake.requests)
-        assert main(['say', *common, '--text', 'yes']) == 0
+        assert main(['say', *common, '--text', 'the second one']) == 0
         done = _reply(capsys.readouterr().out)
         assert len(fake.requests) == calls  # routed to the open question, no model call
     assert done['status'] == 'applied' and done['applied']
     with Store(path) as s:
-        assert HELD in s.load_kg() and s.history()[-1].info['support'] == 'confirmed'
+        kg = s.load_kg()
+        assert HELD in kg and EXTRA not in kg and s.history()[-1].info['support'] == 'confirmed'
+
+
+@pytest.mark.parametrize('pick', ['the first one', 'the second one', 'none of them'])
+def test_every_reading_is_offered_in_the_first_question(tmp_path, pick):
+    """With ``ask_together`` the readings come in one question: the answer as the model gave
+    it, and without what the read-back denied. A pick settles it at no model call; a "none
+    of them" leaves nothing to ask and writes nothing (then only the restatement check,
+    :mod:`l3mp_ros.agent.report.already`, asks the model)."""
+    world, fake, updater, out = _asked(tmp_path, ask_together=True)
+    before = world.kg.to_json()
+    with fake:
+        calls = len(fake.requests)
+        assert str(out.status) == 'clarify' and 'With that, which is right? 1. ' in out.question
+        assert out.asked()['options'] == [option_json(Update.of([OLD, WAS], [HELD, EXTRA])),
+                                          option_json(Update.of([OLD], [HELD]))]
+        done = updater.answer(pick)
+        assert done.question is None and (len(fake.requests) == calls or pick == 'none of them')
+    if pick == 'none of them':
+        assert not done.applied and world.kg.to_json() == before
+        assert 'could not understand what changed' in done.errors[0]
+    else:
+        assert done.applied and HELD in world.kg and (EXTRA in world.kg) == (
+            pick == 'the first one')
+    assert updater.pending() is None
+
+
+def test_a_question_says_what_its_options_share_once(tmp_path):
+    """Options are said by what each says beyond the others: one slot in doubt reads as
+    that slot's values; an option that says no more reads "Nothing else."; with nothing
+    shared each option is said whole."""
+    world = household_world(tmp_path)
+    kg, domain = world.kg, world.domain
+    table = Fact('placed_at_table', ('red_pen', 'kitchen_table'))
+    hand = Fact('in_person_hand', ('red_pen', 'anna'))
+    one_slot = question_text(kg, domain, [Candidate(Update.of([OLD], [HELD]), 0.6, 'answer'),
+                                          Candidate(Update.of([OLD], [hand]), 0.3, RUNNER_UP)],
+                             True)
+    assert one_slot == ('The red pen is no longer placed at the living room table. With that, '
+                        "which is right? 1. The red pen is in Jerry's hand. 2. The red pen is in "
+                        "Anna's hand. Or none of them?")
+    more = question_text(kg, domain, [Candidate(Update.of([OLD, WAS], [HELD, EXTRA]), 0.5, 'a'),
+                                      Candidate(Update.of([OLD], [HELD]), 0.6, 'b')], True)
+    assert more.endswith("With that, which is right? 1. Jerry is in Jerry's bedroom. Jerry is "
+                         'no longer in the living room. 2. Nothing else. Or none of them?')
+    apart = question_text(kg, domain, [Candidate(Update.of([OLD], [HELD]), 0.6, 'a'),
+                                       Candidate(Update.of([WAS], [EXTRA]), 0.3, 'b')], True)
+    assert apart.startswith("Which is right? 1. The red pen is in Jerry's hand. The red pen is "
+                            'no longer placed at the living room table. 2. Jerry is in')
+    assert table not in kg  # (the options are only said: nothing is written)
 
 
 def _reply(stdout: str) -> dict:
@@ -409,7 +469,10 @@ def test_what_the_read_back_denied_is_offered_beside_the_answer(tmp_path, pick, 
     the pallet given): the answer with the denied facts is offered in the same question."""
     world, fake, updater, out = _denied_then_other(tmp_path, 0.6)
     with fake:
-        assert str(out.status) == 'clarify' and out.question.startswith('Which is right? 1. ')
+        assert str(out.status) == 'clarify' and out.question == (
+            "The red pen is in Jerry's hand. The red pen is no longer placed at the living "
+            "room table. With that, which is right? 1. Nothing else. 2. Jerry is in Jerry's "
+            "bedroom. Jerry is no longer in the living room. Or none of them?")
         options = out.asked()['options']
         assert options == [option_json(Update.of([OLD], [HELD])),
                            option_json(Update.of([OLD, WAS], [HELD, EXTRA]))]

@@ -185,10 +185,10 @@ def test_a_session_asks_back_takes_answers_and_keeps_every_reply(store, capsys):
             assert LIGHT not in kg and ON_TABLE in kg
             # a reading in doubt: the robot asks, and the next line answers it
             asked = term.say(REPORT)
-            assert len(asked) == 1 and asked[0].startswith('Just to check: '), term.screen
-            assert asked[0].endswith('Is that right?') and 'red pen' in asked[0]
+            assert len(asked) == 1 and 'With that, which is right? 1. ' in asked[0], term.screen
+            assert asked[0].endswith('Or none of them?') and 'red pen' in asked[0]
             calls = len(fake.requests)
-            yes = term.say('yes')
+            yes = term.say('the first one')
             assert len(yes) == 1 and yes[0].startswith('Noted. ') and 'Jerry' in yes[0]
             assert len(fake.requests) == calls  # the answer needs no model call
             kg, events = _kg(store)

@@ -174,7 +174,7 @@ def test_ask_back_asks_about_a_reading_the_read_back_denied_part_of(world):
     rep = report(world, GOING, ('gary', added(WENT, LIT)))
     rep.r.unsure = {LIT}
     ruling = ruled(AskBack(), rep)
-    assert ruling.act is Act.ASK and ruling.question.startswith('Just to check: ')
+    assert ruling.act is Act.ASK and 'With that, which is right? 1. ' in ruling.question
     assert ruling.errors == [f'the read-back denied {LIT.text()}; asked: {ruling.question}']
     readings = Pending.from_json(ruling.value).readings
     assert [r.source for r in readings] == ['answer', 'without denied']

@@ -43,6 +43,7 @@ MAX_QUESTIONS = 3  # questions about one report; then nothing is written
 WITH_DENIED = 'with what the read-back denied'
 CORRECTION = "as the speaker's answer corrected it"  # a reading an answer carried
 MAX_CHOICES = 4  # readings offered in one question
+NOTHING_ELSE = 'Nothing else.'  # an option that says no more than all the options say
 READINGS = 'readings'  # the ``kind`` of a pending question about readings
 #: the ``kind`` of an open question about a report read as no change (no options)
 OPEN = 'open'
@@ -189,8 +190,16 @@ def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candid
     if len(offered) == 1:
         lead = 'Just to check' if first else 'Then'
         return f'{lead}: {phrasing.change(offered[0].update)} Is that right?'
-    listed = ' '.join(f'{k}. {phrasing.change(c.update)}' for k, c in enumerate(offered, 1))
-    return f'Which is right? {listed} Or none of them?'
+    shared = Update.of(set.intersection(*(set(c.update.remove) for c in offered)),
+                       set.intersection(*(set(c.update.add) for c in offered)))
+    if shared.is_empty():
+        listed = ' '.join(f'{k}. {phrasing.change(c.update)}' for k, c in enumerate(offered, 1))
+        return f'Which is right? {listed} Or none of them?'
+    beyond = [Update.of(c.update.remove - shared.remove, c.update.add - shared.add)
+              for c in offered]  # each option by what it says beyond what all of them say
+    listed = ' '.join(f'{k}. {phrasing.change(u) or NOTHING_ELSE}'
+                      for k, u in enumerate(beyond, 1))
+    return f'{phrasing.change(shared)} With that, which is right? {listed} Or none of them?'
 
 
 def _lower_first(said: str) -> str:
@@ -211,13 +220,20 @@ class Pending:
 
     @classmethod
     def first(cls, text: str, readings: list[Candidate], kg: KnowledgeGraph, domain: DomainSchema,
-              timeout: float) -> Pending:
+              timeout: float, together: bool = False) -> Pending:
         """Return the first question about ``readings``: the best one, yes or no.
 
         A reading with what the read-back denied (:data:`WITH_DENIED`) comes second and is
         offered beside the best one: "Which is right? 1. ... 2. ... Or none of them?".
+        With ``together`` the best one is offered beside every other reading that follows
+        it (up to :data:`MAX_CHOICES`, up to the first reading made whole about one thing).
         """
         offered = [0, 1] if len(readings) > 1 and readings[1].source == WITH_DENIED else [0]
+        if together:
+            offered = [0]
+            while len(offered) < MAX_CHOICES and len(offered) < len(readings) \
+                    and not readings[len(offered)].about:
+                offered.append(len(offered))
         if readings and readings[0].about:  # the options about the thing it left out
             offered = group_of(readings, 0)
         return cls(text, readings, offered, 1,

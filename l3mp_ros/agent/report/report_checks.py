@@ -231,7 +231,7 @@ class AskBack:
         if rep.settings.ask_left_out:
             readings = whole_readings(world, r, readings)
         pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
-                                rep.settings.clarify_timeout)
+                                rep.settings.clarify_timeout, rep.settings.ask_together)
         doubts = [*(f'the read-back denied {f.text()}' for f in sorted(r.unsure)),
                   *(f'{f.text()} goes with what it needed (rule {rule})'
                     for f, rule in unsupported(rep)),
