@@ -418,9 +418,9 @@ def test_language_node_asks_back_over_the_wire_and_takes_the_answer(spinner, tmp
 
 def test_language_node_asks_whether_a_reading_is_right_and_takes_the_answers(spinner,
                                                                              tmp_path):
-    """Issue 58 over DDS: "Just to check" on say; "no", "yes" on voice_command.
+    """Issue 58 over DDS: the readings asked on say; "the second one" on voice_command.
 
-    Only the reading the speaker confirmed is written, and the answers need no LLM call.
+    Only the reading the speaker chose is written, and the answer needs no LLM call.
     """
     from l3mp_ros.testing.fake_openai import NO_OPTION
 
@@ -433,16 +433,12 @@ def test_language_node_asks_whether_a_reading_is_right_and_takes_the_answers(spi
         probe.publish('nl_update', REPORT)  # voice_command would ask the router first
         asked = probe.wait_json('events', lambda e: e['status'] == 'clarify', timeout=60)
         assert asked['info']['clarify']['kind'] == 'readings'
-        probe.wait(lambda: any(s.startswith('Just to check:') for s in probe.got['say']))
+        assert len(asked['info']['clarify']['options']) == 2  # both readings at once
+        probe.wait(lambda: any('With that, which is right?' in s for s in probe.got['say']))
         calls = len(fake.requests)
-        probe.publish('voice_command', 'No.')
-        again = probe.wait_json('events', lambda e: e['status'] == 'clarify'
-                                and e['id'] > asked['id'], timeout=40)
-        assert again['info']['clarifies'] == asked['id']
-        probe.wait(lambda: any(s.startswith('Then:') for s in probe.got['say']))
-        probe.publish('voice_command', 'Yes.')
+        probe.publish('voice_command', 'The second one.')
         done = probe.wait_json('events', lambda e: e['status'] == 'applied', timeout=40)
-        assert done['info']['clarifies'] == again['id'] and len(fake.requests) == calls
+        assert done['info']['clarifies'] == asked['id'] and len(fake.requests) == calls
         probe.wait(lambda: any(s.startswith('Noted.') for s in probe.got['say']))
     assert HELD in wm.world.kg and EXTRA not in wm.world.kg
     assert wm.world.support_of(HELD).kind == 'confirmed'

@@ -76,7 +76,8 @@ def test_place_check_rejects_a_place_both_orders_deny(world):
     rep = report(world, SHELVED, ('gary', added(TAKEN)), llm=llm, place_amend=False)
     ruling = ruled(PlaceCheck(), rep)
     assert ruling.act is Act.REJECT and len(ruling.errors) == 1
-    assert ruling.errors[0].startswith('asked where the dune ("the dune book") is after the report')
+    assert ruling.errors[0].startswith(
+        'asked where the dune ("the dune book") is after the report')
     assert 'in both orders of the options' in ruling.errors[0]
     assert ruling.errors[0].endswith('nothing is applied') and not llm.replies
 
