@@ -11,6 +11,7 @@ utterance. Imports nothing of the package.
 from __future__ import annotations
 
 import re
+import unicodedata
 from enum import StrEnum
 
 
@@ -45,13 +46,30 @@ NUMBER_WORDS = {
 }
 _ORDINAL_RE = re.compile(r'(\d+)(?:st|nd|rd|th)')  # "15th" → 15
 WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def unaccented(text: str) -> str:
+    """Return ``text`` with its letters' accents dropped ("Café" → "Cafe"), one for one."""
+    return ''.join(unicodedata.normalize('NFKD', c)[0] if ord(c) > 127 else c for c in text)
+
+
+def folded(text: str) -> str:
+    """Return ``text`` in lower case, curly apostrophes straight, letters without accents.
+
+    "the Café" → "the cafe": a name written with an accent is the name without it. Each
+    character stays one character, so positions in the folded text are positions in
+    ``text``.
+    """
+    return unaccented(text.lower().replace('\u2019', "'"))
+
+
 _NAME_SPLIT_RE = re.compile(r'[a-z]+|\d+')
 
 
 def words(text: str) -> list[str]:
     """Return the normalised words of an utterance (lower case, possessives dropped)."""
     out = []
-    for raw in WORD_RE.findall(text.lower().replace('’', "'")):
+    for raw in WORD_RE.findall(folded(text)):
         w = raw.split("'")[0]
         ordinal = _ORDINAL_RE.fullmatch(w)
         out.append(ordinal.group(1) if ordinal else NUMBER_WORDS.get(w, w))

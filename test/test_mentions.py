@@ -111,6 +111,19 @@ def test_a_title_and_name_or_an_owner_written_last_are_said_whole(workshop):
     assert surfaces(resolve(workshop, text))['cleo_mug'] == 'the mug Cleo'  # owners unknown
 
 
+def test_a_name_written_with_accents_is_the_name_without_them(workshop):
+    # "the café" is the cafe, "Zoë" is zoe: words are compared without accents, and the
+    # surface keeps the words as written
+    from l3mp_ros.agent.core.clauses import unknown_names
+    workshop.add_entity('cafe', 'workroom')
+    workshop.add_entity('zoe', 'worker')
+    text = 'Zoë wandered back into the café and sat down.'
+    assert [m.candidates for m in resolve(workshop, text)] == [['zoe'], ['cafe']]
+    assert surfaces(resolve(workshop, text)) == {'zoe': 'Zoë', 'cafe': 'the café'}
+    assert unknown_names(f'Then {text}', ['zoe', 'cafe']) == []  # a name inside a sentence
+    assert unknown_names('Then Renée came in.', ['zoe', 'cafe']) == ['Renée']
+
+
 def test_a_name_inside_a_longer_mention_is_written_as_its_own_words(workshop):
     # "the paint room door" names the door and the paint room; the read-back must say
     # "the paint room is ...", never "the paint room door is ..." about the room

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..text import WORD_RE
+from ..text import WORD_RE, folded
 
 OWNERS = frozenset('her his their my our your'.split())  # "her lab coat": said elsewhere
 PRONOUNS = frozenset('he him she her they them'.split())  # may point back at an owner
@@ -61,5 +61,5 @@ class Mention:
 
 def word_tokens(text: str) -> list[tuple[int, int, str]]:
     """Return (start, end, lower-case token) per word of :func:`l3mp_ros.text.words`."""
-    low = text.lower().replace('\u2019', "'")
+    low = folded(text)
     return [(t.start(), t.end(), t.group()) for t in WORD_RE.finditer(low)]

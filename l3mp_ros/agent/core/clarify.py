@@ -29,6 +29,7 @@ from typing import Any
 
 from ...retrieval.mention import Mention
 from ...retrieval.mentions import resolve
+from ...text import folded
 from ...world.complete import complete
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
@@ -115,7 +116,7 @@ def _noun(mention: str) -> str:
 
 def _plain(text: str) -> set[str]:
     """Return the lower-case words of ``text``, possessives cut, each also without -s."""
-    said = re.findall(r'[a-z0-9]+', text.lower().replace('\u2019', "'").replace("'s", ''))
+    said = re.findall(r'[a-z0-9]+', folded(text).replace("'s", ''))
     return set(said) | {w[:-1] for w in said if len(w) > 3 and w.endswith('s')}
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...text import NUMBER_WORDS
+from ...text import NUMBER_WORDS, unaccented
 
 SUBJECT_PRONOUNS = frozenset(
     "he she they it it's we i someone somebody everyone everybody nobody".split())
@@ -74,11 +74,12 @@ def named_as_source(said: list[str], start: int) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text)
+    """Return the words of ``text`` as written, found with their accents dropped ("Zoë")."""
+    return [text[m.start():m.end()] for m in _WORD.finditer(unaccented(text))]
 
 
 def _plain(word: str) -> str:
-    return re.split(r"['’]", word.lower())[0]
+    return re.split(r"['’]", unaccented(word).lower())[0]
 
 
 def split_report(text: str, lexicon: Iterable[str] = (), *, min_words: int = 2) -> list[str]:

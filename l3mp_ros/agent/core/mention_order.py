@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from ...retrieval.mention import Mention
 from ...retrieval.mention_lists import last_mentioned
-from ...text import WORD_RE
+from ...text import WORD_RE, folded
 
 T = TypeVar('T')
 
@@ -31,7 +31,7 @@ def named_last(items: Sequence[T], key: Callable[[T], str], mentions: Iterable[M
     at the same place (named together: nothing says which came last).
     """
     where = last_mentioned(mentions)
-    for k, tok in enumerate(WORD_RE.findall(text.lower().replace('\u2019', "'"))):
+    for k, tok in enumerate(WORD_RE.findall(folded(text))):
         where.setdefault(tok.split("'")[0], k)
     at = [where.get(key(i)) for i in items]
     if not at or None in at:

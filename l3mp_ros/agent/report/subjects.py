@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...retrieval.mention import Mention
-from ...text import WORD_RE, words
+from ...text import WORD_RE, folded, words
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.clauses import (
@@ -76,7 +76,7 @@ def leading_subject(world: WorldModel, kg: KnowledgeGraph, text: str,
     first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.resolved is None:
         return None
-    said = WORD_RE.findall(text.lower().replace('’', "'"))
+    said = WORD_RE.findall(folded(text))
     if first.end <= len(said) and "'" in said[first.end - 1]:
         return None
     return first.resolved if _places(world, kg, first.resolved) else None

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ...llm.protocol import LLMError
 from ...planning.problem import entities_of_type
-from ...text import NUMBER_WORDS, STOPWORDS, WORD_RE, name_words, stem
+from ...text import NUMBER_WORDS, STOPWORDS, WORD_RE, folded, name_words, stem
 from ...world.domain import DomainSchema
 from ...world.kg import KnowledgeGraph
 from ..core.attempts import Verdict
@@ -126,7 +126,7 @@ def _lead(toks: list[str], j: int) -> int:
 
 def kinds(domain: DomainSchema, kg: KnowledgeGraph, text: str) -> list[Kind]:
     """Return the kinds ``text`` asks about as a whole, in reading order (see module doc)."""
-    toks = WORD_RE.findall(text.lower().replace('\u2019', "'"))
+    toks = WORD_RE.findall(folded(text))
     found: list[tuple[int, Kind]] = []
     for i in range(len(toks)):
         kind = _kind_at(domain, kg, toks, i, found)
