@@ -210,3 +210,40 @@ def test_a_tie_to_what_something_left_ends_only_where_the_rules_allow(tmp_path):
             assert not world.verifier.check(world.kg, change)
             phone = [f for f in change.add if f.args[0] == 'anna_phone']
             assert held not in change.remove or phone, change
+
+
+@pytest.mark.parametrize('text, last', [
+    # a later clause that goes nowhere and names no place leaves people where the clause
+    # before put them: the bedroom still counts as where Jerry is
+    ("Jerry is back in Anna's bedroom, and he switched the TV on.", True),
+    # a later clause that goes somewhere, or names a place, is where they are now
+    ("Jerry took the red pen to Anna's bedroom and came straight back in.", False),
+    ("Jerry walked through Anna's bedroom and sat down in the kitchen.", False),
+])
+def test_where_people_are_counts_in_the_last_clause_that_places_anyone(tmp_path, text, last):
+    """:func:`in_placing`: which clause's places count for where people are."""
+    from types import SimpleNamespace
+
+    from l3mp_ros.agent.core.request import Request
+    from l3mp_ros.agent.report.whole import in_placing
+    req = Request.start(household_world(tmp_path), text)
+    req.resolve()
+    parts = req.parts(True)
+    assert len(parts) == 2, parts
+    r = SimpleNamespace(several=True, parts=parts, req=req)
+    assert in_placing(r, 'anna_bedroom') is last
+
+
+def test_a_person_placed_in_an_earlier_clause_counts_unless_passed_through(tmp_path):
+    """``placing``: where a person is counts from the last clause that places anyone, but
+    never in place of where the reading puts them (a place gone through)."""
+    world = household_world(tmp_path)
+    tv_on = Update.of([], [Fact('tv_on', ('anna_bedroom_tv',))])
+    near = ['jerry', 'anna_bedroom', 'anna_bedroom_tv']
+    assert possible(world, world.kg, tv_on, 'anna_bedroom', near, last=False) is None
+    got = possible(world, world.kg, tv_on, 'anna_bedroom', near, last=False, placing=True)
+    assert got is not None and frozenset({MOVED}) in [said.add for _, said, _ in got.readings]
+    through = Fact('person_in_room', ('jerry', 'bathroom'))  # "through the kitchen to ..."
+    reading = Update.of([WAS], [through])
+    assert possible(world, world.kg, reading, 'kitchen', ['jerry', 'kitchen', 'bathroom'],
+                    last=False, placing=True) is None

@@ -51,9 +51,10 @@ SUBORDINATORS = frozenset('after before once having while when as since'.split()
 _GOING = re.compile(
     r'\b(?:came|comes|come|coming|went|goes|go|going|walked|walks|walking|stepped|steps|'
     r'headed|heads|heading|ran|runs|running|returned|returns|hurried|rushed|strolled|'
-    r'wandered|popped|moved|moves|drove|arrived|arrives|got|gets|'
+    r'wandered|popped|moved|moves|drove|arrived|arrives|(?:got|gets)(?!\s+up\b)|'
     r'on\s+(?:his|her|their|my|our)\s+way)\s+(?:just\s+|now\s+)?'
-    r'(?:back\s+|over\s+|off\s+|out\s+|down\s+|up\s+|away\s+|straight\s+)*'
+    r'(?:back\s+|over\s+|off\s+|out\s+|down\s+|up\s+|away\s+|straight\s+|along\s+|'
+    r'round\s+|around\s+)*'
     r'(?:in|into|to|towards?|inside|outside|out|over|across|through|from|down|up|back|'
     r'home|off|away)\b', re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
@@ -239,6 +240,11 @@ def unknown_names(text: str, lexicon: Iterable[str]) -> list[str]:
 
 def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith('s') else word
+
+
+def going_ends(text: str) -> list[int]:
+    """Return where each verb of going in ``text`` ends (character offsets), in order."""
+    return [m.end() for m in _GOING.finditer(text)]
 
 
 def goes_somewhere(text: str) -> str | None:

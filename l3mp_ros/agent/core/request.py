@@ -24,6 +24,7 @@ from ...text import name_words, words
 from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from .clauses import split_report
+from .destinations import destinations
 
 
 @dataclass
@@ -93,11 +94,14 @@ class Request:
 def mentions_of(world: WorldModel, kg: KnowledgeGraph, text: str) -> list[Mention]:
     """Return the mentions of ``text``, resolved with ``world``'s steady links and places.
 
-    The one call of :func:`~l3mp_ros.retrieval.mentions.resolve` the pipelines share.
+    The one call of :func:`~l3mp_ros.retrieval.mentions.resolve` the pipelines share;
+    the place after a verb of going is settled by the domain's place rules
+    (:func:`.destinations.destinations`).
     """
-    return resolve(kg, text, steady=world.domain.static_predicates(),
-                   predicates=world.domain.predicates,
-                   places=world.constraints.place_keys())
+    found = resolve(kg, text, steady=world.domain.static_predicates(),
+                    predicates=world.domain.predicates,
+                    places=world.constraints.place_keys())
+    return destinations(world, kg, text, found)
 
 
 def _shifted(m: Mention, by: int) -> Mention:

@@ -200,13 +200,16 @@ def placed_before(q: PartQuestion, stated: Update) -> set[Fact]:
     """Return the places ``stated`` gives a part's subject of going that an earlier part gave.
 
     "Omar pushed the robot out onto the dock and came straight back in": the second
-    part answered "Omar is on the dock" restates the first part, not this one.
+    part answered "Omar is on the dock" restates the first part, not this one. A place
+    this part names is its own ("got up out of the armchair and went to stage left": the
+    first part may have been answered with where the second one goes).
     """
     if q.going is None or q.scope is None or q.before is None:
         return set()
     subjects = {q.going.subject, *q.going.others}
     return {f for f in stated.add if f.predicate in q.going.places and f.args
-            and f.args[0] in subjects and f in q.kg and f not in q.before}
+            and f.args[0] in subjects and f in q.kg and f not in q.before
+            and f.args[-1] not in q.scope.named}
 
 
 @dataclass

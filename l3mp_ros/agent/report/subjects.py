@@ -23,6 +23,7 @@ from ..core.clauses import (
     SUBJECT_PRONOUNS,
     goes_somewhere,
 )
+from ..core.destinations import is_place, place_predicates
 from .scope import Scope
 
 
@@ -194,6 +195,9 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
         return None
     lead = words(text[:text.lower().find(verb.lower())])
     at = len(lead)
+    if verb.lower().startswith(('got ', 'gets ')) \
+            and _not_a_place(world, kg, mentions, at + len(words(verb))):
+        return None  # "got into his robe": dressed, not gone
     mentions = _named(mentions)
     first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.end > at or first.resolved is None:
@@ -214,6 +218,22 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
         return None
     others = tuple(m.resolved for m, p in zip(joined[1:], places[1:], strict=True) if p)
     return GoingSubject(first.resolved, verb, frozenset().union(*places), others)
+
+
+def _not_a_place(world: WorldModel, kg: KnowledgeGraph, mentions: Sequence[Mention],
+                 after: int) -> bool:
+    """Tell whether the thing named right after a verb of going is no place to be.
+
+    "Jonah's got into his robe": the robe is worn, not gone into (asked only of "got": a
+    stronger verb with a thing after it is more likely a misread place). The first mention within
+    three words after the verb counts; it is no place when, of every entity it may be, no
+    predicate that says where someone or something is takes it as the place.
+    """
+    near = next((m for m in mentions if after <= m.start <= after + 3 and m.candidates), None)
+    if near is None:
+        return False
+    wheres = place_predicates(world, kg, None)
+    return not any(is_place(world, kg, c, wheres) for c in near.candidates)
 
 
 def _places(world: WorldModel, kg: KnowledgeGraph, subject: str) -> frozenset[str]:

@@ -35,6 +35,8 @@ from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ...world.templates import Form
 from ..core.asking import Candidate
+from ..core.clauses import goes_somewhere
+from ..core.destinations import is_place, place_predicates
 from .context import changing
 
 if TYPE_CHECKING:
@@ -205,7 +207,8 @@ def nearby(r: Reading) -> list[str]:
 
 def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
              near: Sequence[str], states: bool | frozenset[str] = False,
-             last: bool = True, left: bool = False) -> Possible | None:
+             last: bool = True, left: bool = False, placing: bool = False
+             ) -> Possible | None:
     """Return what ``update`` could say of ``entity`` that it does not, or None.
 
     ``near``: the things the report names, in the order said (the facts' other slots
@@ -222,6 +225,9 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     the report names (not where someone the reading moves was before). With ``left`` (the
     report says something left the thing: "out of the make-up chair"), a holding fact
     that ties it to another named thing may end too ("Marcus no longer sits on it").
+    With ``placing`` (named in the last clause that places anyone, :func:`in_placing`),
+    where a person is counts too, unless it ends a place the update gives ("walked
+    through the kitchen to the bathroom": not the kitchen instead of the bathroom).
     """
     domain, rules = world.domain, world.constraints
     after = kg.copy()
@@ -254,9 +260,13 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                 # a state of the thing, or a tie to what left it, that may end
                 gone = f in after and (p.arity == 1 or left)
                 if pred not in fluent and (kg.entities.get(args[0]) not in people
-                                           or (not last and not gone)
+                                           or (not (last or placing) and not gone)
                                            or not set(args) <= said):
                     continue  # only people move where no action moves things (a bench)
+                if pred not in fluent and not last and not gone and any(
+                        old in update.add for old, _ in forced_removals(after, f, rules,
+                                                                        domain)):
+                    continue  # passed through on the way to where the update puts them
                 if f in after and not gone:
                     continue
                 far = max((abs(where.get(a, len(near)) - home) for a in args if a != entity),
@@ -355,7 +365,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
                 states[e] = frozenset((states.get(e) or frozenset()) | preds)
         found = [p for e in left_out(r, reading.update)
                  if (p := possible(world, kg, reading.update, e, near, states_for(states, e),
-                                   in_last(r, e), e in left))
+                                   in_last(r, e), e in left, in_placing(r, e)))
                  is not None]
         if not found:
             out.append(reading)
@@ -369,7 +379,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             others = [p for e in left_out(r, change) if e != first.entity
                       and (p := possible(world, kg, change, e, near,
                                          states_for(kept_states, e), in_last(r, e),
-                                         e in left))
+                                         e in left, in_placing(r, e)))
                       is not None]
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
                                  about=first.entity, kept=_kept(others), words=words))
@@ -384,6 +394,26 @@ def in_last(r: Reading, entity: str) -> bool:
     """Tell whether the report's last clause names ``entity`` (the whole, when one)."""
     said = r.req.mentions_in(r.parts[-1]) if r.several else r.req.mentions
     return any(m.resolved == entity for m in said)
+
+
+def in_placing(r: Reading, entity: str) -> bool:
+    """Tell whether the report's last clause that places anyone names ``entity``.
+
+    Clauses after it that neither go anywhere nor name a place of anything the report
+    names ("... and she's switched the spare radio on") leave people where that clause
+    put them: "Grace is back on her chair in the wing and she's switched ...".
+    """
+    if not r.several:
+        return in_last(r, entity)
+    world, kg = r.req.world, r.req.kg
+    wheres = frozenset().union(*(place_predicates(world, kg, m.resolved)
+                                 for m in r.req.mentions if m.resolved))
+    for part in reversed(r.parts):
+        said = r.req.mentions_in(part)
+        if part is r.parts[0] or goes_somewhere(part) or any(
+                is_place(world, kg, c, wheres) for m in said for c in m.candidates):
+            return any(m.resolved == entity for m in said)
+    return False
 
 
 def states_for(states: dict[str, frozenset[str] | None], entity: str) -> bool | frozenset[str]:

@@ -1,0 +1,82 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""Where a verb of going goes: the place named right after it is a place one can be in.
+
+"went to stage left" names ``stage_left_wing``, ``door_stage_left`` and
+``torch_stage_left`` alike by their words; after a verb of going only the wing is a place
+someone can be, so the mention is narrowed to it. "popped along to wardrobe" names no
+entity at all (the word is in too many names to name one alone); after a verb of going it
+names the one of them that is such a place (``wardrobe_room``). Only the shape of English
+(the verbs of going of :func:`.clauses.going_ends`) and the domain's own place rules: no
+word of any domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from ...retrieval.mention import DETERMINERS, Mention, word_tokens
+from ...text import STOPWORDS, name_words, stem, words
+from ...world.kg import KnowledgeGraph
+from ...world.model import WorldModel
+from .clauses import going_ends
+
+AHEAD = 2  # words a destination may start after its verb of going ("to the other ...")
+
+
+def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
+                 mentions: list[Mention]) -> list[Mention]:
+    """Return ``mentions`` with the places after verbs of going settled where they can be.
+
+    A mention right after a verb of going keeps only its candidates that are places for
+    the one who went (by the domain's place rules), when some but not all of them are; a
+    word there that no mention holds becomes one when exactly one entity whose name holds
+    it is such a place. Mentions stay in reading order; the others are unchanged.
+    """
+    out = list(mentions)
+    said = [stem(w) for w in words(text)]
+    tokens = word_tokens(text)
+    for end in going_ends(text):
+        after = len(words(text[:end]))
+        mover = next((m for m in reversed(out) if m.end <= after and m.resolved
+                      and place_predicates(world, kg, m.resolved)), None)
+        wheres = place_predicates(world, kg, mover.resolved if mover else None)
+        near = next((m for m in out if after <= m.start <= after + AHEAD), None)
+        if near is not None:
+            places = [c for c in near.candidates if is_place(world, kg, c, wheres)]
+            if places and len(places) < len(near.candidates) and near.start == after + sum(
+                    w in DETERMINERS for w in said[after:near.start]):
+                near.candidates = places
+            continue
+        k = after + sum(1 for w in said[after:after + AHEAD] if w in DETERMINERS)
+        if k >= len(said) or said[k] in STOPWORDS or any(m.start <= k < m.end for m in out):
+            continue
+        named = [n for n in kg.entities if said[k] in {stem(w) for w in name_words(n)}]
+        places = [n for n in named if is_place(world, kg, n, wheres)]
+        if len(places) == 1:
+            new = Mention(k, k + 1, said[k], places, surface=text[tokens[k][0]:tokens[k][1]])
+            out = sorted([*out, new], key=lambda m: m.start)
+    return out
+
+
+def place_predicates(world: WorldModel, kg: KnowledgeGraph, mover: str | None
+                     ) -> frozenset[str]:
+    """Return the predicates that say where ``mover`` is.
+
+    None: those of every rule that keeps each thing in exactly one place (not "at most
+    one" ties such as which TV a remote controls).
+    """
+    preds = world.domain.predicates
+    if mover is not None:
+        groups = world.constraints.place_groups(world.domain, kg.entities.get(mover),
+                                                exactly=False)
+        return frozenset(p for g in groups for p in g)
+    return frozenset(p for r in world.constraints.place_rules(exactly=True)
+                     for p in r.predicates if p in preds and preds[p].arity == 2)
+
+
+def is_place(world: WorldModel, kg: KnowledgeGraph, entity: str,
+             wheres: Collection[str]) -> bool:
+    """Tell whether ``entity`` can be the place of one of ``wheres`` (by its type)."""
+    kind = kg.entities.get(entity)
+    return kind is not None and any(world.domain.accepts(p, 1, kind) for p in wheres)

@@ -1,0 +1,66 @@
+# Copyright 2026 The l3mp_ros Authors
+# SPDX-License-Identifier: Apache-2.0
+"""The place a verb of going names is a place one can be (agent/core/destinations.py).
+
+On the household world with a garden added: four names share "garden", so the word alone
+names none of them, and "garden shed" is the shed, its light and its key alike by its words.
+"""
+
+import pytest
+
+from l3mp_ros.agent.core.clauses import goes_somewhere
+from l3mp_ros.agent.core.request import mentions_of
+from l3mp_ros.agent.report.subjects import going
+from l3mp_ros.retrieval.mentions import resolve
+
+from .agent_fixtures import household_world
+
+
+@pytest.fixture
+def world(tmp_path):
+    w = household_world(tmp_path)
+    for name, kind in [('garden_shed_room', 'room'), ('garden_shed_key', 'pen'),
+                       ('garden_shed_light', 'light'), ('garden_gloves', 'cloth')]:
+        w.kg.add_entity(name, kind)
+    return w
+
+
+def said(world, text):
+    return [(m.surface, m.candidates) for m in mentions_of(world, world.kg, text)]
+
+
+def test_a_word_in_many_names_after_a_verb_of_going_names_the_one_place(world):
+    assert [m.surface for m in resolve(world.kg, 'Anna popped along to garden.')] == ['Anna']
+    assert said(world, 'Anna popped along to garden.') == [('Anna', ['anna']),
+                                                           ('garden', ['garden_shed_room'])]
+    got = going(world, world.kg, 'Anna popped along to garden.',
+                mentions_of(world, world.kg, 'Anna popped along to garden.'))
+    assert got is not None and got.subject == 'anna' and got.words == 'popped along to'
+
+
+def test_a_mention_after_a_verb_of_going_keeps_the_candidates_that_are_places(world):
+    text = 'Jerry went to the garden shed.'
+    before = [m.candidates for m in resolve(world.kg, text)]
+    assert sorted(before[-1]) == ['garden_shed_key', 'garden_shed_light', 'garden_shed_room']
+    assert said(world, text)[-1] == ('garden shed', ['garden_shed_room'])
+
+
+def test_only_a_place_right_after_the_verb_is_settled(world):
+    # where they came from, or a thing taken along, is left as it was read
+    for text in ['Jerry came in from the garden shed.',
+                 'Jerry went out with the garden shed key.',
+                 'Jerry picked up the garden gloves.']:
+        assert said(world, text) == [(m.surface, m.candidates)
+                                     for m in resolve(world.kg, text,
+                                                      steady=world.domain.static_predicates(),
+                                                      predicates=world.domain.predicates,
+                                                      places=world.constraints.place_keys())]
+
+
+def test_getting_up_and_getting_into_clothes_are_not_going(world):
+    assert goes_somewhere('Anna got up from the sofa.') is None
+    assert goes_somewhere('Anna got back to the kitchen.') == 'got back to'
+    text = 'Jerry got into the garden gloves.'
+    assert going(world, world.kg, text, mentions_of(world, world.kg, text)) is None
+    text = 'Jerry got into the kitchen.'
+    assert going(world, world.kg, text, mentions_of(world, world.kg, text)).subject == 'jerry'
