@@ -140,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--ask-together', action=argparse.BooleanOptionalAction, default=None,
                     help='the first question offers every reading (default: config, '
                          'ask_together)')
+    ap.add_argument('--ask-moved', action=argparse.BooleanOptionalAction, default=None,
+                    help='ask about a person moved who neither acts nor goes (default: '
+                         'config, ask_moved)')
     ap.add_argument('--reading-confidence', choices=('least', 'product'), default=None,
                     help="a reading's confidence from the read-back's odds (default: config)")
     ap.add_argument('--ask-below', type=float, default=None,
@@ -164,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                  **({'runner_ups': args.runner_ups} if args.runner_ups is not None else {}),
                  **({'ask_together': args.ask_together} if args.ask_together is not None
                     else {}),
+                 **({'ask_moved': args.ask_moved} if args.ask_moved is not None else {}),
                  ask_left_out=not args.no_left_out,
                  read_back_together=args.read_back_together,
                  **({'reading_confidence': args.reading_confidence}

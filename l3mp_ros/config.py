@@ -186,6 +186,9 @@ class Config:
                          "each one slot of the answer as its runner-up in the answer call's "
                          'own odds (slot_odds), verified; no call (agent/report/runner_ups.py)',
                          AGENT)
+    ask_moved: bool = _p(True, 'a reading that moves a person the report has neither act nor '
+                         'go anywhere ("gave Marta the key" read with Marta moved) is asked '
+                         'about (no call)', AGENT)
     ask_together: bool = _p(True, 'the first question about a reading in doubt offers it '
                             'beside the other readings the checks and the odds give, up to 4 '
                             '("Which is right? 1. ... 2. ..."), instead of yes/no first and the '

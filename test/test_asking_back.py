@@ -28,6 +28,7 @@ from l3mp_ros.agent.core.asking import (
 from l3mp_ros.agent.report.runner_ups import RUNNER_UP
 from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
 from l3mp_ros.cli import main
+from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.testing.fake_openai import NO_OPTION
@@ -517,3 +518,42 @@ def test_a_reading_whose_predicate_the_report_never_says_is_asked_even_when_sure
             assert 'The black jeans are dry. The black jeans are not clean.' in out.question
             assert not updater.answer('none of them').applied
     assert (clean in world.kg) is not asked and out.applied is not asked
+
+
+@pytest.mark.parametrize('report, asked', [('Jerry handed the red pen to Anna.', True),
+                                           ('Anna came over and took the red pen.', False)])
+def test_a_person_moved_who_neither_acts_nor_goes_is_asked_about(tmp_path, report, asked):
+    """``ask_moved``: "handed the red pen to Anna" read with Anna moved to Jerry's bedroom
+    too; Anna only receives, so her move is asked about ("Nothing else." writes the pen
+    alone). Anna who comes over and takes it acts: written as read."""
+    world = household_world(tmp_path)
+    anna_moved = Fact('person_in_room', ('anna', 'jerry_bedroom'))
+    pen = Fact('in_person_hand', ('red_pen', 'anna'))
+    answer = {'content': {'facts': [list(pen.triplet()), list(anna_moved.triplet())]}}
+    with FakeOpenAI([answer] * 4, answers=NO_OPTION) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever(), UpdateSettings(
+            resolve_mentions=True, confirm=False, place_check=False, ask_left_out=False))
+        out = updater.run(report)
+        if asked:
+            assert not out.applied and 'neither act nor go anywhere' in out.errors[0]
+            assert out.question.endswith('With that, which is right? 1. Anna is in '
+                                         "Jerry's bedroom. Anna is no longer in Anna's "
+                                         'bedroom. 2. Nothing else. Or none of them?')
+            done = updater.answer('the second one')
+            assert done.applied and pen in world.kg and anna_moved not in world.kg
+        else:
+            assert out.applied and pen in world.kg and anna_moved in world.kg
+
+
+def test_an_owner_named_first_is_not_who_acts(tmp_path):
+    """"After going to Anna's bedroom, Jerry took the red pen": Jerry acts and goes (the
+    report's first person is Jerry, not the owner Anna), so his move is written unasked."""
+    world = household_world(tmp_path)
+    went = Fact('person_in_room', ('jerry', 'anna_bedroom'))
+    answer = {'content': {'facts': [list(HELD.triplet()), list(went.triplet())]}}
+    with FakeOpenAI([answer] * 4, answers=NO_OPTION) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever(), UpdateSettings(
+            resolve_mentions=True, confirm=False, place_check=False, ask_left_out=False))
+        out = updater.run("After going to Anna's bedroom, Jerry took the red pen.")
+    assert out.applied, out.errors
+    assert HELD in world.kg and went in world.kg

@@ -14,6 +14,7 @@ import time
 
 from ...llm.protocol import LLMError, llm_failure
 from ...paths import share_dir
+from ...retrieval.mention import Mention
 from ...retrieval.mention_lists import owners_only
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
@@ -37,7 +38,7 @@ from .reading import Report, UpdateOutcome
 from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
-from .subjects import PutBy, put_by
+from .subjects import PutBy, going, put_by
 from .whole import (
     in_last,
     in_placing,
@@ -222,8 +223,8 @@ class AskBack:
         low = not_sure(rep.out, rep.settings)
         r = rep.r
         return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
-                     or unsaid_of(rep)) or low or bool(left_out_of(rep))) \
-            and rep.out.update is not None
+                     or unsaid_of(rep) or moved_unsaid(rep)) or low
+                or bool(left_out_of(rep))) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
         """Ask whether the reading is right."""
@@ -245,7 +246,9 @@ class AskBack:
                   *(f'the report does not say {f.predicate} of {f.args[0]}, it speaks of '
                     f'{other}' for f, other in unsaid_of(rep)),
                   *(f'the reading leaves out {e}, which the report names'
-                    for e in left_out_of(rep))]
+                    for e in left_out_of(rep)),
+                  *(f'the reading gives {f.args[0]} a place ({f.text()}), but the report has '
+                    f'{f.args[0]} neither act nor go anywhere' for f in moved_unsaid(rep))]
         sure = pending.readings[0].confidence
         why = '; '.join(doubts) or (
             f'P(right) {fitted().p_right(rep.out.signals()):.2f} is below '
@@ -261,7 +264,8 @@ class AskBack:
         Beside the answer (asked in one question with it), the answer with the facts the
         read-back denied where a part asked again left them out ("stayed on the dock with
         it": the pallet jack denied, the pallet given instead; both went). Then without the
-        denied facts; for each thing the choice did not settle, keeping one of
+        denied facts; without the places of people who neither act nor go
+        (:func:`moved_unsaid`); for each thing the choice did not settle, keeping one of
         its facts at a time (with the denied ones out too); then the parts' change as the
         model answered it, when the report checks took a place into it.
         """
@@ -276,6 +280,9 @@ class AskBack:
                 readings.append(Candidate(back, confidence(stated | put, set(), odds, how),
                                           WITH_DENIED))
         drops = [(set(r.unsure), 'without denied')] if r.unsure else []
+        moved = set(moved_unsaid(rep))
+        if moved:  # "gave Marta the key": without Marta's move
+            drops.append((r.unsure | moved, 'without moving whom the report has not go'))
         needed = needed_removals(rep)
         if needed:
             drops.append((r.unsure | needed, 'without the removal a rule needed'))
@@ -314,6 +321,48 @@ def unsupported(rep: Report) -> list[tuple[Fact, str]]:
     "Took the book from the shelf": its shelf level went with its place on the shelf.
     """
     return [x for c in rep.r.done for x in taken_with(c, rep.world.constraints)]
+
+
+def moved_unsaid(rep: Report) -> list[Fact]:
+    """Return the places the reading gives people the report neither has act nor go.
+
+    "Kofi came out of the office and gave Marta the office key" read with Marta in the
+    office: Marta only receives. A person's place that only a rule keeps (no action moves
+    people) changes for whoever acts in a part (:attr:`.reading.Reading.actors`, a part's
+    leading subject), the first person the report names ("After going to the kitchen,
+    Martin opened the tap"), the first person a part without a subject names, or whoever
+    goes somewhere (:func:`.subjects.going`: "Lucy and Ben went ..."); for anyone else it
+    is in doubt, and asked about (``ask_moved``).
+    """
+    r, world = rep.r, rep.world
+    if not rep.settings.ask_moved or rep.out.update is None:
+        return []
+    kg = r.req.kg
+    people, fluent = Phrasing(world.domain, kg).proper, world.domain.fluent_predicates()
+    moved = [f for f in sorted(rep.update.add) if len(f.args) == 2 and f.predicate not in fluent
+             and kg.entities.get(f.args[0]) in people]
+    if not moved:
+        return []
+
+    def said_in(part: str | None) -> list[Mention]:
+        said = r.req.mentions_in(part) if r.several and part is not None else r.req.mentions
+        return sorted(said, key=lambda m: m.start)
+
+    owners = owners_only(kg, r.req.text, r.req.mentions)  # "Anna's room": not Anna
+
+    def first_person(part: str | None) -> str:
+        return next((m.resolved for m in said_in(part) if m.resolved
+                     and m.resolved not in owners and kg.entities.get(m.resolved) in people), '')
+
+    movers = {a for a in [*r.actors, *r.idle] if a} | {first_person(None)}
+    for part in r.parts:
+        went = going(world, kg, part if r.several else r.req.text, said_in(part))
+        if went is not None:
+            movers |= {went.subject, *went.others}
+    for part, actor in zip([p for p in r.parts if p not in r.skipped], r.actors, strict=False):
+        if actor is None:
+            movers.add(first_person(part))
+    return [f for f in moved if f.args[0] not in movers]
 
 
 def unsaid_of(rep: Report) -> list[tuple[Fact, str]]:

@@ -31,6 +31,7 @@ class UpdateSettings:
     read_back_together: bool = default('read_back_together')  # one call for a part's
     runner_ups: int = default('runner_ups')  # readings offered from the slots' runners-up
     ask_together: bool = default('ask_together')  # the first question offers every reading
+    ask_moved: bool = default('ask_moved')  # a person moved who neither acts nor goes: asked
     ask_decision: str = default('ask_decision')  # readback | fitted (config/decision.json)
     reading_confidence: str = default('reading_confidence')  # least | product
     clarify_timeout: float = default('clarify_timeout')
