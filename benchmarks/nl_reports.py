@@ -143,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument('--ask-moved', action=argparse.BooleanOptionalAction, default=None,
                     help='ask about a person moved who neither acts nor goes (default: '
                          'config, ask_moved)')
+    ap.add_argument('--settled-places', action=argparse.BooleanOptionalAction, default=None,
+                    help='leave the place right after a verb of going unread (default: '
+                         'config, settled_places)')
     ap.add_argument('--reading-confidence', choices=('least', 'product'), default=None,
                     help="a reading's confidence from the read-back's odds (default: config)")
     ap.add_argument('--ask-below', type=float, default=None,
@@ -168,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                  **({'ask_together': args.ask_together} if args.ask_together is not None
                     else {}),
                  **({'ask_moved': args.ask_moved} if args.ask_moved is not None else {}),
+                 **({'settled_places': args.settled_places}
+                    if args.settled_places is not None else {}),
                  ask_left_out=not args.no_left_out,
                  read_back_together=args.read_back_together,
                  **({'reading_confidence': args.reading_confidence}

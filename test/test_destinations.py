@@ -64,3 +64,41 @@ def test_getting_up_and_getting_into_clothes_are_not_going(world):
     assert going(world, world.kg, text, mentions_of(world, world.kg, text)) is None
     text = 'Jerry got into the kitchen.'
     assert going(world, world.kg, text, mentions_of(world, world.kg, text)).subject == 'jerry'
+
+
+def test_the_place_right_after_the_last_verb_of_going_is_settled_by_the_words(world):
+    from l3mp_ros.agent.core.destinations import settled_places
+    from l3mp_ros.world.kg import Fact
+
+    def settled(text, movers=('jerry',)):
+        return settled_places(world, world.kg, text, mentions_of(world, world.kg, text),
+                              list(movers), {'person_in_room'})
+    assert settled('Jerry went to the kitchen.') == {Fact('person_in_room', ('jerry', 'kitchen'))}
+    assert settled('Jerry went to the garden shed.') == {
+        Fact('person_in_room', ('jerry', 'garden_shed_room'))}
+    # on again after it, a place it came from, or a later place: not settled
+    assert settled('Jerry went into the kitchen and took the red pen out to the living '
+                   'room table.') == set()
+    assert settled('Jerry came in from the kitchen.') == set()
+    assert settled('Jerry went to the kitchen and then to the bathroom.') == set()
+
+
+def test_a_settled_place_is_not_read_back(tmp_path):
+    """"Anna went to the kitchen.": one answer call; no yes/no read-back of the place the
+    words give, so no question either (the read-back's odds were the only doubt)."""
+    from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
+    from l3mp_ros.retrieval.full import FullRetriever
+    from l3mp_ros.testing import FakeOpenAI
+    from l3mp_ros.world.kg import Fact
+
+    from .agent_fixtures import client
+    went = Fact('person_in_room', ('anna', 'kitchen'))
+    for settled in (True, False):
+        w = household_world(tmp_path / str(settled))
+        answer = {'content': {'facts': [list(went.triplet())]}}
+        with FakeOpenAI([answer, answer]) as fake:
+            out = NLUpdater(w, client(fake), FullRetriever(), UpdateSettings(
+                place_check=False, settled_places=settled)).run('Anna went to the kitchen.')
+            kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
+        assert out.applied and went in w.kg
+        assert kinds.count('confirm') == (0 if settled else 1), kinds

@@ -17,6 +17,7 @@ from ...world.constraints import RuleKind
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.attempts import DoubtReason, Judged, Verdict
+from ..core.destinations import settled_places
 from ..core.rulings import Act, Ruling
 from .answer_checks import Where
 from .read_back import StatedReadBack
@@ -218,8 +219,12 @@ class ReadBack:
     def judge(self, a: PartAnswer) -> Ruling:
         """Return the answer as read back (amended), or the read-back's errors."""
         r, q, trace = a.r, a.q, a.loop.trace
+        settled = settled_places(a.world, r.req.kg, r.req.text, r.req.mentions,
+                                 [q.going.subject, *q.going.others], q.going.places) \
+            if q.going is not None and a.settings.settled_places else set()
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
-                               lambda f: f in q.placed, templates=a.settings.templates,
+                               lambda f: f in q.placed or f in settled,
+                               templates=a.settings.templates,
                                together=a.settings.read_back_together)
         asked = a.part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement
