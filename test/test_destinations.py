@@ -102,3 +102,20 @@ def test_a_settled_place_is_not_read_back(tmp_path):
             kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
         assert out.applied and went in w.kg
         assert kinds.count('confirm') == (0 if settled else 1), kinds
+
+
+def test_what_is_handed_to_someone_is_settled_by_the_words(world):
+    """"handed the red pen to Anna": the one place predicate that takes a pen and a person
+    (``in_person_hand``); not settled without "to", or with a clause in between."""
+    from l3mp_ros.agent.core.destinations import settled_gifts
+    from l3mp_ros.world.kg import Fact
+
+    def settled(text):
+        return settled_gifts(world, world.kg, text, mentions_of(world, world.kg, text))
+    assert settled('Jerry handed the red pen to Anna.') == {
+        Fact('in_person_hand', ('red_pen', 'anna'))}
+    assert settled('Jerry gave the red pen back to Anna.') == {
+        Fact('in_person_hand', ('red_pen', 'anna'))}
+    assert settled('Jerry gave Anna the red pen.') == set()  # (not read that way)
+    assert settled('Jerry handed the pen he was holding to Anna.') == set()
+    assert settled('Jerry put the red pen on the living room table.') == set()

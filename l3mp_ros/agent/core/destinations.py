@@ -125,3 +125,50 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
         out |= {Fact(p, (mover, near.resolved)) for p in wheres & set(predicates)
                 if world.domain.accepts(p, 1, kg.entities[near.resolved])}
     return out
+
+
+GIVING = frozenset('gave give gives giving handed hand hands handing passed pass passes '
+                   'passing'.split())  # verbs of handing a thing over to someone
+OVER = frozenset('back over across'.split())  # "gave the key back to Nadia"
+TITLES = frozenset('dr mr mrs ms prof'.split())  # "handed the key card to Dr. Hale"
+
+
+def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
+                  mentions: list[Mention]) -> set[Fact]:
+    """Return what the words alone say a person now holds: "handed his scanner to Omar".
+
+    A verb of handing over, a thing named right after it (determiners between), "back",
+    "over" or "across" at most, then "to" and someone named; the fact is the one place
+    predicate that takes the thing first and such a someone second (none when several
+    do: "worn by" beside "held by"). As with :func:`settled_places`, a read-back of it buys
+    nothing: the model's doubt there is about the sentence, not the report.
+    """
+    said = [stem(w) for w in words(text)]
+    by_start = {m.start: m for m in mentions if m.resolved}
+    out: set[Fact] = set()
+    for k, w in enumerate(said):
+        if w not in GIVING:
+            continue
+        j = k + 1
+        while j < len(said) and said[j] in DETERMINERS:
+            j += 1
+        thing = by_start.get(j)
+        if thing is None:
+            continue
+        j = thing.end
+        while j < len(said) and said[j] in OVER:
+            j += 1
+        if j >= len(said) or said[j] != 'to':
+            continue
+        j += 1
+        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
+            j += 1
+        whom = by_start.get(j)
+        if whom is None:
+            continue
+        kinds = kg.entities.get(thing.resolved), kg.entities.get(whom.resolved)
+        preds = [p for p in place_predicates(world, kg, thing.resolved)
+                 if kinds[1] is not None and world.domain.accepts(p, 1, kinds[1])]
+        if len(preds) == 1 and kinds[0] is not None:
+            out.add(Fact(preds[0], (thing.resolved, whom.resolved)))
+    return out

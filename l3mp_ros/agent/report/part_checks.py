@@ -17,7 +17,7 @@ from ...world.constraints import RuleKind
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.attempts import DoubtReason, Judged, Verdict
-from ..core.destinations import settled_places
+from ..core.destinations import settled_gifts, settled_places
 from ..core.rulings import Act, Ruling
 from .answer_checks import Where
 from .read_back import StatedReadBack
@@ -222,6 +222,8 @@ class ReadBack:
         settled = settled_places(a.world, r.req.kg, r.req.text, r.req.mentions,
                                  [q.going.subject, *q.going.others], q.going.places) \
             if q.going is not None and a.settings.settled_places else set()
+        if a.settings.settled_places:
+            settled |= settled_gifts(a.world, r.req.kg, r.req.text, r.req.mentions)
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
                                lambda f: f in q.placed or f in settled,
                                templates=a.settings.templates,
