@@ -33,10 +33,12 @@ def _matched(client, topics=('nl_update', 'voice_command'), wait=20.0):
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize('slip_asked', [False, True])
+# the read-back's odds of the slip: below the asking bar or not, the slip is not asked
+# about: where someone went, right after their verb of going, is not read back
+# (settled_places)
+@pytest.mark.parametrize('odds', [0.9, 0.6])
 def test_the_ros_demo_asks_back_and_the_person_answers_on_voice_command(
-        spinner, tmp_path, capsys, slip_asked):
-    odds = 0.6 if slip_asked else 0.9  # the slip's read-back: asked about below 0.70
+        spinner, tmp_path, capsys, odds):
     with FakeOpenAI(responder=lambda r: respond(r, odds), answers={}) as fake:
         values = {**demo.settings(tmp_path, fake.base_url, 'fake', 'full', 'fast-downward'),
                   'llm_timeout': 10.0, 'plan_timeout': 20.0}
@@ -53,9 +55,9 @@ def test_the_ros_demo_asks_back_and_the_person_answers_on_voice_command(
     lines = out.splitlines()
     # what the person said went out on the topics a person's words go on
     assert probe.got['nl_update'] == [REPORT, SLIP], out
-    slip_answer = ['Yes.'] if slip_asked else []  # believed for a moment, then taken back
-    assert probe.got['voice_command'] == ['The second one.', *slip_answer,
-                                          "No, that's wrong.", 'Where is the red pen?'], out
+    # the slip is believed for a moment, then taken back
+    assert probe.got['voice_command'] == ['The second one.', "No, that's wrong.",
+                                          'Where is the red pen?'], out
     # the question was said on say before it was answered, and printed with its answer
     say = probe.got['say']
     asked = next(i for i, s in enumerate(say) if 'With that, which is right?' in s)
@@ -73,8 +75,8 @@ def test_the_ros_demo_asks_back_and_the_person_answers_on_voice_command(
     back = [e for e in events if e.info.get('withdraws') == slip.id]
     assert len(back) == 1 and back[0].status == EventStatus.APPLIED
     assert any(s.startswith("Taken back. Anna is in Anna's bedroom.") for s in say), say
-    assert any(s.startswith('Just to check: Anna is in the kitchen.') for s in say) \
-        == slip_asked, say
+    assert not any('Anna is in the kitchen' in s and s.endswith(('right?', 'them?'))
+                   for s in say), say  # never asked about
     # the answer on say is the written fact's, and it is what the demo printed
     where = next(s for s in say if s.startswith('The red pen is') and 'which is' not in s)
     assert where.startswith("The red pen is in Jerry's hand.")

@@ -52,7 +52,8 @@ def answer(world, text, stated, *, parts=None, part=None, fast=False, llm=None,
 
     With ``parts``, the first part is accepted already (Gary went into Jerry's bedroom).
     """
-    s = UpdateSettings(**{'ask_going': False, **settings})
+    # the read-back tests ask about Gary's move: read back unless a test settles it
+    s = UpdateSettings(**{'ask_going': False, 'settled_places': False, **settings})
     llm = llm or ScriptedLLM()
     r = reading(world, text, parts, s)
     if parts:
@@ -198,6 +199,18 @@ def test_read_back_keeps_an_answer_read_back_as_given(world):
     assert ruling.act is Act.AMEND and ruling.value.accepted
     assert ruling.value.value is a.got.value and not ruling.value.errors
     assert llm.asked == ['confirm'] and not a.loop.trace.doubts
+
+
+@covers(ReadBack)
+def test_read_back_leaves_the_place_the_words_settle_unread(world):
+    # "Gary went into Jerry's bedroom": the bedroom is settled by the words
+    # (settled_places); only the light is read back
+    llm = ScriptedLLM(YES)
+    a = answer(world, GOING, [WENT, LIT], llm=llm, settled_places=True)
+    ruling = ruled(ReadBack(), a)
+    assert ruling.act is Act.AMEND and ruling.value.accepted
+    assert llm.asked == ['confirm'] and not llm.replies
+    assert [h['fact'] for h in a.loop.trace.history if 'confirm' in h] == [list(LIT.triplet())]
 
 
 @covers(ReadBack)
