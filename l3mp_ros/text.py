@@ -23,6 +23,8 @@ class UtteranceKind(StrEnum):
     QUESTION = 'question'  # asks about the world: answered from the KG
 
 
+#: words written before a person's name ("Mrs Patel", "Dr. Hale")
+TITLES = frozenset('mr mrs ms miss dr prof'.split())
 STOPWORDS = frozenset("""
 a an the and or but if then so of to in on at by for from with without into onto off out
 up down over under again still now just also too very is are was were be been being has

@@ -64,6 +64,16 @@ def test_getting_up_and_getting_into_clothes_are_not_going(world):
     assert going(world, world.kg, text, mentions_of(world, world.kg, text)) is None
     text = 'Jerry got into the kitchen.'
     assert going(world, world.kg, text, mentions_of(world, world.kg, text)).subject == 'jerry'
+    # "from" or "off" with no place after it: coming round, going off (as milk does)
+    for text, subject in [('Jerry has come round from his nap.', None),
+                          ('Jerry went off to the kitchen.', 'jerry'),
+                          ('Anna has gone down to the kitchen.', 'anna'),
+                          ('Jerry came back in from the garden shed.', 'jerry'),
+                          # "but" between: the first thing named is not who went
+                          ('The red pen is still there, but Anna has gone to the kitchen.',
+                           None)]:
+        got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+        assert (got.subject if got else None) == subject, text
 
 
 def test_the_place_right_after_the_last_verb_of_going_is_settled_by_the_words(world):

@@ -75,3 +75,18 @@ def test_household_sentences_past_tense_and_changes(tmp_path):
                        [F('(person_in_room anna bathroom)')])
     assert say.change(change) == ('Anna is in the bathroom. The bathroom light is no longer on. '
                                   "Anna is no longer in Anna's bedroom.")
+
+
+def test_a_name_after_a_title_is_a_name_and_keeps_its_group_names():
+    """"mrs_patel" among the mechanics is "Mrs Patel"; without the title rule her two
+    words made the whole group common nouns ("the maria")."""
+    domain = DomainSchema.from_text(GARAGE)
+    kg = KnowledgeGraph('garage')
+    for name, t in (('maria', 'mechanic'), ('mrs_patel', 'mechanic'), ('bay_2', 'bay'),
+                    ('red_van', 'car')):
+        kg.add_entity(name, t)
+    said = Phrasing(domain, kg)
+    assert said.entity('maria') == 'Maria' and said.entity('mrs_patel') == 'Mrs Patel'
+    assert said.say(F('(mechanic_at_bay mrs_patel bay_2)')) == 'Mrs Patel is at bay 2.'
+    kg.add_entity('head_mechanic', 'mechanic')  # two words, no title: not names any more
+    assert Phrasing(domain, kg).entity('maria') == 'the maria'

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..text import TITLES
 from . import english as en
 from .action_reading import DomainWords, rule_action
 from .action_templates import read_step
@@ -79,8 +80,8 @@ class Phrasing:
         """Return the types of names (people, usually).
 
         Their members, and those of their supertypes, are all one-word names that no type
-        or predicate uses: not "apples" of a food type whose other members are
-        "canned_beans".
+        or predicate uses (or such a name after a title: "mrs_patel"): not "apples" of a
+        food type whose other members are "canned_beans".
         """
         used = set()
         for t in (self.domain.types if self.domain else set(kg.entities.values())):
@@ -92,10 +93,14 @@ class Phrasing:
         for name, t in kg.entities.items():
             members.setdefault(self._lineage(t)[-1], []).append(name)
 
+        def a_name(n: str) -> bool:  # "jerry"; "mrs_patel" (a title, then a name)
+            ws = words(n)
+            return (len(ws) == 1 and n.isalpha() and n not in used) or (
+                len(ws) == 2 and ws[0] in TITLES and ws[1].isalpha() and ws[1] not in used)
+
         def names_only(t: str) -> bool:
             group = members[self._lineage(t)[-1]]
-            return len(group) >= 2 and all(len(words(n)) == 1 and n.isalpha()
-                                           and n not in used for n in group)
+            return len(group) >= 2 and all(a_name(n) for n in group)
         return frozenset(t for t in set(kg.entities.values()) if names_only(t))
 
     def _lineage(self, t: str) -> tuple[str, ...]:

@@ -49,7 +49,7 @@ SUBORDINATORS = frozenset('after before once having while when as since'.split()
 # out to"); "moved the
 # tablet" or "left her door open" are no such verbs (an object follows)
 _GOING = re.compile(
-    r'\b(?:came|comes|come|coming|went|goes|go|going|walked|walks|walking|stepped|steps|'
+    r'\b(?:came|comes|come|coming|went|gone|goes|go|going|walked|walks|walking|stepped|steps|'
     r'headed|heads|heading|ran|runs|running|returned|returns|hurried|rushed|strolled|'
     r'wandered|popped|moved|moves|drove|arrived|arrives|(?:got|gets)(?!\s+up\b)|'
     r'on\s+(?:his|her|their|my|our)\s+way)\s+(?:just\s+|now\s+)?'

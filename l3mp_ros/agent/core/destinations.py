@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from ...retrieval.mention import DETERMINERS, Mention, word_tokens
-from ...text import STOPWORDS, name_words, stem, words
+from ...text import STOPWORDS, TITLES, name_words, stem, words
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
 from .clauses import going_ends
@@ -130,7 +130,6 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
 GIVING = frozenset('gave give gives giving handed hand hands handing passed pass passes '
                    'passing'.split())  # verbs of handing a thing over to someone
 OVER = frozenset('back over across'.split())  # "gave the key back to Nadia"
-TITLES = frozenset('dr mr mrs ms prof'.split())  # "handed the key card to Dr. Hale"
 
 
 def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,

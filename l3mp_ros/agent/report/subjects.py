@@ -198,6 +198,10 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
     if verb.lower().startswith(('got ', 'gets ')) \
             and _not_a_place(world, kg, mentions, at + len(words(verb))):
         return None  # "got into his robe": dressed, not gone
+    after = at + len(words(verb))
+    if verb.lower().endswith((' from', ' off')) and not any(after <= m.start <= after + 2
+                                                            for m in mentions):
+        return None  # "come round from his anaesthetic", "the milk's gone off": no place
     mentions = _named(mentions)
     first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.end > at or first.resolved is None:
@@ -213,6 +217,8 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
         if m.end > at or m.resolved is None or between not in (['and'], []):
             break
         joined.append(m)
+    if 'but' in said[joined[-1].end:at]:
+        return None  # "the castle backdrop is still down, but the forest one has gone up"
     places = [_places(world, kg, m.resolved) for m in joined]
     if not places[0]:
         return None
