@@ -75,13 +75,13 @@ def place_predicates(world: WorldModel, kg: KnowledgeGraph, mover: str | None
     None: those of every rule that keeps each thing in exactly one place (not "at most
     one" ties such as which TV a remote controls).
     """
-    preds = world.domain.predicates
     if mover is not None:
         groups = world.constraints.place_groups(world.domain, kg.entities.get(mover),
                                                 exactly=False)
         return frozenset(p for g in groups for p in g)
-    return frozenset(p for r in world.constraints.place_rules(exactly=True)
-                     for p in r.predicates if p in preds and preds[p].arity == 2)
+    preds = world.domain.predicates
+    return frozenset(p for p in world.constraints.place_predicates()
+                     if p in preds and preds[p].arity == 2)
 
 
 def is_place(world: WorldModel, kg: KnowledgeGraph, entity: str,

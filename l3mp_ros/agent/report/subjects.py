@@ -244,6 +244,4 @@ def _not_a_place(world: WorldModel, kg: KnowledgeGraph, mentions: Sequence[Menti
 
 def _places(world: WorldModel, kg: KnowledgeGraph, subject: str) -> frozenset[str]:
     """Return the predicates that say where ``subject`` is (at most one place, or one)."""
-    groups = world.constraints.place_groups(world.domain, kg.entities.get(subject),
-                                            exactly=False)
-    return frozenset(p for g in groups for p in g)
+    return place_predicates(world, kg, subject)
