@@ -81,6 +81,7 @@ def test_a_clause_without_a_subject_goes_with_the_one_before(
     world = _world(mini_domain, mini_constraints, mini_kg)
     assert _leading(world, mini_kg, 'Gary went into the kitchen') == 'gary'
     assert _leading(world, mini_kg, 'The red pen fell off the table') == 'red_pen'
+    assert _leading(world, mini_kg, "Gary's gone into the kitchen") == 'gary'  # Gary has
     for text in ('went into the kitchen', 'brought the blue pen out to the kitchen table',
                  "Gary's pen fell off the table", 'he went into the kitchen'):
         assert _leading(world, mini_kg, text) is None, text
@@ -167,3 +168,20 @@ def test_a_parts_mentions_are_the_reports_resolved_once_and_counted_from_the_par
     # a part that is no span of the report is resolved on its own
     assert [m.surface for m in req.mentions_in('Jerry went to the kitchen')] == [
         m.surface for m in mentions_of(world, mini_kg, 'Jerry went to the kitchen')]
+
+
+def test_the_one_named_right_before_the_verb_of_going_is_who_went(
+        mini_domain, mini_constraints, mini_kg):
+    # "Gary moved Jerry's pen ..., and his book's gone in with it": the book went, not
+    # Gary; "... and went to the kitchen" still goes with the one the report began with
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    g = _going(world, mini_kg, 'Gary put the red pen on the shelf, and the dune book has '
+                               'gone into the kitchen.')
+    assert g is not None and g.subject == 'dune'
+    g = _going(world, mini_kg, 'Gary took the red pen off the table and went to the kitchen.')
+    assert g is not None and g.subject == 'gary'
+    # a list of what one subject did: "unlocked the kitchen, went in"
+    g = _going(world, mini_kg, 'Gary took the dune book, went into the kitchen.')
+    assert g is not None and g.subject == 'gary'
+    g = _going(world, mini_kg, 'The dune book for Jerry was moved into the kitchen.')
+    assert g is not None and g.subject == 'dune'  # "for Jerry": no subject

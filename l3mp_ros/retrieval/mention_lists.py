@@ -11,12 +11,38 @@ noun phrase is about (:func:`head`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 
 from l3mp_ros.world.kg import KnowledgeGraph
 
 from ..text import name_words, stem
 from .mention import PRONOUNS, Mention, word_tokens
+
+#: a possessive or a contracted verb ending a surface: "Tom's", "radio’s"
+CLITIC_RE = re.compile(r"['\u2019]s$")
+
+
+#: words after "X's" that make it "X has" or "X is", not an owner: "Tom's gone out"
+AFTER_CONTRACTION = frozenset(
+    'gone been got done taken come put left just already still now not back out off in '
+    'on up down over away also finally brought given given made seen shut set run lost '
+    'broken fallen'.split())
+
+
+def owner_at(raw: list[str], k: int, mentions: Iterable[Mention] = ()) -> bool:
+    """Tell whether word ``k`` of ``raw`` is written as an owner ("Theo's" in "Theo's tube").
+
+    Not a clitic of a verb: "Tom's gone out", "Liam's wheeled the robot", "Mia's cleaning"
+    (the next word is a participle or adverb, or ends in -ed or -ing and starts no mention).
+    """
+    if not raw[k].lower().endswith(("'s", "s'")) or k + 1 >= len(raw):
+        return False
+    nxt = raw[k + 1].lower()
+    if any(m.start == k + 1 for m in mentions):
+        return True
+    verbal = nxt in AFTER_CONTRACTION or (len(nxt) >= 5 and nxt.endswith(('ed', 'ing')))
+    return not (raw[k].lower().endswith("'s") and verbal)
 
 
 def last_mentioned(mentions: Iterable[Mention]) -> dict[str, int]:
@@ -32,22 +58,29 @@ def last_mentioned(mentions: Iterable[Mention]) -> dict[str, int]:
     return where
 
 
+def _bare(surface: str) -> str:
+    """Return ``surface`` without a clitic on its last word ("Tom's" → "Tom")."""
+    return CLITIC_RE.sub('', surface) or surface
+
+
 def surfaces(mentions: list[Mention], owners: Collection[str] = ()) -> dict[str, str]:
     """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa".
 
     A name written as two mentions side by side is said whole ("Professor Okafor": the
     type, then the name). A thing written with the name of one of ``owners`` last ("the
-    DNA tube Mia left") is said as owned ("Mia's DNA tube").
+    DNA tube Mia left") is said as owned ("Mia's DNA tube"). A name written with a clitic
+    ("Tom's gone out", "the radio's died") is said without it: "Tom", "the radio".
     """
     out: dict[str, str] = {}
     for k, m in enumerate(mentions):
         n = m.resolved
         if not n or not m.surface or n in out:
             continue
-        surface = m.surface
+        surface = _bare(m.surface)
         after = mentions[k + 1] if k + 1 < len(mentions) else None
-        if after is not None and after.resolved == n and after.start == m.end and after.surface:
-            surface = f'{surface} {after.surface}'
+        if after is not None and after.resolved == n and after.start == m.end and after.surface \
+                and _bare(after.surface).lower() != surface.lower():
+            surface = f'{surface} {_bare(after.surface)}'
         said = surface.split()
         if len(said) > 1 and "'" not in surface and said[-1].istitle() \
                 and said[-1].lower() in owners and said[-1].lower() != n:
@@ -89,7 +122,7 @@ def owners_only(kg: KnowledgeGraph, text: str, mentions: list[Mention]) -> set[s
     raw = [t[2] for t in word_tokens(text)]
 
     def owner(m: Mention) -> bool:
-        return raw[m.end - 1].endswith(("'s", "s'")) and m.end < len(raw)
+        return owner_at(raw, m.end - 1, mentions)
 
     owned = {m.resolved for m in mentions if m.resolved and owner(m)}
     named = {m.resolved for m in mentions if m.resolved and not owner(m)}
@@ -109,7 +142,7 @@ def head(mentions: list[Mention], text: str) -> Mention | None:
     """
     raw = [t[2] for t in word_tokens(text)]
     for m in mentions:
-        owner = raw[m.end - 1].endswith(("'s", "s'")) and any(o.start >= m.end for o in mentions)
+        owner = owner_at(raw, m.end - 1, mentions) and any(o.start >= m.end for o in mentions)
         if m.describes is None and not owner:
             if m.resolved is None:  # "the cradle at the tills": till_cradle is a cradle
                 said = set(m.text.split())

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ...retrieval.mention import Mention
+from ...retrieval.mention import Mention, word_tokens
+from ...retrieval.mention_lists import owner_at
 from ...text import WORD_RE, folded, words
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
@@ -54,6 +55,13 @@ class GoingSubject:
                 f'{names} {"are" if len(who) > 1 else "is"} now')
 
 
+#: words that may stand between a subject and its verb of going ("has just gone")
+AUXILIARIES = frozenset('has have had is was were are been just now also already all then'
+                        .split())
+
+#: words before a mention that make it no subject ("the parcel for Carol was moved out")
+PREPOSITIONS = frozenset('for to from with of by in on at into onto about'.split())
+
 # words that may stand before the verb of a clause whose subject is left out ("and then
 # came back in"): the subject is the one of the clause before
 ELIDED_LEAD = frozenset('then and also later soon just straight quickly finally'.split())
@@ -78,8 +86,9 @@ def leading_subject(world: WorldModel, kg: KnowledgeGraph, text: str,
     if first is None or first.start > 2 or first.resolved is None:
         return None
     said = WORD_RE.findall(folded(text))
-    if first.end <= len(said) and "'" in said[first.end - 1]:
-        return None
+    if first.end <= len(said) and "'" in said[first.end - 1] \
+            and owner_at(said, first.end - 1, mentions):
+        return None  # "Nadia's blanket was put away", not "Nadia's put the blanket away"
     return first.resolved if _places(world, kg, first.resolved) else None
 
 
@@ -185,10 +194,11 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
 
     The subject is the report's first mention (within its first three words, before a
     verb of going, one candidate), with those joined to it by "and" ("Lucy and Ben went to
-    the staff room"); it counts when a functional rule keyed on it keeps where it is (a
-    person, a thing, the robot), so the answer must move it. A part that starts with its
-    verb of going ("came straight back in") goes with ``actor``, the subject of the part
-    before it (:func:`leading_subject`).
+    the staff room"), unless another mention stands right before the verb ("Sarah moved
+    Tigger ..., and his bowl's gone in": the bowl); it counts when a functional rule keyed
+    on it keeps where it is (a person, a thing, the robot), so the answer must move it. A
+    part that starts with its verb of going ("came straight back in") goes with ``actor``,
+    the subject of the part before it (:func:`leading_subject`).
     """
     verb = goes_somewhere(text)
     if verb is None:
@@ -219,11 +229,27 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
         joined.append(m)
     if 'but' in said[joined[-1].end:at]:
         return None  # "the castle backdrop is still down, but the forest one has gone up"
+    own = next((m for m in reversed(mentions) if joined[-1].end <= m.start and m.end <= at
+                and m.resolved is not None), None)
+    if own is not None and {w.lower() for w in said[own.end:at]} <= AUXILIARIES \
+            and not _comma_between(text, own.end, verb) \
+            and (own.start == 0 or said[own.start - 1].lower() not in PREPOSITIONS):
+        # "Sarah moved Tigger ..., and his bowl's gone in with him": the bowl went
+        places = _places(world, kg, own.resolved)
+        if places:
+            return GoingSubject(own.resolved, verb, places)
     places = [_places(world, kg, m.resolved) for m in joined]
     if not places[0]:
         return None
     others = tuple(m.resolved for m, p in zip(joined[1:], places[1:], strict=True) if p)
     return GoingSubject(first.resolved, verb, frozenset().union(*places), others)
+
+
+def _comma_between(text: str, end: int, verb: str) -> bool:
+    """Tell whether a comma stands between word ``end`` and ``verb`` ("her office, went in")."""
+    tokens = word_tokens(text)
+    start = text.lower().find(verb.lower())
+    return 0 < end <= len(tokens) and any(c in text[tokens[end - 1][1]:start] for c in ',;')
 
 
 def _not_a_place(world: WorldModel, kg: KnowledgeGraph, mentions: Sequence[Mention],
