@@ -220,9 +220,10 @@ class Config:
                         'no log-probabilities give no odds', AGENT)
     prompt_phrasing: str = _p('words', "how facts are said to the model in the read-back's "
                               "statements and the where-questions' options: words (the "
-                              "predicate's words, as measured so far) or templates (the "
-                              "domain's sentence templates, as people are spoken to)", AGENT,
-                              choices=PROMPT_PHRASINGS)
+                              "predicate's words, as measured so far; the templates where "
+                              'those words make no sentence, "carried the robot") or '
+                              "templates (the domain's sentence templates, as people are "
+                              'spoken to)', AGENT, choices=PROMPT_PHRASINGS)
     per_slot: int = _p(30, 'entities offered per argument slot of an answer (the most relevant '
                        'first)', AGENT)
     split_clauses: bool = _p(True, 'read a report or task telling several changes part by part',

@@ -153,7 +153,7 @@ def test_widen_reads_a_doubtful_report_again_with_every_fact(tmp_path):
     assert len(full) == len(world.kg.facts) and first < full and len(first) < len(full) / 4
     widened = [h for h in out.history if 'widened' in h]
     assert len(widened) == 1 and widened[0]['widened'].startswith('refused: ')
-    assert 'does not read "the red pen is now in hand Jerry"' in widened[0]['widened']
+    assert 'does not read "The red pen is now in Jerry\'s hand"' in widened[0]['widened']
     assert widened[0]['diff'] == upd([OLD.triplet()], [('red_pen', 'in_person_hand', 'jerry')])
     assert any(n.startswith('read again with every retrieved fact') for n in out.notes)
     assert out.attempts == 2 and out.usage.calls == len(fake.requests)
@@ -473,8 +473,8 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     assert confirm['response_format']['json_schema']['name'] == 'confirm'
     # the entities the report's words settled are put as the report wrote them
     assert confirm['messages'][-1]['content'] == (
-        f'Report: {REPORT}\nStatement: the red pen is now in hand Jerry\nAnswer:')
-    assert not out.applied and 'does not read "the red pen is now in hand Jerry"' in \
+        f"Report: {REPORT}\nStatement: The red pen is now in Jerry's hand\nAnswer:")
+    assert not out.applied and 'does not read "The red pen is now in Jerry\'s hand"' in \
         out.errors[0]
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
     # asking back (the default): the denied reading waits for the speaker, nothing written

@@ -224,7 +224,10 @@ def test_the_model_is_put_the_templates_only_with_prompt_phrasing_templates(tmp_
     world = household_world(tmp_path)
     pen = Fact('in_person_hand', ('red_pen', 'jerry'))
     words = StatedReadBack(None, world, 0.0)
-    assert words.claim(pen, False, None) == 'red pen is now in hand jerry'
+    room = Fact('person_in_room', ('jerry', 'kitchen'))
+    assert words.claim(room, False, None) == 'jerry is now in kitchen'
+    # words that make no sentence ("in hand jerry") are said in the templates anyway
+    assert words.claim(pen, False, None) == "The red pen is now in Jerry's hand"
     said = StatedReadBack(None, world, 0.0, templates=True)
     assert said.claim(pen, False, None) == "The red pen is now in Jerry's hand"
     assert said.claim(pen, True, {'red_pen': 'the pen'}) == "The pen is no longer in Jerry's hand"
@@ -251,3 +254,22 @@ def test_the_store_keeps_the_phrasebook_it_was_made_with(tmp_path, capsys):
     assert Phrasing(world.domain, world.kg).say(Fact('at', ('rover1', 'wp1'))) == \
         'Rover1 waits at wp1.'
     world.close()
+
+
+def test_words_that_make_no_sentence_are_told_by_their_shape():
+    # "is now carried the robot", "the tablet is now battery full", "the dock now lights
+    # on": the read-back says these in the templates; "now rests on", "is now held by",
+    # "is now switched on" stay in words
+    from l3mp_ros.agent.core.wording import awkward
+    from l3mp_ros.world.domain import DomainSchema
+    domain = DomainSchema.from_text(
+        '(define (domain shapes) (:requirements :typing) (:types item robot zone device)'
+        ' (:predicates (carried ?x - item ?r - robot) (held_by ?x - item ?r - robot)'
+        ' (rests_on ?x - item ?z - zone) (in_gripper ?x - item ?r - robot)'
+        ' (battery_full ?d - device) (lights_on ?z - zone) (switched_on ?d - device)'
+        ' (sealed ?x - item) (has_charger ?z - zone)))')
+    said = {p: awkward(p, domain) for p in domain.predicates}
+    assert said == {'carried': True, 'held_by': False, 'rests_on': False,
+                    'in_gripper': True, 'battery_full': True, 'lights_on': True,
+                    'switched_on': False, 'sealed': False, 'has_charger': True}
+    assert not awkward('carried', None) and not awkward('unknown', domain)

@@ -62,6 +62,31 @@ def phrase(predicate: str, *, removed: bool = False, still: bool = False,
     return f'is {when}{" ".join(words)}'
 
 
+#: words that end a relation's phrase before its object ("rests on X", "held by X")
+_PREPOSITIONS = frozenset('in on at by to for from of with into onto under over near inside '
+                          'behind beside between'.split())
+
+
+def awkward(predicate: str, domain: DomainSchema | None) -> bool:
+    """Tell whether :func:`phrase` makes no sentence of ``predicate`` ("is now carried robot").
+
+    A relation whose words neither start with a verb nor end in a preposition ("carried",
+    "in gripper": "the memo is now carried the robot"); a state of several words not led
+    by a participle ("battery full", "lights on": "the tablet is now battery full"). Such
+    facts are said in the domain's sentence templates instead (:mod:`~l3mp_ros.world.
+    phrasing`): "the memo is now carried by the robot", "the tablet's battery is now full".
+    """
+    sig = getattr(domain, 'predicates', {}).get(predicate) if domain is not None else None
+    if sig is None:
+        return False
+    words = predicate_words(predicate, domain)
+    if words[0] in ('is', 'are') and len(words) > 1:
+        words = words[1:]
+    if len(sig.params) == 2:
+        return not (words[0] == 'has' or _is_verb(words[0])) and words[-1] not in _PREPOSITIONS
+    return len(sig.params) == 1 and len(words) > 1 and not words[0].endswith(('ed', 'en'))
+
+
 def _base(verb: str) -> str:
     """Return the bare form of a third-person verb: rests → rest, has → have."""
     if verb == 'has':

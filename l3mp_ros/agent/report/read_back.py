@@ -26,7 +26,7 @@ from ...world.model import WorldModel
 from ...world.phrasing import Phrasing
 from ...world.templates import Form
 from ..core.attempts import DoubtReason, Trace
-from ..core.wording import say
+from ..core.wording import awkward, say
 
 
 def report_head(text: str, part: str | None) -> str:
@@ -61,8 +61,11 @@ class StatedReadBack:
     together: bool = False
 
     def claim(self, fact: Fact, removed: bool, written: dict[str, str] | None) -> str:
-        """Return the statement the model is asked about (``prompt_phrasing``)."""
-        if not self.templates:
+        """Return the statement the model is asked about (``prompt_phrasing``).
+
+        In words, unless the predicate's words make no sentence (:func:`.wording.awkward`).
+        """
+        if not self.templates and not awkward(fact.predicate, self.world.domain):
             return say(fact, removed=removed, domain=self.world.domain, names=written)
         said = Phrasing(self.world.domain, self.world.kg, names=written)
         return said.say(fact, Form.NO_LONGER if removed else Form.CHANGED).rstrip('.')
