@@ -115,8 +115,8 @@ def test_a_settled_place_is_not_read_back(tmp_path):
 
 
 def test_what_is_handed_to_someone_is_settled_by_the_words(world):
-    """"handed the red pen to Anna": the one place predicate that takes a pen and a person
-    (``in_person_hand``); not settled without "to", or with a clause in between."""
+    """"handed the red pen to Anna", "gave Anna the red pen": the one place predicate that
+    takes a pen and a person (``in_person_hand``); not with a clause in between."""
     from l3mp_ros.agent.core.destinations import settled_gifts
     from l3mp_ros.world.kg import Fact
 
@@ -126,6 +126,14 @@ def test_what_is_handed_to_someone_is_settled_by_the_words(world):
         Fact('in_person_hand', ('red_pen', 'anna'))}
     assert settled('Jerry gave the red pen back to Anna.') == {
         Fact('in_person_hand', ('red_pen', 'anna'))}
-    assert settled('Jerry gave Anna the red pen.') == set()  # (not read that way)
+    assert settled('Jerry gave Anna the red pen.') == {  # whom, then the thing
+        Fact('in_person_hand', ('red_pen', 'anna'))}
+    assert settled('Jerry gave Anna a hand.') == set()
+    assert settled('Jerry handed his shiny red pen to Anna.') == {  # a word the name lacks
+        Fact('in_person_hand', ('red_pen', 'anna'))}
     assert settled('Jerry handed the pen he was holding to Anna.') == set()
     assert settled('Jerry put the red pen on the living room table.') == set()
+    # a phone is held by one person and owned by one: the words hand it over, they do
+    # not give it away (no action changes an owner)
+    assert settled("Jerry handed Jerry's phone to Anna.") == {
+        Fact('in_person_hand', ('jerry_phone', 'anna'))}

@@ -98,7 +98,8 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
     "Mia just headed over to the student office": Mia is in the student office, by the
     shape of the sentence; a yes/no read-back of it buys nothing (the model said yes to
     36 of 37 such statements on the public and dev sets, and to the one wrong too). Only
-    the last verb of going counts, its place named right after it (determiners between),
+    the last verb of going counts, its place named right after it (determiners between;
+    after "from" the place, then "to" and where it went),
     and only when no place of the movers is named after it, nor anything after "to" or
     "into" ("went into the cold room and brought the yoghurt out to the packing table" is
     not settled).
@@ -112,8 +113,18 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
     if near is None or near.resolved is None or any(
             w not in DETERMINERS for w in said[after:near.start]):
         return set()
+    if after and said[after - 1] == 'from':  # "walked up from his plot to the potting shed"
+        on = next((m for m in mentions if m.start > near.end), None)
+        if on is None or _led_by(said, on.start) not in TOWARDS or any(
+                w not in DETERMINERS for w in said[near.end + 1:on.start]):
+            return set()
+        near = on
     later = [m for m in mentions if m.start >= near.end]
-    if any(_led_by(said, m.start) in TOWARDS for m in later):
+    kin = place_predicates(world, kg, movers[0])
+
+    def someone(m: Mention) -> bool:  # "handed his fork to Alf": one placed as the mover is
+        return m.resolved is not None and bool(place_predicates(world, kg, m.resolved) & kin)
+    if any(_led_by(said, m.start) in TOWARDS and not someone(m) for m in later):
         return set()  # "... and brought the yoghurt out to the packing table": on again
     named = [c for m in later for c in m.candidates]
     out: set[Fact] = set()
@@ -132,42 +143,54 @@ GIVING = frozenset('gave give gives giving handed hand hands handing passed pass
 OVER = frozenset('back over across'.split())  # "gave the key back to Nadia"
 
 
+def _possessive(text: str, m: Mention) -> bool:
+    """Tell whether mention ``m`` is written as an owner ("Ines's")."""
+    tokens = word_tokens(text)
+    return 0 < m.end <= len(tokens) and tokens[m.end - 1][2].endswith(("'s", "s'"))
+
+
 def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
                   mentions: list[Mention]) -> set[Fact]:
     """Return what the words alone say a person now holds: "handed his scanner to Omar".
 
     A verb of handing over, a thing named right after it (determiners between), "back",
-    "over" or "across" at most, then "to" and someone named; the fact is the one place
+    "over" or "across" at most, then "to" and someone named, or someone named and then the
+    thing ("gave Ines her cough syrup"); the fact is the one place
     predicate that takes the thing first and such a someone second (none when several
-    do: "worn by" beside "held by"). As with :func:`settled_places`, a read-back of it buys
+    do: "worn by" beside "held by"; of those, the ones some action changes: "held by",
+    not "belongs to"). As with :func:`settled_places`, a read-back of it buys
     nothing: the model's doubt there is about the sentence, not the report.
     """
     said = [stem(w) for w in words(text)]
     by_start = {m.start: m for m in mentions if m.resolved}
     out: set[Fact] = set()
+
+    def named_at(j: int, loose: bool = False) -> Mention | None:
+        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
+            j += 1
+        if loose and j not in by_start and said[j:j + 1] != ['to']:
+            j += 1  # one word the name does not carry: "her pricing gun" (price_gun)
+        return by_start.get(j)
     for k, w in enumerate(said):
         if w not in GIVING:
             continue
-        j = k + 1
-        while j < len(said) and said[j] in DETERMINERS:
-            j += 1
-        thing = by_start.get(j)
+        thing = named_at(k + 1, loose=True)
         if thing is None:
             continue
         j = thing.end
         while j < len(said) and said[j] in OVER:
             j += 1
-        if j >= len(said) or said[j] != 'to':
-            continue
-        j += 1
-        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
-            j += 1
-        whom = by_start.get(j)
-        if whom is None:
+        whom = named_at(j + 1) if j < len(said) and said[j] == 'to' else None
+        if whom is None and not _possessive(text, thing):
+            # "gave Ines her cough syrup": whom first, then the thing
+            whom, thing = thing, named_at(thing.end)
+        if whom is None or thing is None:
             continue
         kinds = kg.entities.get(thing.resolved), kg.entities.get(whom.resolved)
         preds = [p for p in place_predicates(world, kg, thing.resolved)
                  if kinds[1] is not None and world.domain.accepts(p, 1, kinds[1])]
+        moved = [p for p in preds if p in world.domain.fluent_predicates()]
+        preds = moved or preds  # held, not owned: no action changes who owns a thing
         if len(preds) == 1 and kinds[0] is not None:
             out.add(Fact(preds[0], (thing.resolved, whom.resolved)))
     return out
