@@ -23,6 +23,7 @@ from l3mp_ros.agent.report.answer_checks import (
 )
 from l3mp_ros.agent.report.reading import Draft
 from l3mp_ros.agent.report.update import NO_CHANGE, RESTATED, UpdateSettings
+from l3mp_ros.retrieval.link import named_in
 from l3mp_ros.world.complete import Completion
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.model import WorldModel
@@ -185,6 +186,38 @@ def test_part_scope_rejects_an_answer_only_about_another_part(world):
     assert ruling.act is Act.REJECT and ruling.barred == {TOOK}
     assert ruling.errors == [f'{TOOK.text()} is not about anything "{PARTS[1]}" names; '
                              'answer only what this part says']
+
+
+@covers(Going)
+def test_going_leaves_a_subject_an_earlier_part_already_put_where_this_part_names(world):
+    # "Gary took the dune book and Gary went to Jerry's bedroom": the first part was
+    # answered with Gary's move too; the second, answered with something else beside it,
+    # leaves Gary where the first part put him, which is where it says he went
+    from l3mp_ros.agent.report.answer_checks import taken_before
+    text = "Gary took the dune book, then Gary went to Jerry's bedroom."
+    parts = ['Gary took the dune book', "then Gary went to Jerry's bedroom."]
+    s = UpdateSettings(ask_going=False)
+    r = reading(world, text, parts, s)
+    r.earlier |= named_in(world.kg, parts[0])  # as asking the first part does
+    r.accept(Completion(Update.of([HERE], [WENT, TOOK]), implied=[(HERE, 'agent_room')]),
+             'gary')
+    d = Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
+              Update.of([], [LIT]))
+    d.take(ruled(Complete(), d))
+    assert d.q.going is not None and taken_before(d.q) == {'gary'}
+    assert not Going().applies(d)
+    # read alone, the same answer leaves Gary behind
+    alone = draft(world, GOING, [LIT])
+    assert Going().applies(alone) and taken_before(alone.q) == set()
+    # a first part answered with nothing but Gary's move said nothing of its own: the
+    # move is this part's, and this answer leaves it out
+    r = reading(world, text, parts, s)
+    r.earlier |= named_in(world.kg, parts[0])
+    r.accept(Completion(Update.of([HERE], [WENT]), implied=[(HERE, 'agent_room')]), 'gary')
+    d = Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
+              Update.of([], [LIT]))
+    d.take(ruled(Complete(), d))
+    assert taken_before(d.q) == set() and Going().applies(d)
 
 
 @covers(Going)

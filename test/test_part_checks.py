@@ -22,6 +22,7 @@ from l3mp_ros.agent.report.part_checks import (
 )
 from l3mp_ros.agent.report.reading import PartAnswer
 from l3mp_ros.agent.report.update import UpdateSettings
+from l3mp_ros.retrieval.link import named_in
 from l3mp_ros.world.complete import Completion
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.model import WorldModel
@@ -47,17 +48,20 @@ def world() -> WorldModel:
 
 
 def answer(world, text, stated, *, parts=None, part=None, fast=False, llm=None,
-           **settings) -> PartAnswer:
+           first=(WENT,), **settings) -> PartAnswer:
     """Return one part's settled answer: ``stated`` judged by :data:`CHECKS` (or a Judged).
 
-    With ``parts``, the first part is accepted already (Gary went into Jerry's bedroom).
+    With ``parts``, the first part is accepted already (``first``: Gary went into Jerry's
+    bedroom).
     """
     # the read-back tests ask about Gary's move: read back unless a test settles it
     s = UpdateSettings(**{'ask_going': False, 'settled_places': False, **settings})
     llm = llm or ScriptedLLM()
     r = reading(world, text, parts, s)
     if parts:
-        r.accept(Completion(Update.of([HERE], [WENT]), implied=[(HERE, 'agent_room')]), 'gary')
+        r.earlier |= named_in(world.kg, parts[0])  # as asking the first part does
+        r.accept(Completion(Update.of([HERE], list(first)), implied=[(HERE, 'agent_room')]),
+                 'gary')
     q = question(world, r, part, CHECKS, s, llm)
     got = q.check(Update.of([], stated)) if isinstance(stated, list | tuple) else stated
     return PartAnswer(r, part or r.parts[0], q, got, Attempts(llm, q.trace, s.attempts),
@@ -87,6 +91,30 @@ def test_repeated_part_asks_again_without_the_earlier_change(world):
                                             "earlier part's change; asked again without it")
     assert llm.asked == ['kg_update'] and not llm.replies
     assert DoubtReason.REPEATED in a.loop.trace.doubts
+
+
+@covers(RepeatedPart)
+def test_a_part_of_going_an_earlier_part_already_took_is_not_asked_again(world):
+    # "Gary took the blue pen and went into Jerry's bedroom", the first part answered with
+    # Gary's move: the second part, answered the same, is done (asked again without it,
+    # it would have nothing left to say, and its subject would not go anywhere)
+    text = "Gary took the blue pen, then Gary went into Jerry's bedroom."
+    parts = ['Gary took the blue pen', "then Gary went into Jerry's bedroom."]
+    a = answer(world, text, [WENT], parts=parts, part=parts[1], first=(WENT, TAKEN))
+    assert a.got.verdict is Verdict.RESTATED and a.q.going is not None
+    assert a.went_before() and not RepeatedPart().applies(a)
+    assert ruled(Still(), a).act is Act.SKIP
+    # a first part that said only where Gary went said nothing of its own: asked again
+    alone = answer(world, text, [WENT], parts=parts, part=parts[1])
+    assert not alone.went_before() and RepeatedPart().applies(alone)
+    # ... unless it named nothing else: "Gary finished his tea" has nothing to say
+    text = "Gary finished his tea, then Gary went into Jerry's bedroom."
+    parts = ['Gary finished his tea', "then Gary went into Jerry's bedroom."]
+    tea = answer(world, text, [WENT], parts=parts, part=parts[1])
+    assert tea.went_before() and not RepeatedPart().applies(tea)
+    # a part that names somewhere else is still asked again
+    b = repeated(world)
+    assert not b.went_before() and RepeatedPart().applies(b)
 
 
 @covers(RepeatedPart)
@@ -210,6 +238,21 @@ def test_read_back_leaves_the_place_the_words_settle_unread(world):
     ruling = ruled(ReadBack(), a)
     assert ruling.act is Act.AMEND and ruling.value.accepted
     assert llm.asked == ['confirm'] and not llm.replies
+    assert [h['fact'] for h in a.loop.trace.history if 'confirm' in h] == [list(LIT.triplet())]
+
+
+@covers(ReadBack)
+def test_read_back_leaves_a_later_parts_settled_place_unread_in_an_earlier_part(world):
+    # "Gary picked up his tea and went into Jerry's bedroom": the first part answered with
+    # where the second part says he went: the words settle it there too
+    text = "Gary finished his tea and went into Jerry's bedroom."
+    parts = ['Gary finished his tea', "went into Jerry's bedroom."]
+    llm = ScriptedLLM(YES)
+    a = answer(world, text, [WENT, LIT], parts=parts, part=parts[0], llm=llm,
+               settled_places=True, first=())
+    assert a.q.going is None
+    ruling = ruled(ReadBack(), a)
+    assert ruling.act is Act.AMEND and ruling.value.accepted
     assert [h['fact'] for h in a.loop.trace.history if 'confirm' in h] == [list(LIT.triplet())]
 
 

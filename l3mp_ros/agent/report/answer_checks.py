@@ -20,7 +20,7 @@ from ..core.attempts import DoubtReason, Verdict
 from ..core.clauses import named_as_source
 from ..core.rulings import Act, Ruling
 from .place_questions import agreed_facts, as_said, changeable, place_groups, where_question
-from .reading import NO_CHANGE, RESTATED, Draft, PartQuestion
+from .reading import NO_CHANGE, RESTATED, Draft, PartQuestion, earlier_going
 from .scope import irrelevant, last_places, relevance_errors
 from .subjects import place_kinds, zone_of
 
@@ -155,9 +155,15 @@ class Going:
     name, setting = 'going', 'verify'
 
     def applies(self, d: Draft) -> bool:
-        """Tell whether a subject said to go somewhere is left where it was."""
+        """Tell whether a subject said to go somewhere is left where it was.
+
+        Not when an earlier part of the report already put it in a place this part names
+        ("Bev's come back up from her plot [answered: in the polytunnel] and gone into the
+        polytunnel").
+        """
         going = d.q.going
-        return not d.errors and going is not None and going.missing(self.moved(d))
+        return not d.errors and going is not None and bool(
+            set(going.unplaced(self.moved(d))) - taken_before(d.q))
 
     @staticmethod
     def moved(d: Draft) -> Update:
@@ -194,6 +200,19 @@ class Verify:
         """Refuse what breaks the domain's types or rules."""
         errors = d.q.world.verifier.check(d.q.kg, d.done.update)
         return Ruling.reject(errors) if errors else Ruling()
+
+
+def taken_before(q: PartQuestion) -> set[str]:
+    """Return the subjects of going an earlier part put in a place this part names.
+
+    Not when a part that named other things was answered with nothing but this going
+    (:func:`.reading.earlier_going`).
+    """
+    if q.going is None or q.scope is None or q.before is None:
+        return set()
+    earlier = q.before.diff_to(q.kg)
+    return {f.args[0] for f in earlier_going(q, earlier.add | earlier.remove)
+            if f in earlier.add and f.args[-1] in q.scope.named}
 
 
 def placed_before(q: PartQuestion, stated: Update) -> set[Fact]:

@@ -23,6 +23,7 @@ from .answer_checks import Where
 from .read_back import StatedReadBack
 from .reading import PartAnswer
 from .scope import STATIVE, changed_before, own_content
+from .subjects import going
 
 
 class RepeatedPart:
@@ -85,7 +86,7 @@ class Still:
                 return Ruling(Act.SKIP)  # "X is still in the office": nothing to change
             return Ruling.reject([f'no change found for the part "{part}" of the report; '
                                   'nothing is applied (a partial update would be wrong)'])
-        if got.value is not None and (STATIVE.search(part) or (
+        if got.value is not None and (STATIVE.search(part) or a.went_before() or (
                 changed_before(kg, got.value.asked) and not own_content(kg, part, r.done))):
             r.restated = True
             return Ruling(Act.SKIP)
@@ -219,9 +220,13 @@ class ReadBack:
     def judge(self, a: PartAnswer) -> Ruling:
         """Return the answer as read back (amended), or the read-back's errors."""
         r, q, trace = a.r, a.q, a.loop.trace
+        # the part's going, or the report's ("Raj has finished on plot 3 [answered: in the
+        # greenhouse] and come up to the greenhouse")
+        went = q.going or (going(a.world, r.req.kg, r.req.text, r.req.mentions)
+                           if r.several else None)
         settled = settled_places(a.world, r.req.kg, r.req.text, r.req.mentions,
-                                 [q.going.subject, *q.going.others], q.going.places) \
-            if q.going is not None and a.settings.settled_places else set()
+                                 [went.subject, *went.others], went.places) \
+            if went is not None and a.settings.settled_places else set()
         if a.settings.settled_places:
             settled |= settled_gifts(a.world, r.req.kg, r.req.text, r.req.mentions)
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,

@@ -254,6 +254,26 @@ def widened(first: UpdateOutcome) -> tuple[UpdateOutcome, str]:
                          retrieval_seconds=first.retrieval_seconds), why
 
 
+def earlier_going(q: PartQuestion, changed: Iterable[Fact]) -> set[Fact]:
+    """Return the facts of ``changed`` (the earlier parts') that are this part's going.
+
+    The places of this part's subjects of going, when the earlier parts that gave them
+    said what they name themselves too: a part that names other things ("Tom grabbed his
+    coffee off the counter") answered with nothing but a later part's going ("and
+    wandered through to the workshop") left its own words unread. A part naming nothing
+    else ("Liam's finished his break") had nothing else to say. Empty without a subject
+    of going.
+    """
+    if q.going is None or q.scope is None:
+        return set()
+    subjects = {q.going.subject, *q.going.others}
+    going = {f for f in changed if f.args and f.args[0] in subjects
+             and f.predicate in q.going.places}
+    places = {a for f in going for a in f.args}
+    own = (q.scope.earlier & q.ctx.mentioned) - subjects - places - q.scope.named
+    return going if not own or set(changed) - going else set()
+
+
 @dataclass
 class PartQuestion:
     """One part's question: its prompt, what its answer may state, and the judge.
@@ -434,7 +454,23 @@ class PartAnswer:
         r, got, kg = self.r, self.got, self.r.req.kg
         return (r.several and got.verdict is Verdict.RESTATED and got.value is not None
                 and bool(r.done) and self.settings.verify and not STATIVE.search(self.part)
-                and changed_before(kg, got.value.asked) and own_content(kg, self.part, r.done))
+                and changed_before(kg, got.value.asked) and own_content(kg, self.part, r.done)
+                and not self.went_before())
+
+    def went_before(self) -> bool:
+        """Tell whether an earlier part already took this part's going to a place it names.
+
+        "Tom grabbed his coffee off the counter and wandered through to the workshop": the
+        first part answered with Tom at the workshop; the second, answered the same, says
+        nothing new, and asked again without it, it has nothing left to say.
+        """
+        q, got = self.q, self.got
+        if q.going is None or q.scope is None or got.value is None:
+            return False
+        changed, asked = self.r.changed(), got.value.asked
+        going = earlier_going(q, changed)
+        return bool(asked.add) and bool(going) and not asked.remove - changed \
+            and all(f in going and f.args[-1] in q.scope.named for f in asked.add)
 
     def take(self, ruling: Ruling) -> None:
         """Apply one part check's ruling to the settled answer."""
