@@ -186,9 +186,11 @@ class Config:
                          "each one slot of the answer as its runner-up in the answer call's "
                          'own odds (slot_odds), verified; no call (agent/report/runner_ups.py)',
                          AGENT)
-    settled_places: bool = _p(True, 'the read-back does not ask whether someone is in the '
-                              'place named right after their verb of going ("went to the '
-                              'hall"): the words settle it (one call fewer)', AGENT)
+    settled_places: bool = _p(True, 'the read-back does not ask what the words settle: '
+                              'someone in the place named right after their verb of going '
+                              '("went to the hall"), a thing held by whom it was handed to, '
+                              'a state said in its own words ("the door has been locked"); '
+                              'one call fewer each (agent/core/destinations.py)', AGENT)
     ask_moved: bool = _p(True, 'a reading that moves a person the report has neither act nor '
                          'go anywhere ("gave Marta the key" read with Marta moved) is asked '
                          'about (no call)', AGENT)

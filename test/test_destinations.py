@@ -137,3 +137,24 @@ def test_what_is_handed_to_someone_is_settled_by_the_words(world):
     # not give it away (no action changes an owner)
     assert settled("Jerry handed Jerry's phone to Anna.") == {
         Fact('in_person_hand', ('jerry_phone', 'anna'))}
+
+
+def test_a_state_said_in_its_own_words_is_settled(world):
+    """"The living room window is open now": ``window_open`` of that window by its words;
+    not when turned round, restated with "still", or the thing is not named."""
+    from l3mp_ros.agent.core.destinations import settled_states
+    from l3mp_ros.world.kg import Fact
+    window = Fact('window_open', ('living_room_window',))
+
+    def settled(text):
+        return settled_states(world, text, mentions_of(world, world.kg, text), [window])
+    assert settled('The living room window is open now.') == {window}
+    assert settled('Jerry opened the living room window.') == {window}
+    assert settled("The living room window isn't open.") == set()
+    assert settled('The living room window is still open.') == set()
+    assert settled('Jerry opened the front door.') == set()  # the window is not named
+    # only a participle's ending comes off the report's word: "opened" is a form of
+    # "open", but "charge" ("on charge") is no form of "charged"
+    from l3mp_ros.agent.core.destinations import _bare
+    assert 'open' in _bare('opened') and 'charged' not in _bare('charge')
+

@@ -20,6 +20,7 @@ from ...text import STOPWORDS, TITLES, name_words, stem, words
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
 from .clauses import going_ends
+from .wording import predicate_words
 
 AHEAD = 2  # words a destination may start after its verb of going ("to the other ...")
 TOWARDS = frozenset('to into onto towards toward'.split())  # a later place things go to
@@ -194,3 +195,51 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
         if len(preds) == 1 and kinds[0] is not None:
             out.add(Fact(preds[0], (thing.resolved, whom.resolved)))
     return out
+
+
+#: words that turn a state's word round or say it held before ("not open", "still open")
+NOT_NEW = frozenset('not no never still already'.split())
+
+
+def _bare(word: str) -> set[str]:
+    """Return the words ``word`` may be a form of: "opened" → opened, open, opene.
+
+    Only the participle's own ending comes off: "charge" (on charge) is no form of
+    "charged".
+    """
+    out = {word}
+    if len(word) > 4 and word.endswith('ed'):
+        out |= {word[:-2], word[:-1]}
+    return out
+
+
+def settled_states(world: WorldModel, text: str, mentions: list[Mention],
+                   added: Collection[Fact]) -> set[Fact]:
+    """Return the added states the report says in the predicate's own words.
+
+    "The storage room door has been locked" read as ``door_locked`` of that door: every
+    word of the predicate (its type words aside) stands in the report in order, the thing
+    is named, and no "not", "n't", "still" or "already" stands within three words before
+    them ("It's still open" restates; "isn't locked" turns it round); the thing is named by
+    a mention that may be nothing else. Removals are never settled: "unlocked" is not
+    "locked", "on charge" is not "charged".
+    """
+    said = [_bare(stem(w)) for w in words(text)]
+    raw = [t[2] for t in word_tokens(text)]
+    named = {m.resolved for m in mentions if m.resolved and len(m.candidates) == 1}
+    out: set[Fact] = set()
+    for f in added:
+        if len(f.args) != 1 or f.args[0] not in named:
+            continue
+        need = [stem(w) for w in predicate_words(f.predicate, world.domain)
+                if len(w) > 2 and w != 'is']
+        at = next((k for k in range(len(said) - len(need) + 1) if need and all(
+            w in forms for forms, w in zip(said[k:k + len(need)], need, strict=True))), None)
+        if at is None:
+            continue
+        before = raw[max(0, at - 3):at]
+        if any(w in NOT_NEW or w.endswith("n't") for w in before):
+            continue
+        out.add(f)
+    return out
+

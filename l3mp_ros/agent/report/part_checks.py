@@ -17,7 +17,7 @@ from ...world.constraints import RuleKind
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.attempts import DoubtReason, Judged, Verdict
-from ..core.destinations import settled_gifts, settled_places
+from ..core.destinations import settled_gifts, settled_places, settled_states
 from ..core.rulings import Act, Ruling
 from .answer_checks import Where
 from .read_back import StatedReadBack
@@ -229,6 +229,9 @@ class ReadBack:
             if went is not None and a.settings.settled_places else set()
         if a.settings.settled_places:
             settled |= settled_gifts(a.world, r.req.kg, r.req.text, r.req.mentions)
+            settled |= settled_states(a.world, a.part if r.several else r.req.text,
+                                      r.req.mentions_in(a.part) if r.several
+                                      else r.req.mentions, a.got.value.stated.add)
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
                                lambda f: f in q.placed or f in settled,
                                templates=a.settings.templates,
