@@ -344,6 +344,8 @@ def test_a_name_before_a_verb_is_no_owner(workshop):
                         ("Cleo's wheeled the blue drill out.", False),
                         ("Cleo's cleaning the paint room.", False),
                         ("Ada took Cleo's drill.", True),
+                        ("Ada took Cleo's padded gloves.", True),  # a thing named after
+                        ("Ada took Cleo's borrowed drill.", True),
                         ("Ada sat at Cleo's desk.", True)]:
         raw = [t[2] for t in word_tokens(text)]
         k = next(i for i, w in enumerate(raw) if w.startswith('cleo'))

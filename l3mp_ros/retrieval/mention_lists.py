@@ -34,14 +34,18 @@ def owner_at(raw: list[str], k: int, mentions: Iterable[Mention] = ()) -> bool:
     """Tell whether word ``k`` of ``raw`` is written as an owner ("Theo's" in "Theo's tube").
 
     Not a clitic of a verb: "Tom's gone out", "Liam's wheeled the robot", "Mia's cleaning"
-    (the next word is a participle or adverb, or ends in -ed or -ing and starts no mention).
+    (the next word is a participle or adverb, or ends in -ed or -ing and neither it nor the
+    word after it starts a mention: "Ella's sleeping bag" is owned).
     """
     if not raw[k].lower().endswith(("'s", "s'")) or k + 1 >= len(raw):
         return False
     nxt = raw[k + 1].lower()
-    if any(m.start == k + 1 for m in mentions):
+    starts = {m.start for m in mentions}
+    if k + 1 in starts:
         return True
-    verbal = nxt in AFTER_CONTRACTION or (len(nxt) >= 5 and nxt.endswith(('ed', 'ing')))
+    # "Ella's sleeping bag", "Mia's padded jacket": a thing named right after the word
+    verbal = nxt in AFTER_CONTRACTION or (len(nxt) >= 5 and nxt.endswith(('ed', 'ing'))
+                                          and k + 2 not in starts)
     return not (raw[k].lower().endswith("'s") and verbal)
 
 
