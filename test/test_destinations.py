@@ -157,4 +157,3 @@ def test_a_state_said_in_its_own_words_is_settled(world):
     # "open", but "charge" ("on charge") is no form of "charged"
     from l3mp_ros.agent.core.destinations import _bare
     assert 'open' in _bare('opened') and 'charged' not in _bare('charge')
-

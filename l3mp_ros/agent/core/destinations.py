@@ -242,4 +242,3 @@ def settled_states(world: WorldModel, text: str, mentions: list[Mention],
             continue
         out.add(f)
     return out
-
