@@ -157,3 +157,19 @@ def test_a_state_said_in_its_own_words_is_settled(world):
     # "open", but "charge" ("on charge") is no form of "charged"
     from l3mp_ros.agent.core.destinations import _bare
     assert 'open' in _bare('opened') and 'charged' not in _bare('charge')
+
+
+def test_what_the_last_clause_takes_is_held_by_its_actor(world):
+    """"Jerry picked up the red pen": in Jerry's hand by the words; not when the clause
+    goes on to put it somewhere, or another clause follows."""
+    from l3mp_ros.agent.core.destinations import settled_takes
+    from l3mp_ros.world.kg import Fact
+
+    def settled(text, actor='jerry'):
+        return settled_takes(world, world.kg, text, mentions_of(world, world.kg, text), actor)
+    pen = {Fact('in_person_hand', ('red_pen', 'jerry'))}
+    assert settled('Jerry picked up the red pen.') == pen
+    assert settled('took the red pen from the living room table.') == pen
+    assert settled('Jerry took the red pen to the kitchen.') == set()
+    assert settled('Jerry took the red pen and went to the kitchen.') == set()
+    assert settled('Jerry picked up the red pen.', actor=None) == set()

@@ -160,6 +160,17 @@ def test_the_place_check_passes_an_update_the_answers_agree_with(world, mini_kg)
     assert not c.errors and not c.against and c.asked == len(log) == 2  # one call each
 
 
+def test_a_place_the_words_settle_is_not_asked_about(world, mini_kg):
+    # the same update, its new place for the dune settled by the words ("handed the dune
+    # book to ...", destinations.py): only Gary is asked about
+    log = []
+    with FakeOpenAI(responder=responder({'where is the gary': 'jerry bedroom'}, log)) as fake:
+        c = sq.check_places(client(fake), world, mini_kg, NARRATIVE, PARTIAL, ENTS, _trace(),
+                            stay=True, settled={Fact('placed_at', ('dune', 'jerry_shelf'))})
+    assert [q for q, _ in log if q.startswith('Where is the dune')] == []
+    assert [e for e, _, _ in c.against] == ['gary'] and c.asked == len(log) == 2
+
+
 def test_an_answer_only_one_order_gives_does_not_count(world, mini_kg):
     log = []
 

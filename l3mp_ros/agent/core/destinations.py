@@ -197,6 +197,49 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
     return out
 
 
+TAKING = frozenset('took take takes taking picked pick picks grabbed grab grabs fetched '
+                   'fetch fetches lifted collected got'.split())  # verbs of taking a thing
+#: words after which a thing is put somewhere else ("... and put it on the bench")
+ONWARDS = frozenset('to into onto on in under inside'.split())
+
+
+def settled_takes(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: list[Mention],
+                  actor: str | None) -> set[Fact]:
+    """Return what the last clause says its actor now holds: "... and took the rack".
+
+    A verb of taking, "up" at most, the thing named right after it (determiners, and one
+    word the name lacks, between); nothing after it in ``text`` (the report's last part)
+    that follows "to", "into", "on" or "in" (the thing put somewhere else) nor another
+    verb's "and"; the fact is the one place predicate some action changes that takes the
+    thing and the actor. None without an actor.
+    """
+    if actor is None or kg.entities.get(actor) is None:
+        return set()
+    said = [stem(w) for w in words(text)]
+    by_start = {m.start: m for m in mentions if m.resolved and len(m.candidates) == 1}
+    for k, w in enumerate(said):
+        if w not in TAKING:
+            continue
+        j = k + 1 + (said[k + 1:k + 2] == ['up'])
+        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
+            j += 1
+        if j not in by_start and j + 1 in by_start and said[j] not in ONWARDS:
+            j += 1  # "the P200 pipette rack": a word the name lacks
+        thing = by_start.get(j)
+        if thing is not None and _possessive(text, thing) and thing.end in by_start:
+            thing = by_start[thing.end]  # "Ines's pain tablets": the tablets
+        if thing is None or thing.resolved == actor:
+            return set()
+        rest = said[thing.end:]
+        if ONWARDS & set(rest) or 'and' in rest:
+            return set()  # "took the PBS out and opened it on the bench"
+        preds = [p for p in place_predicates(world, kg, thing.resolved)
+                 if p in world.domain.fluent_predicates()
+                 and world.domain.accepts(p, 1, kg.entities[actor])]
+        return {Fact(preds[0], (thing.resolved, actor))} if len(preds) == 1 else set()
+    return set()
+
+
 #: words that turn a state's word round or say it held before ("not open", "still open")
 NOT_NEW = frozenset('not no never still already'.split())
 

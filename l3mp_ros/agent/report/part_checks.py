@@ -17,7 +17,12 @@ from ...world.constraints import RuleKind
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.attempts import DoubtReason, Judged, Verdict
-from ..core.destinations import settled_gifts, settled_places, settled_states
+from ..core.destinations import (
+    settled_gifts,
+    settled_places,
+    settled_states,
+    settled_takes,
+)
 from ..core.rulings import Act, Ruling
 from .answer_checks import Where
 from .read_back import StatedReadBack
@@ -229,9 +234,13 @@ class ReadBack:
             if went is not None and a.settings.settled_places else set()
         if a.settings.settled_places:
             settled |= settled_gifts(a.world, r.req.kg, r.req.text, r.req.mentions)
-            settled |= settled_states(a.world, a.part if r.several else r.req.text,
-                                      r.req.mentions_in(a.part) if r.several
-                                      else r.req.mentions, a.got.value.stated.add)
+            said = r.req.mentions_in(a.part) if r.several else r.req.mentions
+            settled |= settled_states(a.world, a.part if r.several else r.req.text, said,
+                                      a.got.value.stated.add)
+            if not r.several or a.part == r.parts[-1]:  # what the last clause's actor took
+                settled |= settled_takes(a.world, r.req.kg, a.part if r.several
+                                         else r.req.text, said, q.actor)
+        r.settled |= settled
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
                                lambda f: f in q.placed or f in settled,
                                templates=a.settings.templates,

@@ -30,7 +30,7 @@ answers the same way in both option orders, against the free diff, keeps the rep
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from ...llm.prompting import ask_choice, both_orders, prompt_text
@@ -257,7 +257,8 @@ def agreed_facts(llm: ChatLLM, text: str, q: Question, trace: Trace,
 def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
                  update: Update, entities: Sequence[str], trace: Trace, *,
                  written: dict[str, str] | None = None, stay: bool = False,
-                 templates: bool = False) -> PlaceFindings:
+                 templates: bool = False,
+                 settled: Collection[Fact] = frozenset()) -> PlaceFindings:
     """Ask where each of ``entities`` is after the report; keep out what goes against ``update``.
 
     One where-question per exactly-one place group of each referent, its options the
@@ -270,8 +271,9 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     ``stayed``, a doubt about an update that is still applied; a moved thing with no third
     option is not asked at all, nor a thing that cannot move (:func:`movable`) the update
     leaves in place (the model names where something was put on it: two false alarms of
-    two, lab and retail). An answer outside the options is no evidence. Raises the
-    client's ``LLMError``.
+    two, lab and retail). An answer outside the options is no evidence. A new place the
+    report's words settle (``settled``: "handed the scanner to Ben") is not asked about.
+    Raises the client's ``LLMError``.
     """
     out = PlaceFindings()
     phrasing = Phrasing(world.domain, kg, legacy=not templates)  # setting prompt_phrasing
@@ -279,6 +281,10 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     for entity in entities:
         said = as_said(phrasing, entity, written)
         for group in place_groups(world, kg, entity, preds):
+            new = {f for f in update.add if f.args and f.args[0] == entity
+                   and f.predicate in group}
+            if new and new <= set(settled):
+                continue  # "handed the scanner to Ben": the words say where it is
             got = _place_question(world, kg, phrasing, entity, said, group, entities, update)
             if got is None:
                 continue

@@ -170,6 +170,8 @@ class Reading:
     #: per part (its index in ``done``), the stated facts the read-back denied and the
     #: answer asked again left out: a whole reading may still need them (asked about)
     dropped: dict[int, Update] = field(default_factory=dict)
+    #: facts the report's words settle (not read back, not asked where: destinations.py)
+    settled: set[Fact] = field(default_factory=set)
     #: every answer's odds, in order: (the fact an item states, removed?, its odds), and
     #: each answer's P(stop) (:mod:`..core.slot_odds`)
     odds: list[tuple[Fact, bool, FactOdds]] = field(default_factory=list)

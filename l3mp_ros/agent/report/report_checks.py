@@ -85,7 +85,7 @@ class PlaceCheck:
             check = check_places(rep.llm, rep.world, r.req.kg, r.req.text, rep.update,
                                  [e for e in r.ctx.referents() if e not in owners],
                                  rep.out.trace, written=r.ctx.written,
-                                 templates=rep.settings.templates)
+                                 templates=rep.settings.templates, settled=r.settled)
         except LLMError as exc:
             return Ruling.reject([llm_failure(exc, 'place check')])
         stayed = [DoubtReason.PLACE] if check.stayed else []  # applied, its facts looked at first
