@@ -173,3 +173,20 @@ def test_what_the_last_clause_takes_is_held_by_its_actor(world):
     assert settled('Jerry took the red pen to the kitchen.') == set()
     assert settled('Jerry took the red pen and went to the kitchen.') == set()
     assert settled('Jerry picked up the red pen.', actor=None) == set()
+
+
+def test_where_the_last_clause_puts_a_thing_is_settled(world):
+    """"Jerry left the red pen on the living room table": there by the words; not when
+    the report goes on, nor for a verb of putting with no place after its thing."""
+    from l3mp_ros.agent.core.destinations import settled_puts
+    from l3mp_ros.world.kg import Fact
+
+    def settled(text):
+        return settled_puts(world, world.kg, text, mentions_of(world, world.kg, text))
+    assert settled('Jerry left the red pen on the living room table.') == {
+        Fact('placed_at_table', ('red_pen', 'living_room_table'))}
+    assert settled('Jerry put the red pen back down on the living room table.') == {
+        Fact('placed_at_table', ('red_pen', 'living_room_table'))}
+    assert settled('Jerry left the red pen on the living room table and went out.') == set()
+    assert settled('Jerry left the kitchen.') == set()
+    assert settled('Jerry left it on the living room table.') == set()  # no thing named

@@ -144,6 +144,20 @@ GIVING = frozenset('gave give gives giving handed hand hands handing passed pass
 OVER = frozenset('back over across'.split())  # "gave the key back to Nadia"
 
 
+def _by_start(mentions: Sequence[Mention], single: bool = False) -> dict[int, Mention]:
+    """Return the longest resolved mention starting at each word.
+
+    "the living room table", not the "living room" inside it; ``single``: only mentions
+    that can be nothing else.
+    """
+    out: dict[int, Mention] = {}
+    for m in mentions:
+        if m.resolved and (not single or len(m.candidates) == 1) \
+                and (m.start not in out or m.end > out[m.start].end):
+            out[m.start] = m
+    return out
+
+
 def _possessive(text: str, m: Mention) -> bool:
     """Tell whether mention ``m`` is written as an owner ("Ines's")."""
     tokens = word_tokens(text)
@@ -163,7 +177,7 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
     nothing: the model's doubt there is about the sentence, not the report.
     """
     said = [stem(w) for w in words(text)]
-    by_start = {m.start: m for m in mentions if m.resolved}
+    by_start = _by_start(mentions)
     out: set[Fact] = set()
 
     def named_at(j: int, loose: bool = False) -> Mention | None:
@@ -216,7 +230,7 @@ def settled_takes(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: li
     if actor is None or kg.entities.get(actor) is None:
         return set()
     said = [stem(w) for w in words(text)]
-    by_start = {m.start: m for m in mentions if m.resolved and len(m.candidates) == 1}
+    by_start = _by_start(mentions, single=True)
     for k, w in enumerate(said):
         if w not in TAKING:
             continue
@@ -237,6 +251,62 @@ def settled_takes(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: li
                  if p in world.domain.fluent_predicates()
                  and world.domain.accepts(p, 1, kg.entities[actor])]
         return {Fact(preds[0], (thing.resolved, actor))} if len(preds) == 1 else set()
+    return set()
+
+
+PUTTING = frozenset('put puts putting left leave leaves placed place places set sets hung '
+                    'hang hangs dropped drop drops laid lay lays stood stand'.split())
+PARTICLES = frozenset('back down away up out'.split())  # "put it back down on the bench"
+PLACING = frozenset('in on onto into at inside under'.split())  # before a thing's new place
+
+
+def settled_puts(world: WorldModel, kg: KnowledgeGraph, text: str,
+                 mentions: list[Mention]) -> set[Fact]:
+    """Return where the last clause says a thing was put: "left the keycard in the hall".
+
+    A verb of putting, particles ("back", "down") at most, the thing named (determiners,
+    and one word the name lacks, between), particles again, "in", "on", "onto", "into",
+    "at", "inside" or "under", and the place named; nothing after it that follows such a
+    word, "to" or "and" (the report's last part). The fact is the one place predicate some
+    action changes that takes the thing and that place.
+    """
+    said = [stem(w) for w in words(text)]
+    by_start = _by_start(mentions, single=True)
+
+    def named(j: int) -> Mention | None:
+        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
+            j += 1
+        if j not in by_start and j + 1 in by_start and said[j] not in ONWARDS | PLACING:
+            j += 1  # a word the name lacks
+        m = by_start.get(j)
+        if m is not None and _possessive(text, m) and m.end in by_start:
+            m = by_start[m.end]  # "Ines's pain tablets": the tablets
+        return m
+    for k, w in enumerate(said):
+        if w not in PUTTING:
+            continue
+        j = k + 1
+        while j < len(said) and said[j] in PARTICLES:
+            j += 1
+        thing = named(j)
+        if thing is None:
+            return set()
+        j = thing.end
+        while j < len(said) and said[j] in PARTICLES:
+            j += 1
+        if j >= len(said) or said[j] not in PLACING:
+            return set()
+        place = named(j + 1)
+        if place is None or place.resolved == thing.resolved:
+            return set()
+        rest = said[place.end:]
+        if (ONWARDS | PLACING) & set(rest) or 'and' in rest:
+            return set()  # "... on the bench in the chem lab, then went over to ..."
+        kind = kg.entities.get(place.resolved)
+        preds = [p for p in place_predicates(world, kg, thing.resolved)
+                 if p in world.domain.fluent_predicates() and kind is not None
+                 and world.domain.accepts(p, 1, kind)]
+        return {Fact(preds[0], (thing.resolved, place.resolved))} if len(preds) == 1 else set()
     return set()
 
 

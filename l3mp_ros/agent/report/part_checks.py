@@ -20,6 +20,7 @@ from ..core.attempts import DoubtReason, Judged, Verdict
 from ..core.destinations import (
     settled_gifts,
     settled_places,
+    settled_puts,
     settled_states,
     settled_takes,
 )
@@ -238,8 +239,9 @@ class ReadBack:
             settled |= settled_states(a.world, a.part if r.several else r.req.text, said,
                                       a.got.value.stated.add)
             if not r.several or a.part == r.parts[-1]:  # what the last clause's actor took
-                settled |= settled_takes(a.world, r.req.kg, a.part if r.several
-                                         else r.req.text, said, q.actor)
+                last = a.part if r.several else r.req.text
+                settled |= settled_takes(a.world, r.req.kg, last, said, q.actor)
+                settled |= settled_puts(a.world, r.req.kg, last, said)
         r.settled |= settled
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
                                lambda f: f in q.placed or f in settled,
