@@ -38,7 +38,9 @@ def test_correct_first_time(tmp_path):
         req = fake.requests[0]
     assert out.applied and out.attempts == 1 and not out.errors
     assert Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
-    assert out.usage.prompt_tokens > 900 and out.usage.completion_tokens > 40  # + confirm
+    # "took the red pen": the words settle where it is, so nothing is read back and no
+    # where-question is asked (destinations.settled_takes): one call
+    assert out.usage.calls == 1 and out.usage.prompt_tokens == 900
     assert req['temperature'] == 0 and 'seed' in req
     assert req['response_format']['type'] == 'json_schema'
     schema = req['response_format']['json_schema']['schema']
@@ -67,7 +69,8 @@ def test_stages_say_where_the_time_went(tmp_path):
                            'predicted_n': 4, 'predicted_ms': 300.0}}
     with FakeOpenAI([{'content': GOOD, 'prompt_tokens': 900, 'completion_tokens': 40,
                       'timings': timings}], answers={'confirm': confirm, **NO_OPTION}) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(settled_places=False)).run(REPORT)
     assert out.applied
     body = json.loads(json.dumps(out.to_json()))['stages']
     assert {'retrieval', 'context', 'propose', 'check', 'read_back', 'commit'} <= set(
@@ -145,7 +148,7 @@ def test_widen_reads_a_doubtful_report_again_with_every_fact(tmp_path):
     with FakeOpenAI([{'content': GOOD}, no, {'content': GOOD}, yes],
                     answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(prompt_context='widen')).run(REPORT)
+                        UpdateSettings(settled_places=False, prompt_context='widen')).run(REPORT)
         asked = _updates(fake)
     assert out.applied and Fact('in_person_hand', ('red_pen', 'jerry')) in world.kg
     assert len(asked) == 2 and fake.remaining == 0 and len(fake.requests) == 4
@@ -468,7 +471,7 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     no = {'content': {'answer': 'no'}}
     with FakeOpenAI([{'content': GOOD}, no], answers=NO_OPTION) as fake:
         out = NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(ask_back=False)).run(REPORT)
+                        UpdateSettings(settled_places=False, ask_back=False)).run(REPORT)
         confirm = fake.requests[1]
     assert confirm['response_format']['json_schema']['name'] == 'confirm'
     # the entities the report's words settled are put as the report wrote them
@@ -479,14 +482,17 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
     # asking back (the default): the denied reading waits for the speaker, nothing written
     with FakeOpenAI([{'content': GOOD}, no], answers=NO_OPTION) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(REPORT)
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(settled_places=False)).run(REPORT)
     assert out.question.startswith('Just to check:') and str(out.status) == 'clarify'
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'clarify'
     yes = {'content': {'answer': 'yes'}}
     with FakeOpenAI([{'content': GOOD}, yes], answers=NO_OPTION) as fake:
-        assert NLUpdater(world, client(fake), FullRetriever()).run(REPORT).applied
+        assert NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(settled_places=False)).run(REPORT).applied
     with FakeOpenAI([{'content': GOOD}]) as fake:  # confirm=False: no second reading
-        out = NLUpdater(world, client(fake), FullRetriever(), UpdateSettings(confirm=False)).run(
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(settled_places=False, confirm=False)).run(
             'Jerry gave the red pen back.')
         assert len(fake.requests) == 1
 
@@ -550,7 +556,8 @@ def test_cli_update_confirms_unless_told_not_to(tmp_path):
     no_change = {'content': {'facts': []}}
     with FakeOpenAI([{'content': GOOD}, {'content': {'answer': 'no'}}, no_change],
                     answers=NO_OPTION) as fake:
-        assert main([*args, '--llm', fake.base_url]) == 1  # denied: rejected, KG unchanged
+        # the words settle "took the red pen": read back only without settled_places
+        assert main([*args, '--llm', fake.base_url, '--no-settled-places']) == 1  # denied
         assert len(fake.requests) == 3  # asked once more without the denied fact
     with FakeOpenAI([{'content': GOOD}], answers=NO_OPTION) as fake:
         assert main([*args, '--llm', fake.base_url, '--no-confirm', '--no-place-check']) == 0
@@ -841,10 +848,12 @@ def _loose(world, fake):
     """An updater whose answer schema lets the model write EXTRA (no mention resolution).
 
     ``ask_below`` 0: these tests are about the read-back's own bar, not the calibrated
-    threshold of asking back (``test_asking_back``).
+    threshold of asking back (``test_asking_back``); every stated fact is read back, none
+    settled by the words (``settled_places`` off).
     """
     return NLUpdater(world, client(fake), LinkRetriever(),
-                     UpdateSettings(resolve_mentions=False, ask_below=0.0))
+                     UpdateSettings(resolve_mentions=False, ask_below=0.0,
+                                    settled_places=False))
 
 
 def test_a_denied_fact_is_asked_again_without_it(tmp_path):
@@ -991,7 +1000,8 @@ def test_as_before_against_the_update_is_no_evidence(tmp_path):
     wants = {'where is the red pen': '(as before)'}
     scripted = {**DEFAULT_ANSWERS, 'state': _answers(wants)}
     with FakeOpenAI([{'content': GOOD}], answers=scripted) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(settled_places=False)).run(
             'Jerry took the red pen from the living room table for Anna.')
         states = [r for r in fake.requests
                   if r['response_format']['json_schema']['name'] == 'state']
@@ -1024,7 +1034,8 @@ def test_where_questions_that_agree_cost_one_call_each(tmp_path):
                 return {'content': {'answer': line.split('.', 1)[0]}}
         return {'content': {'answer': '1'}}
     with FakeOpenAI([{'content': GOOD}], answers={**DEFAULT_ANSWERS, 'state': holds}) as fake:
-        out = NLUpdater(world, client(fake), FullRetriever()).run(
+        out = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(settled_places=False)).run(
             'Jerry took the red pen from the living room table for Anna.')
         asked = [r['messages'][-1]['content'].splitlines()[1] for r in fake.requests
                  if r['response_format']['json_schema']['name'] == 'state']

@@ -52,9 +52,14 @@ SCRIPT = [ANSWER, read_back_reply(0.9), read_back_reply(0.3, 'no'), ANSWER]
 
 
 def _updater(world, fake, **settings) -> NLUpdater:
-    """An updater that asks yes/no first (``ask_together`` off unless a test turns it on)."""
+    """An updater that asks yes/no first (``ask_together`` off unless a test turns it on).
+
+    Every stated fact is read back (``settled_places`` off): the scripts answer the pen's
+    read-back, which the words "took the red pen" would otherwise settle.
+    """
     return NLUpdater(world, client(fake), LinkRetriever(),
                      UpdateSettings(resolve_mentions=False, **{'ask_together': False,
+                                                               'settled_places': False,
                                                                **settings}))
 
 
@@ -173,8 +178,8 @@ def test_the_cli_contract_status_clarify_with_options(tmp_path, capsys):
                  domain_path=str(DOMAIN), constraints_path=str(CONSTRAINTS)).close()
     with FakeOpenAI(SCRIPT, answers=NO_OPTION) as fake:
         common = ['--store', str(path), '--model', 'fake', '--llm', fake.base_url, '--json']
-        capsys.readouterr()
-        assert main(['update', *common, '--text', REPORT]) == 1
+        capsys.readouterr()  # the pen read back too, as SCRIPT answers it
+        assert main(['update', *common, '--text', REPORT, '--no-settled-places']) == 1
         reply = _reply(capsys.readouterr().out)
         assert reply['status'] == 'clarify', reply['errors']
         # both readings in one question (ask_together, the default): what they share

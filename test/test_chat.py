@@ -168,7 +168,9 @@ def _kg(path: Path):
 def test_a_session_asks_back_takes_answers_and_keeps_every_reply(store, capsys):
     capsys.readouterr()
     with FakeOpenAI(SCRIPT, answers=NO_OPTION) as fake:
-        term = Terminal('--store', str(store), '--llm', fake.base_url, '--model', 'fake')
+        # the pen read back too (SCRIPT answers it), not settled by "took the red pen"
+        term = Terminal('--store', str(store), '--llm', fake.base_url, '--model', 'fake',
+                        '--no-settled-places')
         try:
             hello = term.prompt()
             assert len(hello) == 1 and 'Ctrl-D' in hello[0]

@@ -427,8 +427,9 @@ def test_language_node_asks_whether_a_reading_is_right_and_takes_the_answers(spi
     from .test_asking_back import EXTRA, HELD, REPORT, SCRIPT
     with FakeOpenAI(SCRIPT, answers=NO_OPTION) as fake:
         wm = spinner.add(WorldModelNode(parameter_overrides=params(tmp_path)))
-        spinner.add(LanguageNode(parameter_overrides=params(
-            tmp_path, llm_url=fake.base_url, llm_model='fake', llm_timeout=10.0)))
+        spinner.add(LanguageNode(parameter_overrides=params(  # the pen read back too
+            tmp_path, llm_url=fake.base_url, llm_model='fake', llm_timeout=10.0,
+            settled_places=False)))
         probe = spinner.add(Probe())
         probe.publish('nl_update', REPORT)  # voice_command would ask the router first
         asked = probe.wait_json('events', lambda e: e['status'] == 'clarify', timeout=60)

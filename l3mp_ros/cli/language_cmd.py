@@ -55,6 +55,8 @@ def agent_options(p: argparse.ArgumentParser) -> None:
                   'ones)')
     config_option(p, 'place_check', help='skip asking where each referent is after the '
                   'report (keeps partial and half-way updates out, costs a call per thing)')
+    config_option(p, 'settled_places', help='read back also what the words settle ("went to '
+                  'the hall", "took the pen", "left the keycard in the hall")')
     config_option(p, 'place_amend', help='keep the report out instead of taking in a new place '
                   'both orders of a where-question gave')
     config_option(p, 'ask_going', help='re-prompt instead of asking where someone who went '
