@@ -489,7 +489,7 @@ def test_each_stated_fact_is_confirmed_and_a_denial_keeps_the_report_out(tmp_pat
     yes = {'content': {'answer': 'yes'}}
     with FakeOpenAI([{'content': GOOD}, yes], answers=NO_OPTION) as fake:
         assert NLUpdater(world, client(fake), FullRetriever(),
-                        UpdateSettings(settled_places=False)).run(REPORT).applied
+                         UpdateSettings(settled_places=False)).run(REPORT).applied
     with FakeOpenAI([{'content': GOOD}]) as fake:  # confirm=False: no second reading
         out = NLUpdater(world, client(fake), FullRetriever(),
                         UpdateSettings(settled_places=False, confirm=False)).run(
