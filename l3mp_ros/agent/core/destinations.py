@@ -164,6 +164,38 @@ def _possessive(text: str, m: Mention) -> bool:
     return 0 < m.end <= len(tokens) and tokens[m.end - 1][2].endswith(("'s", "s'"))
 
 
+def _named_at(text: str, said: list[str], by_start: dict[int, Mention], j: int,
+              stop: Collection[str] = (), owner: bool = False) -> Mention | None:
+    """Return the mention at word ``j``, determiners and titles skipped, else None.
+
+    With ``stop``, one word the name lacks may come first unless it is one of ``stop``
+    ("her pricing gun": ``price_gun``); with ``owner``, an owner is passed over for what
+    it owns ("Ines's pain tablets": the tablets).
+    """
+    while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
+        j += 1
+    if stop and j not in by_start and said[j:j + 1] and said[j] not in stop:
+        j += 1
+    m = by_start.get(j)
+    if owner and m is not None and _possessive(text, m) and m.end in by_start:
+        m = by_start[m.end]
+    return m
+
+
+def _one_place(world: WorldModel, kg: KnowledgeGraph, thing: str, other: str,
+               owned: bool = False) -> str | None:
+    """Return the one place predicate some action changes that takes ``thing``, ``other``.
+
+    ``owned``: without such a predicate, the one any takes ("belongs to" alone).
+    """
+    kind = kg.entities.get(other)
+    preds = [p for p in place_predicates(world, kg, thing)
+             if kind is not None and world.domain.accepts(p, 1, kind)]
+    moved = [p for p in preds if p in world.domain.fluent_predicates()]
+    preds = (moved or preds) if owned else moved  # held, not owned: actions change holding
+    return preds[0] if len(preds) == 1 else None
+
+
 def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
                   mentions: list[Mention]) -> set[Fact]:
     """Return what the words alone say a person now holds: "handed his scanner to Omar".
@@ -179,35 +211,25 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
     said = [stem(w) for w in words(text)]
     by_start = _by_start(mentions)
     out: set[Fact] = set()
-
-    def named_at(j: int, loose: bool = False) -> Mention | None:
-        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
-            j += 1
-        if loose and j not in by_start and said[j:j + 1] != ['to']:
-            j += 1  # one word the name does not carry: "her pricing gun" (price_gun)
-        return by_start.get(j)
     for k, w in enumerate(said):
         if w not in GIVING:
             continue
-        thing = named_at(k + 1, loose=True)
+        thing = _named_at(text, said, by_start, k + 1, stop={'to'})
         if thing is None:
             continue
         j = thing.end
         while j < len(said) and said[j] in OVER:
             j += 1
-        whom = named_at(j + 1) if j < len(said) and said[j] == 'to' else None
+        whom = _named_at(text, said, by_start, j + 1) \
+            if j < len(said) and said[j] == 'to' else None
         if whom is None and not _possessive(text, thing):
             # "gave Ines her cough syrup": whom first, then the thing
-            whom, thing = thing, named_at(thing.end)
-        if whom is None or thing is None:
+            whom, thing = thing, _named_at(text, said, by_start, thing.end)
+        if whom is None or thing is None or kg.entities.get(thing.resolved) is None:
             continue
-        kinds = kg.entities.get(thing.resolved), kg.entities.get(whom.resolved)
-        preds = [p for p in place_predicates(world, kg, thing.resolved)
-                 if kinds[1] is not None and world.domain.accepts(p, 1, kinds[1])]
-        moved = [p for p in preds if p in world.domain.fluent_predicates()]
-        preds = moved or preds  # held, not owned: no action changes who owns a thing
-        if len(preds) == 1 and kinds[0] is not None:
-            out.add(Fact(preds[0], (thing.resolved, whom.resolved)))
+        pred = _one_place(world, kg, thing.resolved, whom.resolved, owned=True)
+        if pred is not None:
+            out.add(Fact(pred, (thing.resolved, whom.resolved)))
     return out
 
 
@@ -235,22 +257,15 @@ def settled_takes(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: li
         if w not in TAKING:
             continue
         j = k + 1 + (said[k + 1:k + 2] == ['up'])
-        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
-            j += 1
-        if j not in by_start and j + 1 in by_start and said[j] not in ONWARDS:
-            j += 1  # "the P200 pipette rack": a word the name lacks
-        thing = by_start.get(j)
-        if thing is not None and _possessive(text, thing) and thing.end in by_start:
-            thing = by_start[thing.end]  # "Ines's pain tablets": the tablets
+        # "the P200 pipette rack": a word the name lacks; "Ines's pain tablets"
+        thing = _named_at(text, said, by_start, j, stop=ONWARDS, owner=True)
         if thing is None or thing.resolved == actor:
             return set()
         rest = said[thing.end:]
         if ONWARDS & set(rest) or 'and' in rest:
             return set()  # "took the PBS out and opened it on the bench"
-        preds = [p for p in place_predicates(world, kg, thing.resolved)
-                 if p in world.domain.fluent_predicates()
-                 and world.domain.accepts(p, 1, kg.entities[actor])]
-        return {Fact(preds[0], (thing.resolved, actor))} if len(preds) == 1 else set()
+        pred = _one_place(world, kg, thing.resolved, actor)
+        return {Fact(pred, (thing.resolved, actor))} if pred is not None else set()
     return set()
 
 
@@ -274,14 +289,7 @@ def settled_puts(world: WorldModel, kg: KnowledgeGraph, text: str,
     by_start = _by_start(mentions, single=True)
 
     def named(j: int) -> Mention | None:
-        while j < len(said) and (said[j] in DETERMINERS or said[j] in TITLES):
-            j += 1
-        if j not in by_start and j + 1 in by_start and said[j] not in ONWARDS | PLACING:
-            j += 1  # a word the name lacks
-        m = by_start.get(j)
-        if m is not None and _possessive(text, m) and m.end in by_start:
-            m = by_start[m.end]  # "Ines's pain tablets": the tablets
-        return m
+        return _named_at(text, said, by_start, j, stop=ONWARDS | PLACING, owner=True)
     for k, w in enumerate(said):
         if w not in PUTTING:
             continue
@@ -302,11 +310,8 @@ def settled_puts(world: WorldModel, kg: KnowledgeGraph, text: str,
         rest = said[place.end:]
         if (ONWARDS | PLACING) & set(rest) or 'and' in rest:
             return set()  # "... on the bench in the chem lab, then went over to ..."
-        kind = kg.entities.get(place.resolved)
-        preds = [p for p in place_predicates(world, kg, thing.resolved)
-                 if p in world.domain.fluent_predicates() and kind is not None
-                 and world.domain.accepts(p, 1, kind)]
-        return {Fact(preds[0], (thing.resolved, place.resolved))} if len(preds) == 1 else set()
+        pred = _one_place(world, kg, thing.resolved, place.resolved)
+        return {Fact(pred, (thing.resolved, place.resolved))} if pred is not None else set()
     return set()
 
 
