@@ -191,6 +191,10 @@ class Config:
                               '("went to the hall"), a thing held by whom it was handed to, '
                               'a state said in its own words ("the door has been locked"); '
                               'one call fewer each (agent/core/destinations.py)', AGENT)
+    fill_needed: bool = _p(True, 'a fact a requires rule needs, left out of an answer, is '
+                           'added when exactly one thing the report names fits it ("on level '
+                           '5 of the shelf": the level); not read back '
+                           '(world/complete.py needed)', AGENT)
     ask_moved: bool = _p(True, 'a reading that moves a person the report has neither act nor '
                          'go anywhere ("gave Marta the key" read with Marta moved) is asked '
                          'about (no call)', AGENT)

@@ -91,6 +91,22 @@ def test_the_place_right_after_the_last_verb_of_going_is_settled_by_the_words(wo
                    'room table.') == set()
     assert settled('Jerry came in from the kitchen.') == set()
     assert settled('Jerry went to the kitchen and then to the bathroom.') == set()
+    # a room named by its owner: the room, not the owner
+    for text in ["Jerry went to Anna's room.", "Jerry went from the kitchen to Anna's room."]:
+        assert settled(text) == {Fact('person_in_room', ('jerry', 'anna_bedroom'))}, text
+    assert settled("Jerry went to Anna's room and took Anna's book to the kitchen.") == set()
+
+
+def test_who_went_in_a_clause_led_by_after_going_is_named_after_its_comma(world):
+    for text, subject in [('After going to the kitchen, Jerry opened the window.', 'jerry'),
+                          ('Having walked to the bathroom, Anna turned off the light.', 'anna'),
+                          ('After Anna went to the kitchen, Jerry opened the window.', 'anna'),
+                          # no comma to end the clause: no subject after it
+                          ('After going to the kitchen Jerry opened the window.', None),
+                          # "after" with a verb that is no participle
+                          ('After walked to the kitchen, Jerry sat.', None)]:
+        got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+        assert (got.subject if got else None) == subject, text
 
 
 def test_a_settled_place_is_not_read_back(tmp_path):
@@ -190,3 +206,67 @@ def test_where_the_last_clause_puts_a_thing_is_settled(world):
     assert settled('Jerry left the red pen on the living room table and went out.') == set()
     assert settled('Jerry left the kitchen.') == set()
     assert settled('Jerry left it on the living room table.') == set()  # no thing named
+
+
+def test_a_fact_a_rule_needs_and_the_report_names_is_added_not_read_back(tmp_path):
+    """"on level 2 of the shelf" answered with the shelf alone: the rule that a thing on a
+    shelf lies on one of its levels needs a level, and the report names exactly one."""
+    from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
+    from l3mp_ros.retrieval.full import FullRetriever
+    from l3mp_ros.testing import FakeOpenAI
+    from l3mp_ros.testing.fake_openai import NO_OPTION
+    from l3mp_ros.world.complete import needed
+    from l3mp_ros.world.kg import Fact, Update
+
+    from .agent_fixtures import client
+    text = 'Jerry put the Hamlet book on level 2 of the shelf in his bedroom.'
+    shelf = Fact('placed_at_shelf', ('book_hamlet', 'jerry_bedroom_shelf'))
+    level = Fact('on_shelf_level', ('book_hamlet', 'jerry_bedroom_shelf_level_2'))
+    w = household_world(tmp_path / 'pure')
+    named = {'jerry', 'book_hamlet', 'jerry_bedroom_shelf_level_2', 'jerry_bedroom_shelf'}
+    assert needed(w.kg, Update.of([], [shelf]), w.constraints, w.domain, named) == [
+        (level, 'shelf_item_has_level')]
+    # two levels named, or the level already given: nothing to add
+    assert needed(w.kg, Update.of([], [shelf]), w.constraints, w.domain,
+                  named | {'jerry_bedroom_shelf_level_3'}) == []
+    assert needed(w.kg, Update.of([], [shelf, level]), w.constraints, w.domain, named) == []
+    answer = {'content': {'facts': [list(shelf.triplet())]}}
+    yes = {'content': {'answer': 'yes'}}
+    for fill in (True, False):
+        w = household_world(tmp_path / str(fill))
+        with FakeOpenAI([answer] * 3, answers={'confirm': yes, **NO_OPTION}) as fake:
+            out = NLUpdater(w, client(fake), FullRetriever(), UpdateSettings(
+                place_check=False, fill_needed=fill)).run(text)
+            kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
+        assert out.applied is fill, out.errors
+        assert (level in w.kg) is fill and (shelf in w.kg) is fill
+        if fill:  # the shelf is read back; the level the rule and the words gave is not
+            assert kinds == ['kg_update', 'confirm'], kinds
+            assert any('rule shelf_item_has_level needs' in n for n in out.notes), out.notes
+        else:  # every answer fails the rule
+            assert set(kinds) == {'kg_update'} and len(kinds) > 1, kinds
+
+
+def test_what_the_last_clause_takes_is_settled_when_an_earlier_part_answers_it(tmp_path):
+    """"After going to Jerry's bedroom | Jerry picked up the red pen": the first part's
+    answer gives both; neither is read back (the take by the last clause's words, the
+    going by the subject after the comma)."""
+    from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
+    from l3mp_ros.retrieval.full import FullRetriever
+    from l3mp_ros.testing import FakeOpenAI
+    from l3mp_ros.testing.fake_openai import NO_OPTION
+    from l3mp_ros.world.kg import Fact
+
+    from .agent_fixtures import client
+    w = household_world(tmp_path)
+    went = Fact('person_in_room', ('jerry', 'jerry_bedroom'))
+    took = Fact('in_person_hand', ('red_pen', 'jerry'))
+    both = {'content': {'facts': [list(went.triplet()), list(took.triplet())]}}
+    again = {'content': {'facts': [list(took.triplet())]}}
+    yes = {'content': {'answer': 'yes'}}
+    with FakeOpenAI([both, again], answers={'confirm': yes, **NO_OPTION}) as fake:
+        out = NLUpdater(w, client(fake), FullRetriever(), UpdateSettings(
+            place_check=False)).run("After going to Jerry's bedroom, Jerry picked up the red pen.")
+        kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
+    assert out.applied and went in w.kg and took in w.kg, out.errors
+    assert out.parts == 2 and 'confirm' not in kinds, kinds

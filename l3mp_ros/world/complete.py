@@ -19,7 +19,7 @@ result) is still the verifier's to reject.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,12 +36,15 @@ class Completion:
     implied: list[tuple[Fact, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     asked: Update = field(default_factory=Update)  # the update as it was stated
+    #: added facts a ``requires`` rule needed and the report's words named (:func:`needed`)
+    filled: list[tuple[Fact, str]] = field(default_factory=list)
 
     @property
     def stated(self) -> Update:
-        """Return the update without the removals a rule implied."""
+        """Return the update without the removals a rule implied and the facts it filled."""
         implied = {f for f, _ in self.implied}
-        return Update.of(self.update.remove - implied, self.update.add)
+        return Update.of(self.update.remove - implied,
+                         self.update.add - {f for f, _ in self.filled})
 
     def info(self) -> dict[str, Any]:
         """Return the JSON the event log keeps: implied removals (with rules) and notes."""
@@ -176,4 +179,39 @@ def support_removed(done: Completion, constraints: Constraints) -> set[Fact]:
         k = rules[name].key
         out |= {g for g in done.stated.remove if g.predicate in rules[name].then
                 and len(g.args) > k and g.args[k] == f.args[k]}
+    return out
+
+
+def needed(kg: KnowledgeGraph, update: Update, constraints: Constraints,
+           domain: DomainSchema, named: Collection[str]) -> list[tuple[Fact, str]]:
+    """Return the facts ``requires`` rules need after ``update`` that ``named`` settles.
+
+    "Placed the book on level 5 of the shelf" read as the book on the shelf alone: the rule
+    that a book on a shelf lies on one of its levels needs an ``on_shelf_level`` fact, and
+    of the things the report names exactly one fits its other argument (level 5). Only
+    two-argument ``then`` predicates, only for a key entity an added ``if`` fact names
+    and no ``then`` fact covers, and only when exactly one fact would do; the verifier
+    still checks the result.
+    """
+    out: list[tuple[Fact, str]] = []
+    for rule in constraints.rules:
+        if rule.kind != RuleKind.REQUIRES:
+            continue
+        k = rule.key
+        for key in sorted({f.args[k] for f in update.add
+                           if f.predicate in rule.if_ and len(f.args) > k}):
+            if not _applies(rule, key, kg.entities, domain) or key not in kg.entities:
+                continue
+            held = (kg.facts_of(key) - update.remove) | {f for f in update.add if key in f.args}
+            if any(f.predicate in rule.then and len(f.args) > k and f.args[k] == key
+                   for f in held):
+                continue
+            options = {Fact(p, (key, e) if k == 0 else (e, key))
+                       for p in rule.then if p in domain.predicates
+                       and domain.predicates[p].arity == 2 and k in (0, 1)
+                       and domain.accepts(p, k, kg.entities[key])
+                       for e in named if e != key and e in kg.entities
+                       and domain.accepts(p, 1 - k, kg.entities[e])}
+            if len(options) == 1:
+                out.append((options.pop(), rule.name))
     return out

@@ -110,12 +110,13 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
         return set()
     said = [stem(w) for w in words(text)]
     after = len(words(text[:ends[-1]]))
-    near = next((m for m in mentions if after <= m.start <= after + AHEAD), None)
+    near = _owned(text, mentions, next((m for m in mentions if after <= m.start <= after + AHEAD),
+                                       None))
     if near is None or near.resolved is None or any(
             w not in DETERMINERS for w in said[after:near.start]):
         return set()
     if after and said[after - 1] == 'from':  # "walked up from his plot to the potting shed"
-        on = next((m for m in mentions if m.start > near.end), None)
+        on = _owned(text, mentions, next((m for m in mentions if m.start > near.end), None))
         if on is None or _led_by(said, on.start) not in TOWARDS or any(
                 w not in DETERMINERS for w in said[near.end + 1:on.start]):
             return set()
@@ -156,6 +157,19 @@ def _by_start(mentions: Sequence[Mention], single: bool = False) -> dict[int, Me
                 and (m.start not in out or m.end > out[m.start].end):
             out[m.start] = m
     return out
+
+
+def _owned(text: str, mentions: Sequence[Mention], m: Mention | None) -> Mention | None:
+    """Return what an owner mention owns ("to Irene's room": the room), else ``m``.
+
+    The longest resolved mention starting right after an owner written with "'s"; the
+    owner's start is kept, so what stands before it still leads the place.
+    """
+    if m is None or not _possessive(text, m):
+        return m
+    owned = _by_start(mentions).get(m.end)
+    return m if owned is None else Mention(m.start, owned.end, owned.text,
+                                           list(owned.candidates), surface=owned.surface)
 
 
 def _possessive(text: str, m: Mention) -> bool:

@@ -29,7 +29,7 @@ from .answer_checks import Where
 from .read_back import StatedReadBack
 from .reading import PartAnswer
 from .scope import STATIVE, changed_before, own_content
-from .subjects import going
+from .subjects import going, leading_subject
 
 
 class RepeatedPart:
@@ -238,10 +238,16 @@ class ReadBack:
             said = r.req.mentions_in(a.part) if r.several else r.req.mentions
             settled |= settled_states(a.world, a.part if r.several else r.req.text, said,
                                       a.got.value.stated.add)
-            if not r.several or a.part == r.parts[-1]:  # what the last clause's actor took
-                last = a.part if r.several else r.req.text
-                settled |= settled_takes(a.world, r.req.kg, last, said, q.actor)
-                settled |= settled_puts(a.world, r.req.kg, last, said)
+            # what the last clause's actor took or put, whichever part's answer gives it
+            # ("After going to his room | Victor grabbed the book": the first answers both)
+            last = r.parts[-1] if r.several else r.req.text
+            if r.several and a.part != last:
+                said = r.req.mentions_in(last)
+                actor = leading_subject(a.world, r.req.kg, last, said)
+            else:
+                actor = q.actor
+            settled |= settled_takes(a.world, r.req.kg, last, said, actor)
+            settled |= settled_puts(a.world, r.req.kg, last, said)
         r.settled |= settled
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
                                lambda f: f in q.placed or f in settled,

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...llm.protocol import ChatLLM, LLMReply
 from ...retrieval.link import named_in
-from ...world.complete import Completion, complete
+from ...world.complete import Completion, complete, needed
 from ...world.events import EventStatus
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
@@ -388,8 +388,25 @@ class PartQuestion:
         return None if got is None else (*got, odds)
 
     def complete(self, stated: Update) -> Completion:
-        """Return ``stated`` finished by the domain's rules on this part's graph."""
-        return complete(self.kg, stated, self.world.constraints, self.world.domain)
+        """Return ``stated`` finished by the domain's rules on this part's graph.
+
+        With ``fill_needed``, a fact a ``requires`` rule needs that the answer left out is
+        added when exactly one thing the report names fits it (:func:`.complete.needed`).
+        """
+        done = complete(self.kg, stated, self.world.constraints, self.world.domain)
+        if not self.settings.fill_needed:
+            return done
+        named = {m.resolved for m in self.ctx.mentions if m.resolved}
+        filled = needed(self.kg, done.update, self.world.constraints, self.world.domain, named)
+        if not filled:
+            return done
+        more = complete(self.kg, Update.of(stated.remove, stated.add | {f for f, _ in filled}),
+                        self.world.constraints, self.world.domain)
+        more.filled = filled
+        more.asked = stated
+        more.notes.extend(f'added {f.text()}: rule {rule} needs such a fact, and of what '
+                          'the report names only this fits' for f, rule in filled)
+        return more
 
     def check(self, stated: Update) -> Judged[Completion]:
         """Run the answer checks (:data:`.pipeline.ANSWER_CHECKS`) on a read answer."""

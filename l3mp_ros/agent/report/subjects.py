@@ -62,6 +62,10 @@ AUXILIARIES = frozenset('has have had is was were are been just now also already
 #: words before a mention that make it no subject ("the parcel for Carol was moved out")
 PREPOSITIONS = frozenset('for to from with of by in on at into onto about'.split())
 
+#: words that may lead a clause of going whose subject follows it ("After going to the
+#: kitchen, Martin ...")
+PARTICIPLE_LEAD = frozenset('after before having on upon'.split())
+
 # words that may stand before the verb of a clause whose subject is left out ("and then
 # came back in"): the subject is the one of the clause before
 ELIDED_LEAD = frozenset('then and also later soon just straight quickly finally'.split())
@@ -213,6 +217,9 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
                                                             for m in mentions):
         return None  # "come round from his anaesthetic", "the milk's gone off": no place
     mentions = _named(mentions)
+    ahead = _after_participle(world, kg, text, mentions, lead, verb)
+    if ahead is not None:  # "After going to the kitchen, Martin opened the tap"
+        return ahead
     first = mentions[0] if mentions else None
     if first is None or first.start > 2 or first.end > at or first.resolved is None:
         if actor is None or not set(w.lower() for w in lead) <= ELIDED_LEAD \
@@ -243,6 +250,32 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
         return None
     others = tuple(m.resolved for m, p in zip(joined[1:], places[1:], strict=True) if p)
     return GoingSubject(first.resolved, verb, frozenset().union(*places), others)
+
+
+def _after_participle(world: WorldModel, kg: KnowledgeGraph, text: str,
+                      mentions: Sequence[Mention], lead: list[str], verb: str
+                      ) -> GoingSubject | None:
+    """Return who went in a report led by a clause of going without its subject.
+
+    "After going to Victor's bedroom, Victor grabbed the book", "Having walked over to
+    the desk, Ann ...": a lead of "after", "before", "having", "on" or "upon" alone, the
+    verb in -ing or after "having", then a comma; the subject is the mention right after
+    that comma. None when the report is not so shaped.
+    """
+    low = [w.lower() for w in lead]
+    if not low or not set(low) <= PARTICIPLE_LEAD or not (
+            verb.split()[0].lower().endswith('ing') or 'having' in low):
+        return None
+    start = text.lower().find(verb.lower())
+    comma = text.find(',', start + len(verb))
+    if comma < 0:
+        return None
+    k = len(words(text[:comma]))
+    who = next((m for m in mentions if m.start == k), None)
+    if who is None or who.resolved is None:
+        return None
+    places = _places(world, kg, who.resolved)
+    return GoingSubject(who.resolved, verb, places) if places else None
 
 
 def _comma_between(text: str, end: int, verb: str) -> bool:
