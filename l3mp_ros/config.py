@@ -195,6 +195,10 @@ class Config:
                            'added when exactly one thing the report names fits it ("on level '
                            '5 of the shelf": the level); not read back '
                            '(world/complete.py needed)', AGENT)
+    skip_covered: bool = _p(True, 'a later part of a report is not asked when the answers '
+                            'so far already change every thing it names and name a thing '
+                            'only it names (the model read ahead): one call fewer '
+                            '(agent/report/reading.py covered)', AGENT)
     ask_moved: bool = _p(True, 'a reading that moves a person the report has neither act nor '
                          'go anywhere ("gave Marta the key" read with Marta moved) is asked '
                          'about (no call)', AGENT)

@@ -270,3 +270,48 @@ def test_what_the_last_clause_takes_is_settled_when_an_earlier_part_answers_it(t
         kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
     assert out.applied and went in w.kg and took in w.kg, out.errors
     assert out.parts == 2 and 'confirm' not in kinds, kinds
+
+
+def test_a_later_part_the_answers_so_far_cover_is_not_asked(tmp_path):
+    """The first answer read ahead (it names the pen, which only the second part names):
+    the second part is not asked again (``skip_covered``). A later part naming only what
+    the first part named is asked: the first answer did not read ahead."""
+    from l3mp_ros.agent.report.update import NLUpdater, UpdateSettings
+    from l3mp_ros.retrieval.full import FullRetriever
+    from l3mp_ros.testing import FakeOpenAI
+    from l3mp_ros.testing.fake_openai import NO_OPTION
+    from l3mp_ros.world.kg import Fact
+
+    from .agent_fixtures import client
+    went = Fact('person_in_room', ('jerry', 'jerry_bedroom'))
+    took = Fact('in_person_hand', ('red_pen', 'jerry'))
+    both = {'content': {'facts': [list(went.triplet()), list(took.triplet())]}}
+    again = {'content': {'facts': [list(took.triplet())]}}
+    yes = {'content': {'answer': 'yes'}}
+    text = "After going to Jerry's bedroom, Jerry picked up the red pen."
+    for skip in (True, False):
+        w = household_world(tmp_path / str(skip))
+        with FakeOpenAI([both, again], answers={'confirm': yes, **NO_OPTION}) as fake:
+            out = NLUpdater(w, client(fake), FullRetriever(), UpdateSettings(
+                place_check=False, skip_covered=skip)).run(text)
+            kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
+        assert out.applied and went in w.kg and took in w.kg, out.errors
+        assert kinds == ['kg_update'] * (1 if skip else 2), kinds
+    # the second part names only what the first named: asked, and its change written
+    w = household_world(tmp_path / 'asked')
+    dropped = Fact('placed_at_table', ('red_pen', 'living_room_table'))
+    first = {'content': {'facts': [list(took.triplet())]}}
+    second = {'content': {'facts': [list(dropped.triplet())]}}
+    with FakeOpenAI([first, second], answers={'confirm': yes, **NO_OPTION}) as fake:
+        out = NLUpdater(w, client(fake), FullRetriever(), UpdateSettings(place_check=False)).run(
+            'Jerry picked up the red pen, then Jerry put the red pen on the living room table.')
+        kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
+    assert out.parts == 2 and kinds.count('kg_update') == 2, kinds
+    # more said of a thing named before ("it"): asked, though the first answer read ahead
+    w = household_world(tmp_path / 'it')
+    ahead = {'content': {'facts': [['red_pen', 'placed_at_table', 'jerry_bedroom_table']]}}
+    with FakeOpenAI([ahead, ahead], answers={'confirm': yes, **NO_OPTION}) as fake:
+        out = NLUpdater(w, client(fake), FullRetriever(), UpdateSettings(place_check=False)).run(
+            "Jerry picked up the red pen, and he put it on Jerry's bedroom table.")
+        kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
+    assert out.parts == 2 and kinds.count('kg_update') >= 2, kinds

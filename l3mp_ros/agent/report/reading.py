@@ -19,6 +19,7 @@ from typing import Any
 
 from ...llm.protocol import ChatLLM, LLMReply
 from ...retrieval.link import named_in
+from ...text import words
 from ...world.complete import Completion, complete, needed
 from ...world.events import EventStatus
 from ...world.kg import Fact, KnowledgeGraph, Update
@@ -230,6 +231,20 @@ class Reading:
         out.fact_odds = [{'fact': list(f.triplet()), 'removed': gone, **said[(f, gone)]
                           .to_json()} for f, gone in facts if (f, gone) in said]
 
+    def covered(self, world: WorldModel, part: str) -> None:
+        """Pass over a part the answers so far cover (:func:`covered`), as a restated one.
+
+        Its subject counts as a part read as no change does (``idle``, ``skipped``), and
+        what it names as an earlier part's.
+        """
+        said = self.req.mentions_in(part)
+        self.idle.append(leading_subject(world, self.req.kg, part, said))
+        if not STATIVE.search(part):
+            self.skipped.append(part)
+        self.earlier |= named_in(self.req.kg, part)
+        scope = part_scope(self.req.kg, part, self.ctx.mentioned, self.earlier)
+        _, self.actor = part_actor(world, self.req.kg, part, scope, self.actor, said)
+
     def accept(self, completion: Completion, actor: str | None = None) -> None:
         """Compose one part's change (``actor``: who acted in it) onto the ones before it."""
         self.done.append(completion)
@@ -238,6 +253,40 @@ class Reading:
                          for a in f.args}
         self.work = self.work.copy()
         self.work.apply(completion.update)
+
+
+#: words by which a part says more of a thing named before it
+BACK_REFERENCES = frozenset('it them him her its their one ones there'.split())
+
+
+def covered(r: Reading, part: str) -> bool:
+    """Tell whether the answers so far already give what a later ``part`` names.
+
+    "After going to Victor's bedroom | Victor grabbed the book from the table": the first
+    answer gave the book in Victor's hand too, so asking the second part would only get the
+    same facts back (refused as a restatement, at the price of a call). Covered when the
+    part names something, every thing it names (not an owner) is in the changes accepted
+    so far, and those changes name a thing that only this or a later part names: the model
+    read ahead. Not when the part says more of something named before it (a pronoun after
+    its first word, or an earlier part's thing other than its subject): "Theo took the PBS
+    out of the fridge | and opened it on the sink bench", answered first with the PBS on
+    the bench, still has its opening to read.
+    """
+    if not r.done or not r.several:
+        return False
+    # "... and opened it on the bench": more said of a thing named before (a pronoun, or
+    # the thing named again), which the answers so far may have left out
+    if {w.lower() for w in words(part)[1:]} & BACK_REFERENCES:
+        return False
+    mentions = r.req.mentions_in(part)
+    said = {m.resolved for m in mentions if m.resolved and m.describes is None}
+    changed = {a for f in r.changed() for a in f.args}
+    if not said or not said <= changed:
+        return False
+    at = r.parts.index(part)
+    before = {m.resolved for p in r.parts[:at] for m in r.req.mentions_in(p) if m.resolved}
+    subject = leading_subject(r.req.world, r.req.kg, part, mentions)
+    return bool(said - before) and said & before <= {subject}
 
 
 def widened(first: UpdateOutcome) -> tuple[UpdateOutcome, str]:

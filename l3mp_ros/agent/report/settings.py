@@ -34,6 +34,7 @@ class UpdateSettings:
     ask_moved: bool = default('ask_moved')  # a person moved who neither acts nor goes: asked
     settled_places: bool = default('settled_places')  # "went to X": not read back
     fill_needed: bool = default('fill_needed')  # a requires rule's fact the report names
+    skip_covered: bool = default('skip_covered')  # a later part earlier answers gave
     ask_decision: str = default('ask_decision')  # readback | fitted (config/decision.json)
     reading_confidence: str = default('reading_confidence')  # least | product
     clarify_timeout: float = default('clarify_timeout')

@@ -49,6 +49,7 @@ from .reading import (
     Reading,
     Report,
     UpdateOutcome,
+    covered,
     widened,
 )
 from .scope import STATIVE, unknown_names_error
@@ -140,7 +141,12 @@ class NLUpdater:
         # the reading, since it is read again on every fact anyway
         fast = self._narrowed(r)
         loop = Attempts(self.llm, out.trace, 1 if fast else s.attempts)
-        for part in r.parts:  # one answer per part, composed in order
+        for k, part in enumerate(r.parts):  # one answer per part, composed in order
+            # an earlier answer read ahead (on the referents' facts a repeat is a doubt that
+            # reads the report again: asked as before)
+            if k and s.skip_covered and not fast and covered(r, part):
+                r.covered(self.world, part)
+                continue
             with stage('context'):
                 q = PartQuestion.asking(self.world, s, self.llm, ANSWER_CHECKS, r, part, out.trace)
             with stage('propose'):
