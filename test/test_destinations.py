@@ -206,6 +206,17 @@ def test_where_the_last_clause_puts_a_thing_is_settled(world):
     assert settled('Jerry left the red pen on the living room table and went out.') == set()
     assert settled('Jerry left the kitchen.') == set()
     assert settled('Jerry left it on the living room table.') == set()  # no thing named
+    # brought to a place, moved from one place onto another, a place described by its room
+    at_anna = {Fact('placed_at_table', ('red_pen', 'anna_bedroom_table'))}
+    assert settled("Jerry carried the red pen through to Anna's bedroom table.") == at_anna
+    assert settled('Jerry moved the red pen from the living room table onto the table in '
+                   "Anna's bedroom.") == at_anna
+    assert settled("Jerry carried the red pen to Anna's bedroom table and sat down.") == set()
+    assert settled("Jerry put the red pen to one side.") == set()  # "to": only after bringing
+    # several things put in one place
+    assert settled('Jerry put the red pen and the Hamlet book on the living room table.') == {
+        Fact('placed_at_table', ('red_pen', 'living_room_table')),
+        Fact('placed_at_table', ('book_hamlet', 'living_room_table'))}
 
 
 def test_a_fact_a_rule_needs_and_the_report_names_is_added_not_read_back(tmp_path):
@@ -270,6 +281,14 @@ def test_what_the_last_clause_takes_is_settled_when_an_earlier_part_answers_it(t
         kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
     assert out.applied and went in w.kg and took in w.kg, out.errors
     assert out.parts == 2 and 'confirm' not in kinds, kinds
+    # the last part without a subject of its own acts with the one before it
+    w = household_world(tmp_path / 'elided')
+    with FakeOpenAI([both, again], answers={'confirm': yes, **NO_OPTION}) as fake:
+        out = NLUpdater(w, client(fake), FullRetriever(), UpdateSettings(
+            place_check=False)).run("Jerry went to Jerry's bedroom and picked up the red pen.")
+        kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
+    assert out.applied and went in w.kg and took in w.kg, out.errors
+    assert out.parts == 2 and 'confirm' not in kinds, kinds
 
 
 def test_a_later_part_the_answers_so_far_cover_is_not_asked(tmp_path):
@@ -315,3 +334,36 @@ def test_a_later_part_the_answers_so_far_cover_is_not_asked(tmp_path):
             "Jerry picked up the red pen, and he put it on Jerry's bedroom table.")
         kinds = [r['response_format']['json_schema']['name'] for r in fake.requests]
     assert out.parts == 2 and kinds.count('kg_update') >= 2, kinds
+
+
+def test_what_the_last_clause_puts_on_is_worn_by_its_actor(tmp_path):
+    """"... and put on his robe", "put her dress on": the one predicate whose words say
+    wearing takes the garment and the actor; "put it on the rail" is a place, not worn.
+    On the theatre development set's domain (a costume is worn by a person)."""
+    from pathlib import Path
+
+    from l3mp_ros.agent.core.destinations import settled_takes, settled_wearing
+    from l3mp_ros.world.constraints import Constraints
+    from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.kg import Fact, KnowledgeGraph
+    from l3mp_ros.world.model import WorldModel
+    from l3mp_ros.world.store import Store
+
+    theatre = Path(__file__).resolve().parents[1] / 'benchmarks/data/dev/theatre'
+    kg = KnowledgeGraph.from_json(__import__('json').loads((theatre / 'state.json').read_text()))
+    store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(theatre / 'domain.pddl'),
+                         constraints_path=str(theatre / 'domain.constraints.yaml'))
+    w = WorldModel(DomainSchema.load(theatre / 'domain.pddl'),
+                   Constraints.load(theatre / 'domain.constraints.yaml'), store=store)
+
+    def worn(text, actor='jonah'):
+        return settled_wearing(w, w.kg, text, mentions_of(w, w.kg, text), actor)
+    robe = Fact('worn_by', ('jonah_king_robe', 'jonah'))
+    assert worn("Jonah went back to his room and put on his king robe.") == {robe}
+    assert worn("Jonah pulled his king robe on.") == {robe}
+    assert worn("Jonah put his king robe on the costume rail.") == set()
+    assert worn("Jonah put his king robe on.", actor=None) == set()
+    # "pulled" takes: a thing pulled out of a place is held
+    text = "Jonah pulled his king robe out of the wardrobe cupboard."
+    assert settled_takes(w, w.kg, text, mentions_of(w, w.kg, text), 'jonah') == {
+        Fact('held_by', ('jonah_king_robe', 'jonah'))}

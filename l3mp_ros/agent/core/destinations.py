@@ -248,7 +248,7 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
 
 
 TAKING = frozenset('took take takes taking picked pick picks grabbed grab grabs fetched '
-                   'fetch fetches lifted collected got'.split())  # verbs of taking a thing
+                   'fetch fetches lifted collected got pulled pulls'.split())  # taking a thing
 #: words after which a thing is put somewhere else ("... and put it on the bench")
 ONWARDS = frozenset('to into onto on in under inside'.split())
 
@@ -284,8 +284,13 @@ def settled_takes(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: li
 
 
 PUTTING = frozenset('put puts putting left leave leaves placed place places set sets hung '
-                    'hang hangs dropped drop drops laid lay lays stood stand'.split())
-PARTICLES = frozenset('back down away up out'.split())  # "put it back down on the bench"
+                    'hang hangs dropped drop drops laid lay lays stood stand planted plant '
+                    'plants'.split())
+#: verbs of bringing a thing somewhere: its new place may follow "to" ("brought the mug
+#: through to the table")
+BRINGING = frozenset('brought bring brings carried carry carries moved move moves '
+                     'wheeled loaded load loads'.split())
+PARTICLES = frozenset('back down away up out through over round across'.split())
 PLACING = frozenset('in on onto into at inside under'.split())  # before a thing's new place
 
 
@@ -293,9 +298,11 @@ def settled_puts(world: WorldModel, kg: KnowledgeGraph, text: str,
                  mentions: list[Mention]) -> set[Fact]:
     """Return where the last clause says a thing was put: "left the keycard in the hall".
 
-    A verb of putting, particles ("back", "down") at most, the thing named (determiners,
-    and one word the name lacks, between), particles again, "in", "on", "onto", "into",
-    "at", "inside" or "under", and the place named; nothing after it that follows such a
+    A verb of putting or bringing, particles ("back", "down", "through") at most, the thing
+    named (determiners, and one word the name lacks, between; more joined by "and"), "from"
+    and where it was at
+    most, particles again, "in", "on", "onto", "into", "at", "inside" or "under" (or "to"
+    after a verb of bringing), and the place named; nothing after it that follows such a
     word, "to" or "and" (the report's last part). The fact is the one place predicate some
     action changes that takes the thing and that place.
     """
@@ -305,7 +312,7 @@ def settled_puts(world: WorldModel, kg: KnowledgeGraph, text: str,
     def named(j: int) -> Mention | None:
         return _named_at(text, said, by_start, j, stop=ONWARDS | PLACING, owner=True)
     for k, w in enumerate(said):
-        if w not in PUTTING:
+        if w not in PUTTING and w not in BRINGING:
             continue
         j = k + 1
         while j < len(said) and said[j] in PARTICLES:
@@ -313,20 +320,83 @@ def settled_puts(world: WorldModel, kg: KnowledgeGraph, text: str,
         thing = named(j)
         if thing is None:
             return set()
-        j = thing.end
+        things, j = [thing], thing.end
+        while said[j:j + 1] == ['and'] and (more := named(j + 1)) is not None:
+            things.append(more)  # "loaded the cuff and the thermometer onto the robot"
+            j = more.end
+        if said[j:j + 1] == ['from']:  # "moved the tablet from Theo's desk onto hers"
+            where = named(j + 1)
+            if where is None:
+                return set()
+            j = where.end
         while j < len(said) and said[j] in PARTICLES:
             j += 1
-        if j >= len(said) or said[j] not in PLACING:
+        if j >= len(said) or not (said[j] in PLACING or (w in BRINGING and said[j] == 'to')):
             return set()
         place = named(j + 1)
-        if place is None or place.resolved == thing.resolved:
+        if place is None or any(place.resolved == t.resolved for t in things):
             return set()
-        rest = said[place.end:]
+        rest = said[_described_to(said, mentions, place):]
         if (ONWARDS | PLACING) & set(rest) or 'and' in rest:
             return set()  # "... on the bench in the chem lab, then went over to ..."
-        pred = _one_place(world, kg, thing.resolved, place.resolved)
-        return {Fact(pred, (thing.resolved, place.resolved))} if pred is not None else set()
+        out: set[Fact] = set()
+        for t in things:  # a place some action changes, or else the only one ("planted
+            # them out in the bed")
+            pred = _one_place(world, kg, t.resolved, place.resolved, owned=True)
+            if pred is not None:
+                out.add(Fact(pred, (t.resolved, place.resolved)))
+        return out
     return set()
+
+
+DRESSING = frozenset('put puts pulled pulls slipped slips'.split())  # "put on his coat"
+WEARING = frozenset('wear wears wearing worn'.split())  # a predicate of what one wears
+
+
+def settled_wearing(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: list[Mention],
+                    actor: str | None) -> set[Fact]:
+    """Return what the last clause says its actor put on: "... and put on his lab coat".
+
+    "put", "pulled" or "slipped", then "on" and the thing (determiners, owners and one word
+    the name lacks between), or the thing and then "on" at the clause's end ("put her coat
+    on"); the fact is the one predicate whose words say wearing ("worn by") that takes the
+    thing and the actor. None without an actor, or with anything after it.
+    """
+    if actor is None or kg.entities.get(actor) is None:
+        return set()
+    said = [stem(w) for w in words(text)]
+    by_start = _by_start(mentions, single=True)
+    for k, w in enumerate(said):
+        if w not in DRESSING:
+            continue
+        on_first = said[k + 1:k + 2] == ['on']
+        thing = _named_at(text, said, by_start, k + 1 + on_first, stop={'on'}, owner=True)
+        if thing is None or thing.resolved == actor:
+            return set()
+        rest = said[thing.end:]
+        if rest != ([] if on_first else ['on']):
+            return set()  # "put the coat on the hook": a place, not worn
+        kind, whom = kg.entities.get(thing.resolved), kg.entities[actor]
+        preds = [p for p, sig in world.domain.predicates.items() if sig.arity == 2
+                 and kind is not None and world.domain.accepts(p, 0, kind)
+                 and world.domain.accepts(p, 1, whom)
+                 and WEARING & {stem(x) for x in predicate_words(p, world.domain)}]
+        return {Fact(preds[0], (thing.resolved, actor))} if len(preds) == 1 else set()
+    return set()
+
+
+def _described_to(said: list[str], mentions: Sequence[Mention], place: Mention) -> int:
+    """Return where the words about ``place`` end: "the table in the clubhouse" is one place.
+
+    Past a mention that describes it ("in the clubhouse"), when only a placing word and
+    determiners stand between.
+    """
+    end = place.end
+    for m in mentions:
+        if m.describes == place.start and m.start >= end and all(
+                w in PLACING or w in DETERMINERS for w in said[end:m.start]):
+            end = m.end
+    return end
 
 
 #: words that turn a state's word round or say it held before ("not open", "still open")

@@ -23,13 +23,14 @@ from ..core.destinations import (
     settled_puts,
     settled_states,
     settled_takes,
+    settled_wearing,
 )
 from ..core.rulings import Act, Ruling
 from .answer_checks import Where
 from .read_back import StatedReadBack
 from .reading import PartAnswer
-from .scope import STATIVE, changed_before, own_content
-from .subjects import going, leading_subject
+from .scope import STATIVE, changed_before, own_content, part_scope
+from .subjects import going, part_actor
 
 
 class RepeatedPart:
@@ -241,13 +242,15 @@ class ReadBack:
             # what the last clause's actor took or put, whichever part's answer gives it
             # ("After going to his room | Victor grabbed the book": the first answers both)
             last = r.parts[-1] if r.several else r.req.text
-            if r.several and a.part != last:
+            if r.several and a.part != last:  # its actor as the last part will have it
                 said = r.req.mentions_in(last)
-                actor = leading_subject(a.world, r.req.kg, last, said)
+                scope = part_scope(r.req.kg, last, r.ctx.mentioned, r.earlier)
+                actor, _ = part_actor(a.world, r.req.kg, last, scope, r.actor, said)
             else:
                 actor = q.actor
             settled |= settled_takes(a.world, r.req.kg, last, said, actor)
             settled |= settled_puts(a.world, r.req.kg, last, said)
+            settled |= settled_wearing(a.world, r.req.kg, last, said, actor)
         r.settled |= settled
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
                                lambda f: f in q.placed or f in settled,
