@@ -195,6 +195,10 @@ class Config:
                            'added when exactly one thing the report names fits it ("on level '
                            '5 of the shelf": the level); not read back '
                            '(world/complete.py needed)', AGENT)
+    skip_idle_parts: bool = _p(True, 'a part of several read as no change ("Sam here", "it '
+                               'is that gloomy up here") is passed over, its things left to '
+                               'the whole-reading check, instead of refusing the report '
+                               '(agent/report/part_checks.py Still)', AGENT)
     skip_covered: bool = _p(True, 'a later part of a report is not asked when the answers '
                             'so far already change every thing it names and name a thing '
                             'only it names (the model read ahead): one call fewer '

@@ -425,11 +425,32 @@ def test_a_part_with_no_change_keeps_the_whole_report_out(tmp_path):
     world = household_world(tmp_path)
     before = world.kg.to_json()
     with FakeOpenAI([{'content': GOOD}, {'content': {'facts': []}}]) as fake:
-        out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
+        out = NLUpdater(world, client(fake), LinkRetriever(),
+                        UpdateSettings(skip_idle_parts=False)).run(TWO)
         assert len(_updates(fake)) == 2
     assert not out.applied and 'no change found for the part "went to the kitchen."' in \
         out.errors[0]
     assert world.kg.to_json() == before and _disk(tmp_path)[1][-1].status == 'rejected'
+
+
+def test_a_part_with_no_change_is_passed_over_and_what_it_names_asked(tmp_path):
+    """By default (``skip_idle_parts``) a part read as no change is passed over: the
+    kitchen light its idle part names is in no fact of the reading, so the speaker is asked
+    and nothing is written before the answer. A part that goes somewhere read as nothing
+    still refuses the report (TWO)."""
+    world = household_world(tmp_path / 'light')
+    before = world.kg.to_json()
+    with FakeOpenAI([{'content': GOOD}, {'content': {'facts': []}}]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(
+            'Jerry took the red pen from the living room table and then he looked at the '
+            'kitchen light.')
+    assert out.parts == 2 and not out.applied and 'kitchen light' in (out.question or '')
+    assert world.kg.to_json() == before
+    world = household_world(tmp_path / 'two')
+    with FakeOpenAI([{'content': GOOD}, {'content': {'facts': []}}]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(TWO)
+    assert not out.applied and 'no change found for the part "went to the kitchen."' in \
+        out.errors[0]
 
 
 def test_a_part_that_says_nothing_changed_is_allowed(tmp_path):

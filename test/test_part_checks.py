@@ -165,11 +165,18 @@ def test_still_skips_a_part_that_says_still(world):
 
 @covers(Still)
 def test_still_rejects_a_part_with_no_change_that_does_not_say_so(world):
-    a = answer(world, TWO, Judged(Verdict.NO_CHANGE), parts=PARTS, part=PARTS[1])
+    a = answer(world, TWO, Judged(Verdict.NO_CHANGE), parts=PARTS, part=PARTS[1],
+               skip_idle_parts=False)
     ruling = ruled(Still(), a)
     assert ruling.act is Act.REJECT
     assert ruling.errors == [f'no change found for the part "{PARTS[1]}" of the report; '
                              'nothing is applied (a partial update would be wrong)']
+    # by default the part is passed over (what it names is left to the whole reading),
+    # unless it goes somewhere
+    a = answer(world, TWO, Judged(Verdict.NO_CHANGE), parts=PARTS, part=PARTS[1])
+    assert ruled(Still(), a).act is Act.SKIP
+    went = answer(world, TWO, Judged(Verdict.NO_CHANGE), parts=PARTS, part=PARTS[0])
+    assert ruled(Still(), went).act is Act.REJECT
 
 
 BETWEEN = Fact('between', ('red_pen', 'kitchen_table', 'jerry_shelf'))

@@ -39,7 +39,8 @@ def test_a_partial_reading_leaves_a_named_thing_out(tmp_path):
 
 
 def test_a_part_that_changes_nothing_is_counted(tmp_path):
-    """The report is refused (a partial update would be wrong), its parts still counted."""
+    """The report is not written (the kitchen its second part names is asked about),
+    its parts still counted."""
     out = _read(tmp_path, 'Jerry took the red pen from the living room table and then he '
                 'went to the kitchen.', [{'content': TOOK}, {'content': {'facts': []}}])
     assert not out.applied and (out.parts, out.parts_read) == (2, 1)

@@ -120,7 +120,7 @@ def test_actor_check_rejects_an_actor_left_away_from_what_they_put(world):
 
 @covers(ActorCheck)
 def test_actor_check_asks_the_speaker_with_ask_back(world):
-    rep = brought(world, ask_actor=False)
+    rep = brought(world, ask_actor=False, ask_left_out=False)
     ruling = ruled(ActorCheck(), rep)
     assert ruling.act is Act.ASK and ruling.question.startswith('Just to check: ')
     assert ruling.errors == [f'{WHY}; asked: {ruling.question}']
@@ -128,6 +128,19 @@ def test_actor_check_asks_the_speaker_with_ask_back(world):
     assert [r.source for r in readings] == ['gary where blue_pen was put', 'answer']
     assert HERE not in readings[0].update.remove and WENT not in readings[0].update.add
     assert readings[1].update == rep.update
+
+
+@covers(ActorCheck)
+def test_actor_check_offers_no_reading_that_leaves_the_actors_going_out(world):
+    """Gary kept where the pen was put leaves out Jerry's bedroom, where the report sent
+    him: a truthful "yes" to it would write half the report, so the question is about the
+    bedroom, each option whole (``ask_left_out``)."""
+    rep = brought(world, ask_actor=False)
+    ruling = ruled(ActorCheck(), rep)
+    assert ruling.act is Act.ASK and "And Jerry's bedroom: which is right?" in ruling.question
+    readings = Pending.from_json(ruling.value).readings
+    assert [r.about for r in readings[:2]] == ['jerry_bedroom'] * 2
+    assert WENT in readings[0].update.add and WENT not in readings[1].update.add
 
 
 @covers(ActorCheck)

@@ -25,6 +25,7 @@ from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from .clauses import split_report
 from .destinations import destinations
+from .speaker import third_person
 
 
 @dataclass
@@ -40,11 +41,15 @@ class Request:
 
     @classmethod
     def start(cls, world: WorldModel, text: str | None) -> Request | None:
-        """Return the request for ``text`` on a snapshot of ``world``; None when it is empty."""
+        """Return the request for ``text`` on a snapshot of ``world``; None when it is empty.
+
+        An opening that names the speaker is read as who "I" is (:mod:`.speaker`).
+        """
         text = (text or '').strip()
         if not text:
             return None
         kg = world.snapshot()
+        text = third_person(world, kg, text)  # "Frank: I've taken ..." → "Frank has taken ..."
         return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)})
 
     def retrieve(self, retriever: Retriever | None, llm: ChatLLM, given: Retrieval | None,

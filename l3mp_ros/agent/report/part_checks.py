@@ -17,6 +17,7 @@ from ...world.constraints import RuleKind
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.attempts import DoubtReason, Judged, Verdict
+from ..core.clauses import goes_somewhere
 from ..core.destinations import (
     settled_gifts,
     settled_places,
@@ -91,6 +92,11 @@ class Still:
         if got.verdict is Verdict.NO_CHANGE:
             if STATIVE.search(part):
                 return Ruling(Act.SKIP)  # "X is still in the office": nothing to change
+            # "Sam here", "it's gloomy up here": left to the whole-reading check (what it
+            # names is asked about); not a going read as nothing ("Dave's come back out":
+            # no place named, so nothing would ask where he went)
+            if a.settings.skip_idle_parts and goes_somewhere(part) is None:
+                return Ruling(Act.SKIP)
             return Ruling.reject([f'no change found for the part "{part}" of the report; '
                                   'nothing is applied (a partial update would be wrong)'])
         if got.value is not None and (STATIVE.search(part) or a.went_before() or (

@@ -180,6 +180,8 @@ class ActorCheck:
                           set(), read_odds(rep.out.trace.history), rep.settings.reading_confidence)
         readings = [Candidate(done, sure, f'{got.actor} where {got.put.args[0]} was put'),
                     Candidate(rep.update, sure, 'answer')]
+        if rep.settings.ask_left_out:  # the actor kept where they were may leave out
+            readings = whole_readings(world, rep.r, readings)  # where the report sent them
         return Pending.first(rep.r.req.text, readings, kg, world.domain,
                              rep.settings.clarify_timeout)
 

@@ -35,6 +35,7 @@ class UpdateSettings:
     settled_places: bool = default('settled_places')  # "went to X": not read back
     fill_needed: bool = default('fill_needed')  # a requires rule's fact the report names
     skip_covered: bool = default('skip_covered')  # a later part earlier answers gave
+    skip_idle_parts: bool = default('skip_idle_parts')  # a part read as no change: skipped
     ask_decision: str = default('ask_decision')  # readback | fitted (config/decision.json)
     reading_confidence: str = default('reading_confidence')  # least | product
     clarify_timeout: float = default('clarify_timeout')
