@@ -263,24 +263,40 @@ def settled_takes(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: li
     verb's "and"; the fact is the one place predicate some action changes that takes the
     thing and the actor. None without an actor.
     """
-    if actor is None or kg.entities.get(actor) is None:
+    # "the P200 pipette rack": a word the name lacks; "Ines's pain tablets"
+    found = _acted_on(kg, text, mentions, actor, TAKING, 'up', ONWARDS)
+    if found is None:
         return set()
+    said, thing, _ = found
+    rest = said[thing.end:]
+    if ONWARDS & set(rest) or 'and' in rest:
+        return set()  # "took the PBS out and opened it on the bench"
+    pred = _one_place(world, kg, thing.resolved, actor)
+    return {Fact(pred, (thing.resolved, actor))} if pred is not None else set()
+
+
+def _acted_on(kg: KnowledgeGraph, text: str, mentions: list[Mention], actor: str | None,
+              verbs: Collection[str], particle: str, stop: Collection[str]
+              ) -> tuple[list[str], Mention, bool] | None:
+    """Return the words, the thing named after the first of ``verbs`` and the particle.
+
+    ``particle`` may stand between the verb and the thing ("picked up", "put on"); the
+    thing is named by a mention that can be nothing else (determiners, owners and one word
+    the name lacks, not one of ``stop``, between) and is not ``actor``. None without an
+    actor, without such a verb, or without such a thing right after it.
+    """
+    if actor is None or kg.entities.get(actor) is None:
+        return None
     said = [stem(w) for w in words(text)]
-    by_start = _by_start(mentions, single=True)
-    for k, w in enumerate(said):
-        if w not in TAKING:
-            continue
-        j = k + 1 + (said[k + 1:k + 2] == ['up'])
-        # "the P200 pipette rack": a word the name lacks; "Ines's pain tablets"
-        thing = _named_at(text, said, by_start, j, stop=ONWARDS, owner=True)
-        if thing is None or thing.resolved == actor:
-            return set()
-        rest = said[thing.end:]
-        if ONWARDS & set(rest) or 'and' in rest:
-            return set()  # "took the PBS out and opened it on the bench"
-        pred = _one_place(world, kg, thing.resolved, actor)
-        return {Fact(pred, (thing.resolved, actor))} if pred is not None else set()
-    return set()
+    k = next((k for k, w in enumerate(said) if w in verbs), None)
+    if k is None:
+        return None
+    first = said[k + 1:k + 2] == [particle]
+    thing = _named_at(text, said, _by_start(mentions, single=True), k + 1 + first,
+                      stop=stop, owner=True)
+    if thing is None or thing.resolved == actor:
+        return None
+    return said, thing, first
 
 
 PUTTING = frozenset('put puts putting left leave leaves placed place places set sets hung '
@@ -362,27 +378,18 @@ def settled_wearing(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: 
     on"); the fact is the one predicate whose words say wearing ("worn by") that takes the
     thing and the actor. None without an actor, or with anything after it.
     """
-    if actor is None or kg.entities.get(actor) is None:
+    found = _acted_on(kg, text, mentions, actor, DRESSING, 'on', {'on'})
+    if found is None:
         return set()
-    said = [stem(w) for w in words(text)]
-    by_start = _by_start(mentions, single=True)
-    for k, w in enumerate(said):
-        if w not in DRESSING:
-            continue
-        on_first = said[k + 1:k + 2] == ['on']
-        thing = _named_at(text, said, by_start, k + 1 + on_first, stop={'on'}, owner=True)
-        if thing is None or thing.resolved == actor:
-            return set()
-        rest = said[thing.end:]
-        if rest != ([] if on_first else ['on']):
-            return set()  # "put the coat on the hook": a place, not worn
-        kind, whom = kg.entities.get(thing.resolved), kg.entities[actor]
-        preds = [p for p, sig in world.domain.predicates.items() if sig.arity == 2
-                 and kind is not None and world.domain.accepts(p, 0, kind)
-                 and world.domain.accepts(p, 1, whom)
-                 and WEARING & {stem(x) for x in predicate_words(p, world.domain)}]
-        return {Fact(preds[0], (thing.resolved, actor))} if len(preds) == 1 else set()
-    return set()
+    said, thing, on_first = found
+    if said[thing.end:] != ([] if on_first else ['on']):
+        return set()  # "put the coat on the hook": a place, not worn
+    kind, whom = kg.entities.get(thing.resolved), kg.entities[actor]
+    preds = [p for p, sig in world.domain.predicates.items() if sig.arity == 2
+             and kind is not None and world.domain.accepts(p, 0, kind)
+             and world.domain.accepts(p, 1, whom)
+             and WEARING & {stem(x) for x in predicate_words(p, world.domain)}]
+    return {Fact(preds[0], (thing.resolved, actor))} if len(preds) == 1 else set()
 
 
 def _described_to(said: list[str], mentions: Sequence[Mention], place: Mention) -> int:

@@ -237,13 +237,22 @@ class Reading:
         Its subject counts as a part read as no change does (``idle``, ``skipped``), and
         what it names as an earlier part's.
         """
+        self.passed(world, part)
         said = self.req.mentions_in(part)
-        self.idle.append(leading_subject(world, self.req.kg, part, said))
-        if not STATIVE.search(part):
-            self.skipped.append(part)
         self.earlier |= named_in(self.req.kg, part)
         scope = part_scope(self.req.kg, part, self.ctx.mentioned, self.earlier)
         _, self.actor = part_actor(world, self.req.kg, part, scope, self.actor, said)
+
+    def passed(self, world: WorldModel, part: str) -> None:
+        """Note a part that changes nothing: its own subject idle, the clause skipped.
+
+        Skipped unless it says things stayed ("still"): a clause the reading may leave out
+        (:mod:`.whole`).
+        """
+        said = self.req.mentions_in(part) if self.several else self.req.mentions
+        self.idle.append(leading_subject(world, self.req.kg, part, said))
+        if not STATIVE.search(part):
+            self.skipped.append(part)
 
     def accept(self, completion: Completion, actor: str | None = None) -> None:
         """Compose one part's change (``actor``: who acted in it) onto the ones before it."""

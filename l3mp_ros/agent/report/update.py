@@ -54,7 +54,6 @@ from .reading import (
 )
 from .scope import STATIVE, unknown_names_error
 from .settings import UpdateSettings
-from .subjects import leading_subject
 from .whole import said_order
 
 if TYPE_CHECKING:
@@ -154,10 +153,7 @@ class NLUpdater:
             got = self._judge_part(PartAnswer(r, part, q, got, loop, fast, self.llm,
                                               self.world, s))
             if got is None:  # the part changes nothing, as it says
-                said = r.req.mentions_in(part) if r.several else r.req.mentions
-                r.idle.append(leading_subject(self.world, r.req.kg, part, said))
-                if not STATIVE.search(part):
-                    r.skipped.append(part)
+                r.passed(self.world, part)
                 continue
             r.last, r.errors = got.value, got.errors
             if r.errors or r.last is None:
