@@ -203,6 +203,11 @@ class Config:
                             'so far already change every thing it names and name a thing '
                             'only it names (the model read ahead): one call fewer '
                             '(agent/report/reading.py covered)', AGENT)
+    ask_stated: bool = _p(True, 'a reading that leaves out a state the report says of a thing '
+                          "in the predicate's own words (\"the alarm's set again\", \"I've signed "
+                          'the delivery note") is not written as the whole change: the speaker '
+                          'is offered it with that state first; no call '
+                          '(agent/core/destinations.py worded_states)', AGENT)
     ask_moved: bool = _p(True, 'a reading that moves a person the report has neither act nor '
                          'go anywhere ("gave Marta the key" read with Marta moved) is asked '
                          'about (no call)', AGENT)

@@ -858,7 +858,7 @@ def test_the_one_place_a_report_of_going_offers_is_taken_without_asking(tmp_path
     assert len(updates) == 1 and not [r for r in states if 'Where is Jerry' in
                                       r['messages'][-1]['content']]
     assert Fact('person_in_room', ('jerry', 'kitchen')) in world.kg
-    assert any('the one new place the report offers for jerry' in n for n in out.notes)
+    assert any('the place the words name right after jerry went' in n for n in out.notes)
     assert 'place_amended' in out.trace.doubts
 
 
@@ -1239,3 +1239,19 @@ def test_a_read_back_together_asks_a_parts_statements_in_one_call(tmp_path):
     assert Fact('person_in_room', ('jerry', 'living_room')) in world.kg  # not moved
     read = [h for h in out.history if 'confirm' in h]
     assert [h['together'] for h in read] == [2, 2] and read[1]['removed'] is False
+
+
+def test_a_part_repeating_what_an_earlier_answer_read_ahead_is_said_not_left_out(tmp_path):
+    """'Jerry went to the kitchen | and switched its light off': the first answer gave the
+    light off (and the words his move); the second repeats it, a part said, not idle: the
+    reading is written whole and nothing is asked about the light."""
+    world = household_world(tmp_path)
+    report = 'Jerry went to the kitchen and switched its light off.'
+    with FakeOpenAI([LIGHT, LIGHT, LIGHT]) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
+        updates = _updates(fake)
+    assert len(updates) == 2  # the second part is asked (it says more of "it")
+    assert out.applied and out.question is None, (out.errors, out.question)
+    assert out.update == Update.of(
+        [Fact('person_in_room', ('jerry', 'living_room')), Fact('light_on', ('kitchen_light',))],
+        [Fact('person_in_room', ('jerry', 'kitchen'))])

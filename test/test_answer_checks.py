@@ -236,8 +236,21 @@ def test_going_rejects_a_subject_left_where_it_was(world):
 
 
 @covers(Going)
+def test_going_takes_in_the_place_the_words_name_after_the_verb(world):
+    d = draft(world, GOING, [LIT])  # "went into Jerry's bedroom": the words say where
+    assert d.q.worded == {WENT}
+    ruling = ruled(Going(), d)
+    assert ruling.act is Act.AMEND and ruling.value.update == Update.of([HERE, DARK], [WENT, LIT])
+    assert ruling.value.notes[-1] == (f'{WENT.text()}: the place the words name right after '
+                                      'gary went')
+    assert d.q.placed == {WENT} and not d.q.only and d.q.llm.asked == []
+
+
+@covers(Going)
 def test_going_takes_in_the_one_new_place_the_report_offers(world):
-    d = draft(world, GOING, [LIT])  # ask_going: the report offers one new place, not asked
+    # without the words' place (settled_places off): the report offers one new place
+    d = draft(world, GOING, [LIT], settled_places=False)
+    assert not d.q.worded
     ruling = ruled(Going(), d)
     assert ruling.act is Act.AMEND and ruling.doubts == [DoubtReason.AMENDED]
     assert ruling.value.update == Update.of([HERE, DARK], [WENT, LIT])

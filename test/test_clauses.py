@@ -49,6 +49,11 @@ def test_unknown_names():
     assert unknown_names("Anna gave Jerry's red pen to Jerry.", LEX) == []
     assert unknown_names('Jerry came home on Monday with a TV.', LEX) == []  # days, acronyms
     assert unknown_names('Marguerite is here.', LEX) == []  # sentence-initial: not judged
+    # a name that kept its possessive, "noahs_ark": known; another name's possessive is not
+    assert unknown_names("Gareth's got Noah's ark out.", LEX | {'gareth', 'noahs', 'ark'}) == []
+    assert unknown_names("Then Marguerite's pen went.", LEX | {'marguerites'}) == []
+    assert unknown_names("Then Marguerite's pen went.", LEX) == ["Marguerite's"]
+    assert unknown_names('Then Marguerite pens it.', LEX | {'marguerites'}) == ['Marguerite']
 
 
 def test_named_in_prefers_the_fuller_name_and_knows_rare_words():

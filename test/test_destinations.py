@@ -212,7 +212,7 @@ def test_where_the_last_clause_puts_a_thing_is_settled(world):
     assert settled('Jerry moved the red pen from the living room table onto the table in '
                    "Anna's bedroom.") == at_anna
     assert settled("Jerry carried the red pen to Anna's bedroom table and sat down.") == set()
-    assert settled("Jerry put the red pen to one side.") == set()  # "to": only after bringing
+    assert settled('Jerry put the red pen to one side.') == set()  # "to": only after bringing
     # several things put in one place
     assert settled('Jerry put the red pen and the Hamlet book on the living room table.') == {
         Fact('placed_at_table', ('red_pen', 'living_room_table')),
@@ -359,11 +359,11 @@ def test_what_the_last_clause_puts_on_is_worn_by_its_actor(tmp_path):
     def worn(text, actor='jonah'):
         return settled_wearing(w, w.kg, text, mentions_of(w, w.kg, text), actor)
     robe = Fact('worn_by', ('jonah_king_robe', 'jonah'))
-    assert worn("Jonah went back to his room and put on his king robe.") == {robe}
-    assert worn("Jonah pulled his king robe on.") == {robe}
-    assert worn("Jonah put his king robe on the costume rail.") == set()
-    assert worn("Jonah put his king robe on.", actor=None) == set()
+    assert worn('Jonah went back to his room and put on his king robe.') == {robe}
+    assert worn('Jonah pulled his king robe on.') == {robe}
+    assert worn('Jonah put his king robe on the costume rail.') == set()
+    assert worn('Jonah put his king robe on.', actor=None) == set()
     # "pulled" takes: a thing pulled out of a place is held
-    text = "Jonah pulled his king robe out of the wardrobe cupboard."
+    text = 'Jonah pulled his king robe out of the wardrobe cupboard.'
     assert settled_takes(w, w.kg, text, mentions_of(w, w.kg, text), 'jonah') == {
         Fact('held_by', ('jonah_king_robe', 'jonah'))}

@@ -10,16 +10,32 @@ scripted LLM that picks an option by its words, in both option orders.
 import pytest
 
 from l3mp_ros.agent.core.asking import Pending
-from l3mp_ros.agent.core.attempts import DoubtReason
+from l3mp_ros.agent.core.attempts import DoubtReason, Judged, Verdict
 from l3mp_ros.agent.core.rulings import Act
-from l3mp_ros.agent.report.reading import Report
-from l3mp_ros.agent.report.report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
+from l3mp_ros.agent.report.reading import PartAnswer, Report
+from l3mp_ros.agent.report.report_checks import (
+    ActorCheck,
+    AskBack,
+    Clarify,
+    PlaceCheck,
+    unread_states,
+)
 from l3mp_ros.agent.report.update import UpdateOutcome, UpdateSettings
-from l3mp_ros.world.complete import complete
+from l3mp_ros.agent.report.whole import left_out
+from l3mp_ros.world.complete import Completion, complete
 from l3mp_ros.world.kg import Fact, Update
 from l3mp_ros.world.model import WorldModel
 
-from .check_fixtures import ScriptedLLM, covers, fact, mini_world, option, reading, ruled
+from .check_fixtures import (
+    ScriptedLLM,
+    covers,
+    fact,
+    mini_world,
+    option,
+    question,
+    reading,
+    ruled,
+)
 
 GOING = "Gary went into Jerry's bedroom."
 WENT = fact('gary', 'in_room', 'jerry_bedroom')
@@ -195,3 +211,75 @@ def test_ask_back_asks_about_a_reading_the_read_back_denied_part_of(world):
     assert LIT in readings[0].update.add and LIT not in readings[1].update.add
     rep.take(ruling)
     assert rep.refused and not AskBack().applies(rep)  # asked: no later check applies
+
+
+LIT_NOW = "Gary went into Jerry's bedroom and it is lit now."
+
+
+@covers(AskBack)
+def test_ask_back_offers_first_the_reading_with_a_state_the_report_says_in_its_words(world):
+    rep = report(world, LIT_NOW, ('gary', added(WENT)))
+    assert unread_states(rep) == {LIT}
+    ruling = ruled(AskBack(), rep)
+    assert ruling.act is Act.ASK and "Jerry's bedroom is lit." in ruling.question
+    assert (f'the reading leaves out {LIT.text()}, which the report says in its words'
+            in ruling.errors[0])
+    first = Pending.from_json(ruling.value).readings[0]
+    assert first.source == 'answer, with what the words say'
+    assert WENT in first.update.add and LIT in first.update.add
+    assert Fact('dark', ('jerry_bedroom',)) in first.update.remove  # completed by the rules
+
+
+def test_a_reading_with_the_state_its_words_say_leaves_nothing_unread(world):
+    assert not unread_states(report(world, LIT_NOW, ('gary', added(WENT, LIT))))
+
+
+@pytest.mark.parametrize('text', [
+    "Gary went into Jerry's bedroom, where the light isn't lit.",  # turned round
+    "Gary went into Jerry's bedroom; it is still not lit.",
+    "Gary went into Jerry's bedroom and the kitchen is lit.",  # it holds already
+    "Gary went into Jerry's bedroom.",  # no state said
+])
+def test_a_state_turned_round_holding_or_unsaid_is_not_unread(world, text):
+    assert not unread_states(report(world, text, ('gary', added(WENT))))
+
+
+def test_ask_stated_off_reads_no_state_from_the_words(world):
+    assert not unread_states(report(world, LIT_NOW, ('gary', added(WENT)), ask_stated=False))
+
+
+def test_a_part_said_before_leaves_nothing_out_where_a_part_read_as_nothing_does(world):
+    """A later part whose answer repeats what the first answer read ahead is said, not idle.
+
+    "Gary went into Jerry's bedroom [answered: there, and lit] | and Jerry's bedroom was
+    lit [answered: lit, which the first part changed]": the room is in the reading. A
+    part read as no change has what it names asked about (the whole-reading check).
+    """
+    text = "Gary went into Jerry's bedroom and Jerry's bedroom was lit."
+    parts = ["Gary went into Jerry's bedroom", "and Jerry's bedroom was lit."]
+    got = {}
+    for how in ('confirmed', 'passed'):
+        r = reading(world, text, parts, UpdateSettings())
+        r.accept(complete(r.work, added(WENT, LIT), world.constraints, world.domain), 'gary')
+        r.confirmed(parts[1]) if how == 'confirmed' else r.passed(world, parts[1])
+        got[how] = left_out(r, r.req.kg.diff_to(r.work))
+    assert 'jerry_bedroom' not in got['confirmed'] and 'jerry_bedroom' in got['passed']
+
+
+def test_a_part_repeating_the_first_answer_is_said_only_when_that_names_what_it_names(world):
+    """"... | and put the dune book on Jerry's shelf" answered with the first part's change
+    that never names the book was not read: idle, not said before."""
+    text = "Gary went into Jerry's bedroom and put the dune book on Jerry's shelf."
+    parts = ["Gary went into Jerry's bedroom", "and put the dune book on Jerry's shelf."]
+    r = reading(world, text, parts, UpdateSettings())
+    shelved = fact('dune', 'placed_at', 'jerry_shelf')
+    r.accept(complete(r.work, added(WENT, shelved), world.constraints, world.domain), 'gary')
+    q = question(world, r, parts[1])
+
+    def repeating(*facts: Fact) -> PartAnswer:
+        said = Completion(Update.of([], facts), asked=Update.of([], facts))
+        return PartAnswer(r, parts[1], q, Judged(Verdict.RESTATED, said), None, False,
+                          ScriptedLLM(), world, UpdateSettings())
+    assert repeating(shelved).confirms_earlier()  # the book on the shelf: said before
+    assert not repeating(WENT).confirms_earlier()  # nothing of the book
+    assert not repeating(fact('red_pen', 'placed_at', 'jerry_shelf')).confirms_earlier()

@@ -144,7 +144,7 @@ def test_a_pending_question_about_a_thing_survives_its_json(tmp_path):
     assert then is not None and then.offered == [2] and then.question.startswith('Then:')
 
 
-def _said(tmp_path, report):
+def _said(tmp_path, report, ask_stated=True):
     """Run ``report`` read as Jerry's move to the kitchen alone; return the outcome."""
     world = household_world(tmp_path)
     moved = [{'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}]
@@ -152,13 +152,27 @@ def _said(tmp_path, report):
         updater = NLUpdater(world, client(fake), FullRetriever())
         s = updater.settings
         s.confirm, s.place_check, s.split_clauses = False, False, False
+        s.ask_stated = ask_stated
         return world, updater.run(report)
 
 
 def test_a_state_the_report_says_in_words_is_asked_about(tmp_path):
-    """"opened" says window_open (its own word, not its type's): the window left out."""
+    """"opened" says window_open (its own word, not its type's): the window left out.
+
+    The reading with it is offered first (``ask_stated``), not written unasked.
+    """
     world, out = _said(tmp_path, "Jerry opened the window in Jerry's bedroom, then went to "
                                  'the kitchen.')
+    assert out.question == ("Just to check: Jerry is in the kitchen. Jerry's bedroom window "
+                            'is open. Jerry is no longer in the living room. Is that right?')
+    opened = ['jerry_bedroom_window', 'window_open', 'true']
+    assert any(opened in o['add'] for o in out.asked()['options'])
+    assert Fact('window_open', ('jerry_bedroom_window',)) not in world.kg
+
+
+def test_without_ask_stated_the_window_left_out_is_asked_about_as_a_thing(tmp_path):
+    world, out = _said(tmp_path, "Jerry opened the window in Jerry's bedroom, then went to "
+                                 'the kitchen.', ask_stated=False)
     assert out.question is not None and "And Jerry's bedroom window" in out.question, \
         out.question
     opened = ['jerry_bedroom_window', 'window_open', 'true']

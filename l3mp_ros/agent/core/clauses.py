@@ -231,8 +231,9 @@ def unknown_names(text: str, lexicon: Iterable[str]) -> list[str]:
                 continue
             word = _plain(tok)
             if len(word) < 3 or word in NOT_NAMES or word in lex or _singular(word) in lex \
-                    or NUMBER_WORDS.get(word) in lex:  # "Eighty": names keep it as 80
-                continue
+                    or NUMBER_WORDS.get(word) in lex \
+                    or (word + 's' in lex and tok.lower().endswith(("'s", '’s'))):
+                continue  # "Eighty": names keep it as 80; "Noah's ark": noahs_ark
             if tok not in out:
                 out.append(tok)
     return out

@@ -451,3 +451,25 @@ def settled_states(world: WorldModel, text: str, mentions: list[Mention],
             continue
         out.add(f)
     return out
+
+
+def worded_states(world: WorldModel, kg: KnowledgeGraph, text: str,
+                  mentions: list[Mention]) -> set[Fact]:
+    """Return the one-argument states the report says in the predicate's own words.
+
+    "the alarm's set again", "I've signed the delivery note": for each one-argument
+    predicate, the one thing of its type the report names by a mention that can be nothing
+    else, when the state does not hold yet, and when the predicate's words stand in the
+    report as :func:`settled_states` reads them. A reading without such a state leaves a
+    clause out.
+    """
+    named = sorted({m.resolved for m in mentions if m.resolved and len(m.candidates) == 1
+                    and m.resolved in kg.entities})
+    found: list[Fact] = []
+    for pred, sig in sorted(world.domain.predicates.items()):
+        if sig.arity != 1:
+            continue
+        fits = [e for e in named if world.domain.is_subtype(kg.entities[e], sig.params[0][1])]
+        if len(fits) == 1 and (fact := Fact(pred, (fits[0],))) not in kg:
+            found.append(fact)
+    return settled_states(world, text, mentions, found)

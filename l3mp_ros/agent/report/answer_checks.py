@@ -179,6 +179,8 @@ class Going:
         completion = q.complete(moved.take_in(where, q.kg))
         completion.notes.extend(d.narrated)
         completion.notes.extend(
+            f'{f.text()}: the place the words name right after {f.args[0]} went' if f in
+            q.worded else
             f'{f.text()}: the one new place the report offers for {f.args[0]}, who '
             'went somewhere' if f in q.only else
             f'{f.text()}: asked where {f.args[0]} is after the report, both orders '
@@ -247,10 +249,16 @@ class Where:
         new place, else the answer goes back to the model as an error (empty set). A
         subject an earlier part moved is asked about on the graph before the report, so
         "as before" is where it was before the whole report (it may have come back) and
-        the earlier part's place is one option among the others.
+        the earlier part's place is one option among the others. A place the part's words
+        name right after its verb of going (:attr:`.reading.PartQuestion.worded`) is taken
+        without a call.
         """
         found: set[Fact] = set()
         for subject in self.q.going.unplaced(stated):
+            worded = frozenset(f for f in self.q.worded if f.args[0] == subject)
+            if len(worded) == 1:  # "went into the store room": the words say where
+                found |= worded
+                continue
             try:
                 got = self._place(stated, subject)
             except LLMError:

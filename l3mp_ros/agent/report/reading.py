@@ -19,6 +19,7 @@ from typing import Any
 
 from ...llm.protocol import ChatLLM, LLMReply
 from ...retrieval.link import named_in
+from ...retrieval.mention_lists import owners_only
 from ...text import words
 from ...world.complete import Completion, complete, needed
 from ...world.events import EventStatus
@@ -26,6 +27,7 @@ from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.asking import confidence, read_odds
 from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
+from ..core.destinations import settled_places
 from ..core.grounding import grounded_message
 from ..core.request import Request
 from ..core.rulings import Act, Check, Ruling, run
@@ -156,6 +158,8 @@ class Reading:
     #: the parts read as no change that do not say things stayed ("still"): a clause the
     #: reading may leave out (:mod:`.whole`)
     skipped: list[str] = field(default_factory=list)
+    #: parts whose answer repeated what earlier parts of the report changed (read ahead)
+    said_before: list[str] = field(default_factory=list)
     restated: bool = False  # a part repeated what holds
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)
@@ -242,6 +246,11 @@ class Reading:
         self.earlier |= named_in(self.req.kg, part)
         scope = part_scope(self.req.kg, part, self.ctx.mentioned, self.earlier)
         _, self.actor = part_actor(world, self.req.kg, part, scope, self.actor, said)
+
+    def confirmed(self, part: str) -> None:
+        """Note a part whose answer repeats earlier parts' changes: said, not idle."""
+        self.said_before.append(part)
+        self.earlier |= named_in(self.req.kg, part)
 
     def passed(self, world: WorldModel, part: str) -> None:
         """Note a part that changes nothing: its own subject idle, the clause skipped.
@@ -362,6 +371,9 @@ class PartQuestion:
     placed: set[Fact] = field(default_factory=set)
     #: of those, places taken as the one new place the report offers (not asked)
     only: set[Fact] = field(default_factory=set)
+    #: where the part's words put its subjects of going ("went into the store room"):
+    #: taken for one the answer leaves unplaced, not asked (``settled_places``)
+    worded: frozenset[Fact] = frozenset()
     #: where-questions asked for this part and their answers (kept across re-prompts)
     answered: dict[tuple[str, tuple[str, ...]], frozenset[Fact] | None] = field(
         default_factory=dict)
@@ -402,8 +414,12 @@ class PartQuestion:
         else:
             actor = leading_subject(world, kg, text, said)
         r.earlier |= named_in(kg, part)
+        worded = settled_places(world, kg, part if r.several else text, said,
+                                [goes.subject, *goes.others], goes.places) \
+            if goes is not None and settings.settled_places else set()
         return cls(world, settings, llm, trace, r.ctx, r.work, ask, checks, scope, goes,
-                   text, before=kg, actor=actor, seen=r.odds, stops=r.stops)
+                   text, before=kg, actor=actor, worded=frozenset(worded), seen=r.odds,
+                   stops=r.stops)
 
     def barring(self, facts: Iterable[Fact]) -> PartQuestion:
         """Return the same question with ``facts`` barred from the answer."""
@@ -533,6 +549,30 @@ class PartAnswer:
                 and bool(r.done) and self.settings.verify and not STATIVE.search(self.part)
                 and changed_before(kg, got.value.asked) and own_content(kg, self.part, r.done)
                 and not self.went_before())
+
+    def confirms_earlier(self) -> bool:
+        """Tell whether the answer repeats exactly what earlier parts of this report changed.
+
+        "Alice stepped out into the hall [answered: the door open, and the hall from the
+        words] | and she left her door open [answered: the door open]": the first answer
+        read ahead; this part is said, not idle, and what it names is in the reading. Only
+        when the repeated facts name every thing the part names (its subject and owners
+        aside): "... | and turned the standpipe on" answered with the hose of the part
+        before was not read at all, and "... | and went out the front to wait for her
+        bike" answered with Lisa's going alone says nothing of the bike.
+        """
+        r, got = self.r, self.got
+        if not (r.several and got.verdict is Verdict.RESTATED and got.value is not None
+                and r.done):
+            return False
+        asked = got.value.asked
+        if not asked.add or not asked.add | asked.remove <= r.changed():
+            return False
+        said = r.req.mentions_in(self.part)
+        owners = owners_only(r.req.kg, self.part, said)
+        named = {m.resolved for m in said if m.resolved and m.describes is None} - owners
+        named.discard(self.q.actor)
+        return named <= asked.entities()
 
     def went_before(self) -> bool:
         """Tell whether an earlier part already took this part's going to a place it names.

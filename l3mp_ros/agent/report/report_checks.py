@@ -27,11 +27,13 @@ from ..core.asking import (
     confidence,
     option_json,
     read_odds,
+    recomposed,
     with_back,
     without,
 )
 from ..core.attempts import DoubtReason
 from ..core.decision import ReadingDecision
+from ..core.destinations import worded_states
 from ..core.rulings import Act, Ruling
 from .place_questions import amend, check_places, where_after
 from .reading import Report, UpdateOutcome
@@ -225,7 +227,7 @@ class AskBack:
         low = not_sure(rep.out, rep.settings)
         r = rep.r
         return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
-                     or unsaid_of(rep) or moved_unsaid(rep)) or low
+                     or unsaid_of(rep) or moved_unsaid(rep) or unread_states(rep)) or low
                 or bool(left_out_of(rep))) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
@@ -249,6 +251,8 @@ class AskBack:
                     f'{other}' for f, other in unsaid_of(rep)),
                   *(f'the reading leaves out {e}, which the report names'
                     for e in left_out_of(rep)),
+                  *(f'the reading leaves out {f.text()}, which the report says in its words'
+                    for f in sorted(unread_states(rep))),
                   *(f'the reading gives {f.args[0]} a place ({f.text()}), but the report has '
                     f'{f.args[0]} neither act nor go anywhere' for f in moved_unsaid(rep))]
         sure = pending.readings[0].confidence
@@ -300,7 +304,49 @@ class AskBack:
                 and not world.verifier.check(r.req.kg, parts):
             readings.append(Candidate(parts, confidence(stated, set(), odds, how),
                                       'parts as answered'))
+        readings = with_states(rep, readings)
         return readings + runner_ups(rep, readings, rep.settings.runner_ups)
+
+
+def unread_states(rep: Report) -> set[Fact]:
+    """Return the states the report says in their words that the reading leaves out.
+
+    "I've locked it and the alarm's set again" read without the alarm (``ask_stated``,
+    :func:`~..core.destinations.worded_states`).
+    """
+    if not rep.settings.ask_stated or rep.out.update is None:
+        return set()
+    r = rep.r
+    return {f for f in worded_states(rep.world, r.req.kg, r.req.text, r.req.mentions)
+            if f not in rep.update.add}
+
+
+def with_states(rep: Report, readings: list[Candidate]) -> list[Candidate]:
+    """Return ``readings``, each that leaves out a state said in words after itself with it.
+
+    The reading with the states (completed by the rules and verified) comes first: a
+    speaker who is offered both says which is whole. In the answer, a state of the same
+    thing whose predicate the report never says (:func:`unsaid_of`: "are dry now" read as
+    clean) gives way to the one it says.
+    """
+    states = unread_states(rep)
+    if not states:
+        return readings
+    r, kg, out = rep.r, rep.r.req.kg, []
+    things = {f.args[0] for f in states}
+    instead = {f for f, _ in unsaid_of(rep) if len(f.args) == 1 and f.args[0] in things}
+    for c in readings:
+        if c.source == 'answer' and instead:  # "dry now" in place of "clean"
+            more = recomposed(kg, rep.world, [
+                *(Update.of(d.stated.remove - instead, d.stated.add - instead) for d in r.done),
+                Update.of([], states)])
+        else:
+            more = recomposed(kg, rep.world, [c.update, Update.of([], states - c.update.add)])
+        if more is not None and more != c.update and all(more != x.update
+                                                         for x in (*readings, *out)):
+            out.append(Candidate(more, c.confidence, f'{c.source}, with what the words say'))
+        out.append(c)
+    return out
 
 
 def left_out_of(rep: Report) -> list[str]:
@@ -361,7 +407,8 @@ def moved_unsaid(rep: Report) -> list[Fact]:
         went = going(world, kg, part if r.several else r.req.text, said_in(part))
         if went is not None:
             movers |= {went.subject, *went.others}
-    for part, actor in zip([p for p in r.parts if p not in r.skipped], r.actors, strict=False):
+    for part, actor in zip([p for p in r.parts if p not in r.skipped
+                            and p not in r.said_before], r.actors, strict=False):
         if actor is None:
             movers.add(first_person(part))
     return [f for f in moved if f.args[0] not in movers]

@@ -31,6 +31,7 @@ class UpdateSettings:
     read_back_together: bool = default('read_back_together')  # one call for a part's
     runner_ups: int = default('runner_ups')  # readings offered from the slots' runners-up
     ask_together: bool = default('ask_together')  # the first question offers every reading
+    ask_stated: bool = default('ask_stated')  # a state said in its words left out: asked
     ask_moved: bool = default('ask_moved')  # a person moved who neither acts nor goes: asked
     settled_places: bool = default('settled_places')  # "went to X": not read back
     fill_needed: bool = default('fill_needed')  # a requires rule's fact the report names

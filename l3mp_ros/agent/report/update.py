@@ -150,8 +150,11 @@ class NLUpdater:
                 q = PartQuestion.asking(self.world, s, self.llm, ANSWER_CHECKS, r, part, out.trace)
             with stage('propose'):
                 got = loop.run(q.messages, q.propose, q.judge)  # propose, verify, re-prompt
-            got = self._judge_part(PartAnswer(r, part, q, got, loop, fast, self.llm,
-                                              self.world, s))
+            a = PartAnswer(r, part, q, got, loop, fast, self.llm, self.world, s)
+            got = self._judge_part(a)
+            if got is None and a.confirms_earlier():  # an earlier answer read ahead
+                r.confirmed(part)
+                continue
             if got is None:  # the part changes nothing, as it says
                 r.passed(self.world, part)
                 continue
