@@ -554,6 +554,32 @@ def test_a_node_started_elsewhere_finds_its_shipped_files(tmp_path):
     assert proc.returncode == 0, err
 
 
+@pytest.mark.parametrize('ok', [False, True])
+def test_sigint_while_the_node_starts_exits_0(monkeypatch, ok):
+    # SIGINT during the autostart configure: rclpy's signal thread shuts the context down,
+    # the transition fails with "context is invalid", and the KeyboardInterrupt reaches
+    # the shutdown (seen in CI on the test above); a failure with the context still up is
+    # no such race and is raised
+    from rclpy._rclpy_pybind11 import RCLError
+
+    from l3mp_ros.nodes import common
+
+    def configure():
+        raise RCLError("Could not publish transition: publisher's context is invalid")
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(common.rclpy, 'init', lambda args=None: None)
+    monkeypatch.setattr(common.rclpy, 'ok', lambda: ok)
+    monkeypatch.setattr(common.rclpy, 'try_shutdown', interrupted)
+    if ok:
+        with pytest.raises(RCLError):
+            common.run(configure, [], name='n')
+    else:
+        assert common.run(configure, [], name='n') == 0
+
+
 def test_sigint_racing_the_shutdown_still_exits_0(monkeypatch):
     # rclpy's signal thread may shut the context down between try_shutdown's ok() and its
     # shutdown(); rcl then says "already called" (seen once in CI on the test above)

@@ -204,7 +204,8 @@ def run(make: Callable[[], Node], args: list[str] | None = None, name: str = '')
     A node that cannot start (bad parameters, an unreadable file, a missing or refused
     store: :data:`STARTUP_ERRORS` from a constructor; or a managed node whose autostart
     configure failed) exits 2 with one line. A managed node without autostart waits,
-    unconfigured, for a lifecycle manager.
+    unconfigured, for a lifecycle manager. SIGINT while the node starts (its context shut
+    down under a lifecycle transition: rcl's "context is invalid") is a clean exit too.
     """
     try:
         rclpy.init(args=args)
@@ -226,6 +227,12 @@ def run(make: Callable[[], Node], args: list[str] | None = None, name: str = '')
             node.destroy_node()
     except (KeyboardInterrupt, ExternalShutdownException):
         pass
+    except RCLError:
+        if rclpy.ok():  # not the context shut down under the node by SIGINT
+            raise
     finally:
-        try_shutdown()
+        try:
+            try_shutdown()
+        except KeyboardInterrupt:  # the SIGINT that shut the context down, delivered late
+            pass
     return 0
