@@ -95,6 +95,19 @@ def test_the_place_right_after_the_last_verb_of_going_is_settled_by_the_words(wo
     for text in ["Jerry went to Anna's room.", "Jerry went from the kitchen to Anna's room."]:
         assert settled(text) == {Fact('person_in_room', ('jerry', 'anna_bedroom'))}, text
     assert settled("Jerry went to Anna's room and took Anna's book to the kitchen.") == set()
+    # one word of towards after the verb's own words, or where they came from first
+    kitchen = {Fact('person_in_room', ('jerry', 'kitchen'))}
+    for text in ["Jerry's gone through to the kitchen for a bite to eat.",
+                 "Jerry's gone back out onto the kitchen.",
+                 'Jerry came in from the bathroom to the kitchen.',
+                 'Jerry came in from the bathroom door to the kitchen.']:
+        assert settled(text) == kitchen, text
+    for text in ['Jerry walked through the kitchen to the bathroom.',
+                 'Jerry came in from the bathroom.',
+                 'Jerry came in from the bathroom with Anna to the kitchen.',
+                 'Jerry went through to the kitchen and took the red pen out to the living '
+                 'room table.']:
+        assert settled(text) == set(), text
 
 
 def test_who_went_in_a_clause_led_by_after_going_is_named_after_its_comma(world):
@@ -367,3 +380,18 @@ def test_what_the_last_clause_puts_on_is_worn_by_its_actor(tmp_path):
     text = 'Jonah pulled his king robe out of the wardrobe cupboard.'
     assert settled_takes(w, w.kg, text, mentions_of(w, w.kg, text), 'jonah') == {
         Fact('held_by', ('jonah_king_robe', 'jonah'))}
+
+
+def test_words_with_the_name_of_a_place_type_name_that_place_after_going(tmp_path):
+    """ "went into the store room" where the words name only the store room's key: "room"
+    is the domain's type of place, so the one room sharing another word is meant."""
+    w = household_world(tmp_path)
+    w.kg.add_entity('parts_store', 'room')
+    w.kg.add_entity('store_room_key', 'pen')
+    assert said(w, 'Jerry went into the store room.')[-1] == ('store room', ['parts_store'])
+    assert said(w, 'Jerry picked up the store room key.')[-1] == ('store room key',
+                                                                  ['store_room_key'])
+    # not after a verb of going, and not when two rooms share the word
+    assert said(w, 'Jerry locked the store room.')[-1] == ('store room', ['store_room_key'])
+    w.kg.add_entity('store_cupboard', 'room')
+    assert said(w, 'Jerry went into the store room.')[-1] == ('store room', ['store_room_key'])

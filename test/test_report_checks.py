@@ -283,3 +283,40 @@ def test_a_part_repeating_the_first_answer_is_said_only_when_that_names_what_it_
     assert repeating(shelved).confirms_earlier()  # the book on the shelf: said before
     assert not repeating(WENT).confirms_earlier()  # nothing of the book
     assert not repeating(fact('red_pen', 'placed_at', 'jerry_shelf')).confirms_earlier()
+
+
+@covers(ActorCheck)
+def test_actor_check_passes_an_actor_the_words_send_elsewhere(world):
+    """ "Gary has gone through to Jerry's bedroom, he left the blue pen on the kitchen
+    table": where the words send him (``r.settled``) is where he is, whatever he put."""
+    text = ("Gary has gone through to Jerry's bedroom, he left the blue pen on the kitchen "
+            'table.')
+    parts = ["Gary has gone through to Jerry's bedroom", 'he left the blue pen on the kitchen '
+             'table.']
+    rep = report(world, text, ('gary', added(WENT)), ('gary', added(PUT)), parts=parts,
+                 ask_actor=False, ask_back=False)
+    assert ruled(ActorCheck(), rep).act is Act.REJECT  # unsettled: the check still rules
+    rep = report(world, text, ('gary', added(WENT)), ('gary', added(PUT)), parts=parts,
+                 ask_actor=False, ask_back=False)
+    rep.r.settled.add(WENT)
+    assert ruled(ActorCheck(), rep).act is Act.PASS and rep.llm.asked == []
+
+
+@covers(AskBack)
+def test_a_runner_up_that_leaves_out_a_state_said_in_words_comes_after_one_with_it(
+        world, monkeypatch):
+    """Readings offered after a "no" (the slots' runners-up) are made whole too: a truthful
+    speaker offered "Jerry is in the kitchen" alone, for "... and it is lit now", would
+    pick it and write half the report."""
+    from l3mp_ros.agent.core.asking import Candidate
+    from l3mp_ros.agent.report import report_checks
+    jerry = Update.of([fact('jerry', 'in_room', 'jerry_bedroom')],
+                      [fact('jerry', 'in_room', 'kitchen')])
+    monkeypatch.setattr(report_checks, 'runner_ups',
+                        lambda rep, readings, n: [Candidate(jerry, 0.5, 'runner-up')])
+    rep = report(world, LIT_NOW, ('gary', added(WENT)))
+    readings = AskBack.readings(rep)
+    sources = [r.source for r in readings]
+    assert sources[-2:] == ['runner-up, with what the words say', 'runner-up'], sources
+    assert LIT in readings[-2].update.add and jerry.add <= readings[-2].update.add
+    assert sources.count('answer, with what the words say') == 1

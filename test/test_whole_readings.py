@@ -261,3 +261,37 @@ def test_a_person_placed_in_an_earlier_clause_counts_unless_passed_through(tmp_p
     reading = Update.of([WAS], [through])
     assert possible(world, world.kg, reading, 'kitchen', ['jerry', 'kitchen', 'bathroom'],
                     last=False, placing=True) is None
+
+
+def test_a_name_inside_another_name_is_not_a_thing_left_out(tmp_path):
+    """ "the garden shed key" names the key; the shed inside its name is no thing the
+    report speaks of (:func:`left_out` passes over a mention's ``part``)."""
+    from l3mp_ros.agent.report.whole import left_out
+    world = household_world(tmp_path)
+    world.kg.add_entity('garden_shed', 'room')
+    world.kg.add_entity('garden_shed_key', 'pen')
+    r = _reading(world, 'Jerry put the garden shed key on the living room table.')
+    inside = [m for m in r.req.mentions if m.resolved == 'garden_shed']
+    assert inside and all(m.part is not None for m in inside)  # the mention is there
+    reading = Update.of([], [Fact('placed_at_table', ('garden_shed_key', 'living_room_table'))])
+    assert 'garden_shed' not in left_out(r, reading)
+    moved = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
+    assert 'garden_shed_key' in left_out(r, moved) and 'garden_shed' not in left_out(r, moved)
+
+
+def test_an_owner_a_pronoun_points_back_at_is_near_enough_to_be_offered(tmp_path):
+    """ "took Anna's phone to the kitchen and gave it back to her": Anna is named only as
+    the phone's owner, yet "her" may be her, so the phone back in her hand is offered."""
+    from l3mp_ros.agent.report.whole import nearby
+    world = household_world(tmp_path)
+    world.kg.remove_fact(Fact('in_person_hand', ('anna_phone', 'anna')))
+    world.kg.add_fact(Fact('in_person_hand', ('anna_phone', 'jerry')))
+    text = "Jerry took Anna's phone to the kitchen and gave it back to her."
+    near = nearby(_reading(world, text))
+    assert 'anna' in near and near.index('anna') > near.index('anna_phone')
+    reading = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
+    got = possible(world, world.kg, reading, 'anna_phone', near)
+    back = Fact('in_person_hand', ('anna_phone', 'anna'))
+    assert got is not None and back in {f for _, said, _ in got.readings for f in said.add}
+    # without a pronoun that may point back, the owner is no referent of their own
+    assert 'anna' not in nearby(_reading(world, "Jerry took Anna's phone to the kitchen."))

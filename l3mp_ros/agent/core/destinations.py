@@ -46,9 +46,14 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
         near = next((m for m in out if after <= m.start <= after + AHEAD), None)
         if near is not None:
             places = [c for c in near.candidates if is_place(world, kg, c, wheres)]
-            if places and len(places) < len(near.candidates) and near.start == after + sum(
-                    w in DETERMINERS for w in said[after:near.start]):
+            right_after = near.start == after + sum(w in DETERMINERS
+                                                    for w in said[after:near.start])
+            if places and len(places) < len(near.candidates) and right_after:
                 near.candidates = places
+            elif not places and right_after:  # "went into the store room": not its key
+                kind = typed_place(world, kg, said[near.start:near.end], wheres)
+                if kind is not None:
+                    near.candidates = [kind]
             continue
         k = after + sum(1 for w in said[after:after + AHEAD] if w in DETERMINERS)
         if k >= len(said) or said[k] in STOPWORDS or any(m.start <= k < m.end for m in out):
@@ -59,6 +64,32 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
             new = Mention(k, k + 1, said[k], places, surface=text[tokens[k][0]:tokens[k][1]])
             out = sorted([*out, new], key=lambda m: m.start)
     return out
+
+
+def typed_place(world: WorldModel, kg: KnowledgeGraph, said: Sequence[str],
+                wheres: Collection[str]) -> str | None:
+    """Return the one place the words name by its type and another word, else None.
+
+    "went into the store room" where the store room's words name only its key: "room"
+    is the name of a type of place (the domain's own), so the words mean a room; the one
+    room whose name shares another of the words ("parts_store") is meant. None unless
+    exactly one such place shares the most of them.
+    """
+    kinds = {t for t in world.domain.types if any(world.domain.accepts(p, 1, t) for p in wheres)}
+    typed = {w for w in said if w in {stem(x) for t in kinds for x in name_words(t)}}
+    rest = set(said) - typed - DETERMINERS - STOPWORDS
+    if not typed or not rest:
+        return None
+    scored: dict[int, list[str]] = {}
+    for n, t in kg.entities.items():
+        if not is_place(world, kg, n, wheres):
+            continue
+        shared = len(rest & {stem(w) for w in name_words(n)})
+        own = {stem(x) for a in world.domain.ancestors(t) for x in name_words(a)}
+        if shared and typed & own:  # a room for "room", whatever its name
+            scored.setdefault(shared, []).append(n)
+    best = scored.get(max(scored, default=0), [])
+    return best[0] if len(best) == 1 else None
 
 
 def _led_by(said: list[str], start: int) -> str:
@@ -110,15 +141,25 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
         return set()
     said = [stem(w) for w in words(text)]
     after = len(words(text[:ends[-1]]))
+    # "gone through to the cafe", "gone back out onto the path": one word of towards may
+    # stand between the verb's own words and the place; "come in from the heap to the shed"
+    # names where they came from first
+    source = bool(after) and said[after - 1] == 'from'
+    if not source and after < len(said) and said[after] == 'from':
+        source, after = True, after + 1
     near = _owned(text, mentions, next((m for m in mentions if after <= m.start <= after + AHEAD),
                                        None))
+    between = said[after:near.start] if near is not None else []
     if near is None or near.resolved is None or any(
-            w not in DETERMINERS for w in said[after:near.start]):
+            w not in DETERMINERS for w in between[1 if between[:1] and between[0] in TOWARDS
+                                                  and not source else 0:]):
         return set()
-    if after and said[after - 1] == 'from':  # "walked up from his plot to the potting shed"
+    if source:  # "walked up from his plot to the potting shed"
         on = _owned(text, mentions, next((m for m in mentions if m.start > near.end), None))
-        if on is None or _led_by(said, on.start) not in TOWARDS or any(
-                w not in DETERMINERS for w in said[near.end + 1:on.start]):
+        # only "to" between, or a word the source's mention left out: "the compost heap to"
+        rest = [w for w in said[near.end:on.start] if w not in DETERMINERS] if on else []
+        if on is None or rest[-1:] != [_led_by(said, on.start)] or rest[-1] not in TOWARDS \
+                or len(rest) > 2 or (len(rest) == 2 and rest[0] in STOPWORDS):
             return set()
         near = on
     later = [m for m in mentions if m.start >= near.end]

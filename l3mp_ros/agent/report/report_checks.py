@@ -129,8 +129,9 @@ class ActorCheck:
         after.apply(rep.update)
         got = put_by(world, after, list(zip(r.actors, (c.update for c in r.done), strict=True)),
                      Phrasing(world.domain, kg).proper)
-        if got is None:
-            return Ruling()
+        if got is None or any(f.args[0] == got.actor and f in rep.update.add
+                              for f in r.settled):
+            return Ruling()  # the words put the actor elsewhere: "gone through to the cafe"
         try:
             said = where_after(rep.llm, world, kg, r.req.text, got.actor, got.group,
                                [*r.ctx.referents(), got.zone], rep.out.trace,
@@ -305,7 +306,8 @@ class AskBack:
             readings.append(Candidate(parts, confidence(stated, set(), odds, how),
                                       'parts as answered'))
         readings = with_states(rep, readings)
-        return readings + runner_ups(rep, readings, rep.settings.runner_ups)
+        # a runner-up that leaves out a state said in words goes after the one with it
+        return with_states(rep, readings + runner_ups(rep, readings, rep.settings.runner_ups))
 
 
 def unread_states(rep: Report) -> set[Fact]:

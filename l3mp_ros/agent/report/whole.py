@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...retrieval.mention_lists import owners_only
+from ...retrieval.mention_lists import owners_only, possessors
 from ...text import STOPWORDS, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
 from ...world.kg import Fact, KnowledgeGraph, Update
@@ -83,9 +83,9 @@ def left_out(r: Reading, update: Update) -> list[str]:
     out: list[str] = []
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         e = m.resolved
-        if not e or m.describes is not None or e in named or e in owners or e in acted \
-                or e in out:
-            continue
+        if not e or m.describes is not None or m.part is not None or e in named \
+                or e in owners or e in acted or e in out:
+            continue  # (a part: named inside another's name, "the toy case key")
         out.append(e)
     for m in sorted(r.req.mentions, key=lambda m: m.start):  # "popped along to wardrobe"
         if m.resolved or m.describes is not None or named & set(m.candidates):
@@ -202,7 +202,8 @@ def nearby(r: Reading) -> list[str]:
     out: list[str] = []
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         out += [e for e in m.candidates if e not in out and e not in owners]
-    return out
+    # an owner a pronoun may point back at: "took Bev's trowel ... and gave it back to her"
+    return out + [e for e in possessors(r.req.kg, r.req.text) if e not in out]
 
 
 def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
