@@ -276,3 +276,17 @@ def test_verify_rejects_what_breaks_a_rule(world):
     assert 'rule item_location' in ruling.errors[0]
     d.errors = ['refused by an earlier check']
     assert not Verify().applies(d)
+
+
+def test_a_part_taking_something_along_takes_the_words_place_only_if_the_report_agrees(world):
+    """ "Gary took the dune book through to Jerry's bedroom" is Gary going there; as the
+    first part of "... and came back to the kitchen with it" the words' place is no longer
+    where he is, so the part's question does not take it without asking."""
+    alone = draft(world, "Gary took the dune book through to Jerry's bedroom.", [LIT])
+    assert alone.q.going is not None and alone.q.worded == {WENT}
+    text = "Gary took the dune book through to Jerry's bedroom and came back into the kitchen."
+    parts = ["Gary took the dune book through to Jerry's bedroom",
+             'and came back into the kitchen.']
+    first = draft(world, text, [LIT], parts=parts, part=parts[0])
+    assert first.q.going is not None and first.q.going.subject == 'gary'
+    assert not first.q.worded

@@ -94,7 +94,10 @@ def test_the_place_right_after_the_last_verb_of_going_is_settled_by_the_words(wo
     # a room named by its owner: the room, not the owner
     for text in ["Jerry went to Anna's room.", "Jerry went from the kitchen to Anna's room."]:
         assert settled(text) == {Fact('person_in_room', ('jerry', 'anna_bedroom'))}, text
-    assert settled("Jerry went to Anna's room and took Anna's book to the kitchen.") == set()
+    # taking a thing along to a room is going there: the last place is the kitchen
+    assert settled("Jerry went to Anna's room and took Anna's book to the kitchen.") == {
+        Fact('person_in_room', ('jerry', 'kitchen'))}
+    assert settled("Jerry went to Anna's room and put Anna's book in the kitchen.") == set()
     # one word of towards after the verb's own words, or where they came from first
     kitchen = {Fact('person_in_room', ('jerry', 'kitchen'))}
     for text in ["Jerry's gone through to the kitchen for a bite to eat.",
@@ -395,3 +398,28 @@ def test_words_with_the_name_of_a_place_type_name_that_place_after_going(tmp_pat
     assert said(w, 'Jerry locked the store room.')[-1] == ('store room', ['store_room_key'])
     w.kg.add_entity('store_cupboard', 'room')
     assert said(w, 'Jerry went into the store room.')[-1] == ('store room', ['store_room_key'])
+
+
+def test_taking_someone_along_to_a_place_is_going_there_for_both(world):
+    """ "Jerry has taken Anna through to the kitchen": Jerry went, and Anna, who can be in a
+    room; a pen taken along is carried, not gone; a place no one can be in is no going."""
+    from l3mp_ros.agent.core.destinations import settled_places
+    from l3mp_ros.world.kg import Fact
+
+    def went(text):
+        got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+        return (got.subject, got.others) if got else None
+
+    def settled(text):
+        got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+        return settled_places(world, world.kg, text, mentions_of(world, world.kg, text),
+                              [got.subject, *got.others], got.places)
+    assert went('Jerry has taken Anna through to the kitchen.') == ('jerry', ('anna',))
+    assert settled('Jerry has taken Anna through to the kitchen.') == {
+        Fact('person_in_room', ('jerry', 'kitchen')), Fact('person_in_room', ('anna', 'kitchen'))}
+    assert went('Jerry took the red pen out to the kitchen.') == ('jerry', ())
+    # the one right before the verb took them, not the first one named
+    assert went('Anna is asleep, Jerry has taken the red pen back to the kitchen.') == (
+        'jerry', ())
+    assert went('Jerry took the red pen to the living room table.') is None
+    assert went('Jerry took the red pen from the kitchen.') is None

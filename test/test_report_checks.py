@@ -320,3 +320,16 @@ def test_a_runner_up_that_leaves_out_a_state_said_in_words_comes_after_one_with_
     assert sources[-2:] == ['runner-up, with what the words say', 'runner-up'], sources
     assert LIT in readings[-2].update.add and jerry.add <= readings[-2].update.add
     assert sources.count('answer, with what the words say') == 1
+
+
+@covers(AskBack)
+def test_no_reading_offered_leaves_out_where_someone_the_report_sends_went(world):
+    """The read-back denied Gary's move: the reading without it would leave out that he went
+    into Jerry's bedroom, so it is not offered (a truthful "yes" to the rest writes half)."""
+    rep = report(world, GOING, ('gary', added(WENT, LIT)))
+    rep.r.unsure = {WENT}
+    readings = AskBack.readings(rep)
+    assert [r.source for r in readings] == ['answer']
+    rep = report(world, GOING, ('gary', added(WENT, LIT)))
+    rep.r.unsure = {LIT}  # without the light is still offered: Gary stays placed
+    assert [r.source for r in AskBack.readings(rep)] == ['answer', 'without denied']

@@ -295,3 +295,22 @@ def test_an_owner_a_pronoun_points_back_at_is_near_enough_to_be_offered(tmp_path
     assert got is not None and back in {f for _, said, _ in got.readings for f in said.add}
     # without a pronoun that may point back, the owner is no referent of their own
     assert 'anna' not in nearby(_reading(world, "Jerry took Anna's phone to the kitchen."))
+
+
+def test_a_description_the_graph_does_not_hold_is_news_not_a_description(tmp_path):
+    """ "the TV in Anna's bedroom": the bedroom only says which TV (a fact ties them), so it
+    is no thing left out; "out to the kitchen on Anna's phone" ties nothing to the phone
+    yet: it is named like any thing, and a reading without it leaves it out."""
+    from l3mp_ros.agent.report.whole import describes, left_out
+    world = household_world(tmp_path)
+    r = _reading(world, "Jerry switched off the TV in Anna's bedroom.")
+    [room] = [m for m in r.req.mentions if m.resolved == 'anna_bedroom']
+    assert room.describes is not None and describes(r, room, Update.of([], []))
+    r = _reading(world, "Jerry went out to the kitchen on Anna's phone.")
+    [phone] = [m for m in r.req.mentions if m.resolved == 'anna_phone']
+    assert phone.describes is not None and not describes(r, phone, Update.of([], []))
+    moved = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
+    assert 'anna_phone' in left_out(r, moved)
+    # a reading that says something of the phone names it
+    held = Update.of(moved.remove, moved.add | {Fact('in_person_hand', ('anna_phone', 'jerry'))})
+    assert 'anna_phone' not in left_out(r, held)

@@ -57,6 +57,14 @@ _GOING = re.compile(
     r'round\s+|around\s+)*'
     r'(?:in|into|to|towards?|inside|outside|out|over|across|through|from|down|up|back|'
     r'home|off|away)\b', re.IGNORECASE)
+#: taking someone or something along somewhere: "taken Mrs Patel and Biscuit through to",
+#: "took the pen to" (what is taken stands between the verb and where they went); not
+#: "brought the backdrop down to the stage" nor "wheeled the robot into the room", which
+#: the sets' writers read as the thing moved alone as often as with whoever moved it
+_ESCORT = re.compile(
+    r"\b(?:took|taken|takes|taking|led|leads|leading)\s+(?:(?!(?:to|into|onto|then)\b)[\w'’]+[,]?\s+){1,6}?"
+    r'(?:(?:back|out|over|down|up|round|around|across|through|in|along)\s+)*(?:to|into|onto)\b',
+    re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
 NOT_NAMES = frozenset("""
 monday tuesday wednesday thursday friday saturday sunday january february march april may
@@ -243,9 +251,27 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith('s') else word
 
 
-def going_ends(text: str) -> list[int]:
-    """Return where each verb of going in ``text`` ends (character offsets), in order."""
-    return [m.end() for m in _GOING.finditer(text)]
+def going_ends(text: str, escort: bool = False) -> list[int]:
+    """Return where each verb of going in ``text`` ends (character offsets), in order.
+
+    With ``escort``, where each taking along ends too (:func:`escorted`).
+    """
+    ends = [m.end() for m in _GOING.finditer(text)]
+    return sorted(ends + [m.end() for m in _ESCORT.finditer(text)]) if escort else ends
+
+
+def escorted(text: str) -> tuple[str, int, int] | None:
+    """Return the words of the first taking along in ``text`` and where what is taken lies.
+
+    "Tom's taken Mrs Patel and Biscuit through to consult two": ("taken Mrs Patel and
+    Biscuit through to", and the character span of "Mrs Patel and Biscuit through "); the
+    one who took went there too, with whoever of what is taken can be there.
+    """
+    found = _ESCORT.search(text)
+    if found is None:
+        return None
+    verb = re.match(r'\S+\s+', found.group(0))
+    return found.group(0), found.start() + (verb.end() if verb else 0), found.end()
 
 
 def goes_somewhere(text: str) -> str | None:

@@ -38,7 +38,7 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
     out = list(mentions)
     said = [stem(w) for w in words(text)]
     tokens = word_tokens(text)
-    for end in going_ends(text):
+    for end in going_ends(text, escort=True):
         after = len(words(text[:end]))
         mover = next((m for m in reversed(out) if m.end <= after and m.resolved
                       and place_predicates(world, kg, m.resolved)), None)
@@ -136,7 +136,7 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
     "into" ("went into the cold room and brought the yoghurt out to the packing table" is
     not settled).
     """
-    ends = going_ends(text)
+    ends = going_ends(text, escort=True)
     if not ends or not movers:
         return set()
     said = [stem(w) for w in words(text)]
@@ -173,8 +173,10 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
     out: set[Fact] = set()
     for mover in movers:
         wheres = place_predicates(world, kg, mover)
-        if not is_place(world, kg, near.resolved, wheres) \
-                or any(is_place(world, kg, c, wheres) for c in named):
+        # a later place of the same kind ("... and then to the bathroom"; not a person
+        # named later, who may hold an animal but is no room)
+        kinds = {p for p in wheres if world.domain.accepts(p, 1, kg.entities[near.resolved])}
+        if not kinds or any(is_place(world, kg, c, kinds) for c in named):
             continue
         out |= {Fact(p, (mover, near.resolved)) for p in wheres & set(predicates)
                 if world.domain.accepts(p, 1, kg.entities[near.resolved])}

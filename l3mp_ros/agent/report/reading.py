@@ -27,6 +27,7 @@ from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.asking import confidence, read_odds
 from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
+from ..core.clauses import goes_somewhere
 from ..core.destinations import settled_places
 from ..core.grounding import grounded_message
 from ..core.request import Request
@@ -417,6 +418,9 @@ class PartQuestion:
         worded = settled_places(world, kg, part if r.several else text, said,
                                 [goes.subject, *goes.others], goes.places) \
             if goes is not None and settings.settled_places else set()
+        if worded and r.several and goes_somewhere(part) is None:  # taken along: the whole
+            worded &= settled_places(world, kg, text, r.req.mentions,  # report must agree
+                                     [goes.subject, *goes.others], goes.places)
         return cls(world, settings, llm, trace, r.ctx, r.work, ask, checks, scope, goes,
                    text, before=kg, actor=actor, worded=frozenset(worded), seen=r.odds,
                    stops=r.stops)

@@ -295,8 +295,11 @@ class AskBack:
             drops.append((r.unsure | needed, 'without the removal a rule needed'))
         drops += [(r.unsure | (group - {kept}), f'only {kept.text()} of {kept.args[0]}')
                   for group in r.choices for kept in sorted(group)]
+        went = goers(rep)
         for drop, source in drops:
             rest = without(r.req.kg, world, r.done, drop)
+            if rest is not None and went & placed(rep.update) - placed(rest):
+                continue  # "Liam's taken his blanket through to ...": Liam went somewhere
             if rest is not None and all(rest != x.update for x in readings):
                 sure = confidence(stated - drop, drop & stated, odds, how)
                 readings.append(Candidate(rest, sure, source))
@@ -308,6 +311,23 @@ class AskBack:
         readings = with_states(rep, readings)
         # a runner-up that leaves out a state said in words goes after the one with it
         return with_states(rep, readings + runner_ups(rep, readings, rep.settings.runner_ups))
+
+
+def goers(rep: Report) -> set[str]:
+    """Return who the report's parts say went somewhere (:func:`.subjects.going`)."""
+    r, kg = rep.r, rep.r.req.kg
+    out: set[str] = set()
+    for part in r.parts:
+        said = r.req.mentions_in(part) if r.several else r.req.mentions
+        went = going(rep.world, kg, part if r.several else r.req.text, said)
+        if went is not None:
+            out |= {went.subject, *went.others}
+    return out
+
+
+def placed(update: Update) -> set[str]:
+    """Return the things ``update`` gives a new place (a two-place fact added about them)."""
+    return {f.args[0] for f in update.add if len(f.args) == 2}
 
 
 def unread_states(rep: Report) -> set[Fact]:

@@ -22,6 +22,7 @@ from ...world.model import WorldModel
 from ..core.clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
+    escorted,
     goes_somewhere,
 )
 from ..core.destinations import is_place, place_predicates
@@ -206,7 +207,7 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
     """
     verb = goes_somewhere(text)
     if verb is None:
-        return None
+        return _escort(world, kg, text, _named(mentions), actor)
     lead = words(text[:text.lower().find(verb.lower())])
     at = len(lead)
     if verb.lower().startswith(('got ', 'gets ')) \
@@ -250,6 +251,48 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
         return None
     others = tuple(m.resolved for m, p in zip(joined[1:], places[1:], strict=True) if p)
     return GoingSubject(first.resolved, verb, frozenset().union(*places), others)
+
+
+def _escort(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
+            actor: str | None) -> GoingSubject | None:
+    """Return who went in a report of taking someone or something along to a place.
+
+    "Tom's taken Mrs Patel and Biscuit through to consult two": Tom went there, and so did
+    each one taken whose place may be that place (Mrs Patel, Biscuit; not "his blanket",
+    which is carried). The place must be one the taker can be in ("brought the yoghurt out
+    to the packing table" is no going); the taker is the leading subject, or ``actor`` for a
+    part that starts with its verb ("... and taken him back out to reception").
+    """
+    got = escorted(text)
+    if got is None:
+        return None
+    verb, start, end = got
+    at = len(words(text[:text.lower().find(verb.lower())]))
+    first = mentions[0] if mentions else None
+    said = words(text)
+    own = next((m for m in reversed(mentions) if m.end <= at and m.resolved), None)
+    if own is not None and {w.lower() for w in said[own.end:at]} <= AUXILIARIES \
+            and not _comma_between(text, own.end, verb):
+        taker = own.resolved  # "Hannah's finished with Rex, Mr Hughes has taken him ..."
+    elif first is not None and first.start <= 2 and first.end <= at and first.resolved:
+        taker = first.resolved
+    elif actor is not None and set(w.lower() for w in words(text)[:at]) <= ELIDED_LEAD \
+            and (first is None or first.start >= at):
+        taker = actor
+    else:
+        return None
+    wheres = _places(world, kg, taker)
+    after, span = len(words(text[:end])), (len(words(text[:start])), len(words(text[:end])))
+    place = next((m for m in mentions if after <= m.start <= after + 2), None)
+    if not wheres or place is None or place.resolved is None \
+            or not is_place(world, kg, place.resolved, wheres):
+        return None
+    taken = [m.resolved for m in mentions if span[0] <= m.start and m.end <= span[1]
+             and m.resolved and m.resolved != taker
+             and is_place(world, kg, place.resolved, _places(world, kg, m.resolved))]
+    places = wheres.union(*(_places(world, kg, e) for e in taken))
+    return GoingSubject(taker, verb, frozenset(places), tuple(dict.fromkeys(taken)),
+                        elided=taker != (first.resolved if first else None))
 
 
 def _after_participle(world: WorldModel, kg: KnowledgeGraph, text: str,

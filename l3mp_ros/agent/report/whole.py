@@ -83,7 +83,7 @@ def left_out(r: Reading, update: Update) -> list[str]:
     out: list[str] = []
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         e = m.resolved
-        if not e or m.describes is not None or m.part is not None or e in named \
+        if not e or describes(r, m, update) or m.part is not None or e in named \
                 or e in owners or e in acted or e in out:
             continue  # (a part: named inside another's name, "the toy case key")
         out.append(e)
@@ -94,6 +94,29 @@ def left_out(r: Reading, update: Update) -> list[str]:
     out += [e for e in skipped_things(r) if e not in out and e not in owners]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
+
+
+def describes(r: Reading, m: Mention, update: Update) -> bool:
+    """Tell whether ``m`` only says which thing another mention is: "the tube on the bench".
+
+    A mention attached to another (:attr:`~...retrieval.mention.Mention.describes`) whose
+    thing a fact ties to that one, or both to a third ("Ben at the tills": Ben and the till
+    cradle on the shop floor), before the report or after ``update``; "out to the yard on
+    the red slip lead" ties nothing to the lead yet: the lead is news, not a description.
+    """
+    if m.describes is None:
+        return False
+    other = next((o.resolved for o in r.req.mentions if o.start == m.describes), None)
+    if other is None or not m.resolved:
+        return True
+    kg = r.req.kg
+
+    def ties(e: str) -> set[str]:  # what a fact joins to ``e``, before or after the update
+        facts = {f for f in kg.facts_of(e) if f not in update.remove} | {
+            f for f in update.add if e in f.args}
+        return {a for f in facts for a in f.args if a != e}
+    near = ties(m.resolved)  # "Ben at the tills": Ben and the till cradle share the floor
+    return other in near or bool(near & ties(other))
 
 
 #: words before a thing that something left ("out of the make-up chair", "off the rack")
