@@ -6,6 +6,8 @@ On the household world with a garden added: four names share "garden", so the wo
 names none of them, and "garden shed" is the shed, its light and its key alike by its words.
 """
 
+from pathlib import Path
+
 import pytest
 
 from l3mp_ros.agent.core.clauses import goes_somewhere
@@ -423,3 +425,16 @@ def test_taking_someone_along_to_a_place_is_going_there_for_both(world):
         'jerry', ())
     assert went('Jerry took the red pen to the living room table.') is None
     assert went('Jerry took the red pen from the kitchen.') is None
+
+
+def test_every_place_the_words_settle_on_the_shipped_sets_is_in_the_gold_change():
+    """benchmarks/settled_words.py over the office, ward and theatre sets: each place the
+    words settle (not read back, not asked where) is in the report's gold change."""
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / 'benchmarks'))
+    import settled_words
+    for name, least in [('office_reports.json', 8), ('ward_reports.json', 2),
+                        ('dev/theatre', 4)]:
+        got = settled_words.count(root / 'benchmarks/data' / name)
+        assert got['wrong'] == 0 and got['right'] >= least, (name, got)
