@@ -438,3 +438,51 @@ def test_every_place_the_words_settle_on_the_shipped_sets_is_in_the_gold_change(
                         ('dev/theatre', 4)]:
         got = settled_words.count(root / 'benchmarks/data' / name)
         assert got['wrong'] == 0 and got['right'] >= least, (name, got)
+
+
+def test_what_is_handed_over_is_read_through_its_pronouns(world):
+    """ "... and handed it to her": "it" is the last thing taken (not where it came from),
+    "her" the one person named who does not give it; none where "her" could be two."""
+    from l3mp_ros.agent.core.destinations import worded_gifts
+    from l3mp_ros.world.kg import Fact
+    from l3mp_ros.world.phrasing import Phrasing
+
+    def gifts(text):
+        return worded_gifts(world, world.kg, text, mentions_of(world, world.kg, text),
+                            Phrasing(world.domain, world.kg).proper)
+    to_anna = {Fact('in_person_hand', ('red_pen', 'anna'))}
+    assert gifts('Anna came in, and Jerry took the red pen off the living room table and '
+                 'handed it to her.') == to_anna
+    assert gifts('Anna came in, and Jerry handed the red pen to her.') == to_anna
+    assert gifts('Anna came in, so I have given it her: the red pen.') == set()  # no thing
+    assert gifts('The red pen was on the living room table, Anna came in, so I have given '
+                 'it her.') == to_anna
+    # "her" could be Anna or Helen: nothing
+    assert gifts('Anna and Helen came in, and Jerry took the red pen and handed it to '
+                 'her.') == set()
+    # the named ones as before (settled_gifts)
+    assert gifts('Jerry handed the red pen to Anna.') == to_anna
+
+
+def test_being_back_somewhere_is_having_gone_there(world):
+    """ "Jerry's back in the kitchen": Jerry went there; "the TV is back on" names no place
+    and goes nowhere; "is back in from the bathroom" came from it."""
+    from l3mp_ros.agent.core.destinations import settled_places
+    from l3mp_ros.world.kg import Fact
+
+    def went(text):
+        got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+        return got.subject if got else None
+    assert went("Jerry's back in the kitchen, he picked up the red pen.") == 'jerry'
+    assert went("I'm glad: Jerry is back down in the kitchen.") == 'jerry'
+    assert went("Anna's TV is back on.") is None
+    text = "Jerry's back in the kitchen."
+    got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+    assert settled_places(world, world.kg, text, mentions_of(world, world.kg, text),
+                          [got.subject], got.places) == {
+        Fact('person_in_room', ('jerry', 'kitchen'))}
+    text = "Jerry's back in from the bathroom."
+    got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+    assert got.subject == 'jerry' and settled_places(
+        world, world.kg, text, mentions_of(world, world.kg, text), [got.subject],
+        got.places) == set()

@@ -333,3 +333,14 @@ def test_no_reading_offered_leaves_out_where_someone_the_report_sends_went(world
     rep = report(world, GOING, ('gary', added(WENT, LIT)))
     rep.r.unsure = {LIT}  # without the light is still offered: Gary stays placed
     assert [r.source for r in AskBack.readings(rep)] == ['answer', 'without denied']
+
+
+def test_a_hand_over_said_through_pronouns_left_out_of_the_reading_is_unread(world):
+    """ "Jerry came in, and Gary took the dune book off the kitchen table and handed it to
+    him" read as Gary holding the book: Jerry holding it is what the words say."""
+    text = ('Jerry came in, and Gary took the dune book off the kitchen table and handed it '
+            'to him.')
+    to_jerry = fact('dune', 'in_hand', 'jerry')
+    assert unread_states(report(world, text, ('gary', added(TAKEN)))) == {to_jerry}
+    assert not unread_states(report(world, text, ('gary', added(to_jerry))))
+    assert not unread_states(report(world, text, ('gary', added(TAKEN)), ask_stated=False))

@@ -56,7 +56,11 @@ _GOING = re.compile(
     r'(?:back\s+|over\s+|off\s+|out\s+|down\s+|up\s+|away\s+|straight\s+|along\s+|'
     r'round\s+|around\s+)*'
     r'(?:in|into|to|towards?|inside|outside|out|over|across|through|from|down|up|back|'
-    r'home|off|away)\b', re.IGNORECASE)
+    r'home|off|away)\b'
+    # being back somewhere is having gone there: "Maureen's back in the clubhouse", "I'm
+    # back down in the bay"
+    r'|\b(?:is|are|am|s|m|re)\s+(?:now\s+|just\s+)?back\s+(?:(?:down|up|out|over|round)\s+)?'
+    r'(?:in|into|on|onto|at|inside)\b', re.IGNORECASE)
 #: taking someone or something along somewhere: "taken Mrs Patel and Biscuit through to",
 #: "took the pen to" (what is taken stands between the verb and where they went); not
 #: "brought the backdrop down to the stage" nor "wheeled the robot into the room", which

@@ -19,7 +19,7 @@ from ...retrieval.mention import DETERMINERS, Mention, word_tokens
 from ...text import STOPWORDS, TITLES, name_words, stem, words
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
-from .clauses import going_ends
+from .clauses import going_ends, named_as_source
 from .wording import predicate_words
 
 AHEAD = 2  # words a destination may start after its verb of going ("to the other ...")
@@ -288,6 +288,82 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
         if pred is not None:
             out.add(Fact(pred, (thing.resolved, whom.resolved)))
     return out
+
+
+#: words that stand for a thing handed over, and for the one it is handed to
+IT = frozenset('it them'.split())
+WHOM = frozenset('him her them'.split())
+SPEAKERS = frozenset('i we you'.split())  # a giver no mention names
+
+
+def worded_gifts(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: list[Mention],
+                 people: Collection[str]) -> set[Fact]:
+    """Return what the words say someone now holds, pronouns read: "handed it to her".
+
+    :func:`settled_gifts`, and where a pronoun stands for the thing or the one it goes to:
+    "it"/"them" is the last thing named before the verb that such a one can hold, not one
+    named as where something came from ("took the wheel off her cargo bike"); "him",
+    "her" or "them" is the one person (of ``people``' types) the report names who is not the
+    giver, the last person named before the verb unless "I", "we" or "you" gives ("so I've
+    given it him"). Shapes: "handed it (back) to X", "handed the bike to her", "given her
+    Biscuit's ear drops", "given it him". None where a pronoun could be two people.
+    """
+    out = settled_gifts(world, kg, text, mentions)
+    said = [stem(w) for w in words(text)]
+    by_start = _by_start(mentions)
+    named = sorted((m for m in mentions if m.resolved), key=lambda m: m.start)
+    persons = [m for m in named if kg.entities.get(m.resolved) in people]
+    for k, w in enumerate(said):
+        if w not in GIVING and w != 'given':  # "I've given it him" (no pronoun: as before)
+            continue
+        before = [m for m in persons if m.end <= k]
+        lead = k - 1
+        while lead >= 0 and said[lead] in AUXILIARY:
+            lead -= 1
+        giver = None if lead >= 0 and said[lead] in SPEAKERS else (
+            before[-1].resolved if before else None)
+        others = list(dict.fromkeys(m.resolved for m in persons if m.resolved != giver))
+        whom_said = others[0] if len(others) == 1 else None
+        j = k + 1
+        thing: str | None = None
+        whom: str | None = None
+        if said[j:j + 1] and said[j] in IT:  # "handed it (back) to her", "given it him"
+            j += 1
+            while j < len(said) and said[j] in OVER:
+                j += 1
+            if said[j:j + 1] == ['to']:
+                got = _named_at(text, said, by_start, j + 1)
+                whom = got.resolved if got is not None else (
+                    whom_said if said[j + 1:j + 2] and said[j + 1] in WHOM else None)
+            elif said[j:j + 1] and said[j] in WHOM:
+                whom = whom_said
+            if whom is not None:
+                thing = next((m.resolved for m in reversed(named) if m.end <= k
+                              and not named_as_source(said, m.start)  # "off her bike"
+                              and m.resolved != whom and m.resolved not in others
+                              and kg.entities.get(m.resolved) not in people
+                              and _one_place(world, kg, m.resolved, whom) is not None), None)
+        elif said[j:j + 1] and said[j] in WHOM and 'to' not in said[j + 1:j + 6]:
+            got = _named_at(text, said, by_start, j + 1, owner=False)  # "given her the drops"
+            whom, thing = whom_said, got.resolved if got is not None else None
+        else:
+            got = _named_at(text, said, by_start, j, stop={'to'})  # "handed the bike to her"
+            if got is not None:
+                at = got.end
+                while at < len(said) and said[at] in OVER:
+                    at += 1
+                if said[at:at + 2] and said[at] == 'to' and said[at + 1] in WHOM:
+                    whom, thing = whom_said, got.resolved
+        if thing is None or whom is None or kg.entities.get(thing) is None:
+            continue
+        pred = _one_place(world, kg, thing, whom, owned=True)
+        if pred is not None:
+            out.add(Fact(pred, (thing, whom)))
+    return out
+
+
+#: words between a giver and the verb ("has just", "'s": a contraction is its own word)
+AUXILIARY = frozenset('has have had is was just then also already s ve d'.split())
 
 
 TAKING = frozenset('took take takes taking picked pick picks grabbed grab grabs fetched '

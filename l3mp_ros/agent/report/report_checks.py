@@ -33,7 +33,7 @@ from ..core.asking import (
 )
 from ..core.attempts import DoubtReason
 from ..core.decision import ReadingDecision
-from ..core.destinations import worded_states
+from ..core.destinations import worded_gifts, worded_states
 from ..core.rulings import Act, Ruling
 from .place_questions import amend, check_places, where_after
 from .reading import Report, UpdateOutcome
@@ -334,12 +334,16 @@ def unread_states(rep: Report) -> set[Fact]:
     """Return the states the report says in their words that the reading leaves out.
 
     "I've locked it and the alarm's set again" read without the alarm (``ask_stated``,
-    :func:`~..core.destinations.worded_states`).
+    :func:`~..core.destinations.worded_states`); "took her bike off the rack and handed it
+    to her" read without Lisa holding it (:func:`~..core.destinations.worded_gifts`).
     """
     if not rep.settings.ask_stated or rep.out.update is None:
         return set()
-    r = rep.r
-    return {f for f in worded_states(rep.world, r.req.kg, r.req.text, r.req.mentions)
+    r, kg = rep.r, rep.r.req.kg
+    people = Phrasing(rep.world.domain, kg).proper  # "... and handed it to her": Lisa has it
+    gifts = {f for f in worded_gifts(rep.world, kg, r.req.text, r.req.mentions, people)
+             if f not in kg}
+    return {f for f in worded_states(rep.world, kg, r.req.text, r.req.mentions) | gifts
             if f not in rep.update.add}
 
 

@@ -205,15 +205,24 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
     part that starts with its verb of going ("came straight back in") goes with ``actor``,
     the subject of the part before it (:func:`leading_subject`).
     """
+    return _going(world, kg, text, mentions, actor) or _escort(world, kg, text,
+                                                                _named(mentions), actor)
+
+
+def _going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
+           actor: str | None) -> GoingSubject | None:
+    """Return the subjects of a verb of going in ``text`` (:func:`going`), or None."""
     verb = goes_somewhere(text)
     if verb is None:
-        return _escort(world, kg, text, _named(mentions), actor)
-    lead = words(text[:text.lower().find(verb.lower())])
+        return None
+    begins = text.lower().find(verb.lower())
+    lead = words(text[:begins])
     at = len(lead)
-    if verb.lower().startswith(('got ', 'gets ')) \
-            and _not_a_place(world, kg, mentions, at + len(words(verb))):
-        return None  # "got into his robe": dressed, not gone
-    after = at + len(words(verb))
+    after = len(words(text[:begins + len(verb)]))  # "Maureen's back in": 's is no word
+    back = ' back ' in f' {verb.lower()} ' and verb.lower().split()[0] in BEING
+    if (verb.lower().startswith(('got ', 'gets ')) or back) \
+            and _not_a_place(world, kg, mentions, after, strict=back):
+        return None  # "got into his robe": dressed, not gone; "the TV is back on"
     if verb.lower().endswith((' from', ' off')) and not any(after <= m.start <= after + 2
                                                             for m in mentions):
         return None  # "come round from his anaesthetic", "the milk's gone off": no place
@@ -328,8 +337,12 @@ def _comma_between(text: str, end: int, verb: str) -> bool:
     return 0 < end <= len(tokens) and any(c in text[tokens[end - 1][1]:start] for c in ',;')
 
 
+#: the verb of being back somewhere ("is back in the clubhouse"; see clauses._GOING)
+BEING = frozenset('is are am s m re'.split())
+
+
 def _not_a_place(world: WorldModel, kg: KnowledgeGraph, mentions: Sequence[Mention],
-                 after: int) -> bool:
+                 after: int, strict: bool = False) -> bool:
     """Tell whether the thing named right after a verb of going is no place to be.
 
     "Jonah's got into his robe": the robe is worn, not gone into (asked only of "got": a
@@ -339,7 +352,7 @@ def _not_a_place(world: WorldModel, kg: KnowledgeGraph, mentions: Sequence[Menti
     """
     near = next((m for m in mentions if after <= m.start <= after + 3 and m.candidates), None)
     if near is None:
-        return False
+        return strict  # with ``strict`` ("is back on"), no place named is no going
     wheres = place_predicates(world, kg, None)
     return not any(is_place(world, kg, c, wheres) for c in near.candidates)
 
