@@ -96,6 +96,10 @@ def left_out(r: Reading, update: Update) -> list[str]:
     return out + [e for e in said if e not in out and e not in owners]
 
 
+#: words that attach a place or a support to a thing ("the yard on the lead", "in the box")
+PLACING = frozenset('on in inside at'.split())
+
+
 def describes(r: Reading, m: Mention, update: Update) -> bool:
     """Tell whether ``m`` only says which thing another mention is: "the tube on the bench".
 
@@ -106,9 +110,11 @@ def describes(r: Reading, m: Mention, update: Update) -> bool:
     """
     if m.describes is None:
         return False
-    other = next((o.resolved for o in r.req.mentions if o.start == m.describes), None)
-    if other is None or not m.resolved:
-        return True
+    head = next((o for o in r.req.mentions if o.start == m.describes), None)
+    other = head.resolved if head is not None else None
+    if other is None or not m.resolved \
+            or not {w.lower() for w in words(r.req.text)[head.end:m.start]} & PLACING:
+        return True  # "for Anna", "of the shelf": said of it, not where it is
     kg = r.req.kg
 
     def ties(e: str) -> set[str]:  # what a fact joins to ``e``, before or after the update
