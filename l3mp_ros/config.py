@@ -205,9 +205,10 @@ class Config:
                             '(agent/report/reading.py covered)', AGENT)
     ask_stated: bool = _p(True, 'a reading that leaves out a state the report says of a thing '
                           "in the predicate's own words (\"the alarm's set again\", \"I've signed "
-                          'the delivery note") is not written as the whole change: the speaker '
-                          'is offered it with that state first; no call '
-                          '(agent/core/destinations.py worded_states)', AGENT)
+                          'the delivery note"), or a hand-over its words say ("handed it to '
+                          'her"), is not written as the whole change: the speaker is offered '
+                          'it with that fact first; no call (agent/core/destinations.py '
+                          'worded_states, worded_gifts)', AGENT)
     ask_moved: bool = _p(True, 'a reading that moves a person the report has neither act nor '
                          'go anywhere ("gave Marta the key" read with Marta moved) is asked '
                          'about (no call)', AGENT)
