@@ -15,6 +15,7 @@ from l3mp_ros.agent.report.answer_checks import Complete, Going, NoChange, Resta
 from l3mp_ros.agent.report.part_checks import (
     GoingAsk,
     InDoubt,
+    ReadAhead,
     ReadBack,
     RepeatedPart,
     RuleTrim,
@@ -295,3 +296,39 @@ def test_read_back_denied_twice_is_kept_to_ask_the_speaker(world):
     assert ruling.act is Act.AMEND and ruling.value.accepted
     assert ruling.value.value.update.add == {WENT, LIT}  # the first answer, kept
     assert a.r.unsure == {LIT} and not llm.replies
+
+
+def read_ahead(world, text, parts, part, stated) -> PartAnswer:
+    """Return ``part`` of ``text`` answered with ``stated``, judged with the part's scope."""
+    from l3mp_ros.agent.report.answer_checks import PartScope
+    s = UpdateSettings(ask_going=False, settled_places=False)
+    llm = ScriptedLLM()
+    r = reading(world, text, parts, s)
+    q = question(world, r, part, (Complete(), NoChange(), Restated(), PartScope(), Going(),
+                                  Verify()), s, llm)
+    return PartAnswer(r, part, q, q.check(Update.of([], stated)),
+                      Attempts(llm, q.trace, s.attempts), False, llm, world, s)
+
+
+SAT = "Jerry sat down and Gary put the dune book on Jerry's shelf."
+SAT_PARTS = ['Jerry sat down', "and Gary put the dune book on Jerry's shelf."]
+ON_SHELF = fact('dune', 'placed_at', 'jerry_shelf')
+
+
+@covers(ReadAhead)
+def test_read_ahead_passes_over_a_part_answered_only_with_a_later_part(world):
+    a = read_ahead(world, SAT, SAT_PARTS, SAT_PARTS[0], [ON_SHELF])
+    assert a.got.verdict is Verdict.INVALID and 'is not about anything' in a.got.errors[0]
+    assert ruled(ReadAhead(), a).act is Act.SKIP
+
+
+@covers(ReadAhead)
+def test_read_ahead_leaves_a_part_of_going_the_last_part_and_answers_of_its_own(world):
+    going = ['Jerry went into the kitchen', "and Gary put the dune book on Jerry's shelf."]
+    a = read_ahead(world, ' '.join(going), going, going[0], [ON_SHELF])
+    assert a.got.verdict is Verdict.INVALID and not ReadAhead().applies(a)  # Jerry must move
+    a = read_ahead(world, SAT, SAT_PARTS, SAT_PARTS[1], [fact('jerry', 'in_room', 'kitchen')])
+    assert not ReadAhead().applies(a)  # the last part
+    pen = fact('blue_pen', 'placed_at', 'kitchen_table')
+    a = read_ahead(world, SAT, SAT_PARTS, SAT_PARTS[0], [pen])
+    assert a.got.verdict is Verdict.INVALID and not ReadAhead().applies(a)  # no later part's

@@ -215,6 +215,38 @@ class GoingAsk:
                       'one place the where-question offered, the only one the answer passes with')
 
 
+class ReadAhead:
+    """A part every answer of which was about later parts only is passed over, not refused.
+
+    "Elena came in | and Amara handed her cup one": when every answer to a part names only
+    what a later part names (the model read ahead), the part is passed over as one read as
+    no change is (``skip_idle_parts``): the later part reads it, and what this part names
+    is left to the whole-reading check. Not a part of going (its subject must move), nor
+    the last part.
+    """
+
+    name, setting = 'read_ahead', 'skip_idle_parts'
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether a part of several ended refused, each answer outside its scope."""
+        r, q = a.r, a.q
+        if a.fast or not r.several or a.got.verdict is not Verdict.INVALID or q.scope is None \
+                or a.part == r.parts[-1] or goes_somewhere(a.part) is not None:
+            return False
+        later = {m.resolved for p in r.parts[r.parts.index(a.part) + 1:]
+                 for m in r.req.mentions_in(p) if m.resolved}
+        answers = [g.value for g in a.loop.judged or [a.got]]
+        return bool(answers) and all(
+            isinstance(v, Completion) and (stated := v.stated.add | v.stated.remove)
+            and q.scope.outside(v.stated) == stated
+            and all(later & set(f.args) for f in stated) for v in answers)
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """Pass the part over."""
+        a.loop.trace.history.append({'read_ahead': a.part})
+        return Ruling(Act.SKIP)
+
+
 class ReadBack:
     """Read the answer back (:class:`.read_back.StatedReadBack`).
 

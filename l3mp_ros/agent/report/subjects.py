@@ -205,8 +205,8 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
     part that starts with its verb of going ("came straight back in") goes with ``actor``,
     the subject of the part before it (:func:`leading_subject`).
     """
-    return _going(world, kg, text, mentions, actor) or _escort(world, kg, text,
-                                                                _named(mentions), actor)
+    found = _going(world, kg, text, mentions, actor)
+    return found or _escort(world, kg, text, _named(mentions), actor)
 
 
 def _going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
