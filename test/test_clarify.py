@@ -19,6 +19,7 @@ from l3mp_ros.world.store import Store
 from .agent_fixtures import CONSTRAINTS, DOMAIN, STATE, client, household_world
 
 REPORT = 'Jerry picked up the TV remote.'
+LOOKED = 'Jerry went to the kitchen to look for the TV remote.'  # the remote: a purpose
 GUESS = {'facts': [['in_person_hand', 'living_room_tv_remote', 'jerry']]}
 REMOTES = ['anna_bedroom_tv_remote', 'jerry_bedroom_tv_remote', 'living_room_tv_remote']
 HELD = Fact('in_person_hand', ('jerry_bedroom_tv_remote', 'jerry'))
@@ -160,7 +161,7 @@ def test_none_of_them_asks_about_the_rest_of_the_report(tmp_path):
     before = world.kg.to_json()
     with FakeOpenAI([{'content': guess}]) as fake:
         updater = NLUpdater(world, client(fake), FullRetriever())
-        asked = updater.run(REPORT)
+        asked = updater.run(LOOKED)
         assert asked.question.startswith('Which TV remote do you mean')
         calls = len(fake.requests)
         follow = updater.answer('none of them')
@@ -175,6 +176,14 @@ def test_none_of_them_asks_about_the_rest_of_the_report(tmp_path):
     assert done.applied  # Jerry moved; no remote taken
     assert set(world.kg.facts) - set(KnowledgeGraph.from_json(before).facts) == {moved}
     assert world.support_of(moved).kind == 'confirmed'
+    # named as what changed, not in a clause of purpose, the thing is half the report:
+    # the reading without it is not offered
+    half = household_world(tmp_path / 'c')
+    with FakeOpenAI([{'content': guess}]) as fake:
+        updater = NLUpdater(half, client(fake), FullRetriever())
+        assert updater.run(REPORT).question.startswith('Which TV remote do you mean')
+        out = updater.answer('none of them')
+    assert not out.applied and out.question is None and updater.pending() is None
     # with nothing but the guessed thing in the report, "none of them" takes it back
     other = household_world(tmp_path / 'b')
     with FakeOpenAI([{'content': GUESS}]) as fake:

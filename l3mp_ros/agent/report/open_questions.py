@@ -14,7 +14,8 @@ import time
 from typing import Any
 
 from ...retrieval.link import named_in
-from ...text import words
+from ...retrieval.mention import DETERMINERS
+from ...text import name_words, stem, words
 from ...world.events import EventStatus
 from ...world.kg import KnowledgeGraph, Update
 from ...world.model import ApplyResult, WorldModel
@@ -190,9 +191,14 @@ class OpenQuestions:
         """Return a yes/no question about the report without the thing guessed, or None.
 
         "Ines walked down to the nurses' station to ask for an extra pillow": asked which
-        pillow moved, the speaker says "none of them"; Ines's move may still be right. None
-        when nothing is left or it does not verify.
+        pillow moved, the speaker says "none of them"; Ines's move may still be right. Only
+        when the report names the thing in a clause of purpose (:func:`in_purpose`):
+        elsewhere ("hung the lead she went out on back up") the reading without it is half
+        the report, which a truthful speaker would say yes to. None when nothing is left
+        or it does not verify.
         """
+        if not in_purpose(str(data.get('text') or ''), str(data.get('chosen'))):
+            return None  # "hung the lead she went out on back up": the lead changed
         stated = [Update.from_json(u) for u in data.get('stated') or []]
         rest = recomposed(kg, self.world, clarify.without_guess(stated, str(data.get('chosen'))))
         if rest is None:
@@ -337,3 +343,19 @@ class OpenQuestions:
                                info={'withdraws': event.id, 'answer': text})
         out.errors = res.errors
         return self._settled(out, res, began)
+
+
+def in_purpose(text: str, entity: str) -> bool:
+    """Tell whether ``text`` names ``entity`` first in a clause of purpose.
+
+    "to ask for an extra pillow": "to" and a word that is no determiner ("to his room" is
+    where someone went) within the five words before the first word of the thing's name.
+    """
+    said = [w.lower() for w in words(text)]
+    own = {stem(w) for w in name_words(entity)}
+    at = next((k for k, w in enumerate(said) if stem(w) in own), None)
+    if at is None:
+        return False
+    before = said[max(0, at - 5):at]
+    return any(w == 'to' and before[k + 1] not in DETERMINERS
+               for k, w in enumerate(before[:-1]))
