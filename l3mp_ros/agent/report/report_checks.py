@@ -428,11 +428,7 @@ def moved_unsaid(rep: Report) -> list[Fact]:
         return next((m.resolved for m in said_in(part) if m.resolved
                      and m.resolved not in owners and kg.entities.get(m.resolved) in people), '')
 
-    movers = {a for a in [*r.actors, *r.idle] if a} | {first_person(None)}
-    for part in r.parts:
-        went = going(world, kg, part if r.several else r.req.text, said_in(part))
-        if went is not None:
-            movers |= {went.subject, *went.others}
+    movers = {a for a in [*r.actors, *r.idle] if a} | {first_person(None)} | goers(rep)
     for part, actor in zip([p for p in r.parts if p not in r.skipped
                             and p not in r.said_before], r.actors, strict=False):
         if actor is None:
