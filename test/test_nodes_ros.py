@@ -605,6 +605,29 @@ def test_sigint_racing_the_shutdown_still_exits_0(monkeypatch):
         common.run(interrupted, [], name='n')
 
 
+def test_sigint_delivered_inside_the_start_up_handler_exits_0(monkeypatch):
+    # the KeyboardInterrupt of the SIGINT that broke the autostart configure may land while
+    # run() is still inside its RCLError handler (its rclpy.ok() call, seen in CI on
+    # test_a_node_started_elsewhere_finds_its_shipped_files): still a clean exit, and the
+    # context is shut down
+    from rclpy._rclpy_pybind11 import RCLError
+
+    from l3mp_ros.nodes import common
+
+    def configure():
+        raise RCLError("Could not publish transition: publisher's context is invalid")
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    shut = []
+    monkeypatch.setattr(common.rclpy, 'init', lambda args=None: None)
+    monkeypatch.setattr(common.rclpy, 'ok', interrupted)
+    monkeypatch.setattr(common.rclpy, 'try_shutdown', lambda: shut.append(1))
+    assert common.run(configure, [], name='n') == 0
+    assert shut
+
+
 # -- a fleet: two namespaced world models share one PostgreSQL store (issue 14) ------
 TAKE = Update.parse('REMOVE: (red_pen, placed_at_table, living_room_table) '
                     'ADD: (red_pen, in_person_hand, jerry)')

@@ -205,8 +205,21 @@ def run(make: Callable[[], Node], args: list[str] | None = None, name: str = '')
     store: :data:`STARTUP_ERRORS` from a constructor; or a managed node whose autostart
     configure failed) exits 2 with one line. A managed node without autostart waits,
     unconfigured, for a lifecycle manager. SIGINT while the node starts (its context shut
-    down under a lifecycle transition: rcl's "context is invalid") is a clean exit too.
+    down under a lifecycle transition: rcl's "context is invalid") is a clean exit too,
+    wherever Python delivers its KeyboardInterrupt (even inside a handler below).
     """
+    try:
+        return _run(make, args, name)
+    except KeyboardInterrupt:  # delivered late, inside an except or finally clause of _run
+        try:
+            try_shutdown()
+        except KeyboardInterrupt:
+            pass
+        return 0
+
+
+def _run(make: Callable[[], Node], args: list[str] | None, name: str) -> int:
+    """:func:`run` without its last guard against a late KeyboardInterrupt."""
     try:
         rclpy.init(args=args)
         try:
