@@ -71,6 +71,9 @@ def test_getting_up_and_getting_into_clothes_are_not_going(world):
                           ('Jerry went off to the kitchen.', 'jerry'),
                           ('Anna has gone down to the kitchen.', 'anna'),
                           ('Jerry came back in from the garden shed.', 'jerry'),
+                          # a thing named after "off" that is no place of the subject
+                          ('Book Dune has gone off, the kitchen light flickered.', None),
+                          ('Book Dune has gone off the living room table.', 'book_dune'),
                           # "but" between: the first thing named is not who went
                           ('The red pen is still there, but Anna has gone to the kitchen.',
                            None)]:

@@ -152,3 +152,15 @@ def test_a_change_that_holds_for_two_things_in_the_place_is_asked_not_refused(ho
         assert agent.world.kg.facts == kg.facts  # nothing written while the question waits
     finally:
         agent.close()
+
+
+def test_the_empty_one_is_one_nothing_lies_on(house):
+    """ "the empty shelf level": not a level a thing lies on (the yellow sweater on level 5,
+    the mint pen on level 7); the shelf that always has its levels does not fill them."""
+    levels = [f'emily_bedroom_shelf_level_{k}' for k in range(1, 9)]
+    assert Fact('on_shelf_level', ('mint_pen', levels[6])) in house
+    text = "George put the book on the {}shelf level in Emily's bedroom."
+    assert _said(house, text.format(''))['shelf level'] == levels
+    for word in ('empty ', 'free '):
+        assert _said(house, text.format(word))['shelf level'] == [
+            e for k, e in enumerate(levels, 1) if k not in (5, 7)]

@@ -10,7 +10,8 @@ several entities ("the coat rack": both racks) is narrowed here by :func:`narrow
 - by the graph: a candidate is kept when one of its facts joins it to an entity another
   mention resolved to ("her lab" is the lab Rosa is in, the rack installed there, the
   goggles resting on that rack), or when it lies in a place the utterance names ("the
-  remote" of "while in Emily's bedroom": the remote whose table is in that room).
+  remote" of "while in Emily's bedroom": the remote whose table is in that room);
+- by what lies on it: "the empty plinth", "the free bed" is one nothing is placed on or in.
 
 It also says which mention describes which (:func:`_attachments`: "the TV in Julia's
 bedroom"). Nothing here knows a domain: only English word shapes, the entity names, and
@@ -27,6 +28,8 @@ from l3mp_ros.world.kg import Fact, KnowledgeGraph
 from .mention import ATTACHING, DESTINATIONS, DETERMINERS, OWNERS, PREPOSITIONS, Mention
 
 NEAR = 3  # words either side of a mention that can say which of its candidates is meant
+#: words before a mention that say nothing is on or in it ("the free bed", "the empty plinth")
+EMPTY = frozenset('empty free vacant unoccupied'.split())
 
 
 def narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
@@ -87,6 +90,12 @@ def narrow(kg: KnowledgeGraph, mentions: list[Mention], said: list[str],
                                  heads, owned)
     links = _Links(kg, steady, places, named_places={
         o.start: prep for o in mentions if (prep := _written_as_place(said, o.start))})
+    for m in mentions:  # "the empty plinth by the rocking horse": not the horse's plinth
+        if len(m.candidates) > 1 and m.start > 0 and said[m.start - 1] in EMPTY \
+                and (links.places or links.steady is not None):
+            free = [n for n in m.candidates if not links.holds(n)]
+            if free and len(free) < len(m.candidates):
+                m.candidates = free
     placed: set[int] = set()  # mentions a named place narrowed
     while True:  # the nearest mention that tells the candidates apart decides
         for m in mentions:
@@ -249,6 +258,20 @@ class _Links:
         return any(self.neighbours(z, steady_only) & known for z in near
                    if self.kg.type_of(z) != own
                    and all(self.kg.type_of(z) != self.kg.type_of(k) for k in known))
+
+    def holds(self, name: str) -> bool:
+        """Tell whether something is on or in ``name``.
+
+        A fact a change may end joins a thing to it, ``name`` last ("the mint pen on shelf
+        level 7"; not the shelf that always has that level); without steady predicates, a
+        fact placing a thing there.
+        """
+        if self.steady is None:
+            return any(len(f.args) == 2 and f.predicate in self.places
+                       and f.args[1 - self.places[f.predicate]] == name
+                       for f in self.kg.facts_of(name))
+        return any(len(f.args) == 2 and f.args[1] == name and f.predicate not in self.steady
+                   for f in self.kg.facts_of(name))
 
     def _placing(self, name: str) -> list[Fact]:
         """Return the facts that say where ``name`` is (it at the rule's key)."""

@@ -211,7 +211,24 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
 
 def _going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
            actor: str | None) -> GoingSubject | None:
-    """Return the subjects of a verb of going in ``text`` (:func:`going`), or None."""
+    """Return the subjects of a verb of going in ``text`` (:func:`going`), or None.
+
+    A verb ending in "from" or "off" goes somewhere only when a place of its subject is
+    named within two words after it: "the humidifier in here's gone off again, I think
+    it's tripped the fuse" (the speaker named after it is no place of the humidifier).
+    """
+    found = _going_subject(world, kg, text, mentions, actor)
+    if found is None or not found.words.lower().endswith((' from', ' off')):
+        return found
+    after = len(words(text[:text.lower().find(found.words.lower()) + len(found.words)]))
+    near = [m for m in mentions if after <= m.start <= after + 2]
+    return found if any(is_place(world, kg, c, found.places)
+                        for m in near for c in m.candidates) else None
+
+
+def _going_subject(world: WorldModel, kg: KnowledgeGraph, text: str,
+                   mentions: Sequence[Mention], actor: str | None) -> GoingSubject | None:
+    """:func:`_going` before a verb ending in "from" or "off" is held to a place."""
     verb = goes_somewhere(text)
     if verb is None:
         return None
