@@ -352,3 +352,20 @@ def test_a_name_before_a_verb_is_no_owner(workshop):
         assert owner_at(raw, k, resolve(workshop, text)) is owner, text
     assert owners_only(workshop, "Cleo's gone to the paint room.",
                        resolve(workshop, "Cleo's gone to the paint room.")) == set()
+
+
+def test_a_number_and_its_unit_are_not_the_head_of_a_name(workshop):
+    """spanner_15mm is a spanner ("15 mm" measures it), beaker_250ml a beaker: "the
+    spanner" may be either spanner, and the one Ada holds is the one she was holding."""
+    workshop.add_entity('spanner_15mm', 'tool')
+    workshop.add_entity('pedal_spanner', 'tool')
+    workshop.add_entity('beaker_250ml', 'glassware')
+    workshop.add_entity('lab_101_fridge', 'appliance')  # a long word after a number is one
+    workshop.add_fact(Fact('hangs_on', ('pedal_spanner', 'hook_rack_1')))
+    workshop.add_fact(Fact('worn_by', ('spanner_15mm', 'ada')))
+    assert said(workshop, 'Cleo picked up a spanner.')[-1] == (
+        'spanner', ['pedal_spanner', 'spanner_15mm'])
+    assert said(workshop, 'Ada put the spanner she was holding on the table.')[1] == (
+        'spanner', ['spanner_15mm'])
+    assert said(workshop, 'Cleo washed the beaker.')[-1] == ('beaker', ['beaker_250ml'])
+    assert said(workshop, 'Cleo opened the fridge.')[-1] == ('fridge', ['lab_101_fridge'])

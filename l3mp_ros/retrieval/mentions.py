@@ -44,12 +44,18 @@ RARE = 3  # a word in at most this many names names each of them on its own
 
 
 def _heads(kg: KnowledgeGraph, name: str, names: dict[str, list[str]]) -> set[str]:
-    """Return the words that can stand alone for ``name`` ("goggle" for safety_goggles_1)."""
+    """Return the words that can stand alone for ``name`` ("goggle" for safety_goggles_1).
+
+    A number, or a word of at most two letters right after one (its unit or letter:
+    "15 mm", "2 b"), is never the head: "spanner" for spanner_15mm ("the 15 mil spanner",
+    "the spanner he was holding").
+    """
     own = names[name]
     typ = [stem(w) for w in name_words(kg.entities[name]) if not w.isdigit()]
     heads = {typ[-1]} & set(own) if typ else set()
     if not heads:
-        plain = [w for w in own if not w.isdigit() and w not in names]
+        plain = [w for k, w in enumerate(own) if not w.isdigit() and w not in names
+                 and not (k and own[k - 1].isdigit() and len(w) <= 2)]
         if plain:
             heads.add(plain[-1])
     if len(own) == 1:
