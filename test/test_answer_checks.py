@@ -278,6 +278,23 @@ def test_verify_rejects_what_breaks_a_rule(world):
     assert not Verify().applies(d)
 
 
+@covers(Verify)
+def test_verify_drops_what_the_answer_says_of_a_thing_named_only_to_place_another(world):
+    # "on the shelf by the blue pen": the blue pen says which shelf; an answer that also
+    # moves it (twice, breaking a rule) goes on without it, in doubt; without the
+    # description the same answer is refused
+    moved = [fact('red_pen', 'placed_at', 'jerry_shelf'), fact('blue_pen', 'in_hand', 'gary'),
+             fact('blue_pen', 'placed_at', 'kitchen_table')]
+    d = draft(world, 'Gary put the red pen on the shelf by the blue pen.', moved)
+    ruling = ruled(Verify(), d)
+    assert ruling.act is Act.AMEND and ruling.doubts == ['described_dropped']
+    assert ruling.value.update == Update.of([fact('red_pen', 'in_hand', 'gary')],
+                                            [fact('red_pen', 'placed_at', 'jerry_shelf')])
+    assert 'named only to say where another thing is' in ruling.value.notes[-1]
+    d = draft(world, 'Gary put the red pen and the blue pen on the shelf.', moved)
+    assert ruled(Verify(), d).act is Act.REJECT
+
+
 def test_a_part_taking_something_along_takes_the_words_place_only_if_the_report_agrees(world):
     """ "Gary took the dune book through to Jerry's bedroom" is Gary going there; as the
     first part of "... and came back to the kitchen with it" the words' place is no longer

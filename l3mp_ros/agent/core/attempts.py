@@ -73,6 +73,7 @@ class DoubtReason(StrEnum):
     REPEATED = 'repeated_part'  # a part repeated an earlier part's change: asked again
     PLACE = 'place_as_before'  # asked where a moved thing is, both orders said "as before"
     AMENDED = 'place_amended'  # a place both orders of a where-question gave was taken in
+    DESCRIBED = 'described_dropped'  # what a thing named only to place another was dropped
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...llm.protocol import LLMError
+from ...retrieval.mention_lists import owners_only
 from ...text import words
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
@@ -199,9 +200,42 @@ class Verify:
         return not d.errors
 
     def judge(self, d: Draft) -> Ruling:
-        """Refuse what breaks the domain's types or rules."""
-        errors = d.q.world.verifier.check(d.q.kg, d.done.update)
-        return Ruling.reject(errors) if errors else Ruling()
+        """Refuse what breaks the domain's types or rules.
+
+        Unless the answer verifies without what it says of things the report names only to
+        say where another thing is ("put it on the empty plinth by the rocking horse",
+        answered with the horse moved onto that plinth too): that answer goes on, in doubt.
+        """
+        q = d.q
+        errors = q.world.verifier.check(q.kg, d.done.update)
+        if not errors:
+            return Ruling()
+        described = describing_only(q)
+        kept = Update.of({f for f in d.stated.remove if f.args[:1] and f.args[0] not in described},
+                         {f for f in d.stated.add if f.args[:1] and f.args[0] not in described})
+        if not described or kept == d.stated or kept.is_empty():
+            return Ruling.reject(errors)
+        completion = q.complete(kept)
+        if q.world.verifier.check(q.kg, completion.update):
+            return Ruling.reject(errors)
+        completion.notes.append(
+            f'{errors[0]}; what the answer said of {", ".join(sorted(described))}, named only to '
+            'say where another thing is, was dropped')
+        return Ruling.amend(completion, doubt=DoubtReason.DESCRIBED)
+
+
+def describing_only(q: PartQuestion) -> set[str]:
+    """Return the things every mention of which only says where another thing is.
+
+    "the empty plinth by the rocking horse": the horse (a mention attached to another by a
+    preposition, :attr:`~...retrieval.mention.Mention.describes`); not an owner.
+    """
+    said: dict[str, bool] = {}
+    owners = owners_only(q.kg, q.report, q.ctx.mentions)
+    for m in q.ctx.mentions:
+        if m.resolved:
+            said[m.resolved] = said.get(m.resolved, True) and m.describes is not None
+    return {e for e, only in said.items() if only and e not in owners}
 
 
 def taken_before(q: PartQuestion) -> set[str]:
