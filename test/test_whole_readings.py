@@ -314,3 +314,30 @@ def test_a_description_the_graph_does_not_hold_is_news_not_a_description(tmp_pat
     # a reading that says something of the phone names it
     held = Update.of(moved.remove, moved.add | {Fact('in_person_hand', ('anna_phone', 'jerry'))})
     assert 'anna_phone' not in left_out(r, held)
+
+
+def test_no_option_keeps_a_guessed_thing_as_it_was(tmp_path):
+    """ "the book" may be any of four: "the emma book is still on the shelf" (and the
+    other books) is true whichever book Jerry brought, so a yes to it would write Jerry's
+    move alone. The options are the books brought; the question leads with the move; the
+    pending question keeps that lead through its JSON; "none of them" writes nothing."""
+    world = household_world(tmp_path)
+    with FakeOpenAI(JERRY_ONLY * 3) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        s = updater.settings
+        s.confirm, s.place_check = False, False
+        out = updater.run("Jerry brought the book to Anna's bedroom table.")
+        assert not out.applied and out.question is not None
+        assert out.question.startswith(
+            "Jerry is in Anna's bedroom. Jerry is no longer in the living room. And Anna's "
+            'bedroom table: which is right?'), out.question
+        assert ' still ' not in out.question
+        options = out.asked()['options']
+        assert len(options) >= 2 and all(
+            any(f[1] == 'placed_at_table' and f[0].startswith('book_') for f in o['add'])
+            for o in options)
+        pending = Pending.from_json(out.clarify)
+        assert pending.question == out.question
+        assert pending.readings[0].base == Update.of([WAS], [MOVED])
+        before = world.kg.to_json()
+        assert not updater.answer('none of them').applied and world.kg.to_json() == before

@@ -78,6 +78,9 @@ class Candidate:
     kept: Update = Update()
     #: the option's own words when it is offered about one thing ('' : the whole change)
     words: str = ''
+    #: the reading the options about one thing extend, when none of them is that reading
+    #: itself (no option keeps the thing as it was: :func:`..report.whole.guessed`)
+    base: Update | None = None
 
     def option(self) -> Update:
         """Return what the option states: the change and what it keeps as it was."""
@@ -89,6 +92,8 @@ class Candidate:
                'source': self.source}
         if self.about:
             out.update(about=self.about, words=self.words, kept=self.kept.to_json())
+        if self.base is not None:
+            out['base'] = self.base.to_json()
         return out
 
     @classmethod
@@ -97,7 +102,8 @@ class Candidate:
         kept = Update.from_json(data['kept']) if data.get('kept') else Update()
         return cls(Update.from_json(data), float(data.get('confidence', 0.0)),
                    str(data.get('source', '')), str(data.get('about') or ''), kept,
-                   str(data.get('words') or ''))
+                   str(data.get('words') or ''),
+                   Update.from_json(data['base']) if data.get('base') else None)
 
 
 def read_odds(history: list[dict[str, Any]]) -> dict[Fact, float]:
@@ -183,7 +189,8 @@ def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candid
     if len(offered) > 1 and len(about) == 1 and '' not in about \
             and all(c.words for c in offered):
         thing = offered[0].about  # the last option keeps it as it was: the reading itself
-        lead = f'{phrasing.change(offered[-1].update)} '
+        base = offered[0].base
+        lead = f'{phrasing.change(offered[-1].update if base is None else base)} '
         listed = ' '.join(f'{k}. {c.words}' for k, c in enumerate(offered, 1))
         return (f'{lead}And {_lower_first(phrasing.entity(thing))}: which is right? {listed} '
                 'Or none of them?')

@@ -25,7 +25,7 @@ model call.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ...retrieval.mention_lists import owners_only, possessors
@@ -44,8 +44,8 @@ if TYPE_CHECKING:
     from ...world.model import WorldModel
     from .reading import Reading
 
-__all__ = ['LEFT_OUT', 'MAX_FACTS', 'Possible', 'left_out', 'nearby', 'possible', 'said_order',
-           'said_states', 'states_for', 'states_of', 'whole_readings']
+__all__ = ['LEFT_OUT', 'MAX_FACTS', 'Possible', 'guessed', 'left_out', 'nearby', 'possible',
+           'said_order', 'said_states', 'states_for', 'states_of', 'whole_readings']
 
 LEFT_OUT = 'left out'  # a Candidate's source (+ the reading's index): made whole
 MAX_FACTS = 3  # facts offered about one thing (the option that keeps it as it was is a 4th)
@@ -413,11 +413,28 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
                       is not None]
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
                                  about=first.entity, kept=_kept(others), words=words))
+        kept_as_was = first.still | first.never
+        if guessed(r, first.entity) or (kept_as_was and all(
+                any(guessed(r, a) for a in f.args if a != first.entity) for f in kept_as_was)):
+            k = len(out) - len(first.readings)  # the question still leads with the reading
+            out[k:] = [replace(c, base=reading.update) for c in out[k:]]
+            continue  # "the cup" may be another cup: this one kept as it was says nothing
         words = ' '.join([*(phrasing.say(f, Form.STILL) for f in sorted(first.still)),
                           *(phrasing.say(f, Form.NOT) for f in sorted(first.never))])
         out.append(Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
                              about=first.entity, kept=_kept(found), words=words))
     return out
+
+
+def guessed(r: Reading, entity: str) -> bool:
+    """Tell whether the report names ``entity`` only as one of what a mention may be.
+
+    "left the dirty cup in the sink" with four cups: "cafe cup 1 is still held by Elena"
+    is true and leaves the cup the report meant out, so it is no option; nor, about the
+    sink, "cups 1, 2 and 3 are still where they were" (the cup meant may be a fourth).
+    """
+    return not any(m.resolved == entity for m in r.req.mentions) and any(
+        entity in m.candidates and len(m.candidates) > 1 for m in r.req.mentions)
 
 
 def in_last(r: Reading, entity: str) -> bool:
