@@ -13,6 +13,7 @@ from l3mp_ros.agent.core.attempts import Attempts, DoubtReason, Judged, Verdict
 from l3mp_ros.agent.core.rulings import Act
 from l3mp_ros.agent.report.answer_checks import Complete, Going, NoChange, Restated, Verify
 from l3mp_ros.agent.report.part_checks import (
+    GoingAhead,
     GoingAsk,
     InDoubt,
     ReadAhead,
@@ -224,6 +225,50 @@ def test_going_ask_keeps_the_one_offered_place_the_answer_passes_with(world):
         f'{WENT.text()}: one place the where-question offered, the only one the answer '
         'passes with (asked)')
     assert a.r.guessed == {WENT}
+
+
+CAME = ['Gary came in from the kitchen', 'and took the blue pen.']
+
+
+def came(world, stated, parts=CAME) -> PartAnswer:
+    """Return the first part of "Gary came in from the kitchen and took the blue pen."."""
+    s = UpdateSettings(ask_going=False, settled_places=True)
+    llm = ScriptedLLM()
+    r = reading(world, ' '.join(parts), parts, s)
+    q = question(world, r, parts[0], CHECKS, s, llm)
+    return PartAnswer(r, parts[0], q, q.check(Update.of([], stated)),
+                      Attempts(llm, q.trace, s.attempts), False, llm, world, s)
+
+
+def test_where_the_next_part_happens_is_ahead_of_a_part_naming_no_place(world):
+    # the blue pen is on Jerry's shelf, in Jerry's bedroom; Gary came from the kitchen
+    assert came(world, [TAKEN]).q.ahead == {WENT}
+    # a place named after the verb that he did not leave: no guess
+    assert not came(world, [TAKEN], ['Gary came in for the red pen', 'and took the blue pen.']
+                    ).q.ahead
+    # what the next part names where he came from does not count (the dune book)
+    assert came(world, [TAKEN], ['Gary came in from the kitchen',
+                                 'and took the blue pen and the dune book.']).q.ahead == {WENT}
+    # only what the next part names: the pen in a third part is no place ahead
+    assert not came(world, [TAKEN], ['Gary came in from the kitchen', 'and sat down',
+                                     'then took the blue pen.']).q.ahead
+
+
+@covers(GoingAhead)
+def test_going_ahead_answers_a_refused_part_with_where_the_next_part_happens(world):
+    a = came(world, [TAKEN])  # read ahead, Gary left in the kitchen: refused
+    assert a.got.verdict is Verdict.INVALID
+    ruling = ruled(GoingAhead(), a)
+    assert ruling.act is Act.AMEND and ruling.value.accepted
+    assert ruling.value.value.update == Update.of([HERE], [WENT])  # the pen left to part two
+    assert a.r.guessed == {WENT}  # asked, never written unasked
+    assert ruling.value.value.notes[-1].endswith('the part naming no place to go (asked)')
+
+
+@covers(GoingAhead)
+def test_going_ahead_passes_without_a_place_ahead(world):
+    a = came(world, [TAKEN], ['Gary came in for the red pen', 'and took the blue pen.'])
+    assert a.got.verdict is Verdict.INVALID and not GoingAhead().applies(a)
 
 
 @covers(ReadBack)

@@ -215,6 +215,31 @@ class GoingAsk:
                       'one place the where-question offered, the only one the answer passes with')
 
 
+class GoingAhead:
+    """A part of going that names no place to go, refused, goes to where the next part is.
+
+    "Elena came in from the yard | and Amara handed her a coffee": every answer of the
+    first part read ahead (the cup) and none placed Elena. The part is answered with where
+    the next part happens (:attr:`.reading.PartQuestion.ahead`), kept for the speaker
+    (``ask_back``), never written unasked; what it read ahead is left to the next part.
+    """
+
+    name, setting = 'going_ahead', 'ask_back'
+
+    def applies(self, a: PartAnswer) -> bool:
+        """Tell whether a part of going with a place ahead ended refused."""
+        return (not a.fast and bool(a.settings.verify) and a.got.verdict is Verdict.INVALID
+                and a.q.going is not None and bool(a.q.ahead))
+
+    def judge(self, a: PartAnswer) -> Ruling:
+        """Return the place ahead as the part's answer, when it passes the answer checks."""
+        got = a.q.check(Update.of((), a.q.ahead))
+        if not got.accepted or got.value is None:
+            return Ruling()
+        return to_ask(a, got, set(a.q.ahead), a.r.guessed,
+                      'where the next part happens, the part naming no place to go')
+
+
 class ReadAhead:
     """A part every answer of which was about later parts only is passed over, not refused.
 

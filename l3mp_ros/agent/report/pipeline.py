@@ -39,7 +39,16 @@ from .answer_checks import (
     RestatedAfter,
     Verify,
 )
-from .part_checks import GoingAsk, InDoubt, ReadAhead, ReadBack, RepeatedPart, RuleTrim, Still
+from .part_checks import (
+    GoingAhead,
+    GoingAsk,
+    InDoubt,
+    ReadAhead,
+    ReadBack,
+    RepeatedPart,
+    RuleTrim,
+    Still,
+)
 from .reading import AnswerCheck, PartCheck, ReportCheck
 from .report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
 
@@ -63,6 +72,7 @@ PART_CHECKS: Sequence[PartCheck] = (
     Still(),  # "still ...", or only a repeat: the part changes nothing
     RuleTrim(),  # refused by a requires rule: kept without the facts it failed by (asked)
     GoingAsk(),  # going, never placed: the one offered place the answer passes with (asked)
+    GoingAhead(),  # going, no place named, refused: where the next part happens (asked)
     ReadAhead(),  # every answer about later parts only: passed over, not refused
     ReadBack(),  # a numbered choice, then yes/no per stated fact
 )

@@ -36,7 +36,7 @@ from ..core.slot_odds import FactOdds, ReplyOdds, fact_of, reply_odds
 from .context import ReportContext
 from .scope import STATIVE, Scope, changed_before, own_content, part_scope
 from .settings import UpdateSettings
-from .subjects import GoingSubject, going, leading_subject, part_actor
+from .subjects import GoingSubject, going, leading_subject, part_actor, place_ahead
 
 # one clause seldom states more; a small model pads its answer with repeats up to the
 # schema's limit, each costing generation time
@@ -375,6 +375,9 @@ class PartQuestion:
     #: where the part's words put its subjects of going ("went into the store room"):
     #: taken for one the answer leaves unplaced, not asked (``settled_places``)
     worded: frozenset[Fact] = frozenset()
+    #: where the next part happens, for a subject of going this part does not place
+    #: (:func:`.subjects.place_ahead`): offered to the speaker, never written unasked
+    ahead: frozenset[Fact] = frozenset()
     #: where-questions asked for this part and their answers (kept across re-prompts)
     answered: dict[tuple[str, tuple[str, ...]], frozenset[Fact] | None] = field(
         default_factory=dict)
@@ -421,9 +424,12 @@ class PartQuestion:
         if worded and r.several and goes_somewhere(part) is None:  # taken along: the whole
             worded &= settled_places(world, kg, text, r.req.mentions,  # report must agree
                                      [goes.subject, *goes.others], goes.places)
+        k = r.parts.index(part) if r.several and part in r.parts else -1
+        ahead = place_ahead(world, kg, part, said, r.req.mentions_in(r.parts[k + 1]), goes) \
+            if 0 <= k < len(r.parts) - 1 and not worded else frozenset()
         return cls(world, settings, llm, trace, r.ctx, r.work, ask, checks, scope, goes,
                    text, before=kg, actor=actor, worded=frozenset(worded), seen=r.odds,
-                   stops=r.stops)
+                   stops=r.stops, ahead=ahead)
 
     def barring(self, facts: Iterable[Fact]) -> PartQuestion:
         """Return the same question with ``facts`` barred from the answer."""

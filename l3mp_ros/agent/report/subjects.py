@@ -24,6 +24,7 @@ from ..core.clauses import (
     SUBJECT_PRONOUNS,
     escorted,
     goes_somewhere,
+    named_as_source,
 )
 from ..core.destinations import is_place, place_predicates
 from .scope import Scope
@@ -377,3 +378,37 @@ def _not_a_place(world: WorldModel, kg: KnowledgeGraph, mentions: Sequence[Menti
 def _places(world: WorldModel, kg: KnowledgeGraph, subject: str) -> frozenset[str]:
     """Return the predicates that say where ``subject`` is (at most one place, or one)."""
     return place_predicates(world, kg, subject)
+
+
+def place_ahead(world: WorldModel, kg: KnowledgeGraph, part: str, said: Sequence[Mention],
+                later: Sequence[Mention], goes: GoingSubject | None) -> frozenset[Fact]:
+    """Return where the next part puts the one who went, when this part does not say.
+
+    "Elena came in from the yard | and Amara handed her a coffee": the part names only
+    where Elena came from; the next part happens where Amara and the café's cups are. The
+    rooms (of the kinds the subject's place takes) of everything the next part names, less
+    where the subject is and where it came from, must be one: that room. Empty when the
+    part names a place after its verb that it did not leave ("came back for the key"
+    names a key: no guess), when several went, or when the rooms disagree.
+    """
+    verb = goes_somewhere(part)
+    if goes is None or goes.others or verb is None:
+        return frozenset()
+    own = words(part)
+    after = len(words(part[:part.lower().find(verb.lower()) + len(verb)]))
+    if any(m.start >= after and m.candidates and not named_as_source(own, m.start)
+           for m in said):
+        return frozenset()
+    subject, kinds = goes.subject, place_kinds(world, goes.places)
+    left = {m.resolved for m in said if m.resolved and named_as_source(own, m.start)}
+    now = {a for f in kg.facts_of(subject) if f.predicate in goes.places
+           and f.args[:1] == (subject,) for a in f.args[1:]}
+    zones = {zone_of(world, kg, m.resolved, kinds) for m in later
+             if m.resolved and m.resolved != subject} - {None} - now - left
+    if len(zones) != 1:
+        return frozenset()
+    zone = str(zones.pop())
+    kind = kg.entities.get(zone)
+    pred = next((p for p in sorted(goes.places) if kind is not None
+                 and world.domain.accepts(p, 1, kind)), None)
+    return frozenset({Fact(pred, (subject, zone))}) if pred else frozenset()
