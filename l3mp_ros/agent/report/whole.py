@@ -415,7 +415,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
                                  about=first.entity, kept=_kept(others), words=words))
         kept_as_was = first.still | first.never
         if guessed(r, first.entity) or (kept_as_was and all(
-                any(guessed(r, a) for a in f.args if a != first.entity) for f in kept_as_was)):
+                f.args[0] != first.entity and guessed(r, f.args[0]) for f in kept_as_was)):
             k = len(out) - len(first.readings)  # the question still leads with the reading
             out[k:] = [replace(c, base=reading.update) for c in out[k:]]
             continue  # "the cup" may be another cup: this one kept as it was says nothing
