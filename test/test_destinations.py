@@ -489,3 +489,24 @@ def test_being_back_somewhere_is_having_gone_there(world):
     assert got.subject == 'jerry' and settled_places(
         world, world.kg, text, mentions_of(world, world.kg, text), [got.subject],
         got.places) == set()
+
+
+def test_the_place_after_a_verb_of_going_is_found_among_what_its_words_named(world):
+    """ "taken Mrs Patel and Biscuit through to consult two", where the graph had narrowed
+    "consult two" to the room's door: after a verb of going, the one place among what the
+    words named before the graph narrowed them is meant; a desk inside that room is no
+    second place."""
+    from l3mp_ros.agent.core.destinations import destinations
+    from l3mp_ros.retrieval.mention import Mention
+
+    text = "Anna went into Jerry's bedroom."
+
+    def read(candidates, named):
+        m = Mention(3, 5, "jerry's bedroom", list(candidates), named=tuple(named))
+        anna = Mention(0, 1, 'anna', ['anna'], named=('anna',))
+        return destinations(world, world.kg, text, [anna, m])[-1].candidates
+    assert read(['jerry_bedroom_tv'], ['jerry_bedroom', 'jerry_bedroom_tv']) == ['jerry_bedroom']
+    # two places named: none chosen; no place named: as narrowed
+    assert read(['jerry_bedroom_tv'], ['jerry_bedroom', 'anna_bedroom', 'jerry_bedroom_tv']) \
+        == ['jerry_bedroom_tv']
+    assert read(['jerry_bedroom_tv'], ['jerry_bedroom_tv']) == ['jerry_bedroom_tv']

@@ -52,6 +52,9 @@ class Mention:
     plural: bool = False  # its last word is a plural ("Lena's tubes"), or "every light"
     #: a place the utterance names narrowed its candidates ("the remote" while in a room)
     by_place: bool = False
+    #: what its words named before the graph narrowed them ("consult two": the room, its
+    #: door and its desk), for a reading that knows more than the graph (a verb of going)
+    named: tuple[str, ...] = ()
 
     @property
     def resolved(self) -> str | None:

@@ -100,6 +100,7 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     heads = narrow(kg, mentions, said, names, owner, steady, places)
     for m in mentions:
         m.describes = heads.get(m.start)
+        m.named = tuple(found[m.start])
         last = tokens[m.end - 1][2]
         m.plural = (not owner[m.end - 1] and last.endswith('s') and not last.endswith('ss')
                     and said[m.end - 1] != last) or (

@@ -31,7 +31,9 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
     """Return ``mentions`` with the places after verbs of going settled where they can be.
 
     A mention right after a verb of going keeps only its candidates that are places for
-    the one who went (by the domain's place rules), when some but not all of them are; a
+    the one who went (by the domain's place rules), when some but not all of them are
+    (when none is, the one place among what its words named before the graph narrowed
+    them: "through to consult two" is the room the graph had read as its door); a
     word there that no mention holds becomes one when exactly one entity whose name holds
     it is such a place. Mentions stay in reading order; the others are unchanged.
     """
@@ -48,8 +50,13 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
             places = [c for c in near.candidates if is_place(world, kg, c, wheres)]
             right_after = near.start == after + sum(w in DETERMINERS
                                                     for w in said[after:near.start])
+            named = [c for c in near.named if is_place(world, kg, c, wheres)]
+            named = [c for c in named if not any(  # the room, not the desk that is in it
+                f.args[:1] == (c,) and f.args[-1] in named for f in kg.facts_of(c))]
             if places and len(places) < len(near.candidates) and right_after:
                 near.candidates = places
+            elif not places and len(named) == 1 and right_after:
+                near.candidates = named  # "through to consult two": the room, not its door
             elif not places and right_after:  # "went into the store room": not its key
                 kind = typed_place(world, kg, said[near.start:near.end], wheres)
                 if kind is not None:
