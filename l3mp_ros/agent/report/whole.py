@@ -414,8 +414,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
                                  about=first.entity, kept=_kept(others), words=words))
         kept_as_was = first.still | first.never
-        if guessed(r, first.entity) or (kept_as_was and all(
-                f.args[0] != first.entity and guessed(r, f.args[0]) for f in kept_as_was)):
+        if kept_as_was and all(guessed(r, f.args[0]) for f in kept_as_was):
             k = len(out) - len(first.readings)  # the question still leads with the reading
             out[k:] = [replace(c, base=reading.update) for c in out[k:]]
             continue  # "the cup" may be another cup: this one kept as it was says nothing
@@ -431,7 +430,9 @@ def guessed(r: Reading, entity: str) -> bool:
 
     "left the dirty cup in the sink" with four cups: "cafe cup 1 is still held by Elena"
     is true and leaves the cup the report meant out, so it is no option; nor, about the
-    sink, "cups 1, 2 and 3 are still where they were" (the cup meant may be a fourth).
+    sink, "cups 1, 2 and 3 are still where they were" (the cup meant may be a fourth). A
+    guessed place of a thing the report does name keeps the option: "the scanner is still
+    in the till cradle", asked about the office cradle "the charging cradle" may mean.
     """
     return not any(m.resolved == entity for m in r.req.mentions) and any(
         entity in m.candidates and len(m.candidates) > 1 for m in r.req.mentions)
