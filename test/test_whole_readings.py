@@ -341,3 +341,35 @@ def test_no_option_keeps_a_guessed_thing_as_it_was(tmp_path):
         assert pending.readings[0].base == Update.of([WAS], [MOVED])
         before = world.kg.to_json()
         assert not updater.answer('none of them').applied and world.kg.to_json() == before
+
+
+def test_a_guessed_place_keeps_the_option_that_the_thing_stays(tmp_path):
+    """ "put the scanner back into the charging cradle at the tills": the words "charging
+    cradle" may mean two other cradles, so the robot asks about one of them; "the red pen
+    is still placed at the living room table" says the pen the report does name stays
+    where the reading put it: true only if no other cradle was meant, so it is offered.
+    When the pen too is only guessed ("the pen", four pens), that option says nothing of
+    the pen the report meant and goes, and the question leads with the reading."""
+    import dataclasses
+
+    from l3mp_ros.agent.report.whole import guessed, left_out, whole_readings
+    world = household_world(tmp_path)
+    world.kg.remove_fact(PEN_HERE)
+    world.kg.add_fact(Fact('in_person_hand', ('red_pen', 'jerry')))
+    r = _reading(world, 'Jerry put the red pen down on the table.')
+    table = next(k for k, m in enumerate(r.req.mentions) if m.surface == 'table')
+    r.req.mentions[table] = dataclasses.replace(  # another mention took the one meant
+        r.req.mentions[table], candidates=['jerry_bedroom_table', 'anna_bedroom_table'])
+    put = Update.of([Fact('in_person_hand', ('red_pen', 'jerry'))], [PEN_HERE])
+    assert left_out(r, put) == ['jerry_bedroom_table', 'anna_bedroom_table']
+    assert guessed(r, 'jerry_bedroom_table') and not guessed(r, 'red_pen')
+    got = whole_readings(world, r, [Candidate(put, 0.9, 'answer')])
+    assert {c.about for c in got} == {'jerry_bedroom_table'}
+    assert got[-1].words == 'The red pen is still placed at the living room table.'
+    assert got[-1].kept.add == {PEN_HERE} and all(c.base is None for c in got)
+    pen = next(k for k, m in enumerate(r.req.mentions) if m.surface == 'red pen')
+    r.req.mentions[pen] = dataclasses.replace(
+        r.req.mentions[pen], candidates=['red_pen', 'blue_pen'])
+    got = whole_readings(world, r, [Candidate(put, 0.9, 'answer')])
+    assert got and not any(' still ' in c.words for c in got), [c.words for c in got]
+    assert all(c.base == put for c in got)

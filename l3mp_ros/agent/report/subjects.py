@@ -221,29 +221,37 @@ def _going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[
     found = _going_subject(world, kg, text, mentions, actor)
     if found is None or not found.words.lower().endswith((' from', ' off')):
         return found
-    after = len(words(text[:text.lower().find(found.words.lower()) + len(found.words)]))
-    near = [m for m in mentions if after <= m.start <= after + 2]
+    near = _near(mentions, _after_verb(text, found.words), 2)
     return found if any(is_place(world, kg, c, found.places)
                         for m in near for c in m.candidates) else None
 
 
+def _after_verb(text: str, verb: str) -> int:
+    """Return the index of the word right after ``verb`` in ``text`` ("Maureen's back in")."""
+    return len(words(text[:text.lower().find(verb.lower()) + len(verb)]))
+
+
+def _near(mentions: Sequence[Mention], after: int, span: int) -> list[Mention]:
+    """Return the mentions that start within ``span`` words from word ``after`` on."""
+    return [m for m in mentions if after <= m.start <= after + span]
+
+
 def _going_subject(world: WorldModel, kg: KnowledgeGraph, text: str,
                    mentions: Sequence[Mention], actor: str | None) -> GoingSubject | None:
-    """:func:`_going` before a verb ending in "from" or "off" is held to a place."""
+    """:func:`_going` before a verb ending in "from" or "off" is held to a place.
+
+    ("come round from his anaesthetic", "the milk's gone off": no place, no going.)
+    """
     verb = goes_somewhere(text)
     if verb is None:
         return None
-    begins = text.lower().find(verb.lower())
-    lead = words(text[:begins])
+    lead = words(text[:text.lower().find(verb.lower())])
     at = len(lead)
-    after = len(words(text[:begins + len(verb)]))  # "Maureen's back in": 's is no word
+    after = _after_verb(text, verb)
     back = ' back ' in f' {verb.lower()} ' and verb.lower().split()[0] in BEING
     if (verb.lower().startswith(('got ', 'gets ')) or back) \
             and _not_a_place(world, kg, mentions, after, strict=back):
         return None  # "got into his robe": dressed, not gone; "the TV is back on"
-    if verb.lower().endswith((' from', ' off')) and not any(after <= m.start <= after + 2
-                                                            for m in mentions):
-        return None  # "come round from his anaesthetic", "the milk's gone off": no place
     mentions = _named(mentions)
     ahead = _after_participle(world, kg, text, mentions, lead, verb)
     if ahead is not None:  # "After going to the kitchen, Martin opened the tap"
@@ -368,7 +376,7 @@ def _not_a_place(world: WorldModel, kg: KnowledgeGraph, mentions: Sequence[Menti
     three words after the verb counts; it is no place when, of every entity it may be, no
     predicate that says where someone or something is takes it as the place.
     """
-    near = next((m for m in mentions if after <= m.start <= after + 3 and m.candidates), None)
+    near = next((m for m in _near(mentions, after, 3) if m.candidates), None)
     if near is None:
         return strict  # with ``strict`` ("is back on"), no place named is no going
     wheres = place_predicates(world, kg, None)
@@ -395,7 +403,7 @@ def place_ahead(world: WorldModel, kg: KnowledgeGraph, part: str, said: Sequence
     if goes is None or goes.others or verb is None:
         return frozenset()
     own = words(part)
-    after = len(words(part[:part.lower().find(verb.lower()) + len(verb)]))
+    after = _after_verb(part, verb)
     if any(m.start >= after and m.candidates and not named_as_source(own, m.start)
            for m in said):
         return frozenset()
