@@ -70,3 +70,21 @@ def test_a_report_naming_nothing_or_without_the_setting_is_refused_as_before(tmp
             out = _updater(world, fake, ask_open).run(text)
         assert out.question is None and out.status is EventStatus.REJECTED, out.errors
         assert not out.applied and not any('asked' in e for e in out.errors), out.errors
+
+
+def test_a_report_that_only_speaks_to_the_robot_is_not_asked_about(tmp_path):
+    """ "Thanks for all your help this morning, robot, you're a star.": the robot is spoken
+    to, not of; asked "What changed with the robot?" the speaker could only say "nothing".
+    A thing spoken of beside it is still asked about, an item of a list is no address."""
+    cases = (("Thanks for all your help this morning, robot, you're a star.", None),
+             ('Well done, robot!', None),
+             ('Thanks, robot, Jerry is feeling rather tired today.', 'What changed with Jerry?'))
+    for k, (text, question) in enumerate(cases):
+        world = household_world(tmp_path / str(k))
+        with FakeOpenAI([NOTHING], answers=NO) as fake:
+            out = _updater(world, fake).run(text)
+        if question is None:
+            assert out.question is None and out.status is EventStatus.REJECTED, out.errors
+        else:
+            assert out.question is not None and out.question.endswith(question), out.question
+        assert not out.applied

@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable
 
 from l3mp_ros.world.kg import KnowledgeGraph
 
-from ..text import name_words, stem
+from ..text import folded, name_words, stem
 from .mention import PRONOUNS, Mention, word_tokens
 
 #: a possessive or a contracted verb ending a surface: "Tom's", "radio’s"
@@ -156,3 +156,30 @@ def head(mentions: list[Mention], text: str) -> Mention | None:
                     return fuller[0]
             return m
     return mentions[0] if mentions else None
+
+
+def addressed(text: str, mentions: Iterable[Mention]) -> set[str]:
+    """Return the things ``text`` only addresses by name: "Thanks, robot, you're a star."
+
+    A mention alone between two commas, or between a comma and the end of the sentence
+    ("Well done, robot!"), and not an item of a list ("Anna, Jerry, and Bob": another
+    mention ends before its comma, or "and"/"or" follows): spoken to, not spoken of. Not
+    a thing another mention names.
+    """
+    ms = list(mentions)
+    low, tokens = folded(text), word_tokens(text)
+    ends = {m.end for m in ms}
+    said = [(m.resolved, _alone(low, tokens, m, ends)) for m in ms if m.resolved
+            and 0 <= m.start < m.end <= len(tokens)]
+    return {e for e, alone in said if alone} - {e for e, alone in said if not alone}
+
+
+def _alone(low: str, tokens: list[tuple[int, int, str]], m: Mention, ends: set[int]) -> bool:
+    """Tell whether ``m`` stands alone between a comma and a comma or the sentence's end."""
+    before = low[:tokens[m.start][0]].rstrip()
+    after = low[tokens[m.end - 1][1]:].strip()
+    if not before.endswith(',') or m.start in ends:  # "Anna, Jerry": a list
+        return False
+    if after in ('', '.', '!', '?'):
+        return True
+    return after[:1] == ',' and after[1:].split()[:1] not in (['and'], ['or'])

@@ -25,7 +25,7 @@ from ... import stages
 from ...llm.handles import tokenizer
 from ...llm.protocol import ChatLLM, LLMError, LLMFailure
 from ...retrieval.base import Retrieval, Retriever
-from ...retrieval.mention_lists import owners_only
+from ...retrieval.mention_lists import addressed, owners_only
 from ...stages import stage
 from ...world.complete import Completion
 from ...world.events import EventStatus
@@ -180,15 +180,17 @@ class NLUpdater:
     def _ask_open(self, r: Reading, out: UpdateOutcome) -> None:
         """Ask what changed with the things a report names that no change was read in.
 
-        Not a report that names nothing of the world ("It is pouring with rain."), nor one
-        that says things stayed as they were ("Carol is still in the mailroom."). The
+        Not a report that names nothing of the world ("It is pouring with rain.") or only
+        the one it speaks to ("Thanks, robot, you're a star."), nor one that says things
+        stayed as they were ("Carol is still in the mailroom."). The
         answer ("She woke up.") is read with the report (:mod:`.corrections`).
         """
         if STATIVE.search(r.req.text):
             return
         owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
+        spoken_to = addressed(r.req.text, r.req.mentions)  # "Thanks, robot, you're a star."
         things = [e for e in said_order(m for m in r.req.mentions if m.describes is None)
-                  if e not in owners][:MAX_OPEN_THINGS]
+                  if e not in owners and e not in spoken_to][:MAX_OPEN_THINGS]
         if not things:
             return
         question = open_question_text(r.req.kg, self.world.domain, things)
