@@ -285,6 +285,53 @@ def test_a_part_repeating_the_first_answer_is_said_only_when_that_names_what_it_
     assert not repeating(fact('red_pen', 'placed_at', 'jerry_shelf')).confirms_earlier()
 
 
+def test_a_part_repeating_only_a_removal_the_first_answer_read_ahead_is_said(world):
+    """ "Bob came into the mailroom [answered: there, and its door no longer open] | and
+    shut its door [answered: the door no longer open]": a removal alone repeats what the
+    first part changed, so the part is said, not idle, and the door is in the reading. An
+    answer that says nothing, or a removal the first part did not make, is no repeat."""
+    text = "Gary went into Jerry's bedroom and took the dune book off the kitchen table."
+    parts = ["Gary went into Jerry's bedroom", 'and took the dune book off the kitchen table.']
+    r = reading(world, text, parts, UpdateSettings())
+    first = Update.of([ON_TABLE], [WENT, TAKEN])
+    r.accept(complete(r.work, first, world.constraints, world.domain), 'gary')
+    q = question(world, r, parts[1])
+
+    def repeating(removed: tuple[Fact, ...], added_: tuple[Fact, ...] = ()) -> PartAnswer:
+        said = Update.of(removed, added_)
+        return PartAnswer(r, parts[1], q, Judged(Verdict.RESTATED, Completion(said, asked=said)),
+                          None, False, ScriptedLLM(), world, UpdateSettings())
+    assert repeating((ON_TABLE,)).confirms_earlier()
+    assert not repeating(()).confirms_earlier()
+    assert not repeating((fact('blue_pen', 'placed_at', 'kitchen_table'),)).confirms_earlier()
+
+
+def test_a_denied_fact_a_later_part_takes_back_is_no_doubt(world):
+    """ "Gary took the dune book off the kitchen table | and put it on Jerry's shelf": the
+    read-back denied Gary holding the book (true only between the parts). What is written
+    does not hold it, so the denial is no doubt and its odds are not the reading's
+    confidence; a denied fact the reading writes stays in doubt."""
+    text = "Gary took the dune book off the kitchen table and put it on Jerry's shelf."
+    parts = ['Gary took the dune book off the kitchen table', "and put it on Jerry's shelf."]
+    history = [{'confirm': 'read-back', 'fact': list(TAKEN.triplet()), 'p_yes': 0.2},
+               {'confirm': 'read-back', 'fact': list(ON_SHELF.triplet()), 'p_yes': 0.9},
+               {'confirm': 'read-back', 'fact': list(ON_TABLE.triplet()), 'p_yes': 0.8}]
+    got = {}
+    for second in (Update.of([TAKEN], [ON_SHELF]), Update.of([], [WENT])):
+        r = reading(world, text, parts, UpdateSettings())
+        r.accept(complete(r.work, Update.of([ON_TABLE], [TAKEN]), world.constraints,
+                          world.domain), 'gary')
+        r.accept(complete(r.work, second, world.constraints, world.domain), 'gary')
+        r.unsure = {TAKEN}
+        out = UpdateOutcome(text)
+        out.trace.history.extend(history)
+        r.compose(out)
+        got[second] = (set(r.unsure), out.confidence)
+    taken_back, kept = got.values()
+    assert taken_back == (set(), 0.8)
+    assert kept == ({TAKEN}, 0.2)
+
+
 @covers(ActorCheck)
 def test_actor_check_passes_an_actor_the_words_send_elsewhere(world):
     """ "Gary has gone through to Jerry's bedroom, he left the blue pen on the kitchen

@@ -373,3 +373,71 @@ def test_a_guessed_place_keeps_the_option_that_the_thing_stays(tmp_path):
     got = whole_readings(world, r, [Candidate(put, 0.9, 'answer')])
     assert got and not any(' still ' in c.words for c in got), [c.words for c in got]
     assert all(c.base == put for c in got)
+
+
+def test_a_place_in_a_clause_of_what_had_happened_is_no_thing_left_out(tmp_path):
+    """ "gave Anna the red pen he had picked up from the living room table": the table is
+    where the pen was before, not a thing the report changes; a "had" of having ("the red
+    pen he had back on ...") or of the whole report ("Jerry had left ...") is no such
+    clause, nor a thing named after another mention ("... into the kitchen")."""
+    from l3mp_ros.agent.report.whole import in_history, left_out
+    world = household_world(tmp_path)
+    world.kg.remove_fact(PEN_HERE)
+    world.kg.add_fact(Fact('in_person_hand', ('red_pen', 'jerry')))
+    gave = Update.of([Fact('in_person_hand', ('red_pen', 'jerry'))],
+                     [Fact('in_person_hand', ('red_pen', 'anna'))])
+
+    def history(text):
+        r = _reading(world, text)
+        return r, {m.resolved for m in r.req.mentions if m.resolved and in_history(r, m)}
+    for text in ('Jerry gave Anna the red pen he had picked up from the living room table.',
+                 'Jerry gave Anna the red pen Jerry had picked up from the living room table.'):
+        r, past = history(text)
+        assert 'living_room_table' in past and 'red_pen' not in past, text
+        assert left_out(r, gave) == [], text
+    for text in ('Jerry put the red pen he had back on the living room table.',
+                 'Jerry had left the red pen on the living room table.'):
+        assert not history(text)[1], text
+    r, past = history('Anna took the red pen Jerry had left on the living room table into '
+                      'the kitchen.')
+    assert 'living_room_table' in past and 'kitchen' not in past
+    r, _ = history('Jerry gave Anna the red pen and picked up the living room table.')
+    assert 'living_room_table' in left_out(r, gave)
+
+
+def test_words_that_describe_a_thing_may_name_it(tmp_path):
+    """ "the charging cradle at the tills": the first words may mean other cradles, the
+    description names the one the reading uses, of the same kind: one thing, none left
+    out. A description of another kind (a room) or a reading that names neither leaves
+    the first words' things out."""
+    import dataclasses
+
+    from l3mp_ros.agent.report.whole import left_out, named_by_description
+    world = household_world(tmp_path)
+    r = _reading(world, "Jerry put the red pen down on the table by Anna's bedroom table.")
+    k = next(k for k, m in enumerate(r.req.mentions) if m.surface == 'table')
+    table = r.req.mentions[k] = dataclasses.replace(
+        r.req.mentions[k], candidates=['living_room_table', 'jerry_bedroom_table'])
+    assert [m.resolved for m in r.req.mentions if m.describes == table.start] == [
+        'anna_bedroom_table', 'anna_bedroom']
+    put = Update.of([], [Fact('placed_at_table', ('red_pen', 'anna_bedroom_table'))])
+    assert named_by_description(r, table, put.entities())
+    assert left_out(r, put) == []
+    assert not named_by_description(r, table, {'anna_bedroom'})  # a room is no table
+    held = Update.of([], [Fact('in_person_hand', ('red_pen', 'jerry'))])
+    assert 'living_room_table' in left_out(r, held)
+
+
+def test_a_state_said_to_go_on_is_no_change_left_out(tmp_path):
+    """ "The window is still open": the words say the window's state, but not a change of
+    it; "Jerry opened the window" does."""
+    from l3mp_ros.agent.report.whole import said_states
+    world = household_world(tmp_path)
+    windows = [e for e, t in world.kg.entities.items() if t == 'window']
+    assert windows
+    went = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
+    for text, said in (('The window is still open, but Jerry went to the kitchen.', False),
+                       ('The window stayed open when Jerry went to the kitchen.', False),
+                       ('Jerry opened the window and went to the kitchen.', True)):
+        got = said_states(_reading(world, text), went)
+        assert any('window_open' in got.get(w, ()) for w in windows) is said, (text, got)

@@ -159,7 +159,8 @@ class Reading:
     #: the parts read as no change that do not say things stayed ("still"): a clause the
     #: reading may leave out (:mod:`.whole`)
     skipped: list[str] = field(default_factory=list)
-    #: parts whose answer repeated what earlier parts of the report changed (read ahead)
+    #: parts whose answer repeated, or that the answers so far cover: what earlier parts
+    #: of the report changed (read ahead)
     said_before: list[str] = field(default_factory=list)
     restated: bool = False  # a part repeated what holds
     last: Completion | None = None  # the answer of the part that stopped the loop
@@ -209,7 +210,11 @@ class Reading:
             return
         net = self.req.kg.diff_to(self.work)
         odds = read_odds(out.trace.history)
-        stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
+        # a fact a later part takes back ("fetched the scanner | and left it on the desk":
+        # Mia holding it) is not written: the read-back's odds of it say nothing of what is
+        written = net.add | net.remove
+        stated = {f for c in self.done for f in c.stated.add | c.stated.remove} & written
+        self.unsure &= written
         out.confidence = confidence(stated, set(), odds, self.how) if odds else None
         self._slot_odds(out)
         named = {a for f in net.add | net.remove for a in f.args}
@@ -239,11 +244,14 @@ class Reading:
     def covered(self, world: WorldModel, part: str) -> None:
         """Pass over a part the answers so far cover (:func:`covered`), as a restated one.
 
-        Its subject counts as a part read as no change does (``idle``, ``skipped``), and
-        what it names as an earlier part's.
+        Its subject counts as a part read as no change does (``idle``), what it names as an
+        earlier part's; the clause is said before (``said_before``), not skipped: every
+        thing it names is in the changes so far, so the reading leaves none of it out
+        ("Bob came into the mailroom | and shut its door", the door read ahead).
         """
-        self.passed(world, part)
         said = self.req.mentions_in(part)
+        self.idle.append(leading_subject(world, self.req.kg, part, said))
+        self.said_before.append(part)
         self.earlier |= named_in(self.req.kg, part)
         scope = part_scope(self.req.kg, part, self.ctx.mentioned, self.earlier)
         _, self.actor = part_actor(world, self.req.kg, part, scope, self.actor, said)
@@ -576,7 +584,8 @@ class PartAnswer:
                 and r.done):
             return False
         asked = got.value.asked
-        if not asked.add or not asked.add | asked.remove <= r.changed():
+        said_facts = asked.add | asked.remove  # "| and shut its door": a removal alone
+        if not said_facts or not said_facts <= r.changed():
             return False
         said = r.req.mentions_in(self.part)
         owners = owners_only(r.req.kg, self.part, said)

@@ -44,8 +44,9 @@ if TYPE_CHECKING:
     from ...world.model import WorldModel
     from .reading import Reading
 
-__all__ = ['LEFT_OUT', 'MAX_FACTS', 'Possible', 'guessed', 'left_out', 'nearby', 'possible',
-           'said_order', 'said_states', 'states_for', 'states_of', 'whole_readings']
+__all__ = ['LEFT_OUT', 'MAX_FACTS', 'Possible', 'guessed', 'in_history', 'left_out',
+           'named_by_description', 'nearby', 'possible', 'said_order', 'said_states',
+           'states_for', 'states_of', 'whole_readings']
 
 LEFT_OUT = 'left out'  # a Candidate's source (+ the reading's index): made whole
 MAX_FACTS = 3  # facts offered about one thing (the option that keeps it as it was is a 4th)
@@ -84,16 +85,66 @@ def left_out(r: Reading, update: Update) -> list[str]:
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         e = m.resolved
         if not e or describes(r, m, update) or m.part is not None or e in named \
-                or e in owners or e in acted or e in out:
+                or e in owners or e in acted or e in out or in_history(r, m):
             continue  # (a part: named inside another's name, "the toy case key")
         out.append(e)
     for m in sorted(r.req.mentions, key=lambda m: m.start):  # "popped along to wardrobe"
-        if m.resolved or m.describes is not None or named & set(m.candidates):
+        if m.resolved or m.describes is not None or named & set(m.candidates) \
+                or named_by_description(r, m, named):
             continue
         out += [e for e in m.candidates if e not in out and e not in owners and e not in acted]
     out += [e for e in skipped_things(r) if e not in out and e not in owners]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
+
+
+#: who may lead a clause that says what had happened to a thing: "the key card she had ..."
+CLAUSE_SUBJECTS = frozenset('i you he she we they'.split())
+#: words after "had" that make it a verb of having, not a past perfect: "the scanner he had
+#: back", "the coat she had on"
+HAVING = frozenset('to back with on in out up down off there here the a an his her their its '
+                   'my your our no some'.split())
+
+
+def in_history(r: Reading, m: Mention) -> bool:
+    """Tell whether ``m`` is named in a clause of what had happened to a thing before.
+
+    "passed Lena the key card she had picked up from her desk": the desk is where the card
+    was before the report, not a thing the report changes. The clause follows the thing
+    it describes at once, led by its subject (a pronoun or a mention) and "had" with a
+    participle; no other mention stands between "had" and ``m``.
+    """
+    said = [w.lower() for w in words(r.req.text)]
+    spans = sorted(((o.start, o.end) for o in r.req.mentions if o.end <= m.start),
+                   key=lambda s: s[1])
+    last = spans[-1][1] if spans else 0
+    for j in range(m.start - 1, -1, -1):
+        if said[j] == 'had':
+            break
+        if j < last:
+            return False  # another mention between "had" and m: "had left it ... into X"
+    else:
+        return False
+    if j + 1 >= len(said) or said[j + 1] in HAVING or j == 0:
+        return False
+    if said[j - 1] in CLAUSE_SUBJECTS:
+        lead = j - 1
+    else:
+        lead = next((a for a, b in spans if b == j), -1)  # "the tube Mia had left ..."
+    return lead > 0 and any(b == lead for _, b in spans if b < j)
+
+
+def named_by_description(r: Reading, m: Mention, named: set[str] | frozenset[str]) -> bool:
+    """Tell whether words describing ``m`` name a thing of its kind the reading names.
+
+    "the charging cradle at the tills": "charging cradle" may mean two other cradles,
+    while "the tills" named the till cradle the reading puts the scanner in: one thing.
+    """
+    kg = r.req.kg
+    kinds = {kg.entities.get(c) for c in m.candidates} - {None}
+    return bool(kinds) and any(o.describes == m.start and o.resolved in named
+                               and kg.entities.get(o.resolved) in kinds
+                               for o in r.req.mentions)
 
 
 #: words that attach a place or a support to a thing ("the yard on the lead", "in the box")
@@ -155,15 +206,18 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
     predicate (which would be what the words say): "Marta pumped up the tyres on Lisa's
     bike, took it off the stand ..." read as the bike's move alone leaves its tyres out.
     Only words that neither name a thing ("out of the dryer" says nothing dry) nor stand
-    just before one ("the dirty plate" is the plate, not a change), and only things the
-    report names for sure.
+    just before one ("the dirty plate" is the plate, not a change) nor say a state goes on
+    ("the cold room door is still open"), and only things the report names for sure.
     """
     domain, kg = r.req.world.domain, r.req.kg
     used = {f.predicate for f in update.add | update.remove}
     # words that name a thing ("the dryer") or describe it just before ("the dirty plate")
     naming = {k for m in r.req.mentions for k in range(max(0, m.start - 1), m.end)}
-    said = {word_root(w) for k, w in enumerate(words(r.req.text))
-            if w not in STOPWORDS and k not in naming}
+    said_words = words(r.req.text)
+    going_on = {k for j, w in enumerate(said_words) if w.lower() in GOING_ON
+                for k in (j + 1, j + 2)}  # "still open", "stayed shut"
+    said = {word_root(w) for k, w in enumerate(said_words)
+            if w not in STOPWORDS and k not in naming and k not in going_on}
     out: dict[str, set[str]] = {}
     for pred in changeable_of(r):
         p = domain.predicates.get(pred)
@@ -178,6 +232,10 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
             if t is not None and domain.accepts(pred, 0, t):
                 out.setdefault(e, set()).add(pred)
     return {e: frozenset(ps) for e, ps in out.items()}
+
+
+#: words before a state that say it goes on: "is still open", "stayed shut"
+GOING_ON = frozenset('still remain remains remained stay stays stayed'.split())
 
 
 def first_people(r: Reading) -> set[str]:
