@@ -159,12 +159,12 @@ def head(mentions: list[Mention], text: str) -> Mention | None:
 
 
 def addressed(text: str, mentions: Iterable[Mention]) -> set[str]:
-    """Return the things ``text`` only addresses by name: "Thanks, robot, you're a star."
+    """Return the things ``text`` only addresses by name, not speaks of.
 
-    A mention alone between two commas, or between a comma and the end of the sentence
-    ("Well done, robot!"), and not an item of a list ("Anna, Jerry, and Bob": another
-    mention ends before its comma, or "and"/"or" follows): spoken to, not spoken of. Not
-    a thing another mention names.
+    "Thanks, robot, you're a star.": a mention alone between two commas, or between a
+    comma and the end of the sentence ("Well done, robot!"), and not an item of a list
+    ("Anna, Jerry, and Bob": another mention ends before its comma, or "and"/"or"
+    follows). Not a thing another mention names.
     """
     ms = list(mentions)
     low, tokens = folded(text), word_tokens(text)
