@@ -310,32 +310,6 @@ def test_a_part_repeating_only_a_removal_the_first_answer_read_ahead_is_said(wor
     assert not repeating((fact('blue_pen', 'placed_at', 'kitchen_table'),)).confirms_earlier()
 
 
-def test_a_denied_fact_a_later_part_takes_back_is_no_doubt(world):
-    """ "Gary took the dune book off the kitchen table | and put it on Jerry's shelf": the
-    read-back denied Gary holding the book (true only between the parts). What is written
-    does not hold it, so the denial is no doubt and its odds are not the reading's
-    confidence; a denied fact the reading writes stays in doubt."""
-    text = "Gary took the dune book off the kitchen table and put it on Jerry's shelf."
-    parts = ['Gary took the dune book off the kitchen table', "and put it on Jerry's shelf."]
-    history = [{'confirm': 'read-back', 'fact': list(TAKEN.triplet()), 'p_yes': 0.2},
-               {'confirm': 'read-back', 'fact': list(ON_SHELF.triplet()), 'p_yes': 0.9},
-               {'confirm': 'read-back', 'fact': list(ON_TABLE.triplet()), 'p_yes': 0.8}]
-    got = {}
-    for second in (Update.of([TAKEN], [ON_SHELF]), Update.of([], [WENT])):
-        r = reading(world, text, parts, UpdateSettings())
-        r.accept(complete(r.work, Update.of([ON_TABLE], [TAKEN]), world.constraints,
-                          world.domain), 'gary')
-        r.accept(complete(r.work, second, world.constraints, world.domain), 'gary')
-        r.unsure = {TAKEN}
-        out = UpdateOutcome(text)
-        out.trace.history.extend(history)
-        r.compose(out)
-        got[second] = (set(r.unsure), out.confidence)
-    taken_back, kept = got.values()
-    assert taken_back == (set(), 0.8)
-    assert kept == ({TAKEN}, 0.2)
-
-
 @covers(ActorCheck)
 def test_actor_check_passes_an_actor_the_words_send_elsewhere(world):
     """ "Gary has gone through to Jerry's bedroom, he left the blue pen on the kitchen

@@ -210,11 +210,7 @@ class Reading:
             return
         net = self.req.kg.diff_to(self.work)
         odds = read_odds(out.trace.history)
-        # a fact a later part takes back ("fetched the scanner | and left it on the desk":
-        # Mia holding it) is not written: the read-back's odds of it say nothing of what is
-        written = net.add | net.remove
-        stated = {f for c in self.done for f in c.stated.add | c.stated.remove} & written
-        self.unsure &= written
+        stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
         out.confidence = confidence(stated, set(), odds, self.how) if odds else None
         self._slot_odds(out)
         named = {a for f in net.add | net.remove for a in f.args}
