@@ -246,7 +246,7 @@ class Reading:
         ("Bob came into the mailroom | and shut its door", the door read ahead).
         """
         said = self.req.mentions_in(part)
-        self.idle.append(leading_subject(world, self.req.kg, part, said))
+        self._idle(world, part)
         self.said_before.append(part)
         self.earlier |= named_in(self.req.kg, part)
         scope = part_scope(self.req.kg, part, self.ctx.mentioned, self.earlier)
@@ -263,10 +263,14 @@ class Reading:
         Skipped unless it says things stayed ("still"): a clause the reading may leave out
         (:mod:`.whole`).
         """
-        said = self.req.mentions_in(part) if self.several else self.req.mentions
-        self.idle.append(leading_subject(world, self.req.kg, part, said))
+        self._idle(world, part)
         if not STATIVE.search(part):
             self.skipped.append(part)
+
+    def _idle(self, world: WorldModel, part: str) -> None:
+        """Note the leading subject of a part that changes nothing as idle."""
+        said = self.req.mentions_in(part) if self.several else self.req.mentions
+        self.idle.append(leading_subject(world, self.req.kg, part, said))
 
     def accept(self, completion: Completion, actor: str | None = None) -> None:
         """Compose one part's change (``actor``: who acted in it) onto the ones before it."""

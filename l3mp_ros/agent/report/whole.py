@@ -38,6 +38,7 @@ from ..core.asking import Candidate
 from ..core.clauses import goes_somewhere
 from ..core.destinations import is_place, place_predicates
 from .context import changing
+from .scope import STATIVE
 
 if TYPE_CHECKING:
     from ...retrieval.mention import Mention
@@ -214,7 +215,7 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
     # words that name a thing ("the dryer") or describe it just before ("the dirty plate")
     naming = {k for m in r.req.mentions for k in range(max(0, m.start - 1), m.end)}
     said_words = words(r.req.text)
-    going_on = {k for j, w in enumerate(said_words) if w.lower() in GOING_ON
+    going_on = {k for j, w in enumerate(said_words) if STATIVE.fullmatch(w)
                 for k in (j + 1, j + 2)}  # "still open", "stayed shut"
     said = {word_root(w) for k, w in enumerate(said_words)
             if w not in STOPWORDS and k not in naming and k not in going_on}
@@ -232,10 +233,6 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
             if t is not None and domain.accepts(pred, 0, t):
                 out.setdefault(e, set()).add(pred)
     return {e: frozenset(ps) for e, ps in out.items()}
-
-
-#: words before a state that say it goes on: "is still open", "stayed shut"
-GOING_ON = frozenset('still remain remains remained stay stays stayed'.split())
 
 
 def first_people(r: Reading) -> set[str]:
