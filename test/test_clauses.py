@@ -56,6 +56,27 @@ def test_unknown_names():
     assert unknown_names('Then Marguerite pens it.', LEX | {'marguerites'}) == ['Marguerite']
 
 
+def test_a_group_or_a_title_is_not_someone_new():
+    # a capitalised word after "the" names a group or a body, not a new person
+    assert unknown_names('Anna took the Scouts to the kitchen.', LEX) == []
+    assert unknown_names('Anna said the Council closed the door.', LEX) == []
+    # a title before a known name, its words one space apart
+    assert unknown_names('Then Chief Inspector Jerry went out.', LEX) == []
+    assert unknown_names("Then Station Officer Anna's pen went.", LEX) == []
+    # a name before a comma is not a title: "Saturdays, Marguerite, Anna's going ..."
+    assert unknown_names('A new cook starts on Saturdays, Marguerite, Anna will show her.',
+                         LEX) == ['Saturdays', 'Marguerite']
+    assert unknown_names('A new cook, Marguerite Smith. Anna knows.', LEX) == [
+        'Marguerite', 'Smith']
+    # without an article, or after "a", a new name is still someone new
+    assert unknown_names('Anna took Scouts to the kitchen.', LEX) == ['Scouts']
+    assert unknown_names('We have a Marguerite starting.', LEX) == ['Marguerite']
+    # after a colon a sentence starts ("Anna: Scouts are here"), as after a full stop
+    assert unknown_names('Anna on the radio: Scouts are here.', LEX) == []
+    assert unknown_names('Anna on the radio: the new cook is Marguerite.', LEX) == [
+        'Marguerite']
+
+
 def test_named_in_prefers_the_fuller_name_and_knows_rare_words():
     from l3mp_ros.retrieval.link import named_in
     from l3mp_ros.world.kg import KnowledgeGraph

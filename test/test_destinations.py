@@ -74,6 +74,11 @@ def test_getting_up_and_getting_into_clothes_are_not_going(world):
                           # a thing named after "off" that is no place of the subject
                           ('Book Dune has gone off, the kitchen light flickered.', None),
                           ('Book Dune has gone off the living room table.', 'book_dune'),
+                          # "out" with no place after it: gone out as a light goes out
+                          ('Book Dune has gone out on us, the kitchen light flickered.',
+                           None),
+                          ('Jerry went out to the kitchen.', 'jerry'),
+                          ('Jerry came out into the kitchen.', 'jerry'),
                           # "but" between: the first thing named is not who went
                           ('The red pen is still there, but Anna has gone to the kitchen.',
                            None)]:

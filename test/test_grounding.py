@@ -288,3 +288,29 @@ def test_a_removal_takes_what_a_requires_rule_needed_it_for(household):
     # a removal no rule needs takes nothing with it
     light = next(iter(sorted(kg.facts_with('light_on'))))
     assert complete(kg, Update.of([light], []), constraints, domain).implied == []
+
+
+@pytest.mark.parametrize('text,offered', [
+    ("Jerry took Anna's phone to the kitchen.", False),   # whose phone: a description
+    ('Jerry put his phone on the living room table.', False),
+    ("Anna's phone belongs to Jerry now.", True),         # words of owning
+    ('Jerry bought the phone Anna used.', True),          # changing hands for good
+    ('Anna lent Jerry her phone.', True),
+])
+def test_who_owns_what_is_offered_only_when_the_report_says_so(household, text, offered):
+    from l3mp_ros.agent.report.context import changing, owning
+    domain, constraints, kg = household
+    world = WorldModel(domain, constraints, kg=kg)
+    assert owning('phone_owned_by') and owning('belongs_to') and owning('property_of')
+    assert not owning('in_person_hand') and not owning('placed_at_table')
+    assert 'phone_owned_by' in changing(world)  # a rule keeps it single: a report's, unread
+    got = changing(world, text)
+    assert ('phone_owned_by' in got) == offered
+    assert got | {'phone_owned_by'} == changing(world) | {'phone_owned_by'}  # nothing else
+    about = ['jerry', 'anna', 'anna_phone', 'kitchen']
+    facts = [f for f in kg.facts if set(f.args) <= set(about)]
+    g = UpdateGrounding.build(domain, kg, about, facts, subjects=frozenset(about),
+                              objects=frozenset(about), changes_only=True, changing=got)
+    schema = g.update_schema()
+    assert bool(_branch(schema, 'phone_owned_by')) == offered
+    assert _branch(schema, 'in_person_hand') and _branch(schema, 'person_in_room')

@@ -88,3 +88,40 @@ def test_a_report_that_only_speaks_to_the_robot_is_not_asked_about(tmp_path):
         else:
             assert out.question is not None and out.question.endswith(question), out.question
         assert not out.applied
+
+
+def test_a_state_said_in_words_is_asked_about_before_what_changed(tmp_path):
+    """ "The juice glass is empty now." read as no change: the report says ``glass_empty``
+    of the juice glass in its own word, so that state is offered at no call ("Just to
+    check: ..."), a yes writes it; a report whose words say no state is asked openly."""
+    world = household_world(tmp_path)
+    empty = Fact('glass_empty', ('juice_glass',))
+    assert empty not in world.kg
+    with FakeOpenAI([NOTHING], answers=NO) as fake:
+        updater = _updater(world, fake)
+        out = updater.run('The juice glass is empty now.')
+        assert out.status is EventStatus.CLARIFY and not out.applied
+        assert out.question.startswith('Just to check:') and 'empty' in out.question, \
+            out.question
+        (option,) = out.asked()['options']  # completed by the rules: the juice is gone
+        assert option['add'] == [list(empty.triplet())]
+        assert option['remove'] == [['juice_glass', 'glass_has_liquid', 'orange_juice']]
+        assert 'says a state in words' in out.errors[0]
+        calls = len(fake.requests)
+        done = updater.answer('yes')
+        assert len(fake.requests) == calls
+    assert done.applied and empty in world.kg
+    # said of a window, "open" is its state; "no" ends the talk with nothing written
+    world = household_world(tmp_path / 'w')
+    with FakeOpenAI([NOTHING], answers=NO) as fake:
+        updater = _updater(world, fake)
+        out = updater.run("Jerry's bedroom window is open.")
+        assert 'open' in out.question and out.asked()['options'][0]['add'] == [
+            ['jerry_bedroom_window', 'window_open', 'true']]
+        done = updater.answer('no')
+    assert not done.applied and Fact('window_open', ('jerry_bedroom_window',)) not in world.kg
+    # a state said to go on is not asked about: "still open" says nothing new
+    world = household_world(tmp_path / 's')
+    with FakeOpenAI([NOTHING], answers=NO) as fake:
+        out = _updater(world, fake).run("Jerry's bedroom window is still open.")
+    assert out.question is None or 'open' not in out.question

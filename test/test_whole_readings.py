@@ -441,3 +441,26 @@ def test_a_state_said_to_go_on_is_no_change_left_out(tmp_path):
                        ('Jerry opened the window and went to the kitchen.', True)):
         got = said_states(_reading(world, text), went)
         assert any('window_open' in got.get(w, ()) for w in windows) is said, (text, got)
+
+
+@pytest.mark.parametrize('text,left', [
+    # already on Anna's bedroom table: company where the pen goes, not a change
+    ("Jerry put the red pen on Anna's bedroom table with the blue pen.", False),
+    ("Jerry put the red pen on Anna's bedroom table with Helen's phone and the blue pen.",
+     False),
+    # not there yet: it goes with the pen, a change the reading leaves out
+    ("Jerry put the red pen on Anna's bedroom table with the juice glass.", True),
+    # no "with": named as something the report does, whatever it already is
+    ("Jerry put the red pen and the blue pen on Anna's bedroom table.", True),
+])
+def test_company_already_where_a_thing_goes_is_no_thing_left_out(tmp_path, text, left):
+    from l3mp_ros.agent.report.whole import left_out
+    world = household_world(tmp_path)
+    r = _reading(world, text)
+    reading = Update.of([PEN_HERE], [PEN_THERE])
+    other = 'juice_glass' if 'juice' in text else 'blue_pen'
+    assert (other in left_out(r, reading)) == left, left_out(r, reading)
+    assert 'helen_phone' not in left_out(r, reading)
+    # a reading that puts nothing where the company is leaves it out
+    moved = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
+    assert other in left_out(r, moved)

@@ -18,7 +18,7 @@ model does not hold, and is refused before any LLM call.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ...text import NUMBER_WORDS, unaccented
 
@@ -234,22 +234,48 @@ def _is_clause_start(sep: str, right: list[str], lex: set[str]) -> bool:
 
 
 def unknown_names(text: str, lexicon: Iterable[str]) -> list[str]:
-    """Return capitalised words inside sentences that no entity name contains."""
+    """Return capitalised words inside sentences that no entity name contains.
+
+    A sentence starts after a colon too ("Megan: Cubs have had their go"). Not someone
+    new: a word after "the" (a group or a body: "the Cubs", "the Council"), nor a title
+    before a known name ("Station Manager Lowe").
+    """
     lex = {w.lower() for w in lexicon}
+
+    def known(tok: str) -> bool:
+        word = _plain(tok)
+        return len(word) < 3 or word in NOT_NAMES or word in lex or _singular(word) in lex \
+            or NUMBER_WORDS.get(word) in lex \
+            or (word + 's' in lex and tok.lower().endswith(("'s", '’s')))  # noahs_ark
+
     out: list[str] = []
-    for sentence in re.split(r'(?<=[.!?])\s+', ' '.join(str(text).split())):
-        tokens = _words(sentence)
+    for sentence in re.split(r'(?<=[.!?:])\s+', ' '.join(str(text).split())):
+        spans = [m.span() for m in _WORD.finditer(unaccented(sentence))]
+        tokens = [sentence[a:b] for a, b in spans]
         for k, tok in enumerate(tokens):
             if k == 0 or not tok[:1].isupper() or tok.isupper() and len(tok) <= 4:
                 continue
-            word = _plain(tok)
-            if len(word) < 3 or word in NOT_NAMES or word in lex or _singular(word) in lex \
-                    or NUMBER_WORDS.get(word) in lex \
-                    or (word + 's' in lex and tok.lower().endswith(("'s", '’s'))):
-                continue  # "Eighty": names keep it as 80; "Noah's ark": noahs_ark
+            if known(tok) or _plain(tokens[k - 1]) == 'the' \
+                    or _titles(sentence, spans, k, known):
+                continue  # "Eighty": names keep it as 80
             if tok not in out:
                 out.append(tok)
     return out
+
+
+def _titles(sentence: str, spans: list[tuple[int, int]], k: int,
+            known: Callable[[str], bool]) -> bool:
+    """Tell whether word ``k`` opens a run of capitalised words ending in a known name.
+
+    The run's words stand one space apart: "Station Manager Lowe", not "Saturdays, Priti".
+    """
+    for (_, end), (start, stop) in zip(spans[k:], spans[k + 1:], strict=False):
+        tok = sentence[start:stop]
+        if sentence[end:start].strip() or not tok[:1].isupper():
+            return False
+        if known(tok):
+            return True
+    return False
 
 
 def _singular(word: str) -> str:

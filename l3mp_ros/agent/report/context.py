@@ -24,6 +24,7 @@ from ...llm.handles import Tokenize, TupleHandles, branch_row, shorten_branch, t
 from ...retrieval.base import Retrieval, facts_about
 from ...retrieval.mention import Mention
 from ...retrieval.mention_lists import candidates, surfaces
+from ...text import name_words, words
 from ...world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.grounding import Grounding, fact_item, literal
@@ -291,17 +292,37 @@ class ReportContext:
         return list(dict.fromkeys(m.resolved for m in self.mentions if m.resolved))
 
 
-def changing(world: WorldModel) -> frozenset[str]:
+# words naming who owns a thing ("belongs to", "owner", "property"), and those saying it
+# changes hands for good ("bought", "lent"): English words, no domain's
+OWNING = frozenset('own owns owned owner owners belong belongs belonged belonging property '
+                   'possess possessed possession'.split())
+CHANGING_HANDS = OWNING | frozenset('buy buys bought sell sells sold lend lends lent borrow '
+                                    'borrows borrowed keep keeps gift gifted inherit '
+                                    'inherited donate donated'.split())
+
+
+def owning(pred: str) -> bool:
+    """Tell whether ``pred`` says who owns a thing (``belongs_to``, ``property_of``)."""
+    return bool(OWNING & set(name_words(pred)))
+
+
+def changing(world: WorldModel, text: str | None = None) -> frozenset[str]:
     """Return the predicates a report may change.
 
     Those some action changes, and those a functional or exclusive rule governs
     (where a person or a thing is: people move things no action of the robot moves).
     Relations nothing changes and no such rule keeps single (who owns what, which
-    door joins which room) are not offered when only changes can be written.
+    door joins which room) are not offered when only changes can be written. Given the
+    report's ``text``, who owns what is offered only when it says so in words of owning
+    or of changing hands ("it belongs to", "bought", "lent"): "Jo's mug", "my locker"
+    say whose a thing is, not that it changed hands.
     """
     rules = {p for r in world.constraints.rules
              if r.kind.grouped for p in r.predicates}
-    return frozenset((world.domain.fluent_predicates() | rules) & set(world.domain.predicates))
+    out = (world.domain.fluent_predicates() | rules) & set(world.domain.predicates)
+    if text is not None and not CHANGING_HANDS & {w.lower() for w in words(text)}:
+        out = {p for p in out if not owning(p)}
+    return frozenset(out)
 
 
 def subject_predicates(world: WorldModel) -> frozenset[str]:
@@ -318,7 +339,8 @@ def subject_predicates(world: WorldModel) -> frozenset[str]:
 
 def update_grounding(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGraph,
                      retrieval: Retrieval, about: Iterable[str] = (),
-                     tokenize: Tokenize | None = None) -> UpdateGrounding:
+                     tokenize: Tokenize | None = None,
+                     text: str | None = None) -> UpdateGrounding:
     """Return the entities and facts a report's answer may use.
 
     ``about``: the entities the report refers to (:func:`~l3mp_ros.retrieval.mentions.
@@ -327,7 +349,8 @@ def update_grounding(world: WorldModel, settings: UpdateSettings, kg: KnowledgeG
     fact about those entities: a retriever that missed where the remote lies would
     otherwise make "Joshua picked up the remote" impossible to write right. With
     ``tokenize`` (the model's tokenizer) and ``settings.answer_handles``, the answer
-    names things by short handles (:mod:`l3mp_ros.llm.handles`).
+    names things by short handles (:mod:`l3mp_ros.llm.handles`). ``text``: the report,
+    which says whether who owns what may change (:func:`changing`).
     """
     ranked = retrieval.ranked or sorted(retrieval.entities)
     about = list(about)
@@ -339,13 +362,13 @@ def update_grounding(world: WorldModel, settings: UpdateSettings, kg: KnowledgeG
                                  subjects=frozenset(mentioned) if mentioned else None,
                                  objects=frozenset(about) if about else None,
                                  changes_only=bool(about) and settings.changes_only,
-                                 changing=changing(world),
+                                 changing=changing(world, text),
                                  tokenize=tokenize if settings.answer_handles else None)
 
 
 def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGraph,
                    retrieval: Retrieval, resolved: list[Mention],
-                   tokenize: Tokenize | None = None) -> ReportContext:
+                   tokenize: Tokenize | None = None, text: str | None = None) -> ReportContext:
     """Return the context of one report: its retrieval, resolved mentions and grounding.
 
     The mentions (:meth:`.request.Request.resolve`) ground the answer with
@@ -353,6 +376,6 @@ def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGra
     """
     mentions = resolved if settings.resolve_mentions else []
     about = candidates(mentions)
-    grounding = update_grounding(world, settings, kg, retrieval, about, tokenize)
+    grounding = update_grounding(world, settings, kg, retrieval, about, tokenize, text)
     mentioned = set(about or retrieval.mentioned)
     return ReportContext(grounding, mentioned, surfaces(mentions, kg.entities), mentions)

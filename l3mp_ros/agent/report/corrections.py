@@ -57,7 +57,7 @@ def read_correction(world: WorldModel, llm: ChatLLM, retriever: Retriever,
     if why is not None:
         return Corrected(None, why)
     ctx = report_context(world, settings, req.kg, req.retrieval, req.resolve(),
-                         tokenizer(llm, settings.answer_handles))
+                         tokenizer(llm, settings.answer_handles), f'{report} {answer}')
     g = ctx.grounding
     entities, facts = g.shown(settings.prompt_context if settings.prompt_context != 'widen'
                               else 'full', g.about())

@@ -386,7 +386,7 @@ def left_out_of(rep: Report) -> list[str]:
     near, states, left = nearby(r), states_of(r, rep.update), sources(r)
     return [e for e in left_out(r, rep.update)
             if possible(rep.world, r.req.kg, rep.update, e, near, states_for(states, e),
-                        in_last(r, e), e in left, in_placing(r, e)) is not None]
+                        in_last(r, e), e in left, in_placing(r, e), r.req.text) is not None]
 
 
 def unsupported(rep: Report) -> list[tuple[Fact, str]]:

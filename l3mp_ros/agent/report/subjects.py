@@ -214,12 +214,13 @@ def _going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[
            actor: str | None) -> GoingSubject | None:
     """Return the subjects of a verb of going in ``text`` (:func:`going`), or None.
 
-    A verb ending in "from" or "off" goes somewhere only when a place of its subject is
-    named within two words after it: "the humidifier in here's gone off again, I think
-    it's tripped the fuse" (the speaker named after it is no place of the humidifier).
+    A verb ending in "from", "off" or "out" goes somewhere only when a place of its
+    subject is named within two words after it: "the humidifier in here's gone off again,
+    I think it's tripped the fuse" (the speaker named after it is no place of the
+    humidifier), "the floodlight's gone out on us" (a light that went out is off).
     """
     found = _going_subject(world, kg, text, mentions, actor)
-    if found is None or not found.words.lower().endswith((' from', ' off')):
+    if found is None or not found.words.lower().endswith((' from', ' off', ' out')):
         return found
     near = _near(mentions, _after_verb(text, found.words), 2)
     return found if any(is_place(world, kg, c, found.places)

@@ -29,8 +29,17 @@ from ...retrieval.mention_lists import addressed, owners_only
 from ...stages import stage
 from ...world.complete import Completion
 from ...world.events import EventStatus
-from ...world.kg import KnowledgeGraph
-from ..core.asking import OPEN, READINGS, content_of, open_question_text
+from ...world.kg import Fact, KnowledgeGraph, Update
+from ..core.asking import (
+    MAX_CHOICES,
+    OPEN,
+    READINGS,
+    Candidate,
+    Pending,
+    content_of,
+    open_question_text,
+    recomposed,
+)
 from ..core.attempts import Attempts, Judged, Trace
 from ..core.examples import system_for
 from ..core.grounding import FULL, REFERENTS, WIDEN
@@ -54,7 +63,7 @@ from .reading import (
 )
 from .scope import STATIVE, unknown_names_error
 from .settings import UpdateSettings
-from .whole import said_order
+from .whole import said_order, said_states
 
 if TYPE_CHECKING:
     from ...memory.hooks import Memory
@@ -64,6 +73,9 @@ if TYPE_CHECKING:
 __all__ = ['NLUpdater', 'UpdateOutcome', 'UpdateSettings', 'NO_CHANGE', 'RESTATED']
 
 MAX_OPEN_THINGS = 3  # things an open question names
+
+
+SAID_STATE = 'said state'  # a Candidate's source: a state the report says in words
 
 
 class NLUpdater:
@@ -87,10 +99,10 @@ class NLUpdater:
         return self._system
 
     def context(self, kg: KnowledgeGraph, retrieval: Retrieval,
-                mentions: list[Mention]) -> ReportContext:
+                mentions: list[Mention], text: str | None = None) -> ReportContext:
         """Return the context of one report: retrieval, resolved mentions, grounding."""
         return report_context(self.world, self.settings, kg, retrieval, mentions,
-                              tokenizer(self.llm, self.settings.answer_handles))
+                              tokenizer(self.llm, self.settings.answer_handles), text)
 
     # -- Algorithm 3 -------------------------------------------------------------------
     def run(self, text: str, *, source: str = 'nl',
@@ -128,6 +140,9 @@ class NLUpdater:
                              f"referents' facts alone was {why}")
         if out.errors == [NO_CHANGE] and out.clarify is None and s.verify and s.ask_already:
             self._already(r, out)
+        if out.errors == [NO_CHANGE] and out.clarify is None and s.verify and s.ask_back \
+                and s.ask_left_out:
+            self._ask_said(r, out)
         if out.errors == [NO_CHANGE] and out.clarify is None and s.verify and s.ask_back \
                 and s.ask_open:
             self._ask_open(r, out)
@@ -176,6 +191,30 @@ class NLUpdater:
                 return  # the report stays refused as no change
         if said:
             out.already, out.errors = said, [RESTATED]
+
+    def _ask_said(self, r: Reading, out: UpdateOutcome) -> None:
+        """Ask about the states a report read as no change says in words, at no call.
+
+        "Set three's passed its test": ``ba_tested`` of set three, said in its own word
+        (:func:`.whole.said_states`), is offered as the reading ("Just to check: BA set 3
+        is tested. Is that right?"), each such state that verifies in one question.
+        """
+        kg, world = r.req.kg, self.world
+        readings: list[Candidate] = []
+        for e, preds in said_states(r, Update.of([], [])).items():
+            for pred in sorted(preds):
+                fact = Fact(pred, (e,))
+                change = Update.of([fact], []) if fact in kg else Update.of([], [fact])
+                net = recomposed(kg, world, [change])
+                if net is not None and all(net != c.update for c in readings):
+                    readings.append(Candidate(net, 0.0, SAID_STATE))
+        if not readings:
+            return
+        pending = Pending.first(r.req.text, readings[:MAX_CHOICES], kg, world.domain,
+                                self.settings.clarify_timeout, True)
+        out.question, out.clarify = pending.question, pending.to_json()
+        out.errors = [f'{NO_CHANGE}; the report says a state in words; asked: '
+                      f'{pending.question}']
 
     def _ask_open(self, r: Reading, out: UpdateOutcome) -> None:
         """Ask what changed with the things a report names that no change was read in.
@@ -246,7 +285,7 @@ class NLUpdater:
     def _reading(self, req: Request, out: UpdateOutcome, listing: str) -> Reading:
         """Return the state of reading ``req``: its context, memory and parts."""
         out.retrieval_seconds = req.retrieval.seconds
-        ctx = self.context(req.kg, req.retrieval, req.resolve())
+        ctx = self.context(req.kg, req.retrieval, req.resolve(), req.text)
         out.context_size = len(ctx.grounding.facts)
         recalled = (self.memory.update_context(req.text, req.retrieval.facts)
                     if self.memory is not None else '')

@@ -75,7 +75,8 @@ def left_out(r: Reading, update: Update) -> list[str]:
     they are the subject of a part read as no change too ("Jonas woke up and switched on
     the light" read as the light alone); not an owner named for what
     follows ("Alice's office"); not a place that describes another mention ("the tube on
-    the sink bench"). Then the things a part read as no change names, even when the
+    the sink bench"); not company already where the reading puts another thing
+    (:func:`company`). Then the things a part read as no change names, even when the
     reading names them ("Marta pumped up the tyres on Lisa's bike, took it off the stand
     ...": the bike, whose tyres the reading leaves out).
     """
@@ -86,17 +87,55 @@ def left_out(r: Reading, update: Update) -> list[str]:
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         e = m.resolved
         if not e or describes(r, m, update) or m.part is not None or e in named \
-                or e in owners or e in acted or e in out or in_history(r, m):
+                or e in owners or e in acted or e in out or in_history(r, m) \
+                or company(r, m, [e], update):
             continue  # (a part: named inside another's name, "the toy case key")
         out.append(e)
     for m in sorted(r.req.mentions, key=lambda m: m.start):  # "popped along to wardrobe"
         if m.resolved or m.describes is not None or named & set(m.candidates) \
-                or named_by_description(r, m, named):
+                or named_by_description(r, m, named) or company(r, m, m.candidates, update):
             continue
         out += [e for e in m.candidates if e not in out and e not in owners and e not in acted]
     out += [e for e in skipped_things(r) if e not in out and e not in owners]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
+
+
+def company(r: Reading, m: Mention, things: Sequence[str], update: Update) -> bool:
+    """Tell whether ``m`` names company already where ``update`` puts another thing.
+
+    "set three's back in the nearside locker with the other two sets": "with" stands
+    between ``m`` and the mention before it (or before a list ``m`` ends: "with the
+    phone and the blue pen"), and each of ``things`` (what ``m`` may mean) already is
+    where an added fact puts something else: the sets are there, not moved.
+    """
+    said = [w.lower() for w in words(r.req.text)]
+    if not things or not _led_by_with(said, r.req.mentions, m.start):
+        return False
+    places = r.req.world.constraints.place_predicates(exactly=False)
+    kg = r.req.kg
+    put = {f.args[1] for f in update.add if f.predicate in places and len(f.args) == 2}
+    return all(any(f.predicate in places and f.args[0] == e and f.args[1:] and f.args[1] in put
+                   and f not in update.remove for f in kg.facts_of(e)) for e in things)
+
+
+#: words that join the things of a list: "with Helen's phone and the blue pen"
+LIST_WORDS = frozenset('and the a an his her their its my our your both'.split())
+
+
+def _led_by_with(said: list[str], mentions: Sequence[Mention], start: int) -> bool:
+    """Tell whether "with" leads the mention at word ``start`` or the list it ends."""
+    ends = sorted({o.end for o in mentions if o.end <= start}, reverse=True)
+    for end in [*ends, 0]:
+        if end > start:
+            continue  # a mention inside the one just passed
+        between = said[end:start]
+        if 'with' in between:
+            return True
+        if not set(between) <= LIST_WORDS:
+            return False
+        start = min((o.start for o in mentions if o.end == end), default=0)
+    return False
 
 
 #: who may lead a clause that says what had happened to a thing: "the key card she had ..."
@@ -273,7 +312,7 @@ def states_of(r: Reading, update: Update) -> dict[str, frozenset[str] | None]:
 
 def changeable_of(r: Reading) -> frozenset[str]:
     """Return the predicates whose facts a report may change (:func:`.context.changing`)."""
-    return changing(r.req.world)
+    return changing(r.req.world, r.req.text)
 
 
 def nearby(r: Reading) -> list[str]:
@@ -292,8 +331,8 @@ def nearby(r: Reading) -> list[str]:
 
 def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
              near: Sequence[str], states: bool | frozenset[str] = False,
-             last: bool = True, left: bool = False, placing: bool = False
-             ) -> Possible | None:
+             last: bool = True, left: bool = False, placing: bool = False,
+             text: str | None = None) -> Possible | None:
     """Return what ``update`` could say of ``entity`` that it does not, or None.
 
     ``near``: the things the report names, in the order said (the facts' other slots
@@ -313,6 +352,8 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     With ``placing`` (named in the last clause that places anyone, :func:`in_placing`),
     where a person is counts too, unless it ends a place the update gives ("walked
     through the kitchen to the bathroom": not the kitchen instead of the bathroom).
+    ``text``: the report, which says whether who owns what may change
+    (:func:`.context.changing`).
     """
     domain, rules = world.domain, world.constraints
     after = kg.copy()
@@ -327,7 +368,7 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     fluent, people = domain.fluent_predicates(), Phrasing(domain, kg).proper
     named = entity in update.entities()  # the reading names it: only its states count
     said = set(near)
-    for pred in sorted(changing(world)):
+    for pred in sorted(changing(world, text)):
         p = domain.predicates.get(pred)
         if p is None or p.arity == 0 or p.arity > 2 or (p.arity == 1 and not states) \
                 or (p.arity == 2 and named) \
@@ -450,7 +491,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
                 states[e] = frozenset((states.get(e) or frozenset()) | preds)
         found = [p for e in left_out(r, reading.update)
                  if (p := possible(world, kg, reading.update, e, near, states_for(states, e),
-                                   in_last(r, e), e in left, in_placing(r, e)))
+                                   in_last(r, e), e in left, in_placing(r, e), r.req.text))
                  is not None]
         if not found:
             out.append(reading)
@@ -464,7 +505,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             others = [p for e in left_out(r, change) if e != first.entity
                       and (p := possible(world, kg, change, e, near,
                                          states_for(kept_states, e), in_last(r, e),
-                                         e in left, in_placing(r, e)))
+                                         e in left, in_placing(r, e), r.req.text))
                       is not None]
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
                                  about=first.entity, kept=_kept(others), words=words))
