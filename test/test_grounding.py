@@ -314,3 +314,41 @@ def test_who_owns_what_is_offered_only_when_the_report_says_so(household, text, 
     schema = g.update_schema()
     assert bool(_branch(schema, 'phone_owned_by')) == offered
     assert _branch(schema, 'in_person_hand') and _branch(schema, 'person_in_room')
+
+
+OFFICE_PDDL = """(define (domain papers)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types person room doc - object)
+  (:predicates (at ?p - person ?r - room) (joins ?a - room ?b - room)
+               (doc_in ?d - doc ?r - room) (signed ?d - doc) (filed ?d - doc))
+  (:action carry :parameters (?d - doc ?a - room ?b - room)
+    :precondition (and (doc_in ?d ?a) (joins ?a ?b) (not (filed ?d)))
+    :effect (and (doc_in ?d ?b) (not (doc_in ?d ?a)))))
+"""
+
+
+def test_a_state_no_action_changes_is_offered_a_relation_no_action_changes_is_not():
+    """Only reports sign a form or file it: the robot's one action carries papers. Those
+    one-place states are offered (and only flip); which room joins which is not."""
+    from l3mp_ros.agent.report.context import changing, states, subject_predicates
+    domain = DomainSchema.from_text(OFFICE_PDDL)
+    kg = KnowledgeGraph()
+    for name, kind in (('ann', 'person'), ('hall', 'room'), ('office', 'room'),
+                       ('form', 'doc')):
+        kg.add_entity(name, kind)
+    kg.add_fact(Fact('signed', ('form',)))
+    kg.add_fact(Fact('doc_in', ('form', 'hall')))
+    world = WorldModel(domain, Constraints.empty(), kg=kg)
+    assert states(world) == {'signed', 'filed'}
+    assert changing(world) == {'doc_in', 'signed', 'filed'}  # not joins, nor at
+    assert {'signed', 'filed'} <= subject_predicates(world)
+    about = ['ann', 'hall', 'office', 'form']
+    g = UpdateGrounding.build(domain, kg, about, list(kg.facts), subjects=frozenset(about),
+                              objects=frozenset(about), changes_only=True,
+                              changing=changing(world))
+    schema = g.update_schema()
+    jsonschema.validate({'facts': [['filed', 'form', 'true']]}, schema)
+    jsonschema.validate({'facts': [['signed', 'form', 'false']]}, schema)  # it holds: ends
+    for bad in (['signed', 'form', 'true'], ['joins', 'hall', 'office']):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({'facts': [bad]}, schema)

@@ -309,32 +309,45 @@ def owning(pred: str) -> bool:
 def changing(world: WorldModel, text: str | None = None) -> frozenset[str]:
     """Return the predicates a report may change.
 
-    Those some action changes, and those a functional or exclusive rule governs
-    (where a person or a thing is: people move things no action of the robot moves).
-    Relations nothing changes and no such rule keeps single (who owns what, which
-    door joins which room) are not offered when only changes can be written. Given the
+    Those some action changes, those a functional or exclusive rule governs (where a
+    person or a thing is: people move things no action of the robot moves), and every
+    one-place state (:func:`states`: a form signed, a hose tested, which only reports
+    change). Relations nothing changes and no such rule keeps single (who owns what,
+    which door joins which room) are not offered when only changes can be written. Given the
     report's ``text``, who owns what is offered only when it says so in words of owning
     or of changing hands ("it belongs to", "bought", "lent"): "Jo's mug", "my locker"
     say whose a thing is, not that it changed hands.
     """
     rules = {p for r in world.constraints.rules
              if r.kind.grouped for p in r.predicates}
-    out = (world.domain.fluent_predicates() | rules) & set(world.domain.predicates)
+    out = (world.domain.fluent_predicates() | rules | states(world)) \
+        & set(world.domain.predicates)
     if text is not None and not CHANGING_HANDS & {w.lower() for w in words(text)}:
         out = {p for p in out if not owning(p)}
     return frozenset(out)
 
 
+def states(world: WorldModel) -> frozenset[str]:
+    """Return the one-place predicates: states a report may change though no action does.
+
+    "Jo signed the checklist", "set three's passed its test": a domain whose robot never
+    signs or tests still says so of its things, and a state only flips (the answer can
+    write it only where it does not hold, or end it where it does).
+    """
+    return frozenset(n for n, p in world.domain.predicates.items() if p.arity == 1)
+
+
 def subject_predicates(world: WorldModel) -> frozenset[str]:
     """Return the predicates whose facts change about their first argument.
 
-    Those some action changes, and those a functional or exclusive rule keys on the
-    first argument (where a person is); not ``room_has``, which a rule keys on the
-    furniture it places.
+    Those some action changes, those a functional or exclusive rule keys on the first
+    argument (where a person is), and the one-place states (:func:`states`); not
+    ``room_has``, which a rule keys on the furniture it places.
     """
     keyed = {p for r in world.constraints.rules
              if r.kind.grouped and r.key == 0 for p in r.predicates}
-    return frozenset((world.domain.fluent_predicates() | keyed) & set(world.domain.predicates))
+    return frozenset((world.domain.fluent_predicates() | keyed | states(world))
+                     & set(world.domain.predicates))
 
 
 def update_grounding(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGraph,
