@@ -464,3 +464,25 @@ def test_company_already_where_a_thing_goes_is_no_thing_left_out(tmp_path, text,
     # a reading that puts nothing where the company is leaves it out
     moved = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
     assert other in left_out(r, moved)
+
+
+@pytest.mark.parametrize('text,meant', [
+    # "mine" (read as "Jerry's") after "Anna's phone": Jerry's phone
+    ("Jerry: I put Anna's phone on the living room table with mine.", ['jerry_phone']),
+    ("Jerry put Anna's phone on the living room table with Jerry's, and went out.",
+     ['jerry_phone']),
+    # the possessive has its noun: no thing stands for it
+    ("Jerry put Anna's phone on the living room table with Jerry's pen.", []),
+    # no thing with an owner's name before it: nothing to take the kind from
+    ('Jerry: I put the red pen on the living room table with mine.', []),
+])
+def test_a_possessive_standing_alone_names_the_owners_thing_of_that_kind(tmp_path, text, meant):
+    from l3mp_ros.agent.report.whole import left_out, owned_alike
+    world = household_world(tmp_path)
+    r = _reading(world, text)
+    assert owned_alike(r) == meant
+    phone = Update.of([], [Fact('placed_at_table', ('anna_phone', 'living_room_table'))])
+    assert ('jerry_phone' in left_out(r, phone)) == bool(meant)
+    both = Update.of([], [*phone.add, Fact('placed_at_table', ('jerry_phone',
+                                                                'living_room_table'))])
+    assert 'jerry_phone' not in left_out(r, both)  # the reading names it: accounted for

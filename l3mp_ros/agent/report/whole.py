@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ...retrieval.mention_lists import owners_only, possessors
-from ...text import STOPWORDS, name_words, same_root, word_root, words
+from ...text import STOPWORDS, WORD_RE, folded, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
@@ -78,7 +78,8 @@ def left_out(r: Reading, update: Update) -> list[str]:
     the sink bench"); not company already where the reading puts another thing
     (:func:`company`). Then the things a part read as no change names, even when the
     reading names them ("Marta pumped up the tyres on Lisa's bike, took it off the stand
-    ...": the bike, whose tyres the reading leaves out).
+    ...": the bike, whose tyres the reading leaves out). Then a thing a possessive
+    standing alone names (:func:`owned_alike`: "... with mine").
     """
     named = update.entities()
     owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
@@ -97,6 +98,7 @@ def left_out(r: Reading, update: Update) -> list[str]:
             continue
         out += [e for e in m.candidates if e not in out and e not in owners and e not in acted]
     out += [e for e in skipped_things(r) if e not in out and e not in owners]
+    out += [e for e in owned_alike(r) if e not in out and e not in named]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
 
@@ -136,6 +138,47 @@ def _led_by_with(said: list[str], mentions: Sequence[Mention], start: int) -> bo
             return False
         start = min((o.start for o in mentions if o.end == end), default=0)
     return False
+
+
+#: words that may follow a possessive standing for a thing: "with mine, and ...", "hers too"
+AFTER_OWNER = frozenset('and too as well then but or so'.split())
+
+
+def owned_alike(r: Reading) -> list[str]:
+    """Return the things a possessive standing alone names, in the order said.
+
+    "left Jo's mug on the mess table with mine" (read as "with Brenda's"): the thing
+    named last before it with an owner's name (``jo_mug``) says the kind, and the thing
+    of that name with this owner's (``brenda_mug``) is the one meant.
+    """
+    kg = r.req.kg
+    proper = Phrasing(r.req.world.domain, kg).proper
+    people = {e for e, kind in kg.entities.items() if kind in proper}
+    text = folded(r.req.text)
+    spans = [m.span() for m in WORD_RE.finditer(text)]
+    out: list[str] = []
+    for m in sorted(r.req.mentions, key=lambda m: m.start):
+        if m.resolved not in people or not 0 < m.end <= len(spans):
+            continue
+        a, b = spans[m.end - 1]
+        rest = text[b:].lstrip()
+        if not text[a:b].endswith("'s") or rest and rest[0].isalnum() \
+                and rest.split()[0] not in AFTER_OWNER:
+            continue  # "Brenda's mug": the possessive has its noun
+        owner = name_words(m.resolved)
+        for o in sorted(r.req.mentions, key=lambda o: -o.end):
+            if o.end > m.start or not o.resolved or o.resolved in people:
+                continue
+            said = name_words(o.resolved)
+            other = next((p for p in people if name_words(p) == said[:len(name_words(p))]),
+                         None)
+            if other is None:
+                continue
+            alike = '_'.join(owner + said[len(name_words(other)):])
+            if alike in kg.entities and alike not in out:
+                out.append(alike)
+            break
+    return out
 
 
 #: who may lead a clause that says what had happened to a thing: "the key card she had ..."
