@@ -369,3 +369,14 @@ def test_a_number_and_its_unit_are_not_the_head_of_a_name(workshop):
         'spanner', ['spanner_15mm'])
     assert said(workshop, 'Cleo washed the beaker.')[-1] == ('beaker', ['beaker_250ml'])
     assert said(workshop, 'Cleo opened the fridge.')[-1] == ('fridge', ['lab_101_fridge'])
+
+
+def test_a_name_giving_a_view_says_nothing_of_where_they_are(workshop):
+    # "Cleo reckon" (read from "I reckon" after "Cleo:"): no act, no place; Cleo named
+    # as acting too, or before another verb, is a referent as before
+    from l3mp_ros.retrieval.mention_lists import opinion_only
+    for text, viewing in [('The paint room light has gone, Cleo reckon.', {'cleo'}),
+                          ('Cleo thinks the paint room light has gone.', {'cleo'}),
+                          ('Cleo went to the paint room, Cleo reckon.', set()),
+                          ('Cleo fixed the paint room light.', set())]:
+        assert opinion_only(text, resolve(workshop, text)) == viewing, text

@@ -133,6 +133,27 @@ def owners_only(kg: KnowledgeGraph, text: str, mentions: list[Mention]) -> set[s
     return owned - named - set(possessors(kg, text))
 
 
+#: verbs by which a speaker gives a view, not an act: "Bulb's blown, I reckon."
+OPINION = frozenset('reckon reckons reckoned think thinks thought guess guessed suppose '
+                    'believe expect hope bet imagine suspect'.split())
+
+
+def opinion_only(text: str, mentions: list[Mention]) -> set[str]:
+    """Return the entities ``text`` names only as the one giving a view.
+
+    "Dev on the radio: the floodlight's gone out. Bulb's blown, I reckon." (read as "Dev
+    reckon"): each mention of Dev stands right before a verb of thinking, so the report
+    says nothing of where Dev is.
+    """
+    raw = [t[2] for t in word_tokens(text)]
+
+    def viewing(m: Mention) -> bool:
+        return m.end < len(raw) and raw[m.end] in OPINION
+
+    seen = {m.resolved for m in mentions if m.resolved and viewing(m)}
+    return seen - {m.resolved for m in mentions if m.resolved and not viewing(m)}
+
+
 def candidates(mentions: list[Mention]) -> list[str]:
     """Return every entity the mentions may denote, in reading order, once each."""
     return list(dict.fromkeys(n for m in mentions for n in m.candidates))

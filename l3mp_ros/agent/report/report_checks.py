@@ -15,7 +15,7 @@ import time
 from ...llm.protocol import LLMError, llm_failure
 from ...paths import share_dir
 from ...retrieval.mention import Mention
-from ...retrieval.mention_lists import owners_only
+from ...retrieval.mention_lists import opinion_only, owners_only
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
 from ...world.phrasing import Phrasing
@@ -70,7 +70,8 @@ class PlaceCheck:
     moved, or by stopping at a place the report then leaves (:func:`.state_questions.
     check_places`). With ``place_amend`` the places both orders gave, for things that move,
     are taken into the update (doubtful: the patrol looks first); otherwise it stays out.
-    Someone the report names only as an owner ("Michael's room") is not asked about.
+    Someone the report names only as an owner ("Michael's room") or as the one giving a
+    view ("I reckon") is not asked about.
     """
 
     name, setting = 'place_check', 'place_check'
@@ -83,6 +84,7 @@ class PlaceCheck:
         """Ask where each referent is; refuse, or take in the places given."""
         r = rep.r
         owners = owners_only(r.req.kg, r.req.text, r.ctx.mentions)  # "Michael's room"
+        owners |= opinion_only(r.req.text, r.ctx.mentions)  # "Bulb's blown, I reckon."
         try:
             check = check_places(rep.llm, rep.world, r.req.kg, r.req.text, rep.update,
                                  [e for e in r.ctx.referents() if e not in owners],
