@@ -89,7 +89,9 @@ def test_every_action_of_every_domain_is_said_in_a_sentence(path, action):
             assert spoken.lower() not in said.lower(), said
             continue
         assert spoken.lower().removeprefix('the ') in said.lower(), (arg, said)
-    assert action not in said and '(' not in said, said  # no PDDL left
+    # no PDDL left: a name of one word ("charge") may be the sentence's verb, or a part
+    # of a thing's ("Charge device 0 with charger 0")
+    assert (action.isalpha() or action not in said) and '(' not in said, said
 
 
 STEPS = [
