@@ -483,6 +483,6 @@ def test_a_possessive_standing_alone_names_the_owners_thing_of_that_kind(tmp_pat
     assert owned_alike(r) == meant
     phone = Update.of([], [Fact('placed_at_table', ('anna_phone', 'living_room_table'))])
     assert ('jerry_phone' in left_out(r, phone)) == bool(meant)
-    both = Update.of([], [*phone.add, Fact('placed_at_table', ('jerry_phone',
-                                                                'living_room_table'))])
+    mine = Fact('placed_at_table', ('jerry_phone', 'living_room_table'))
+    both = Update.of([], [*phone.add, mine])
     assert 'jerry_phone' not in left_out(r, both)  # the reading names it: accounted for
