@@ -15,6 +15,7 @@ report's resolved mentions and how it wrote the things it names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -328,13 +329,19 @@ def changing(world: WorldModel, text: str | None = None) -> frozenset[str]:
 
 
 def states(world: WorldModel) -> frozenset[str]:
-    """Return the one-place predicates: states a report may change though no action does.
+    """Return the one-place predicates no action names: states only reports change.
 
     "Jo signed the checklist", "set three's passed its test": a domain whose robot never
-    signs or tests still says so of its things, and a state only flips (the answer can
-    write it only where it does not hold, or end it where it does).
+    signs or tests declares ``signed`` for what people say, and a state only flips (the
+    answer can write it only where it does not hold, or end it where it does). A state an
+    action reads (``has_charger`` of a desk, a precondition of charging) is a fixed
+    feature, not offered unless an action or a rule changes it.
     """
-    return frozenset(n for n, p in world.domain.predicates.items() if p.arity == 1)
+    text = re.sub(r';[^\n]*', '', world.domain.text or '')
+    if not text:
+        return frozenset()
+    return frozenset(n for n, p in world.domain.predicates.items() if p.arity == 1
+                     and len(re.findall(rf'\(\s*{re.escape(n)}[\s)]', text, re.I)) == 1)
 
 
 def subject_predicates(world: WorldModel) -> frozenset[str]:
