@@ -110,9 +110,9 @@ def test_what_could_be_said_ties_the_thing_to_named_things_only(tmp_path):
     near = ['jerry', 'anna_bedroom', 'red_pen', 'anna', 'anna_bedroom_table']
     got = possible(world, world.kg, reading, 'red_pen', near)
     assert got is not None and got.entity == 'red_pen'
-    facts = [said.add for _, said, _ in got.readings]
+    facts = [said.add for _, said, _, _ in got.readings]
     assert frozenset({PEN_THERE}) in facts
-    for change, said, _ in got.readings:  # each is the move and one fact about the pen
+    for change, said, _, _ in got.readings:  # each is the move and one fact about the pen
         assert MOVED in change.add and WAS in change.remove
         assert not world.verifier.check(world.kg, change)
         named = {a for f in said.add for a in f.args}
@@ -122,7 +122,7 @@ def test_what_could_be_said_ties_the_thing_to_named_things_only(tmp_path):
     # own part was read as no change
     kitchen = possible(world, world.kg, reading, 'kitchen', ['jerry', 'kitchen'])
     assert kitchen is not None  # Jerry there instead: a two-place fact, never "is lit"
-    assert all(len(f.args) == 2 for _, said, _ in kitchen.readings for f in said.add)
+    assert all(len(f.args) == 2 for _, said, _, _ in kitchen.readings for f in said.add)
     assert possible(world, world.kg, reading, 'kitchen_light', ['jerry', 'kitchen_light'],
                     states=True) is not None
 
@@ -220,7 +220,7 @@ def test_a_tie_to_what_something_left_ends_only_where_the_rules_allow(tmp_path):
     assert held in world.kg
     for left in (False, True):
         got = possible(world, world.kg, reading, 'anna_phone', near, left=left)
-        for change, _, _ in (got.readings if got else ()):
+        for change, _, _, _ in (got.readings if got else ()):
             assert not world.verifier.check(world.kg, change)
             phone = [f for f in change.add if f.args[0] == 'anna_phone']
             assert held not in change.remove or phone, change
@@ -256,7 +256,7 @@ def test_a_person_placed_in_an_earlier_clause_counts_unless_passed_through(tmp_p
     near = ['jerry', 'anna_bedroom', 'anna_bedroom_tv']
     assert possible(world, world.kg, tv_on, 'anna_bedroom', near, last=False) is None
     got = possible(world, world.kg, tv_on, 'anna_bedroom', near, last=False, placing=True)
-    assert got is not None and frozenset({MOVED}) in [said.add for _, said, _ in got.readings]
+    assert got is not None and frozenset({MOVED}) in [said.add for _, said, _, _ in got.readings]
     through = Fact('person_in_room', ('jerry', 'bathroom'))  # "through the kitchen to ..."
     reading = Update.of([WAS], [through])
     assert possible(world, world.kg, reading, 'kitchen', ['jerry', 'kitchen', 'bathroom'],
@@ -292,7 +292,7 @@ def test_an_owner_a_pronoun_points_back_at_is_near_enough_to_be_offered(tmp_path
     reading = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
     got = possible(world, world.kg, reading, 'anna_phone', near)
     back = Fact('in_person_hand', ('anna_phone', 'anna'))
-    assert got is not None and back in {f for _, said, _ in got.readings for f in said.add}
+    assert got is not None and back in {f for _, said, _, _ in got.readings for f in said.add}
     # without a pronoun that may point back, the owner is no referent of their own
     assert 'anna' not in nearby(_reading(world, "Jerry took Anna's phone to the kitchen."))
 
@@ -486,3 +486,70 @@ def test_a_possessive_standing_alone_names_the_owners_thing_of_that_kind(tmp_pat
     mine = Fact('placed_at_table', ('jerry_phone', 'living_room_table'))
     both = Update.of([], [*phone.add, mine])
     assert 'jerry_phone' not in left_out(r, both)  # the reading names it: accounted for
+
+
+@pytest.mark.parametrize('text,taken', [
+    # a determiner or a count, words naming nothing, a word of leaving: things off it
+    ("Jerry took the two things off Anna's bedroom table.", {'anna_bedroom_table': 2}),
+    ("Jerry cleared the lot off Anna's bedroom table.", {'anna_bedroom_table': 0}),
+    ("Jerry took both of them from Anna's bedroom table.", {}),  # "them": a pronoun
+    # what left is named, or nothing but a verb stands before the word of leaving
+    ('Jerry took the red pen off the living room table.', {}),
+    ('Jerry came in from the kitchen.', {}),
+])
+def test_an_unnamed_thing_said_to_come_off_a_named_one_is_found(tmp_path, text, taken):
+    from l3mp_ros.agent.report.whole import unnamed_from
+    world = household_world(tmp_path)
+    assert unnamed_from(_reading(world, text)) == taken
+
+
+TO_HIS_ROOM = Update.of([WAS], [Fact('person_in_room', ('jerry', 'jerry_bedroom'))])
+ON_ANNAS = [Fact('placed_at_table', (t, 'anna_bedroom_table')) for t in ('blue_pen',
+                                                                         'helen_phone')]
+
+
+def test_the_things_on_a_source_are_offered_together_then_each_alone(tmp_path):
+    from l3mp_ros.agent.report.whole import lying_on
+    world = household_world(tmp_path)
+    assert all(f in world.kg for f in ON_ANNAS)
+    near = ['jerry', 'anna_bedroom_table', 'jerry_bedroom_table']
+    moved = {t: Fact('placed_at_table', (t, 'jerry_bedroom_table'))
+             for t in ('blue_pen', 'helen_phone')}
+    two = lying_on(world, world.kg, TO_HIS_ROOM, 'anna_bedroom_table', near, count=2)
+    assert two is not None and two.entity == 'anna_bedroom_table'
+    assert two.still == frozenset(ON_ANNAS) and not two.never
+    change, said, _, kept = two.readings[0]
+    assert set(moved.values()) <= change.add and set(ON_ANNAS) <= change.remove
+    assert TO_HIS_ROOM.add <= change.add and said.add == frozenset(moved.values())
+    assert kept == Update() and not world.verifier.check(world.kg, change)
+    anyhow = lying_on(world, world.kg, TO_HIS_ROOM, 'anna_bedroom_table', near)
+    firsts = [said.add for _, said, _, _ in anyhow.readings]
+    assert firsts[0] == frozenset(moved.values()), firsts  # all of them first
+    for _, said, _, kept in anyhow.readings[1:]:  # then each alone, the other kept
+        (t,) = {f.args[0] for f in said.add}
+        assert said.add == {moved[t]} and kept.add == {f for f in ON_ANNAS if f.args[0] != t}
+    # more than an option each can say: nothing offered (the living room table holds four)
+    assert lying_on(world, world.kg, TO_HIS_ROOM, 'living_room_table', near) is None
+    # a count the source cannot hold: nothing
+    assert lying_on(world, world.kg, TO_HIS_ROOM, 'anna_bedroom_table', near, 3) is None
+
+
+def test_a_reading_that_leaves_out_what_came_off_a_thing_asks_about_it(tmp_path):
+    world = household_world(tmp_path)
+    script = [{'content': {'facts': [['person_in_room', 'jerry', 'jerry_bedroom']]}}]
+    with FakeOpenAI(script) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        s = updater.settings
+        s.confirm, s.place_check, s.ask_left_out = False, False, True
+        out = updater.run("Jerry moved the two things off Anna's bedroom table onto his "
+                          "bedroom table.")
+        assert not out.applied and out.question is not None, out.errors
+        assert "And Anna's bedroom table: which is right?" in out.question, out.question
+        calls = len(fake.requests)
+        moved = Fact('placed_at_table', ('blue_pen', 'jerry_bedroom_table'))
+        done = updater.answer(_option(out, moved))
+        assert done.applied and len(fake.requests) == calls
+    assert moved in world.kg and Fact('placed_at_table', ('helen_phone', 'jerry_bedroom_table')) \
+        in world.kg
+    assert not any(f in world.kg for f in ON_ANNAS)
+    assert TO_HIS_ROOM.add <= world.kg.facts

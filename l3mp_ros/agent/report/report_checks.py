@@ -41,17 +41,7 @@ from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
 from .subjects import PutBy, going, put_by
-from .whole import (
-    in_last,
-    in_placing,
-    left_out,
-    nearby,
-    possible,
-    sources,
-    states_for,
-    states_of,
-    whole_readings,
-)
+from .whole import left_out, nearby, offered, sources, states_of, whole_readings
 
 
 def finished(rep: Report, stated: Update) -> Ruling | None:
@@ -387,8 +377,7 @@ def left_out_of(rep: Report) -> list[str]:
     r = rep.r
     near, states, left = nearby(r), states_of(r, rep.update), sources(r)
     return [e for e in left_out(r, rep.update)
-            if possible(rep.world, r.req.kg, rep.update, e, near, states_for(states, e),
-                        in_last(r, e), e in left, in_placing(r, e), r.req.text) is not None]
+            if offered(r, rep.update, e, near, states, left) is not None]
 
 
 def unsupported(rep: Report) -> list[tuple[Fact, str]]:

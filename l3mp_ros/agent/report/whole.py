@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import TYPE_CHECKING
 
+from ...retrieval.mention import DETERMINERS
 from ...retrieval.mention_lists import owners_only, possessors
 from ...text import STOPWORDS, WORD_RE, folded, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
@@ -59,8 +61,9 @@ class Possible:
 
     entity: str
     #: per fact that verifies: (the reading with it, what it says of the thing: the fact
-    #: and what it ends, the reading's facts it stands in place of)
-    readings: tuple[tuple[Update, Update, frozenset[Fact]], ...]
+    #: and what it ends, the reading's facts it stands in place of, what it keeps as it
+    #: was out loud: the other things still on a source, :func:`lying_on`)
+    readings: tuple[tuple[Update, Update, frozenset[Fact], Update], ...]
     #: what holds of the thing after the reading that those facts would end (said "still")
     still: frozenset[Fact]
     #: those facts that would end nothing (said "not")
@@ -281,6 +284,109 @@ def sources(r: Reading) -> set[str]:
     return out
 
 
+def unnamed_from(r: Reading) -> dict[str, int]:
+    """Return the things an unnamed thing is said to come off, with its count (0: not said).
+
+    "the two empties off the rack": a determiner or a count, words that name nothing the
+    graph knows, then a word of leaving (:data:`SOURCE`) right before the mention. Not
+    "came in from the yard" (no determiner before the words) nor "took the book off the
+    shelf" (the book is a mention: what left the shelf is named).
+    """
+    said = words(r.req.text)
+    ends = sorted({m.end for m in r.req.mentions})
+    out: dict[str, int] = {}
+    for m in r.req.mentions:
+        if not m.resolved or m.part is not None or any(
+                o.start <= m.start and m.end <= o.end and o.end - o.start > m.end - m.start
+                for o in r.req.mentions):
+            continue  # named inside a longer mention ("Anna's bedroom" of its table)
+        between = said[max([e for e in ends if e <= m.start], default=0):m.start]
+        for s in SOURCE:
+            k = next((k for k in range(len(between) - len(s), -1, -1)
+                      if tuple(between[k:k + len(s)]) == s
+                      and set(between[k + len(s):]) <= DETERMINERS), None)
+            if k is None:
+                continue
+            phrase = between[:k]
+            lead = [j for j, w in enumerate(phrase) if w in DETERMINERS or w.isdigit()
+                    or w == 'both']
+            content = phrase[lead[-1] + 1:] if lead else []
+            if content and not any(w in STOPWORDS or w.isdigit() for w in content):
+                counts = [int(w) for w in phrase[lead[0]:] if w.isdigit()]
+                out[m.resolved] = counts[0] if counts else (2 if 'both' in phrase else 0)
+            break
+    return out
+
+
+def lying_on(world: WorldModel, kg: KnowledgeGraph, update: Update, source: str,
+             near: Sequence[str], count: int = 0, text: str | None = None) -> Possible | None:
+    """Return what ``update`` could say of the things on ``source`` that it does not.
+
+    "the two empties off the rack are on the kit trolley" read as the trolley's move alone:
+    nothing about the rack itself changes, and the things it holds (where an action puts
+    them) may have gone to a thing the report names. Only when it holds at most
+    :data:`MAX_FACTS` such things the reading names none of; ``count`` of them (0: all of
+    them, then each alone), each option saying the others are still there.
+    """
+    domain = world.domain
+    places = {p for p in world.constraints.place_predicates(exactly=False)
+              & domain.fluent_predicates() & changing(world, text)
+              if p in domain.predicates and domain.predicates[p].arity == 2}
+    held = {f for f in kg.facts_of(source) if f.predicate in places and len(f.args) == 2
+            and f.args[1] == source and f not in update.remove}
+    things = sorted({f.args[0] for f in held} - update.entities())
+    if not things or len(things) > MAX_FACTS or count > len(things):
+        return None
+    sizes = [count] if count else sorted({len(things), 1}, reverse=True)
+    groups = [g for n in sizes for g in combinations(things, n)]
+    where = {e: k for k, e in enumerate(near)}
+    at = where.get(source, 0)
+    dests = sorted((e for e in dict.fromkeys([*near, *sorted(update.entities())])
+                    if e != source and e not in things and e in kg.entities),
+                   key=lambda e: (where.get(e, len(near)) < at,
+                                  abs(where.get(e, len(near)) - at)))
+    readings: list[tuple[Update, Update, frozenset[Fact], Update]] = []
+    for d in dests:
+        for g in groups:
+            for pred in sorted(places):
+                if not domain.accepts(pred, 1, kg.entities[d]) or not all(
+                        domain.accepts(pred, 0, kg.entities[t]) for t in g):
+                    continue
+                facts = {Fact(pred, (t, d)) for t in g}
+                done = complete(kg, Update.of(update.remove, update.add | facts),
+                                world.constraints, domain).update
+                if facts <= done.add and not world.verifier.check(kg, done):
+                    ended = {f for f in done.remove if f.args and f.args[0] in g}
+                    kept = Update.of([], {f for f in held if f.args[0] not in g})
+                    readings.append((done, Update.of(ended, facts), frozenset(), kept))
+                    break
+            if len(readings) >= MAX_FACTS:
+                break
+        if len(readings) >= MAX_FACTS:
+            break
+    if not readings:
+        return None
+    return Possible(source, tuple(readings), frozenset(f for f in held
+                                                       if f.args[0] in things), frozenset())
+
+
+def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
+            states: dict[str, frozenset[str] | None], left: set[str]) -> Possible | None:
+    """Return what ``update`` could say of ``entity``, or of the things on it.
+
+    :func:`possible`; failing that, when an unnamed thing is said to have come off it
+    (:func:`unnamed_from`), what it holds (:func:`lying_on`).
+    """
+    world, kg = r.req.world, r.req.kg
+    got = possible(world, kg, update, entity, near, states_for(states, entity),
+                   in_last(r, entity), entity in left, in_placing(r, entity), r.req.text)
+    if got is None and entity in left:
+        taken = unnamed_from(r)
+        if entity in taken:
+            got = lying_on(world, kg, update, entity, near, taken[entity], r.req.text)
+    return got
+
+
 def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
     """Return, per thing the report names, the one-place predicates it says in words.
 
@@ -442,7 +548,7 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                           default=0)
                 found.append(((far, p.arity, f.text()), f, gone))
     found.sort(key=lambda x: x[0])
-    readings: list[tuple[Update, Update]] = []
+    readings: list[tuple[Update, Update, frozenset[Fact], Update]] = []
     still: set[Fact] = set()
     never: set[Fact] = set()
     for _, f, gone in found:
@@ -450,13 +556,13 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
         if not changes:
             continue
         if gone:
-            readings += [(change, Update.of([f], []), frozenset(update.add - change.add))
-                         for change in changes]
+            readings += [(change, Update.of([f], []), frozenset(update.add - change.add),
+                          Update()) for change in changes]
             still.add(f)
         else:
             ended = {old for old, _ in forced_removals(after, f, rules, domain)}
-            readings += [(change, Update.of(ended, [f]), frozenset(update.add - change.add))
-                         for change in changes]
+            readings += [(change, Update.of(ended, [f]), frozenset(update.add - change.add),
+                          Update()) for change in changes]
             if ended:
                 still |= ended
             else:
@@ -533,25 +639,22 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             if e not in states or states[e] is not None:
                 states[e] = frozenset((states.get(e) or frozenset()) | preds)
         found = [p for e in left_out(r, reading.update)
-                 if (p := possible(world, kg, reading.update, e, near, states_for(states, e),
-                                   in_last(r, e), e in left, in_placing(r, e), r.req.text))
-                 is not None]
+                 if (p := offered(r, reading.update, e, near, states, left)) is not None]
         if not found:
             out.append(reading)
             continue
         first = found[0]
-        for change, said, instead in first.readings:
+        for change, said, instead, also in first.readings:
             words = ' '.join([*(phrasing.say(f) for f in sorted(said.add)),
                               *(phrasing.say(f, Form.NO_LONGER) for f in sorted(said.remove)),
                               *(phrasing.say(f, Form.NOT) for f in sorted(instead))])
             kept_states = states_of(r, change)
             others = [p for e in left_out(r, change) if e != first.entity
-                      and (p := possible(world, kg, change, e, near,
-                                         states_for(kept_states, e), in_last(r, e),
-                                         e in left, in_placing(r, e), r.req.text))
-                      is not None]
+                      and (p := offered(r, change, e, near, kept_states, left)) is not None]
+            kept = _kept(others)
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
-                                 about=first.entity, kept=_kept(others), words=words))
+                                 about=first.entity, words=words,
+                                 kept=Update.of(kept.remove | also.remove, kept.add | also.add)))
         kept_as_was = first.still | first.never
         if kept_as_was and all(guessed(r, f.args[0]) for f in kept_as_was):
             k = len(out) - len(first.readings)  # the question still leads with the reading
