@@ -45,6 +45,19 @@ def test_update_parse_tolerant(text):
     assert u.remove == {Fact('in_hand', ('red_pen', 'gary'))} and not u.add
 
 
+@pytest.mark.parametrize('text', [
+    'REMOVE: (rex, housed_in, paddock) ADD: (rex, housed_in, kennel_1)',
+    'REMOVE: (rex, housed_in, paddock), (tag, removed_by, addison)\nADD: (rex, housed_in, '
+    'kennel_1)',
+])
+def test_update_markers_are_whole_words_not_parts_of_names(text):
+    """A thing named ``paddock`` (or ``removed_by``, ``addison``) holds no section marker."""
+    u = Update.parse(text)
+    assert Fact('housed_in', ('rex', 'paddock')) in u.remove
+    assert u.add == {Fact('housed_in', ('rex', 'kennel_1'))}
+    assert Update.parse(u.text()) == u
+
+
 def test_update_false_means_remove():
     u = Update.parse('REMOVE:\nADD: (kitchen, lit, false), (jerry_bedroom, lit, true)')
     assert u.remove == {Fact('lit', ('kitchen',))}

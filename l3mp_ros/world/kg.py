@@ -150,6 +150,10 @@ class Fact:
         return self.text()
 
 
+_REMOVE = r'(?<!\w)REMOVE(?!\w)'  # the text form's section markers, as whole words
+_ADD = r'(?<!\w)ADD(?!\w)'
+
+
 @dataclass(frozen=True)
 class Update:
     """A change of the KG: facts to remove and facts to add (applied atomically)."""
@@ -217,10 +221,11 @@ class Update:
         """
         if not isinstance(text, str):
             raise KGError('update text must be a string')
-        match = re.search(r'REMOVE\s*:?(.*?)ADD\s*:?(.*)$', text, re.S | re.I)
+        # the markers as words: a name such as ``paddock`` or ``removed_tag`` holds none
+        match = re.search(rf'{_REMOVE}\s*:?(.*?){_ADD}\s*:?(.*)$', text, re.S | re.I)
         if match is None:
-            m_add = re.search(r'ADD\s*:?(.*)$', text, re.S | re.I)
-            m_rem = re.search(r'REMOVE\s*:?(.*)$', text, re.S | re.I)
+            m_add = re.search(rf'{_ADD}\s*:?(.*)$', text, re.S | re.I)
+            m_rem = re.search(rf'{_REMOVE}\s*:?(.*)$', text, re.S | re.I)
             if m_add is None and m_rem is None:
                 raise KGError('no "REMOVE:" or "ADD:" section found in the update text')
             rem_txt = m_rem.group(1) if m_rem else ''
