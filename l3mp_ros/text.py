@@ -44,10 +44,19 @@ NUMBER_WORDS = {
     'sixteen': '16', 'sixteenth': '16', 'seventeen': '17', 'seventeenth': '17',
     'eighteen': '18', 'eighteenth': '18', 'nineteen': '19', 'nineteenth': '19',
     'twenty': '20', 'twentieth': '20', 'thirty': '30', 'thirtieth': '30', 'forty': '40',
-    'fortieth': '40', 'fifty': '50', 'fiftieth': '50', 'eighty': '80', 'hundred': '100',
+    'fortieth': '40', 'fifty': '50', 'fiftieth': '50', 'sixty': '60', 'sixtieth': '60',
+    'seventy': '70', 'seventieth': '70', 'eighty': '80', 'eightieth': '80', 'ninety': '90',
+    'ninetieth': '90', 'hundred': '100',
 }
+_TENS = ('twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety')
+_UNITS = ('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'first',
+          'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth')
+# "forty-five" is one word, 45, as "hose_45_b" says it: the tokenizers all count it once
+NUMBER_WORDS.update({f'{t}-{u}': str(int(NUMBER_WORDS[t]) + int(NUMBER_WORDS[u]))
+                     for t in _TENS for u in _UNITS})
 _ORDINAL_RE = re.compile(r'(\d+)(?:st|nd|rd|th)')  # "15th" → 15
-WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+WORD_RE = re.compile(rf"(?:{'|'.join(_TENS)})-(?:{'|'.join(_UNITS)})(?![a-z])"
+                     r"|[a-z0-9]+(?:'[a-z]+)?")
 
 
 def unaccented(text: str) -> str:

@@ -380,3 +380,59 @@ def test_a_name_giving_a_view_says_nothing_of_where_they_are(workshop):
                           ('Cleo went to the paint room, Cleo reckon.', set()),
                           ('Cleo fixed the paint room light.', set())]:
         assert opinion_only(text, resolve(workshop, text)) == viewing, text
+
+
+@pytest.fixture()
+def hoses() -> KnowledgeGraph:
+    """Two 45 mm hoses and a 70, one 45 stowed in a locker, the other hanging in a tower."""
+    kg = KnowledgeGraph('t')
+    for name, type_ in [('hose_45_a', 'hose'), ('hose_45_b', 'hose'), ('hose_70_a', 'hose'),
+                        ('pump_locker', 'locker'), ('tower_hooks', 'hook'),
+                        ('drying_tower', 'room'), ('jo', 'person'), ('cart_2', 'cart')]:
+        kg.add_entity(name, type_)
+    for s, p, o in [('hose_45_a', 'stowed_in', 'pump_locker'),
+                    ('hose_45_b', 'hanging_from', 'tower_hooks'),
+                    ('tower_hooks', 'fixture_at', 'drying_tower')]:
+        kg.add_fact(Fact(p, (s, o)))
+    return kg
+
+
+PLACES = {'stowed_in': 0, 'hanging_from': 0, 'fixture_at': 0}
+
+
+def test_a_number_said_in_words_names_the_things_numbered_so(hoses):
+    from l3mp_ros.retrieval.mention import word_tokens
+    from l3mp_ros.text import words
+    text = "Jo: the forty-five in the tower's dried out, and the twenty-first's done."
+    assert words(text)[:4] == ['jo', 'the', '45', 'in'] and '21' in words(text)
+    assert len(words(text)) == len(word_tokens(text))  # one word, counted once by both
+    assert ('45', ['hose_45_a', 'hose_45_b']) in said(hoses, 'Jo rolled the forty-five.')
+    got = resolve(hoses, "The forty-five in the tower's dried out.", places=PLACES)
+    assert [m.candidates for m in got if m.text == '45'] == [['hose_45_b']]
+    # a single digit is a count, not a name ("the 2 bags"); nor a number with no determiner
+    assert said(hoses, 'Jo took the 2 boxes.') == [('jo', ['jo'])]
+    assert said(hoses, 'Jo waited 45 minutes.') == [('jo', ['jo'])]
+
+
+@pytest.mark.parametrize('text,meant', [
+    # a thing already where another is put is not the one put there
+    ("Jo rolled the forty-five up and put it back in the pump locker.", ['hose_45_b']),
+    ("Jo put the forty-five into the pump locker.", ['hose_45_b']),
+    ("Jo put the forty-five back on the tower hooks.", ['hose_45_a']),
+    # nothing of it there: where it goes says nothing of which it is
+    ("Jo put the forty-five on the floor.", ['hose_45_a', 'hose_45_b']),
+])
+def test_where_a_thing_goes_does_not_say_which_thing_it_is(hoses, text, meant):
+    """The hose already in the locker is not the one put back in it: a place written as
+    where a thing goes ("into", "back in", "back on") narrows it only to what is not there
+    yet, neither by where things lie nor by any other link a report may change."""
+    hoses.add_entity('floor', 'room')
+    got = resolve(hoses, text, places=PLACES, steady={'fixture_at'})
+    assert [m.candidates for m in got if m.text == '45'] == [meant]
+    # where it lies ("in the locker") still says which one, and so may "on" after a
+    # thing (it is no "into": "the goggles that were hanging on the coat rack")
+    for said_as, lying in (('Jo rolled the forty-five in the pump locker.', 'hose_45_a'),
+                           ('Jo took the forty-five that was hanging on the tower hooks.',
+                            'hose_45_b')):
+        lies = resolve(hoses, said_as, places=PLACES, steady={'fixture_at'})
+        assert [m.candidates for m in lies if m.text == '45'] == [[lying]], said_as

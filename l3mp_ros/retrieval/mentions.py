@@ -176,9 +176,13 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                 i = j  # "Sven set the plate": a verb after a name, not the spatula set
                 continue
             if not alone or said[i] in heads[n] or (
-                    df[said[i]] <= rare and not said[i].isdigit() and len(said[i]) > 2
-                    and said[i] not in relation
-                    and (proper[i] or i > 0 and said[i - 1] in DETERMINERS)):
+                    df[said[i]] <= rare and said[i] not in relation and (
+                        not said[i].isdigit() and len(said[i]) > 2
+                        and (proper[i] or i > 0 and said[i - 1] in DETERMINERS)
+                        # "the forty-five": a number of two digits or more a few names
+                        # share, said as a noun, names them ("the 2 bags" does not)
+                        or said[i].isdigit() and len(said[i]) > 1 and i > 0
+                        and said[i - 1] in DETERMINERS)):
                 runs.append((i, j, n))
             i = j
     for i, w in enumerate(said):  # "Andrew's room": bedroom, a compound head (not "lock": block)

@@ -28,6 +28,8 @@ from l3mp_ros.world.kg import Fact, KnowledgeGraph
 from .mention import ATTACHING, DESTINATIONS, DETERMINERS, OWNERS, PREPOSITIONS, Mention
 
 NEAR = 3  # words either side of a mention that can say which of its candidates is meant
+#: where a thing goes, never where it lies ("into", and "back in"/"back on" read as these)
+INTO = frozenset('into onto'.split())
 #: words before a mention that say nothing is on or in it ("the free bed", "the empty plinth")
 EMPTY = frozenset('empty free vacant unoccupied'.split())
 
@@ -314,10 +316,18 @@ def _joined(links: _Links, m: Mention, o: Mention, stage: Stage, placed: set[int
         if prep is None:
             return False  # "George picked up ...": a subject, not a place the report names
         if o.start > m.start and prep in DESTINATIONS:
-            return False  # "put the pen on the table": where it goes, not where it lies
+            # "put the pen on the table": where it goes, not where it lies; a thing
+            # already there is not the one put "into" it ("put it back in the locker"),
+            # while "on" may say where it lies ("the goggles hanging on the coat rack")
+            away = [n for n in m.candidates if not links.lies_in(n, known, 1)]
+            if prep not in INTO or not away or len(away) == len(m.candidates):
+                return False
+            m.candidates = away
+            return True
         joined = [n for n in m.candidates if links.lies_in(n, known, stage.hops)]
-    elif not stage.steady and m.start in placed:
-        return False
+    elif not stage.steady and (m.start in placed or o.start > m.start and links.named_places.get(
+            o.start) in INTO):
+        return False  # nor by a link the report may change to where the thing goes
     else:
         joined = [n for n in m.candidates if links.joins(n, known, stage.hops, stage.steady)]
     if joined and len(joined) < len(m.candidates):
@@ -333,12 +343,17 @@ def _written_as_place(said: list[str], start: int) -> str | None:
     """Return the preposition the mention at ``start`` is written after, as a place, or None.
 
     After a preposition, with only determiners between: "in Emily's bedroom", "from the
-    window bench"; not "George" in "..., George picked up the remote".
+    window bench"; not "George" in "..., George picked up the remote". "back in" and "back
+    on" say where a thing is after the report ("put it back in the locker"): "into", "onto".
     """
     k = start - 1
     while k >= 0 and said[k] in DETERMINERS:
         k -= 1
-    return said[k] if k >= 0 and said[k] in PREPOSITIONS else None
+    if k < 0 or said[k] not in PREPOSITIONS:
+        return None
+    if k > 0 and said[k - 1] == 'back' and said[k] in ('in', 'on'):
+        return said[k] + 'to'  # "put it back in the locker": where it goes, as "into"
+    return said[k]
 
 
 def _gap(a: Mention, b: Mention) -> int:
