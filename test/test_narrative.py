@@ -185,3 +185,34 @@ def test_the_one_named_right_before_the_verb_of_going_is_who_went(
     assert g is not None and g.subject == 'gary'
     g = _going(world, mini_kg, 'The dune book for Jerry was moved into the kitchen.')
     assert g is not None and g.subject == 'dune'  # "for Jerry": no subject
+
+
+def test_who_went_is_named_in_the_verbs_own_sentence(mini_domain, mini_constraints, mini_kg):
+    """ "Gary had a look at the lamp for Jerry. It's back in the kitchen": "it" went, not
+    Gary, named a sentence before; a title's full stop ends no sentence."""
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    assert _going(world, mini_kg, "Gary had a look at the lamp for Jerry. It's back in the "
+                                  'kitchen now.') is None
+    g = _going(world, mini_kg, 'Gary fetched the red pen. Jerry went back to the kitchen.')
+    assert g is not None and g.subject == 'jerry'
+    g = _going(world, mini_kg, 'Dr. Gary went to the kitchen.')
+    assert g is not None and g.subject == 'gary'
+    g = _going(world, mini_kg, 'Gary went to the kitchen.')
+    assert g is not None and g.subject == 'gary'
+
+
+def test_whoever_pushes_or_wheels_a_thing_somewhere_goes_with_it(
+        mini_domain, mini_constraints, mini_kg):
+    """ "wheeled the hose barrow over to the training ground": the one pushing went there
+    too, as with "took"; the taker is named in the verb's own sentence."""
+    world = _world(mini_domain, mini_constraints, mini_kg)
+    g = _going(world, mini_kg, "Gary pushed Jerry through to Jerry's bedroom.")
+    assert g is not None and (g.subject, g.others) == ('gary', ('jerry',))
+    g = _going(world, mini_kg, 'Gary wheeled the robot out to the kitchen.')
+    assert g is not None and (g.subject, g.others) == ('gary', ('the_robot',))
+    g = _going(world, mini_kg, 'Gary fetched the red pen. Jerry pulled the robot into the '
+                               'kitchen.')
+    assert g is not None and g.subject == 'jerry'
+    # a table is no place to be: no going
+    assert _going(world, mini_kg, 'Gary pushed the dune book over to the kitchen table.') \
+        is None

@@ -66,7 +66,8 @@ _GOING = re.compile(
 #: "brought the backdrop down to the stage" nor "wheeled the robot into the room", which
 #: the sets' writers read as the thing moved alone as often as with whoever moved it
 _ESCORT = re.compile(
-    r'\b(?:took|taken|takes|taking|led|leads|leading)\s+'
+    r'\b(?:took|taken|takes|taking|led|leads|leading|wheeled|wheels|wheeling|pushed|pushes|'
+    r'pushing|pulled|pulls|pulling)\s+'
     r"(?:(?!(?:to|into|onto|then)\b)[\w'’]+[,]?\s+){1,6}?"
     r'(?:(?:back|out|over|down|up|round|around|across|through|in|along)\s+)*(?:to|into|onto)\b',
     re.IGNORECASE)

@@ -11,12 +11,13 @@ place (:func:`zone_of`, :func:`place_kinds`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...retrieval.mention import Mention, word_tokens
 from ...retrieval.mention_lists import owner_at
-from ...text import WORD_RE, folded, words
+from ...text import TITLES, WORD_RE, folded, words
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.clauses import (
@@ -227,6 +228,18 @@ def _going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[
                         for m in near for c in m.candidates) else None
 
 
+#: what ends a sentence: the subject of a verb of going is in the verb's own sentence
+SENTENCE_END = re.compile(r'[.!?]\s+')
+
+
+def _sentence_start(text: str, verb: str) -> int:
+    """Return the index of the first word of the sentence ``verb`` is written in."""
+    at = text.lower().find(verb.lower())
+    ends = [m.end() for m in SENTENCE_END.finditer(text, 0, max(at, 0))
+            if (text[:m.start()].split() or [''])[-1].lower() not in TITLES]  # "Dr. Hale"
+    return len(words(text[:ends[-1]])) if ends else 0
+
+
 def _after_verb(text: str, verb: str) -> int:
     """Return the index of the word right after ``verb`` in ``text`` ("Maureen's back in")."""
     return len(words(text[:text.lower().find(verb.lower()) + len(verb)]))
@@ -249,16 +262,18 @@ def _going_subject(world: WorldModel, kg: KnowledgeGraph, text: str,
     lead = words(text[:text.lower().find(verb.lower())])
     at = len(lead)
     after = _after_verb(text, verb)
+    base = _sentence_start(text, verb)  # "... for him to watch. It's back in the locker"
+    lead = lead[base:]
     back = ' back ' in f' {verb.lower()} ' and verb.lower().split()[0] in BEING
     if (verb.lower().startswith(('got ', 'gets ')) or back) \
             and _not_a_place(world, kg, mentions, after, strict=back):
         return None  # "got into his robe": dressed, not gone; "the TV is back on"
-    mentions = _named(mentions)
+    mentions = [m for m in _named(mentions) if m.start >= base]
     ahead = _after_participle(world, kg, text, mentions, lead, verb)
     if ahead is not None:  # "After going to the kitchen, Martin opened the tap"
         return ahead
     first = mentions[0] if mentions else None
-    if first is None or first.start > 2 or first.end > at or first.resolved is None:
+    if first is None or first.start > base + 2 or first.end > at or first.resolved is None:
         if actor is None or not set(w.lower() for w in lead) <= ELIDED_LEAD \
                 or (first is not None and first.start < at):
             return None
@@ -295,24 +310,28 @@ def _escort(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence
 
     "Tom's taken Mrs Patel and Biscuit through to consult two": Tom went there, and so did
     each one taken whose place may be that place (Mrs Patel, Biscuit; not "his blanket",
-    which is carried). The place must be one the taker can be in ("brought the yoghurt out
-    to the packing table" is no going); the taker is the leading subject, or ``actor`` for a
-    part that starts with its verb ("... and taken him back out to reception").
+    which is carried); "wheeled the hose barrow over to the training ground": whoever
+    pushes or pulls a thing somewhere goes with it. The place must be one the taker can be
+    in ("brought the yoghurt out to the packing table" is no going); the taker is the
+    leading subject of the verb's sentence, or ``actor`` for a part that starts with its
+    verb ("... and taken him back out to reception").
     """
     got = escorted(text)
     if got is None:
         return None
     verb, start, end = got
     at = len(words(text[:text.lower().find(verb.lower())]))
+    base = _sentence_start(text, verb)
+    mentions = [m for m in mentions if m.start >= base]
     first = mentions[0] if mentions else None
     said = words(text)
     own = next((m for m in reversed(mentions) if m.end <= at and m.resolved), None)
     if own is not None and {w.lower() for w in said[own.end:at]} <= AUXILIARIES \
             and not _comma_between(text, own.end, verb):
         taker = own.resolved  # "Hannah's finished with Rex, Mr Hughes has taken him ..."
-    elif first is not None and first.start <= 2 and first.end <= at and first.resolved:
+    elif first is not None and first.start <= base + 2 and first.end <= at and first.resolved:
         taker = first.resolved
-    elif actor is not None and set(w.lower() for w in words(text)[:at]) <= ELIDED_LEAD \
+    elif actor is not None and set(w.lower() for w in words(text)[base:at]) <= ELIDED_LEAD \
             and (first is None or first.start >= at):
         taker = actor
     else:
