@@ -12,7 +12,7 @@ import pytest
 
 from l3mp_ros.agent.core.asking import Candidate, Pending
 from l3mp_ros.agent.report.update import NLUpdater
-from l3mp_ros.agent.report.whole import possible
+from l3mp_ros.agent.report.whole import nearby, possible
 from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact, Update
@@ -553,3 +553,40 @@ def test_a_reading_that_leaves_out_what_came_off_a_thing_asks_about_it(tmp_path)
         in world.kg
     assert not any(f in world.kg for f in ON_ANNAS)
     assert TO_HIS_ROOM.add <= world.kg.facts
+
+
+EMPTIED = Update.of([], [Fact('glass_empty', ('juice_glass',))])  # as a model may read it
+
+
+@pytest.mark.parametrize('text,pointed', [
+    # the glass is acted on again: where it went is not said by its being empty
+    ("Jerry emptied the juice glass and put it on Anna's bedroom table.", True),
+    ('Jerry emptied the juice glass, then he took it to the kitchen.', True),  # not "he"
+    # nothing points back at it: its state is all the report says of it
+    ('Jerry emptied the juice glass that was left on the living room table.', False),
+    # "it" points back at the nearer thing (the TV), not the glass
+    ('Jerry emptied the juice glass by the living room TV and switched it off.', False),
+    # "it" the subject of a state: not acted on again
+    ('Jerry emptied the juice glass and now it needs washing.', False),
+    ("Jerry emptied the juice glass. It's on the living room table.", False),
+])
+def test_a_thing_a_reading_gives_only_a_state_is_left_out_when_acted_on_again(
+        tmp_path, text, pointed):
+    from l3mp_ros.agent.report.whole import left_out, pointed_back, states_only
+    world = household_world(tmp_path)
+    r = _reading(world, text)
+    assert pointed_back(r, 'juice_glass') is pointed
+    assert states_only(r, EMPTIED, 'juice_glass') is not pointed
+    assert ('juice_glass' in left_out(r, EMPTIED)) is pointed
+    # a reading that ties it somewhere names it whatever the words do
+    there = Fact('placed_at_table', ('juice_glass', 'anna_bedroom_table'))
+    placed = Update.of({Fact('placed_at_table', ('juice_glass', 'living_room_table'))},
+                       EMPTIED.add | {there})
+    assert states_only(r, placed, 'juice_glass') and 'juice_glass' not in left_out(r, placed)
+    if pointed and 'Anna' in text:  # what could be said of it: on the table named after
+        got = possible(world, world.kg, EMPTIED, 'juice_glass', nearby(r), named=False)
+        assert got is not None and any(there in said.add for _, said, _, _ in got.readings)
+        assert possible(world, world.kg, EMPTIED, 'juice_glass', nearby(r)) is None \
+            or not any(len(f.args) == 2 for _, said, _, _ in possible(
+                world, world.kg, EMPTIED, 'juice_glass', nearby(r)).readings
+                for f in said.add)

@@ -90,7 +90,8 @@ def left_out(r: Reading, update: Update) -> list[str]:
     out: list[str] = []
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         e = m.resolved
-        if not e or describes(r, m, update) or m.part is not None or e in named \
+        if not e or describes(r, m, update) or m.part is not None \
+                or (e in named and states_only(r, update, e)) \
                 or e in owners or e in acted or e in out or in_history(r, m) \
                 or company(r, m, [e], update):
             continue  # (a part: named inside another's name, "the toy case key")
@@ -104,6 +105,53 @@ def left_out(r: Reading, update: Update) -> list[str]:
     out += [e for e in owned_alike(r) if e not in out and e not in named]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
+
+
+def tied(update: Update) -> set[str]:
+    """Return the things a fact of ``update`` ties to another ("signed" alone ties none)."""
+    return {a for f in update.add | update.remove if len(f.args) > 1 for a in f.args}
+
+
+#: words that point back at a thing named before: "signed the form and given it back"
+THING_PRONOUNS = frozenset('it them'.split())
+
+
+def pointed_back(r: Reading, entity: str) -> bool:
+    """Tell whether a later "it" or "them", the object of a verb, points back at ``entity``.
+
+    The nearest thing named before the pronoun that is no person: "I've signed Mr Lowe's
+    form and given it back to him" acts on the form again, so the form's being signed is
+    not all the report says of it; "capped the plasmid tube that was left open" is, and so
+    is "wore the beige hoodie and now it needs washing" ("it" the subject of a state: the
+    word before it a little word, a comma or a full stop between, or "it's").
+    """
+    kg = r.req.kg
+    people = Phrasing(r.req.world.domain, kg).proper
+    text = folded(r.req.text)
+    tokens = list(WORD_RE.finditer(text))
+    things = sorted((m for m in r.req.mentions if m.resolved and m.part is None
+                     and kg.entities.get(m.resolved) not in people), key=lambda m: m.end)
+    for k, t in enumerate(tokens):
+        if t.group() not in THING_PRONOUNS or k == 0:
+            continue
+        prev = tokens[k - 1]
+        if prev.group().split("'")[0] in STOPWORDS - {'with'} \
+                or any(c in ',.;:!?' for c in text[prev.end():t.start()]):
+            continue  # a subject ("now it needs washing"), not what a verb acts on
+        before = [m for m in things if m.end <= k]
+        if before and before[-1].resolved == entity:
+            return True
+    return False
+
+
+def states_only(r: Reading, update: Update, entity: str) -> bool:
+    """Tell whether ``update`` says all the report says of ``entity`` but for its states.
+
+    It names the thing, in a fact tying it to another or in one of its states the report
+    does not act on again (:func:`pointed_back`).
+    """
+    return entity in tied(update) or (entity in update.entities()
+                                       and not pointed_back(r, entity))
 
 
 def company(r: Reading, m: Mention, things: Sequence[str], update: Update) -> bool:
@@ -379,7 +427,8 @@ def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
     """
     world, kg = r.req.world, r.req.kg
     got = possible(world, kg, update, entity, near, states_for(states, entity),
-                   in_last(r, entity), entity in left, in_placing(r, entity), r.req.text)
+                   in_last(r, entity), entity in left, in_placing(r, entity), r.req.text,
+                   states_only(r, update, entity))
     if got is None and entity in left:
         taken = unnamed_from(r)
         if entity in taken:
@@ -481,7 +530,7 @@ def nearby(r: Reading) -> list[str]:
 def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
              near: Sequence[str], states: bool | frozenset[str] = False,
              last: bool = True, left: bool = False, placing: bool = False,
-             text: str | None = None) -> Possible | None:
+             text: str | None = None, named: bool | None = None) -> Possible | None:
     """Return what ``update`` could say of ``entity`` that it does not, or None.
 
     ``near``: the things the report names, in the order said (the facts' other slots
@@ -502,7 +551,8 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     where a person is counts too, unless it ends a place the update gives ("walked
     through the kitchen to the bathroom": not the kitchen instead of the bathroom).
     ``text``: the report, which says whether who owns what may change
-    (:func:`.context.changing`).
+    (:func:`.context.changing`). ``named``: the reading says all the report says of the
+    thing but for its states (None: the reading names it; :func:`states_only`).
     """
     domain, rules = world.domain, world.constraints
     after = kg.copy()
@@ -515,7 +565,8 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     home = where.get(entity, 0)
     found: list[tuple[tuple[int, int, str], Fact, bool]] = []
     fluent, people = domain.fluent_predicates(), Phrasing(domain, kg).proper
-    named = entity in update.entities()  # the reading names it: only its states count
+    if named is None:  # the reading names it: only its states count
+        named = entity in update.entities()
     said = set(near)
     for pred in sorted(changing(world, text)):
         p = domain.predicates.get(pred)
