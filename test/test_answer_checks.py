@@ -16,6 +16,7 @@ from l3mp_ros.agent.report.answer_checks import (
     Narrative,
     NoChange,
     PartScope,
+    Purpose,
     Relevance,
     Restated,
     RestatedAfter,
@@ -307,3 +308,35 @@ def test_a_part_taking_something_along_takes_the_words_place_only_if_the_report_
     first = draft(world, text, [LIT], parts=parts, part=parts[0])
     assert first.q.going is not None and first.q.going.subject == 'gary'
     assert not first.q.worded
+
+
+@covers(Purpose)
+def test_a_state_said_only_as_an_aim_is_no_change(world):
+    """ "left his inspection form with Jo to sign": signed is what is meant, not done."""
+    aim = "Gary went into Jerry's bedroom for it to be lit."
+    d = draft(world, aim, [WENT, LIT])
+    got = ruled(Purpose(), d)
+    assert got.act is Act.AMEND and LIT not in got.value.update.add
+    assert WENT in got.value.update.add and got.barred == {LIT}
+    alone = ruled(Purpose(), draft(world, aim, [LIT]))
+    assert alone.act is Act.REJECT and 'not what happened' in alone.errors[0]
+    # said as done, or as done and as an aim: a change
+    for done in ("Gary went into Jerry's bedroom and it is lit now.",
+                 "Gary went into Jerry's bedroom, lit it to read, for it to be lit."):
+        assert ruled(Purpose(), draft(world, done, [WENT, LIT])).act is not Act.AMEND, done
+
+
+@covers(Purpose)
+@pytest.mark.parametrize('text,aim', [
+    ('Martin left the plate in the sink to clean later.', True),
+    ('Martin left the plate in the sink for Anna to clean.', True),
+    ('Martin cleaned the plate to put it away.', False),
+    ('Martin washed the plate clean.', False),
+])
+def test_a_states_own_word_after_to_is_an_aim(tmp_path, text, aim):
+    from l3mp_ros.agent.report.answer_checks import purposed
+
+    from .agent_fixtures import household_world
+    world = household_world(tmp_path)
+    clean = Fact('dish_is_clean', ('plate',))
+    assert (purposed(world.domain, text, Update.of([], [clean])) == {clean}) is aim

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ...llm.protocol import LLMError
 from ...retrieval.mention_lists import owners_only
-from ...text import words
+from ...text import STOPWORDS, name_words, same_root, word_root, words
+from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ..core.attempts import DoubtReason, Verdict
@@ -116,6 +117,56 @@ class Relevance:
         """Refuse and bar the facts about what the report does not mention."""
         off = irrelevant(d.done.stated, d.q.ctx.mentioned)
         return Ruling.reject(relevance_errors(off), off) if off else Ruling()
+
+
+def purposed(domain: DomainSchema, text: str, facts: Update) -> set[Fact]:
+    """Return the one-place facts ``text`` says only as what someone means to do.
+
+    "he's left his inspection form with Jo to sign": the predicate's last own word (its
+    words less its types' and little words: ``dish_is_clean``, clean) written only right
+    after "to" ("to sign", "to be signed", "for Jo to sign") is an aim, not a change;
+    written anywhere else too ("signed it, for him to sign again") it may be one.
+    """
+    said = [w.lower() for w in words(text)]
+    out: set[Fact] = set()
+    for f in facts.add | facts.remove:
+        p = domain.predicates.get(f.predicate)
+        if p is None or p.arity != 1:
+            continue
+        kinds = {w for t in p.params[0][1] for a in domain.ancestors(t) for w in name_words(a)}
+        own = [word_root(w) for w in name_words(f.predicate)
+               if w not in kinds and w not in STOPWORDS]
+        if not own:
+            continue
+        at = [k for k, w in enumerate(said) if same_root(word_root(w), own[-1])]
+        if at and all(said[k - 1] == 'to' or said[max(0, k - 2):k] == ['to', 'be']
+                      for k in at if k > 0) and 0 not in at:
+            out.add(f)
+    return out
+
+
+class Purpose:
+    """A state the report says only as an aim ("left it with Jo to sign") is no change."""
+
+    name, setting = 'purpose', 'verify'
+
+    def applies(self, d: Draft) -> bool:
+        """Apply always (with verification)."""
+        return True
+
+    def judge(self, d: Draft) -> Ruling:
+        """Drop the states said only after "to"; refuse an answer of nothing else."""
+        off = purposed(d.q.world.domain, d.q.report, d.done.stated)
+        if not off:
+            return Ruling()
+        stated = d.done.stated
+        kept = d.q.complete(Update.of(stated.remove - off, stated.add - off))
+        if not kept.update.is_empty():
+            kept.notes.extend(f'dropped {f.text()}: the report says it as an aim ("to ...")'
+                              for f in sorted(off))
+            return Ruling(Act.AMEND, kept, barred=off)
+        return Ruling.reject([f'{f.text()} is what someone means to do ("to ..."), not what '
+                              'happened; leave it out' for f in sorted(off)], off)
 
 
 class PartScope:

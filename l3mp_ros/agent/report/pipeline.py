@@ -34,6 +34,7 @@ from .answer_checks import (
     Narrative,
     NoChange,
     PartScope,
+    Purpose,
     Relevance,
     Restated,
     RestatedAfter,
@@ -59,6 +60,7 @@ ANSWER_CHECKS: Sequence[AnswerCheck] = (
     NoChange(),  # nothing stated: no change the domain can represent
     Restated(),  # everything stated already holds
     Relevance(),  # every fact is about something the report mentions
+    Purpose(),  # a state said only as an aim ("to sign") is no change
     PartScope(),  # a part of several states only what it names
     Going(),  # a subject said to go somewhere moves (asked where it went: ask_going)
     RestatedAfter(),  # still something to change after the checks above
