@@ -416,11 +416,11 @@ def test_a_number_said_in_words_names_the_things_numbered_so(hoses):
 
 @pytest.mark.parametrize('text,meant', [
     # a thing already where another is put is not the one put there
-    ("Jo rolled the forty-five up and put it back in the pump locker.", ['hose_45_b']),
-    ("Jo put the forty-five into the pump locker.", ['hose_45_b']),
-    ("Jo put the forty-five back on the tower hooks.", ['hose_45_a']),
+    ('Jo rolled the forty-five up and put it back in the pump locker.', ['hose_45_b']),
+    ('Jo put the forty-five into the pump locker.', ['hose_45_b']),
+    ('Jo put the forty-five back on the tower hooks.', ['hose_45_a']),
     # nothing of it there: where it goes says nothing of which it is
-    ("Jo put the forty-five on the floor.", ['hose_45_a', 'hose_45_b']),
+    ('Jo put the forty-five on the floor.', ['hose_45_a', 'hose_45_b']),
 ])
 def test_where_a_thing_goes_does_not_say_which_thing_it_is(hoses, text, meant):
     """The hose already in the locker is not the one put back in it: a place written as

@@ -150,8 +150,8 @@ def states_only(r: Reading, update: Update, entity: str) -> bool:
     It names the thing, in a fact tying it to another or in one of its states the report
     does not act on again (:func:`pointed_back`).
     """
-    return entity in tied(update) or (entity in update.entities()
-                                       and not pointed_back(r, entity))
+    named = entity in update.entities()
+    return entity in tied(update) or (named and not pointed_back(r, entity))
 
 
 def company(r: Reading, m: Mention, things: Sequence[str], update: Update) -> bool:
