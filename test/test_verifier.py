@@ -85,6 +85,17 @@ def test_constraint_yaml_errors(mini_domain):
     assert any('unknown type alien' in p for p in problems)
 
 
+def test_an_unquoted_on_read_by_yaml_as_true_is_named_in_the_error(tmp_path):
+    """YAML 1.1 reads ``predicates: [on, off]`` as booleans: the error says to quote them."""
+    path = tmp_path / 'c.yaml'
+    path.write_text('rules:\n  - {name: lamp, kind: exclusive, key: 0, predicates: [on, off]}\n')
+    with pytest.raises(ConstraintError, match='quote the name'):
+        Constraints.load(path)
+    path.write_text('rules:\n  - {name: lamp, kind: exclusive, key: 0, predicates: ["on", '
+                    '"off"]}\n')
+    assert Constraints.load(path).rules[0].predicates == ('on', 'off')
+
+
 def test_a_violation_the_graph_already_had_does_not_block_an_update(mini_domain, mini_kg):
     """Only what an update makes worse is its error: a lifelong graph may hold an old flaw."""
     rules = Constraints.from_dict({'domain': 'mini', 'rules': [

@@ -138,6 +138,10 @@ class Constraints:
                     return ()
                 if isinstance(v, str):
                     v = [v]
+                if isinstance(v, list) and any(isinstance(x, bool) for x in v):
+                    raise ConstraintError(  # YAML 1.1 reads on/off/yes/no as true/false
+                        f'{where}: rule {rule}: "{what}" holds true or false, which is how '
+                        'YAML reads an unquoted on, off, yes or no: quote the name ("on")')
                 if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                     raise ConstraintError(
                         f'{where}: rule {rule}: "{what}" must be a list of names')
