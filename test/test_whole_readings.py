@@ -590,3 +590,26 @@ def test_a_thing_a_reading_gives_only_a_state_is_left_out_when_acted_on_again(
             or not any(len(f.args) == 2 for _, said, _, _ in possible(
                 world, world.kg, EMPTIED, 'juice_glass', nearby(r)).readings
                 for f in said.add)
+
+
+def test_a_later_reading_that_drops_what_the_answer_said_of_a_thing_asks_about_it(tmp_path):
+    """The answer moved Jerry and the pen; a runner-up with the pen alone leaves Jerry out
+    though he leads the report (the one who acted, whom left_out excuses): it becomes the
+    options about Jerry, one as the answer said, one with Jerry kept where he was."""
+    from l3mp_ros.agent.report.whole import dropped_things, whole_readings
+    world = household_world(tmp_path)
+    r = _reading(world, REPORT)
+    r.actors = ['jerry']
+    answer = Update.of([WAS, PEN_HERE], [MOVED, PEN_THERE])
+    pen_only = Update.of([PEN_HERE], [PEN_THERE])
+    assert dropped_things(r, answer, pen_only) == ['jerry']
+    assert dropped_things(r, answer, answer) == []
+    got = whole_readings(world, r, [Candidate(answer, 0.6, 'answer'),
+                                    Candidate(pen_only, 0.5, 'without denied')])
+    assert got[0].update == answer and not got[0].about
+    about = [c for c in got[1:] if c.about == 'jerry']
+    assert len(about) == 2 and all(PEN_THERE in c.update.add for c in about)
+    assert any(MOVED in c.update.add and WAS in c.update.remove for c in about)
+    kept = [c for c in about if MOVED not in c.update.add]
+    assert kept and WAS in kept[0].option().add  # "Jerry is still in the living room"
+    assert all(c.update != pen_only or c.about for c in got)  # never the pen alone

@@ -691,6 +691,11 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
                 states[e] = frozenset((states.get(e) or frozenset()) | preds)
         found = [p for e in left_out(r, reading.update)
                  if (p := offered(r, reading.update, e, near, states, left)) is not None]
+        if n and readings:  # a thing the answer said something of that this one drops
+            got = {p.entity for p in found}
+            found += [p for e in dropped_things(r, readings[0].update, reading.update)
+                      if e not in got and (p := as_answered(world, kg, readings[0].update,
+                                                            reading.update, e)) is not None]
         if not found:
             out.append(reading)
             continue
@@ -702,6 +707,11 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             kept_states = states_of(r, change)
             others = [p for e in left_out(r, change) if e != first.entity
                       and (p := offered(r, change, e, near, kept_states, left)) is not None]
+            if n and readings:
+                got = {p.entity for p in others} | {first.entity}
+                others += [p for e in dropped_things(r, readings[0].update, change)
+                           if e not in got and (p := as_answered(
+                               world, kg, readings[0].update, change, e)) is not None]
             kept = _kept(others)
             out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
                                  about=first.entity, words=words,
@@ -716,6 +726,39 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
         out.append(Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
                              about=first.entity, kept=_kept(found), words=words))
     return out
+
+
+def dropped_things(r: Reading, answer: Update, update: Update) -> list[str]:
+    """Return the named things ``answer`` says something of that ``update`` leaves out.
+
+    In the order said; ``update`` names none of them. "Clover's in the small carrier and
+    I've brought her through to the vet room": a reading after the answer that leaves
+    Clover out is no whole reading, even though she leads her clause (whom
+    :func:`left_out` excuses as the one who acted).
+    """
+    about = {f.args[0] for f in answer.add | answer.remove if f.args}
+    named = update.entities()
+    return [e for e in said_order(r.req.mentions) if e in about and e not in named]
+
+
+def as_answered(world: WorldModel, kg: KnowledgeGraph, answer: Update, update: Update,
+                entity: str) -> Possible | None:
+    """Return what ``answer`` said of ``entity``, offered beside ``update``, or None.
+
+    One option: ``update`` with the answer's facts about the thing (completed, verified);
+    the thing kept as it was is the other ("Kayleigh is still at the laundry").
+    """
+    add = {f for f in answer.add if f.args and f.args[0] == entity}
+    ends = {f for f in answer.remove if f.args and f.args[0] == entity}
+    if not add and not ends:
+        return None
+    done = complete(kg, Update.of(update.remove | ends, update.add | add), world.constraints,
+                    world.domain).update
+    if not (add <= done.add and ends <= done.remove) or world.verifier.check(kg, done):
+        return None
+    still = frozenset(f for f in ends if f in kg)
+    never = frozenset() if still else frozenset(add)
+    return Possible(entity, ((done, Update.of(ends, add), frozenset(), Update()),), still, never)
 
 
 def guessed(r: Reading, entity: str) -> bool:
