@@ -568,6 +568,7 @@ EMPTIED = Update.of([], [Fact('glass_empty', ('juice_glass',))])  # as a model m
     ('Jerry emptied the juice glass by the living room TV and switched it off.', False),
     # "it" the subject of a state: not acted on again
     ('Jerry emptied the juice glass and now it needs washing.', False),
+    ('Jerry used the juice glass and left it dirty.', False),  # a state, not a place
     ("Jerry emptied the juice glass. It's on the living room table.", False),
 ])
 def test_a_thing_a_reading_gives_only_a_state_is_left_out_when_acted_on_again(

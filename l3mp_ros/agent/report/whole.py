@@ -114,6 +114,10 @@ def tied(update: Update) -> set[str]:
 
 #: words that point back at a thing named before: "signed the form and given it back"
 THING_PRONOUNS = frozenset('it them'.split())
+#: words after such a pronoun that say where the thing went ("given it back to him", "left
+#: it on the bench"); "left it dirty" says a state, not a place
+GONE_WORDS = frozenset('back on in into onto to up down off out over through away round '
+                       'across with at by under inside outside beside behind along'.split())
 
 
 def pointed_back(r: Reading, entity: str) -> bool:
@@ -122,8 +126,9 @@ def pointed_back(r: Reading, entity: str) -> bool:
     The nearest thing named before the pronoun that is no person: "I've signed Mr Lowe's
     form and given it back to him" acts on the form again, so the form's being signed is
     not all the report says of it; "capped the plasmid tube that was left open" is, and so
-    is "wore the beige hoodie and now it needs washing" ("it" the subject of a state: the
-    word before it a little word, a comma or a full stop between, or "it's").
+    are "wore the beige hoodie and now it needs washing" ("it" the subject of a state: the
+    word before it a little word, a comma or a full stop between, or "it's") and "used the
+    cereal bowl and left it dirty" (no word of where it went after it: :data:`GONE_WORDS`).
     """
     kg = r.req.kg
     people = Phrasing(r.req.world.domain, kg).proper
@@ -138,6 +143,8 @@ def pointed_back(r: Reading, entity: str) -> bool:
         if prev.group().split("'")[0] in STOPWORDS - {'with'} \
                 or any(c in ',.;:!?' for c in text[prev.end():t.start()]):
             continue  # a subject ("now it needs washing"), not what a verb acts on
+        if k + 1 >= len(tokens) or tokens[k + 1].group() not in GONE_WORDS:
+            continue  # "left it dirty": a state, not where it went
         before = [m for m in things if m.end <= k]
         if before and before[-1].resolved == entity:
             return True
