@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ...llm.protocol import LLMError
 from ...retrieval.mention_lists import owners_only
-from ...text import STOPWORDS, name_words, same_root, word_root, words
+from ...text import same_root, word_root, words
 from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
@@ -23,7 +23,7 @@ from ..core.clauses import named_as_source
 from ..core.rulings import Act, Ruling
 from .place_questions import agreed_facts, as_said, changeable, place_groups, where_question
 from .reading import NO_CHANGE, RESTATED, Draft, PartQuestion, earlier_going
-from .scope import irrelevant, last_places, relevance_errors
+from .scope import irrelevant, last_places, relevance_errors, state_words
 from .subjects import place_kinds, zone_of
 
 
@@ -130,12 +130,7 @@ def purposed(domain: DomainSchema, text: str, facts: Update) -> set[Fact]:
     said = [w.lower() for w in words(text)]
     out: set[Fact] = set()
     for f in facts.add | facts.remove:
-        p = domain.predicates.get(f.predicate)
-        if p is None or p.arity != 1:
-            continue
-        kinds = {w for t in p.params[0][1] for a in domain.ancestors(t) for w in name_words(a)}
-        own = [word_root(w) for w in name_words(f.predicate)
-               if w not in kinds and w not in STOPWORDS]
+        own = state_words(domain, f.predicate)
         if not own:
             continue
         at = [k for k, w in enumerate(said) if same_root(word_root(w), own[-1])]

@@ -212,3 +212,16 @@ def part_scope(kg: KnowledgeGraph, part: str, mentioned: Iterable[str] = (),
     tokens = {t.lower() for t in re.findall(r'[A-Za-z]+', part)}
     back = set(earlier) if tokens & POINTING_BACK else set()
     return Scope(part, named_in(kg, part) | heads | back, own, set(earlier))
+
+
+def state_words(domain: DomainSchema, pred: str) -> list[str]:
+    """Return a one-place predicate's own words, as roots, in order ([] when it has none).
+
+    Its name's words less those of the types it takes and little words: ``tyres_inflated``
+    of a bike is tyres, inflate; ``dish_is_clean`` of kitchenware is dish, clean.
+    """
+    p = domain.predicates.get(pred)
+    if p is None or p.arity != 1:
+        return []
+    kinds = {w for t in p.params[0][1] for a in domain.ancestors(t) for w in name_words(a)}
+    return [word_root(w) for w in name_words(pred) if w not in kinds and w not in STOPWORDS]

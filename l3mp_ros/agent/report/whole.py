@@ -40,7 +40,7 @@ from ..core.asking import Candidate
 from ..core.clauses import goes_somewhere
 from ..core.destinations import is_place, place_predicates
 from .context import changing
-from .scope import STATIVE
+from .scope import STATIVE, state_words
 
 if TYPE_CHECKING:
     from ...retrieval.mention import Mention
@@ -465,12 +465,8 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
             if w not in STOPWORDS and k not in naming and k not in going_on}
     out: dict[str, set[str]] = {}
     for pred in changeable_of(r):
-        p = domain.predicates.get(pred)
-        if p is None or p.arity != 1 or pred in used:
-            continue
-        kinds = {w for t in p.params[0][1] for a in domain.ancestors(t) for w in name_words(a)}
-        own = [word_root(w) for w in name_words(pred) if w not in kinds and w not in STOPWORDS]
-        if not own or not all(any(same_root(w, x) for x in said) for w in own[:1]):
+        own = state_words(domain, pred)[:1]
+        if pred in used or not own or not any(same_root(own[0], x) for x in said):
             continue
         for e in said_order(r.req.mentions):
             t = kg.entities.get(e)
