@@ -436,3 +436,58 @@ def test_where_a_thing_goes_does_not_say_which_thing_it_is(hoses, text, meant):
                             'hose_45_b')):
         lies = resolve(hoses, said_as, places=PLACES, steady={'fixture_at'})
         assert [m.candidates for m in lies if m.text == '45'] == [[lying]], said_as
+
+
+@pytest.fixture()
+def families() -> KnowledgeGraph:
+    """Two couples sharing surnames, leads named by whose they are, a room."""
+    kg = KnowledgeGraph('families')
+    for name, type_ in [('mr_hughes', 'visitor'), ('mrs_hughes', 'visitor'),
+                        ('dr_okoye', 'visitor'), ('ms_okoye', 'visitor'), ('gill', 'staff'),
+                        ('luna_lead', 'tack'), ('max_lead', 'tack'), ('reception', 'room'),
+                        ('luna', 'dog'), ('max', 'dog'), ('kit_lead', 'lead'),
+                        ('spare_lead', 'lead')]:
+        kg.add_entity(name, type_)
+    for who in ('mr_hughes', 'mrs_hughes', 'dr_okoye', 'ms_okoye', 'gill'):
+        kg.add_fact(Fact('person_at', (who, 'reception')))
+    return kg
+
+
+@pytest.mark.parametrize('text', ['The Hughes family have just come in to reception.',
+                                  'Gill took the Hughes to reception.',
+                                  'Gill: the Hughes want to see Luna.'])
+def test_a_family_name_names_each_of_the_family(families, text):
+    # one mention per member, both at the family name's words, each settled
+    found = [m for m in resolve(families, text) if m.text == 'hughe']
+    assert [m.candidates for m in found] == [['mr_hughes'], ['mrs_hughes']]
+    assert len({(m.start, m.end) for m in found}) == 1 and all(m.plural for m in found)
+    assert referents(families, text)[:2] in (['mr_hughes', 'mrs_hughes'],
+                                             ['gill', 'mr_hughes'])
+    assert 'dr_okoye' not in referents(families, text)
+    # the family name is how the report wrote neither of them alone
+    assert not {'mr_hughes', 'mrs_hughes'} & set(surfaces(resolve(families, text)))
+
+
+def test_a_plural_family_name_names_the_family(families):
+    assert said(families, 'The Okoyes are in reception.') == [
+        ('okoye', ['dr_okoye']), ('okoye', ['ms_okoye']), ('reception', ['reception'])]
+
+
+def test_two_titles_joined_before_a_name_are_both_people(families):
+    # "Mr and Mrs Hughes": Mr Hughes has a mention of his own, said with the name
+    ms = resolve(families, 'Gill brought Mr and Mrs Hughes to reception.')
+    assert [(m.surface, m.candidates) for m in ms] == [
+        ('Gill', ['gill']), ('Mr Hughes', ['mr_hughes']), ('Mrs Hughes', ['mrs_hughes']),
+        ('reception', ['reception'])]
+    # a title with no one of that title and name adds no one
+    assert referents(families, 'Gill brought Dr and Mrs Hughes to reception.') == [
+        'gill', 'mrs_hughes', 'reception']
+
+
+@pytest.mark.parametrize('text', ['Hughes came in to reception.',  # no "the", no "family"
+                                  'Gill hung the leads up.',  # a shared head, not a name
+                                  'Gill hung the Leads up.',  # owned: Luna's, Max's
+                                  'Gill hung the Leads up in reception.'])  # its type
+def test_a_shared_word_that_is_no_family_name_stays_one_open_mention(families, text):
+    found = [m for m in resolve(families, text) if len(m.named) > 1 or len(m.candidates) > 1]
+    assert len(found) == 1 and len(found[0].candidates) in (2, 4)

@@ -78,8 +78,10 @@ def surfaces(mentions: list[Mention], owners: Collection[str] = ()) -> dict[str,
     out: dict[str, str] = {}
     for k, m in enumerate(mentions):
         n = m.resolved
-        if not n or not m.surface or n in out:
-            continue
+        if not n or not m.surface or n in out or any(
+                o.start == m.start and o.surface == m.surface and o.resolved != n
+                for o in mentions):
+            continue  # "the Hughes": one surface for each of a family says none of them
         surface = _bare(m.surface)
         after = mentions[k + 1] if k + 1 < len(mentions) else None
         if after is not None and after.resolved == n and after.start == m.end and after.surface \

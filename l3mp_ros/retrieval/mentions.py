@@ -35,7 +35,7 @@ from collections.abc import Collection, Mapping
 
 from l3mp_ros.world.kg import KnowledgeGraph
 
-from ..text import STOPWORDS, name_words, stem, words
+from ..text import STOPWORDS, TITLES, name_words, stem, words
 from .mention import COUNTS, DETERMINERS, KINDS, Mention, word_tokens
 from .mention_lists import candidates
 from .narrowing import narrow
@@ -107,7 +107,74 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
             m.start > 0 and said[m.start - 1] in KINDS)  # "every light"
         if m.plural:
             _counted(kg, m, found[m.start], mentions, [t[2].lower() for t in tokens])
-    return mentions
+    return _families(kg, mentions, said, [text[a:b] for a, b, _ in tokens], proper, names)
+
+
+#: said after a family name, the word makes it the whole family ("the Hughes family")
+FAMILY = frozenset('family couple'.split())
+
+
+def _families(kg: KnowledgeGraph, mentions: list[Mention], said: list[str], raw: list[str],
+              proper: list[bool], names: dict[str, list[str]]) -> list[Mention]:
+    """Read a family name as each of the family, one mention per member.
+
+    "the Hughes", "the Hughes family", "the Okoyes": a capitalised word that ends the
+    names of several entities of one type (``mr_hughes``, ``mrs_hughes``) denotes all of
+    them after "the" or before "family": each member becomes a mention of its own at
+    the same words, so every reading of who was named sees both. "Mr and Mrs Hughes":
+    the mention of Mrs Hughes gains Mr Hughes when a title and "and" come before it.
+    """
+    out: list[Mention] = []
+    for m in mentions:
+        members = _family(kg, m, said, proper, names)
+        if members:
+            out.extend(Mention(m.start, m.end, m.text, [n], surface=m.surface, part=m.part,
+                               describes=m.describes, plural=True, by_place=m.by_place,
+                               named=(n,))
+                       for n in members)
+            continue
+        out.append(m)
+        pair = _titled_pair(m, said, names)
+        if pair is not None:  # "Mr": its own mention, said with the name it shares
+            title = m.start - 2
+            out.append(Mention(title, title + 1, said[title], [pair],
+                               surface=' '.join([raw[title], *m.surface.split()[1:]]),
+                               describes=m.describes, named=(pair,)))
+    out.sort(key=lambda m: m.start)
+    return out
+
+
+def _family(kg: KnowledgeGraph, m: Mention, said: list[str], proper: list[bool],
+            names: dict[str, list[str]]) -> list[str]:
+    """Return the members a one-word mention names as a family, or nothing."""
+    found = list(m.named) or list(m.candidates)
+    if m.end - m.start != 1 or len(found) < 2 or not proper[m.start]:
+        return []
+    word = said[m.start]
+    if not (m.start > 0 and said[m.start - 1] == 'the'
+            or m.end < len(said) and said[m.end] in FAMILY):
+        return []
+    kinds = {kg.entities[n] for n in found}
+    if len(kinds) != 1 or word in {stem(w) for w in name_words(next(iter(kinds)))}:
+        return []  # "the Leads" of a type lead: the kind, not a family
+    # each a name ending in the family word; the words before it a title or a given name,
+    # not another entity's name ("luna_lead": Luna's lead, not one of a family "Lead")
+    if any(len(names[n]) < 2 or names[n][-1] != word
+           or any(w not in TITLES and w in names for w in names[n][:-1]) for n in found):
+        return []
+    return sorted(found)
+
+
+def _titled_pair(m: Mention, said: list[str], names: dict[str, list[str]]) -> str | None:
+    """Return who "Mr and" before "Mrs Hughes" names: the one titled so with that name."""
+    n = m.resolved
+    if n is None or m.start < 2 or said[m.start - 1] != 'and' \
+            or said[m.start - 2] not in TITLES or said[m.start] not in TITLES:
+        return None
+    want = [said[m.start - 2], *names[n][1:]]
+    if names[n][0] != said[m.start]:
+        return None
+    return next((e for e, ws in names.items() if ws == want and e != n), None)
 
 
 def _counted(kg: KnowledgeGraph, m: Mention, found: list[str], mentions: list[Mention],
