@@ -75,6 +75,39 @@ def folded(text: str) -> str:
 
 
 _NAME_SPLIT_RE = re.compile(r'[a-z]+|\d+')
+# a name written with capitals inside it ("personAt", "firstAidKit", "isOn"), and its parts
+_CAMEL_RE = re.compile(r'[A-Za-z][A-Za-z0-9_-]*[a-z0-9][A-Z][A-Za-z0-9_-]*')
+_CAMEL_PART_RE = re.compile(r'[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+')
+#: how the texts read so far wrote names a PDDL reader lower-cases: personat → person, at
+_SPELT: dict[str, tuple[str, ...]] = {}
+
+
+def spellings(text: str) -> dict[str, tuple[str, ...]]:
+    """Return the words of each name ``text`` writes in camel case, by its lower case.
+
+    PDDL is case-insensitive and its reader lower-cases every name, so ``personAt``
+    reaches the graph as ``personat``: only the author's capitals say where its words
+    part. Names written with no capital inside are not listed.
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for token in _CAMEL_RE.findall(re.sub(r';[^\n]*', '', text)):  # not in comments
+        parts = tuple(p.lower() for p in _CAMEL_PART_RE.findall(token))
+        out.setdefault(token.lower(), parts)
+    return out
+
+
+def spelt(name: str) -> tuple[str, ...] | None:
+    """Return the words a domain read so far wrote ``name`` with in camel case, else None."""
+    return _SPELT.get(name.lower())
+
+
+def learn_spellings(text: str) -> None:
+    """Remember how ``text`` (a PDDL domain) wrote its camel-case names, for :func:`name_words`.
+
+    The first spelling of a name is kept: one lower-case name has one split everywhere.
+    """
+    for name, parts in spellings(text).items():
+        _SPELT.setdefault(name, parts)
 
 
 def words(text: str) -> list[str]:
@@ -90,10 +123,15 @@ def words(text: str) -> list[str]:
 def name_words(name: str) -> list[str]:
     """Split an entity name into words: ``freezer_minus80`` → freezer, minus, 80.
 
+    A name a domain wrote in camel case splits at its capitals (:func:`learn_spellings`):
+    ``personat``, read from ``personAt``, is person, at.
+
     Number words are normalised as in :func:`words` (``book_nineteen_eighty_four`` →
     book, nineteen, 80, 4), so a name and the utterance that says it agree.
     """
-    return [NUMBER_WORDS.get(w, w) for w in _NAME_SPLIT_RE.findall(name.lower())]
+    low = name.lower()
+    spelt = _SPELT.get(low)  # "personat", written personAt: person, at
+    return [NUMBER_WORDS.get(w, w) for w in (spelt or _NAME_SPLIT_RE.findall(low))]
 
 
 def stem(w: str) -> str:

@@ -90,3 +90,58 @@ def test_a_name_after_a_title_is_a_name_and_keeps_its_group_names():
     assert said.say(F('(mechanic_at_bay mrs_patel bay_2)')) == 'Mrs Patel is at bay 2.'
     kg.add_entity('head_mechanic', 'mechanic')  # two words, no title: not names any more
     assert Phrasing(domain, kg).entity('maria') == 'the maria'
+
+
+def test_a_given_name_before_a_familys_name_is_a_name():
+    """"ada_patel" beside "mrs_patel" is Ada Patel; "head_mechanic" still is not a name."""
+    domain = DomainSchema.from_text(GARAGE)
+    kg = KnowledgeGraph('garage')
+    for name, t in (('maria', 'mechanic'), ('mrs_patel', 'mechanic'),
+                    ('ada_patel', 'mechanic'), ('bay_2', 'bay')):
+        kg.add_entity(name, t)
+    said = Phrasing(domain, kg)
+    assert said.entity('ada_patel') == 'Ada Patel' and said.entity('maria') == 'Maria'
+    assert said.say(F('(mechanic_at_bay ada_patel bay_2)')) == 'Ada Patel is at bay 2.'
+    kg.add_entity('ada_jones', 'mechanic')  # no one of the Joneses after a title
+    assert Phrasing(domain, kg).entity('maria') == 'the maria'
+
+
+# the garage written in camel case, as many hand-written domains are: the PDDL reader
+# lower-cases every name (mechanicAtBay reaches the graph as mechanicatbay)
+CAMEL = """; a garage written in camelCase (this comment's capitals are no name: L3M+P)
+(define (domain camelGarage)
+  (:requirements :strips :typing)
+  (:types mechanic car bay - object)
+  (:predicates (mechanicAtBay ?m - mechanic ?b - bay) (carInBay ?c - car ?b - bay)
+               (engineRunning ?c - car) (isWashed ?c - car) (inUse ?b - bay)
+               (outOfOrder ?b - bay))
+  (:action startEngine :parameters (?c - car) :precondition (isWashed ?c)
+   :effect (engineRunning ?c)))"""
+
+
+@pytest.mark.parametrize('fact, said', [
+    ('(mechanicatbay maria bay_2)', 'Maria is at bay 2.'),
+    ('(carinbay red_van bay_2)', 'The red van is in bay 2.'),
+    ('(enginerunning red_van)', "The red van's engine is running."),
+    ('(iswashed red_van)', 'The red van is washed.'),
+    ('(inuse bay_2)', 'Bay 2 is in use.'),
+    ('(outoforder bay_2)', 'Bay 2 is out of order.'),
+])
+def test_camel_case_names_are_said_as_their_author_wrote_them(fact, said):
+    domain = DomainSchema.from_text(CAMEL)
+    assert 'mechanicatbay' in domain.predicates  # lower-cased by the reader
+    kg = KnowledgeGraph('camelgarage')
+    for name, t in (('maria', 'mechanic'), ('tom', 'mechanic'), ('red_van', 'car'),
+                    ('bay_2', 'bay')):
+        kg.add_entity(name, t)
+    assert Phrasing(domain, kg).say(F(fact)) == said
+
+
+def test_camel_case_spellings_come_from_names_not_comments():
+    from l3mp_ros.text import name_words, spellings
+    spelt = spellings(CAMEL)
+    assert spelt['mechanicatbay'] == ('mechanic', 'at', 'bay')
+    assert spelt['outoforder'] == ('out', 'of', 'order') and 'l3m' not in spelt
+    DomainSchema.from_text(CAMEL)
+    assert name_words('enginerunning') == ['engine', 'running']
+    assert name_words('red_van') == ['red', 'van']  # snake case as before

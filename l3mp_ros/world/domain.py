@@ -35,6 +35,7 @@ from unified_planning.environment import get_environment
 from unified_planning.io import PDDLReader
 from unified_planning.model import DurativeAction, Problem
 
+from ..text import learn_spellings
 from .pddl import COST, PDDLSyntaxError, normalise_domain
 
 ROOT_TYPE = 'object'
@@ -88,6 +89,8 @@ class DomainSchema:
         self._timed: Problem | None = None
         self.path = path
         self.text = text
+        if text:
+            learn_spellings(text)  # "personAt", lower-cased by the reader, is two words
         if summary is None:
             if up_problem is None:
                 raise DomainError('a domain schema needs a UP problem or a summary')

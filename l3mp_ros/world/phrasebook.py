@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..text import spellings
 from . import action_reading, templates
 from .action_reading import action_rules
 from .action_templates import ActionTemplate, load_action_overrides
@@ -101,6 +102,9 @@ def domain_key(domain: DomainSchema, overrides_text: str = '', actions: bool = T
     """
     rules = f'{templates.VERSION}.{action_reading.VERSION}' if actions else \
         str(templates.VERSION)
+    spelt = spellings(domain.text or '')  # camel-case names split (kept apart: the keys of
+    if spelt:  # domains without them are as before)
+        rules += f'.spelt{len(spelt)}'
     h = hashlib.sha256(f'{rules}\n{domain.text or domain.name}\n{overrides_text}'.encode())
     return h.hexdigest()[:16]
 

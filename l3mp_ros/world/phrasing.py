@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..text import TITLES
+from ..text import TITLES, spelt
 from . import english as en
 from .action_reading import DomainWords, rule_action
 from .action_templates import read_step
@@ -58,8 +58,11 @@ def possessive(said: str) -> str:
 
 
 def words(name: str) -> list[str]:
-    """Return the words of a name: ``placed_at_table`` → placed, at, table."""
-    return [w for w in re.split(r'[_\-\s]+', name.lower()) if w]
+    """Return the words of a name: ``placed_at_table`` → placed, at, table.
+
+    A name the reader lower-cased from camel case (``personat``) splits as it was written.
+    """
+    return list(spelt(name) or ()) or [w for w in re.split(r'[_\-\s]+', name.lower()) if w]
 
 
 class Phrasing:
@@ -80,8 +83,9 @@ class Phrasing:
         """Return the types of names (people, usually).
 
         Their members, and those of their supertypes, are all one-word names that no type
-        or predicate uses (or such a name after a title: "mrs_patel"): not "apples" of a
-        food type whose other members are "canned_beans".
+        or predicate uses (or such a name after a title, "mrs_patel", or after a given name
+        when the group has it after a title: "ada_okoye" beside "mr_okoye"): not "apples"
+        of a food type whose other members are "canned_beans".
         """
         used = set()
         for t in (self.domain.types if self.domain else set(kg.entities.values())):
@@ -93,14 +97,19 @@ class Phrasing:
         for name, t in kg.entities.items():
             members.setdefault(self._lineage(t)[-1], []).append(name)
 
-        def a_name(n: str) -> bool:  # "jerry"; "mrs_patel" (a title, then a name)
+        def a_name(n: str, families: set[str]) -> bool:
+            # "jerry"; "mrs_patel" (a title, then a name); "ada_okoye" when "mr_okoye" is
+            # of the group (a given name, then a family's name)
             ws = words(n)
             return (len(ws) == 1 and n.isalpha() and n not in used) or (
-                len(ws) == 2 and ws[0] in TITLES and ws[1].isalpha() and ws[1] not in used)
+                len(ws) == 2 and ws[1].isalpha() and ws[1] not in used
+                and (ws[0] in TITLES or ws[1] in families and ws[0].isalpha()
+                     and ws[0] not in used))
 
         def names_only(t: str) -> bool:
             group = members[self._lineage(t)[-1]]
-            return len(group) >= 2 and all(a_name(n) for n in group)
+            families = {ws[1] for ws in map(words, group) if len(ws) == 2 and ws[0] in TITLES}
+            return len(group) >= 2 and all(a_name(n, families) for n in group)
         return frozenset(t for t in set(kg.entities.values()) if names_only(t))
 
     def _lineage(self, t: str) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from ..text import STOPWORDS, word_root
+from ..text import STOPWORDS, spelt, word_root
 from . import english as en
 from .domain import DomainSchema
 
@@ -130,7 +130,11 @@ def verb_phrase(lemma: str, form: Form, plural: bool = False) -> str:
 
 # -- reading a predicate's words ------------------------------------------------------------
 def _split(name: str) -> list[str]:
-    """Return the words of a predicate name: ``inPersonHand``, ``part1`` → part, 1."""
+    """Return the words of a predicate name: ``inPersonHand``, ``part1`` → part, 1.
+
+    A name the reader lower-cased (``inpersonhand``) splits as the domain wrote it.
+    """
+    name = '_'.join(spelt(name) or (name,))
     name = re.sub(r'([a-z])([A-Z])', r'\1_\2', name).lower()
     out: list[str] = []
     for w in re.split(r'[_\-\s]+', name):
