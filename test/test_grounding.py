@@ -353,3 +353,30 @@ def test_a_state_no_action_changes_is_offered_a_relation_no_action_changes_is_no
                 ['joins', 'hall', 'office']):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({'facts': [bad]}, schema)
+
+
+# a domain written in camel case, as a person would write it (the reader lower-cases it)
+CAMEL = """(define (domain camelPool)
+  (:requirements :strips :typing :negative-preconditions)
+  (:types area person item chargingDock hook door - object)
+  (:predicates (personAt ?p - person ?a - area) (onSurface ?x - item ?s - chargingDock)
+               (hungOn ?x - item ?h - hook) (heldBy ?x - item ?p - person)
+               (doorOpen ?d - door) (signedIn ?p - person))
+  (:action hangUp :parameters (?x - item ?h - hook ?s - chargingDock)
+   :precondition (onSurface ?x ?s) :effect (and (hungOn ?x ?h) (not (onSurface ?x ?s)))))"""
+CAMEL_RULES = {'domain': 'camelpool', 'rules': [
+    {'name': 'one_place', 'kind': 'functional', 'predicates': ['onSurface', 'hungOn', 'heldBy'],
+     'key': 0, 'types': ['item'], 'exactly': True},
+    {'name': 'one_area', 'kind': 'functional', 'predicates': ['personAt'], 'key': 0}]}
+
+
+def test_examples_of_a_camel_case_domain_say_its_names_as_words():
+    domain = DomainSchema.from_text(CAMEL)
+    examples = update_examples(domain, Constraints.from_dict(CAMEL_RULES))
+    said = ' '.join(ex.utterance for ex in examples)
+    assert 'hung on hook 1' in said and 'charging dock 1' in said, said
+    # no glued name in what the examples say (the answers keep the domain's names)
+    assert not {'hungon', 'onsurface', 'chargingdock', 'personat', 'heldby'} & set(
+        said.lower().replace('.', ' ').replace(',', ' ').split()), said
+    assert any(f[0] == 'hungon' for ex in examples for f in ex.answer['facts']
+               if isinstance(f, list))

@@ -42,7 +42,7 @@ import yaml
 from ...world.constraints import Constraints, Rule
 from ...world.domain import DomainSchema
 from ...world.kg import FALSE, TRUE
-from .wording import phrase
+from .wording import phrase, split_name
 
 
 @dataclass
@@ -65,7 +65,7 @@ class Example:
 
 
 def _words(name: str) -> str:
-    return name.replace('_', ' ')
+    return ' '.join(split_name(name))
 
 
 def _leaf(domain: DomainSchema, t: str) -> str:

@@ -10,6 +10,7 @@ nothing from any domain.
 
 from __future__ import annotations
 
+from ...text import spelt
 from ...world.domain import DomainSchema
 from ...world.kg import Fact
 
@@ -24,16 +25,25 @@ def _is_verb(word: str) -> bool:
             and word not in _NOT_VERBS)
 
 
+def split_name(name: str) -> list[str]:
+    """Return a name's parts at its underscores, each camel-case part at its capitals.
+
+    ``hung-on`` stays one word, as written; ``personat``, read from ``personAt``, is
+    person, at (:func:`l3mp_ros.text.spelt`).
+    """
+    return [w for part in name.split('_') for w in (spelt(part) or (part,))]
+
+
 def predicate_words(predicate: str, domain: DomainSchema | None = None) -> list[str]:
     """Return the words of ``predicate``, without those that repeat an argument's type.
 
     ``person_at`` → ``at``, ``in_person_hand`` → ``in hand`` (with ``domain``).
     """
-    words = predicate.split('_')
+    words = split_name(predicate)
     sig = getattr(domain, 'predicates', {}).get(predicate) if domain is not None else None
     if sig is not None:
         typed = {w for _, ts in sig.params
-                 for t in ((ts,) if isinstance(ts, str) else ts) for w in t.lower().split('_')}
+                 for t in ((ts,) if isinstance(ts, str) else ts) for w in split_name(t.lower())}
         words = [w for w in words if w not in typed] or words
     return words
 

@@ -28,6 +28,7 @@ from ...world.model import WorldModel
 from ..core.clauses import NOUN_STARTERS, SUBJECT_PRONOUNS, SUBORDINATORS, unknown_names
 from ..core.mention_order import named_last
 from ..core.request import Request
+from ..core.wording import split_name
 
 # words by which a part points back at what earlier parts named: "opened it", "in there"
 POINTING_BACK = frozenset({'it', 'its', 'them', 'they', 'their', 'there'})
@@ -137,7 +138,7 @@ class Scope:
             off = {f for f in facts if not self.named & set(f.args)}
         said = {stem(w) for w in words(self.text)} - STOPWORDS
         return {f for f in off if not (f.args and f.args[0] in self.earlier and said & {
-            stem(w) for w in f.predicate.split('_') if len(w) > 2} - STOPWORDS)}
+            stem(w) for w in split_name(f.predicate) if len(w) > 2} - STOPWORDS)}
 
 
 def unsaid(domain: DomainSchema, kg: KnowledgeGraph, text: str,
@@ -158,7 +159,7 @@ def unsaid(domain: DomainSchema, kg: KnowledgeGraph, text: str,
     said = [(w, word_root(w)) for w in words(text) if w not in STOPWORDS and w not in names]
 
     def own(predicate: str) -> set[str]:
-        return {word_root(w) for w in predicate.split('_')
+        return {word_root(w) for w in split_name(predicate)
                 if len(w) > 2 and w not in STOPWORDS and w not in names and stem(w) not in names}
 
     facts = stated.add | stated.remove
