@@ -102,6 +102,8 @@ def test_a_given_name_before_a_familys_name_is_a_name():
     said = Phrasing(domain, kg)
     assert said.entity('ada_patel') == 'Ada Patel' and said.entity('maria') == 'Maria'
     assert said.say(F('(mechanic_at_bay ada_patel bay_2)')) == 'Ada Patel is at bay 2.'
+    kg.add_entity('ada_spark_plug', 'part')  # Ada's, though Ada is ada_patel
+    assert Phrasing(domain, kg).entity('ada_spark_plug') == "Ada's spark plug"
     kg.add_entity('ada_jones', 'mechanic')  # no one of the Joneses after a title
     assert Phrasing(domain, kg).entity('maria') == 'the maria'
 

@@ -78,6 +78,7 @@ class Phrasing:
         self.legacy = legacy or domain is None
         self.book = book if book is not None or self.legacy else _book(domain)
         self._rules: DomainWords | None = None  # an action's rules, when the book has none
+        self._given: frozenset[str] | None = None  # given names (:meth:`_given_names`)
 
     def _name_types(self, kg: KnowledgeGraph) -> frozenset[str]:
         """Return the types of names (people, usually).
@@ -142,7 +143,9 @@ class Phrasing:
         if len(low) == 1 and len(low[0]) <= 2 and low[0].isalpha():  # blocks "a", "d"
             return low[0].upper()
         owner = low[0] if len(low) > 1 else None
-        if owner is not None and self.kg.entities.get(owner) in self.proper:
+        if owner is not None and (self.kg.entities.get(owner) in self.proper
+                                  or owner in self._given_names()):
+            # "Ada's armbands" (ada_armbands) whether Ada is ``ada`` or ``ada_okoye``
             return f'{possessive(owner.capitalize())} {" ".join(low[1:])}'
         last = low[-1] if len(low) > 1 else None
         if last is not None and self.kg.entities.get(last) in self.proper:  # lab_coat_lena
@@ -154,6 +157,19 @@ class Phrasing:
             return ' '.join([*low[:-1], low[-1].upper()])
         numbered = any(c.isdigit() for c in low[-1])
         return ' '.join(low) if numbered else f'the {" ".join(low)}'
+
+    def _given_names(self) -> frozenset[str]:
+        """Return the given names of people named with their family's name, each of one.
+
+        ``ada_okoye`` gives "ada" when no other such person is an Ada (a title is no
+        given name: ``mr_okoye``).
+        """
+        if self._given is None:
+            firsts = [words(n)[0] for n, t in self.kg.entities.items()
+                      if t in self.proper and len(words(n)) == 2
+                      and words(n)[0] not in TITLES]
+            self._given = frozenset(w for w in firsts if firsts.count(w) == 1)
+        return self._given
 
     def _type_last(self, name: str, low: list[str]) -> list[str]:
         """Return a name that begins with its type said with the type last.
