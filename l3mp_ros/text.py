@@ -129,9 +129,8 @@ def name_words(name: str) -> list[str]:
     Number words are normalised as in :func:`words` (``book_nineteen_eighty_four`` →
     book, nineteen, 80, 4), so a name and the utterance that says it agree.
     """
-    low = name.lower()
-    spelt = _SPELT.get(low)  # "personat", written personAt: person, at
-    return [NUMBER_WORDS.get(w, w) for w in (spelt or _NAME_SPLIT_RE.findall(low))]
+    parts = spelt(name) or _NAME_SPLIT_RE.findall(name.lower())  # personat: person, at
+    return [NUMBER_WORDS.get(w, w) for w in parts]
 
 
 def stem(w: str) -> str:
