@@ -380,3 +380,22 @@ def test_examples_of_a_camel_case_domain_say_its_names_as_words():
         said.lower().replace('.', ' ').replace(',', ' ').split()), said
     assert any(f[0] == 'hungon' for ex in examples for f in ex.answer['facts']
                if isinstance(f, list))
+
+
+HYPHEN = CAMEL.replace('camelPool', 'hyphen-pool').replace('personAt', 'person-at').replace(
+    'onSurface', 'on-surface').replace('hungOn', 'hung-on').replace('heldBy', 'held-by').replace(
+    'doorOpen', 'door-open').replace('signedIn', 'signed-in').replace('hangUp', 'hang-up')
+HYPHEN_RULES = {'domain': 'hyphen-pool', 'rules': [
+    {'name': 'one_place', 'kind': 'functional',
+     'predicates': ['on-surface', 'hung-on', 'held-by'], 'key': 0, 'types': ['item'],
+     'exactly': True},
+    {'name': 'one_area', 'kind': 'functional', 'predicates': ['person-at'], 'key': 0}]}
+
+
+def test_examples_of_a_hyphenated_domain_say_its_names_as_words():
+    from l3mp_ros.agent.core.wording import split_name
+    assert split_name('hung-on') == ['hung', 'on'] and split_name('at_robby') == ['at', 'robby']
+    domain = DomainSchema.from_text(HYPHEN)
+    said = ' '.join(ex.utterance for ex in update_examples(
+        domain, Constraints.from_dict(HYPHEN_RULES)))
+    assert 'hung on hook 1' in said and 'hung-on' not in said, said

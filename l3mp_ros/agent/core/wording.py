@@ -10,6 +10,8 @@ nothing from any domain.
 
 from __future__ import annotations
 
+import re
+
 from ...text import spelt
 from ...world.domain import DomainSchema
 from ...world.kg import Fact
@@ -26,12 +28,13 @@ def _is_verb(word: str) -> bool:
 
 
 def split_name(name: str) -> list[str]:
-    """Return a name's parts at its underscores, each camel-case part at its capitals.
+    """Return a name's parts at its underscores and hyphens, camel case at its capitals.
 
-    ``hung-on`` stays one word, as written; ``personat``, read from ``personAt``, is
-    person, at (:func:`l3mp_ros.text.spelt`).
+    ``hung-on`` is hung, on; ``personat``, read from ``personAt``, is person, at
+    (:func:`l3mp_ros.text.spelt`).
     """
-    return [w for part in name.split('_') for w in (spelt(part) or (part,))]
+    return [w for part in re.split(r'[_-]+', name) if part
+            for w in (spelt(part) or (part,))]
 
 
 def predicate_words(predicate: str, domain: DomainSchema | None = None) -> list[str]:
