@@ -473,6 +473,20 @@ def test_a_plural_family_name_names_the_family(families):
         ('okoye', ['dr_okoye']), ('okoye', ['ms_okoye']), ('reception', ['reception'])]
 
 
+def test_a_family_of_adults_and_children_of_two_types_is_one_family():
+    """Parents typed one way and their children another are still the family."""
+    kg = KnowledgeGraph('family')
+    for name, type_ in [('mr_okoye', 'member'), ('mrs_okoye', 'member'),
+                        ('ada_okoye', 'child'), ('tobi_okoye', 'child'),
+                        ('okoye_bag', 'belonging'), ('reception', 'room')]:
+        kg.add_entity(name, type_)
+    text = 'Priya: the Okoye family have just come in from the car park.'
+    found = [m for m in resolve(kg, text) if m.text == 'okoye']
+    assert [m.candidates for m in found] == [['ada_okoye'], ['mr_okoye'], ['mrs_okoye'],
+                                             ['tobi_okoye']]
+    assert all(m.plural for m in found) and len({(m.start, m.end) for m in found}) == 1
+
+
 def test_two_titles_joined_before_a_name_are_both_people(families):
     # "Mr and Mrs Hughes": Mr Hughes has a mention of his own, said with the name
     ms = resolve(families, 'Gill brought Mr and Mrs Hughes to reception.')

@@ -154,8 +154,8 @@ def _family(kg: KnowledgeGraph, m: Mention, said: list[str], proper: list[bool],
     if not (m.start > 0 and said[m.start - 1] == 'the'
             or m.end < len(said) and said[m.end] in FAMILY):
         return []
-    kinds = {kg.entities[n] for n in found}
-    if len(kinds) != 1 or word in {stem(w) for w in name_words(next(iter(kinds)))}:
+    kinds = {kg.entities[n] for n in found}  # parents and children may be of two types
+    if any(word in {stem(w) for w in name_words(k)} for k in kinds):
         return []  # "the Leads" of a type lead: the kind, not a family
     # each a name ending in the family word; the words before it a title or a given name,
     # not another entity's name ("luna_lead": Luna's lead, not one of a family "Lead")
