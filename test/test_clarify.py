@@ -227,3 +227,14 @@ def test_agent_update_answers_before_reading_a_new_report(tmp_path):
         assert agent.route('the second one') == 'report'
         assert agent.update('the second one').applied
     assert HELD in world.kg
+
+
+def test_a_question_names_the_thing_not_a_contraction_after_it():
+    """"The key's on Ada's wrist": asked "Which key do you mean", not "Which key's"."""
+    keys = [clarify.Option('key_1', 'the one that is held by Gemma', 'key 1'),
+            clarify.Option('key_2', '', 'key 2')]
+    for surface, noun in (("The key's", 'key'), ('his bag\u2019s', 'bag'),
+                          ('the TV remote', 'TV remote'), ("'s", "'s")):
+        asked = clarify.Ambiguity(surface, 'key_1', keys).question()
+        assert asked == (f'Which {noun} do you mean: key 1, the one that is held by Gemma '
+                         'or key 2?'), asked

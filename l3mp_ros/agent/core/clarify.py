@@ -106,11 +106,17 @@ class Ambiguity:
 
 
 def _noun(mention: str) -> str:
-    """Return the words of a mention without its leading determiner or owner."""
+    """Return the words of a mention without its leading determiner or owner.
+
+    A mention ending in "'s" wrote a contraction or another thing's owner ("The key's on
+    Ada's wrist"): the thing is "key".
+    """
     said = mention.split()
     while said and said[0].lower() in ('the', 'a', 'an', 'this', 'that', 'his', 'her',
                                        'their', 'its', 'my', 'our', 'your'):
         said = said[1:]
+    if said:
+        said[-1] = re.sub(r"['\u2019]s$", '', said[-1]) or said[-1]
     return ' '.join(said) or mention
 
 
