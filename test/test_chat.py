@@ -112,8 +112,12 @@ class Terminal:
         os.write(self.fd, key)
         return self.wait()
 
-    def wait(self, timeout: float = 30.0) -> int:
-        """Return the child's exit code, reading what it still prints."""
+    def wait(self, timeout: float = WAIT) -> int:
+        """Return the child's exit code, reading what it still prints.
+
+        Leaving unloads the embedder and the interpreter's modules: beside a model run on
+        two cores that alone has taken over 30 s, so the wait is a reply's (``WAIT``).
+        """
         deadline = time.monotonic() + timeout
         while self.code is None:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
