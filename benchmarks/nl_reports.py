@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
                'applied': None if net.is_empty() else net.to_json(),
                'gold': gold.to_json(), 'errors': out.errors[:3],
                'question': out.question, 'ambiguous': bool(rep.get('ambiguous')),
-               'checks': out.trace.checks, 'history': out.history}
+               'checks': out.trace.checks, 'notes': out.notes, 'history': out.history}
         log.add(row)
         asked = f' (asked {talk.asked})' if talk.asked else (' (asked back)' if out.question
                                                              else '')

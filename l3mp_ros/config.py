@@ -209,6 +209,18 @@ class Config:
                           'her"), is not written as the whole change: the speaker is offered '
                           'it with that fact first; no call (agent/core/destinations.py '
                           'worded_states, worded_gifts)', AGENT)
+    ask_other_words: bool = _p(False, 'a reading that leaves out a state of a named thing the '
+                               'report says in other words ("it\'s taken for the next hour": '
+                               'in use; "Floor\'s dry": no longer wet) is asked about with it '
+                               'first: one yes/no-each call over the one-place states of the '
+                               'things named (agent/report/other_words.py). Off: on the '
+                               'embedded model it costs a call per report and adds questions '
+                               'for no exact report (docs/decisions.md "States said in other '
+                               'words")', AGENT)
+    other_words_min_yes: float = _p(0.85, 'least P(yes) / (P(yes) + P(no)) the call above '
+                                    'needs for a state (when the endpoint returns token '
+                                    'probabilities; docs/decisions.md "States said in other '
+                                    'words")', AGENT)
     ask_moved: bool = _p(True, 'a reading that moves a person the report has neither act nor '
                          'go anywhere ("gave Marta the key" read with Marta moved) is asked '
                          'about (no call)', AGENT)

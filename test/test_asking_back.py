@@ -562,3 +562,36 @@ def test_an_owner_named_first_is_not_who_acts(tmp_path):
         out = updater.run("After going to Anna's bedroom, Jerry took the red pen.")
     assert out.applied, out.errors
     assert HELD in world.kg and went in world.kg
+
+
+def test_a_state_said_in_other_words_is_asked_with_the_reading_when_switched_on(tmp_path):
+    """"... and the kitchen light went out": the reading has the pen alone; with
+    ``ask_other_words`` the one states call hears the light off and the reading is asked
+    about with it first, so a "yes" writes both (agent/report/other_words.py)."""
+    text = 'Jerry took the red pen from the living room table and the kitchen light went out.'
+    light = Fact('light_on', ('kitchen_light',))
+    one = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry']]}}
+    hears = {'content': {'1': 'yes'}}  # "The kitchen light is no longer on."
+    world = household_world(tmp_path)
+    assert light in world.kg
+    with FakeOpenAI([one, read_back_reply(0.95)],
+                    answers={**NO_OPTION, 'other_words': hears}) as fake:
+        updater = _updater(world, fake, ask_other_words=True)
+        out = updater.run(text)
+        asked = [r for r in fake.requests if r['response_format']['json_schema']['name']
+                 == 'other_words']
+        assert len(asked) == 1 and 'The kitchen light is no longer on.' in \
+            asked[0]['messages'][-1]['content']
+        assert str(out.status) == 'clarify' and 'says in other words' in out.errors[0]
+        assert out.question.startswith('Just to check: ') and 'kitchen light' in out.question
+        assert HELD not in world.kg  # never written on the model's word alone
+        done = updater.answer('yes')
+    assert done.applied and HELD in world.kg and light not in world.kg
+    # off (the shipped default): no such call, and the pen alone is written at once
+    world2 = household_world(tmp_path / 'b')
+    with FakeOpenAI([one, read_back_reply(0.95)],
+                    answers={**NO_OPTION, 'other_words': hears}) as fake:
+        out2 = _updater(world2, fake).run(text)
+        assert not [r for r in fake.requests
+                    if r['response_format']['json_schema']['name'] == 'other_words']
+    assert out2.applied and HELD in world2.kg and light in world2.kg

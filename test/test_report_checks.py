@@ -11,13 +11,16 @@ import pytest
 
 from l3mp_ros.agent.core.asking import Pending
 from l3mp_ros.agent.core.attempts import DoubtReason, Judged, Verdict
-from l3mp_ros.agent.core.rulings import Act
+from l3mp_ros.agent.core.rulings import Act, enabled
+from l3mp_ros.agent.report.other_words import StateChoice
 from l3mp_ros.agent.report.reading import PartAnswer, Report
 from l3mp_ros.agent.report.report_checks import (
     ActorCheck,
     AskBack,
     Clarify,
+    OtherWords,
     PlaceCheck,
+    unread_ends,
     unread_states,
 )
 from l3mp_ros.agent.report.update import UpdateOutcome, UpdateSettings
@@ -369,3 +372,80 @@ def test_a_hand_over_said_through_pronouns_left_out_of_the_reading_is_unread(wor
     assert unread_states(report(world, text, ('gary', added(TAKEN)))) == {to_jerry}
     assert not unread_states(report(world, text, ('gary', added(to_jerry))))
     assert not unread_states(report(world, text, ('gary', added(TAKEN)), ask_stated=False))
+
+
+# the lights came on: "lit" said in other words (no word of the predicate's own)
+LIGHTS_ON = "Gary went into Jerry's bedroom and the lights came on."
+DARK = Fact('dark', ('jerry_bedroom',))
+
+
+def _says(*yes: str):
+    """A yes/no-each reply: "yes" to the statements containing one of ``yes``, else "no"."""
+    def reply(messages):
+        listed = messages[-1]['content'].split('Statements:\n', 1)[1].splitlines()
+        return {k.split('.', 1)[0]: 'yes' if any(w in k for w in yes) else 'no'
+                for k in listed if k[:1].isdigit()}
+    return reply
+
+
+@covers(OtherWords, AskBack)
+def test_other_words_asks_with_a_state_the_model_hears_in_other_words(world):
+    llm = ScriptedLLM(_says('is now lit'))
+    rep = report(world, LIGHTS_ON, ('gary', added(WENT)), llm=llm, ask_other_words=True)
+    assert enabled(OtherWords(), rep.settings)
+    assert not unread_states(rep) and not AskBack().applies(rep)  # no word of "lit"
+    ruling = ruled(OtherWords(), rep)
+    assert ruling.act is Act.PASS and llm.asked == ['other_words'] and not llm.replies
+    assert rep.other_words == Update.of([], [LIT]) and unread_states(rep) == {LIT}
+    said = [h['other_words'] for h in rep.out.trace.history if 'other_words' in h]
+    assert said == ["Jerry's bedroom is no longer dark.", "Jerry's bedroom is now lit."], said
+    assert rep.out.notes == ["said in other words: Jerry's bedroom is now lit."]
+    asked = ruled(AskBack(), rep)  # never written on the model's word: asked, with it first
+    assert asked.act is Act.ASK and "Jerry's bedroom is lit." in asked.question
+    assert (f'the reading leaves out {LIT.text()}, which the report says in other words'
+            in asked.errors[0])
+    first = Pending.from_json(asked.value).readings[0]
+    assert WENT in first.update.add and LIT in first.update.add and DARK in first.update.remove
+
+
+@covers(OtherWords)
+def test_other_words_keeps_a_reading_the_model_hears_nothing_more_in(world):
+    llm = ScriptedLLM(_says())
+    rep = report(world, LIGHTS_ON, ('gary', added(WENT)), llm=llm, ask_other_words=True)
+    assert ruled(OtherWords(), rep).act is Act.PASS and llm.asked == ['other_words']
+    assert rep.other_words.is_empty() and not AskBack().applies(rep)
+    # switched off (the shipped default): no call at all
+    off = report(world, LIGHTS_ON, ('gary', added(WENT)), llm=ScriptedLLM())
+    assert not enabled(OtherWords(), off.settings)
+    # a state the reading already says is not asked again
+    # a reading that says the room's states already (lit, so no longer dark): no call
+    quiet = ScriptedLLM()
+    told = report(world, LIGHTS_ON, ('gary', added(WENT, LIT)), llm=quiet)
+    assert DARK in told.update.remove
+    assert ruled(OtherWords(), told).act is Act.PASS and quiet.asked == []
+
+
+@covers(OtherWords, AskBack)
+def test_other_words_hears_a_state_end_and_asks_with_its_end(world):
+    # the kitchen is lit in the mini world: "it's gone dark in there" ends it
+    text = 'Gary went into the kitchen and it has gone dark in there.'
+    llm = ScriptedLLM(_says('no longer lit'))
+    rep = report(world, text, ('gary', added(HERE)), llm=llm)
+    kitchen_lit = Fact('lit', ('kitchen',))
+    assert kitchen_lit in rep.r.req.kg, 'the mini world has the kitchen lit'
+    ruled(OtherWords(), rep)
+    assert rep.other_words == Update.of([kitchen_lit], []) and unread_ends(rep) == {kitchen_lit}
+    asked = ruled(AskBack(), rep)
+    assert asked.act is Act.ASK and 'the end of' in asked.errors[0]
+    first = Pending.from_json(asked.value).readings[0]
+    assert kitchen_lit in first.update.remove
+
+
+def test_a_state_said_yes_to_below_the_bar_is_not_taken():
+    lit, dark = (Fact('lit', ('r',)), False), (Fact('dark', ('r',)), True)
+    choice = StateChoice((lit, dark), ('R is now lit.', 'R is no longer dark.'),
+                         (True, True), (0.95, 0.6))
+    assert choice.said(0.8) == Update.of([], [lit[0]])
+    assert choice.said(0.5) == Update.of([dark[0]], [lit[0]])
+    no_odds = StateChoice((lit, dark), ('a', 'b'), (True, False), (None, None))
+    assert no_odds.said(0.99) == Update.of([], [lit[0]])  # no odds: the answer alone

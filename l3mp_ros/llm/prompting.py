@@ -126,13 +126,14 @@ def ask_yes_no(llm: ChatLLM, prompt: str, question: str) -> tuple[bool, Any]:
 YES_NO_TOP = 5  # candidates asked for at each token of a yes/no answer
 
 
-def ask_yes_no_each(llm: ChatLLM, prompt: str, head: str,
-                    statements: list[str]) -> tuple[list[bool], list[float | None], Any]:
+def ask_yes_no_each(llm: ChatLLM, prompt: str, head: str, statements: list[str],
+                    name: str | None = None) -> tuple[list[bool], list[float | None], Any]:
     """Ask yes/no about each of ``statements`` in one call; return (yes, P(yes), reply).
 
     The statements are numbered after ``head`` (the report); the answer is a JSON object
     with one ``"yes"``/``"no"`` per number, in order, so each answer's token odds give its
-    P(yes) (:func:`yes_probabilities`). Raises the client's ``LLMError``.
+    P(yes) (:func:`yes_probabilities`). ``name``: the schema's name (default ``prompt``),
+    which tells apart calls that share a prompt. Raises the client's ``LLMError``.
     """
     keys = [str(i) for i in range(1, len(statements) + 1)]
     schema = {'type': 'object', 'properties': {k: {'enum': ['yes', 'no']} for k in keys},
@@ -141,7 +142,7 @@ def ask_yes_no_each(llm: ChatLLM, prompt: str, head: str,
     messages = [{'role': 'system', 'content': prompt_text(prompt)},
                 {'role': 'user', 'content': f'{head}Statements:\n{listed}Answer:'}]
     extra = {'logprobs': YES_NO_TOP} if getattr(llm, 'supports_logprobs', False) else {}
-    reply = llm.chat(messages, schema=schema, schema_name=prompt,
+    reply = llm.chat(messages, schema=schema, schema_name=name or prompt,
                      max_tokens=8 + 8 * len(keys), **extra)
     data = reply.data if isinstance(reply.data, dict) else {}
     yes = [str(data.get(k, '')).strip().lower().startswith('yes') for k in keys]

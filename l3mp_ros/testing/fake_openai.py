@@ -26,7 +26,8 @@ taking a script item; by default the update pipeline's yes/no confirmations (sch
 ``confirm``) are answered "yes" and the update's place-check questions (schema ``state``)
 get no option, i.e. no evidence either way (pass ``answers={}`` to script both,
 ``answers=NO_OPTION`` to script the confirmations only; with a ``responder`` it answers
-the state questions). Every chat request
+the state questions); the call asking which states a report says in other words (schema
+``other_words``) hears none unless ``answers`` says otherwise. Every chat request
 body is recorded in :attr:`FakeOpenAI.requests`.
 
 ``POST /tokenize`` answers as llama.cpp's server does with ``with_pieces``, with a toy
@@ -50,7 +51,9 @@ Reply = str | dict[str, Any] | Callable[[dict[str, Any]], 'str | dict[str, Any]'
 Responder = Callable[[dict[str, Any]], 'str | dict[str, Any]']
 # a state question (the update's place check) nobody scripted gets no option: no evidence,
 # so scripts written for the free diff and its read-back run unchanged
-NO_OPTION: dict[str, Reply] = {'state': {'content': {'answer': 'none'}}}
+#: the states-in-other-words call (agent/report/other_words.py) hears no state
+HEARS_NONE: dict[str, Reply] = {'other_words': {'content': {}}}
+NO_OPTION: dict[str, Reply] = {'state': {'content': {'answer': 'none'}}, **HEARS_NONE}
 DEFAULT_ANSWERS: dict[str, Reply] = {'confirm': {'content': {'answer': 'yes'}}, **NO_OPTION}
 
 
@@ -181,7 +184,7 @@ class FakeOpenAI:
         self.responder = responder
         if answers is None:  # a responder answers the state questions itself
             answers = {k: v for k, v in DEFAULT_ANSWERS.items()
-                       if not (responder and k in NO_OPTION)}
+                       if not (responder and k in NO_OPTION and k not in HEARS_NONE)}
         self.answers = dict(answers)
         self.requests: list[dict[str, Any]] = []
         self.tokenized: list[str] = []  # the texts POST /tokenize was asked for

@@ -162,14 +162,15 @@ class Runner:
         else:
             self._start(household)
         # the oracle answers a whole report with its gold diff: no part-by-part reading and
-        # no confirmation and no place check (it knows only gold JSON)
+        # no confirmation, no place check, no states-in-other-words call (only gold JSON)
         grounded = self.config.split_clauses and self.oracle is None
         cfg = Config(domain=DOMAIN_PATH, constraints=CONSTRAINTS_PATH,
                      store=str(self.store_path), initial_state='',
                      retriever=self.variant.retriever, engine=self.config.engine,
                      plan_timeout=self.config.plan_timeout,
                      max_attempts=self.config.max_attempts, verify=self.variant.verify,
-                     confirm=self.oracle is None, place_check=self.oracle is None)
+                     confirm=self.oracle is None, place_check=self.oracle is None,
+                     ask_other_words=self.oracle is None)
         self.world = compose.open_world(cfg)
         self._reconcile_store()
         agent = compose.build_agent(
@@ -181,7 +182,7 @@ class Runner:
         if self.report_oracle is not None:  # gold reports: read as the oracle run reads them
             self.updater.llm = self.report_oracle
             us = self.updater.settings
-            us.split_clauses = us.confirm = us.place_check = False
+            us.split_clauses = us.confirm = us.place_check = us.ask_other_words = False
         tp = self.task_planner
         s = tp.settings
         s.resolve_mentions = s.read_back = s.split_clauses = grounded

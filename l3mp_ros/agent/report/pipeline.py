@@ -51,7 +51,7 @@ from .part_checks import (
     Still,
 )
 from .reading import AnswerCheck, PartCheck, ReportCheck
-from .report_checks import ActorCheck, AskBack, Clarify, PlaceCheck
+from .report_checks import ActorCheck, AskBack, Clarify, OtherWords, PlaceCheck
 
 #: one part's answer, in order
 ANSWER_CHECKS: Sequence[AnswerCheck] = (
@@ -84,6 +84,7 @@ REPORT_CHECKS: Sequence[ReportCheck] = (
     PlaceCheck(),  # where is each thing and person named now? both option orders
     ActorCheck(),  # whoever put a thing somewhere is where that place is
     Clarify(),  # a referent that was a guess: the speaker is asked which one
+    OtherWords(),  # states said in other words the reading leaves out: one call (off)
     AskBack(),  # a reading in doubt (denied, unsettled, not sure enough): asked (ask_back)
 )
 

@@ -629,6 +629,8 @@ class Report:
     world: WorldModel
     llm: ChatLLM
     settings: UpdateSettings
+    #: states the report says in other words that the reading leaves out (:mod:`.other_words`)
+    other_words: Update = field(default_factory=lambda: Update.of([], []))
 
     @property
     def update(self) -> Update:

@@ -35,6 +35,8 @@ from ..core.attempts import DoubtReason
 from ..core.decision import ReadingDecision
 from ..core.destinations import worded_gifts, worded_states
 from ..core.rulings import Act, Ruling
+from .other_words import ask as ask_other_words
+from .other_words import candidates as other_candidates
 from .place_questions import amend, check_places, where_after
 from .reading import Report, UpdateOutcome
 from .runner_ups import runner_ups
@@ -198,6 +200,52 @@ def not_sure(out: UpdateOutcome, settings: UpdateSettings) -> bool:
     return out.confidence is not None and out.confidence < settings.ask_below
 
 
+class OtherWords:
+    """States the report says in other words, asked of the model in one call (``ask_other_words``).
+
+    "it's taken for the next hour", "Floor's dry": each one-place state of each named thing
+    that the reading says nothing of is put to the model as the sentence of its change, in
+    one yes/no-each call (:mod:`.other_words`); those it says yes to with P(yes) at least
+    ``other_words_min_yes`` make the reading one that leaves a state out: it is asked about
+    with them first (:class:`AskBack`, :func:`with_states`), never written with them on
+    the model's word alone. A wrong one costs a question (the reading with it is offered
+    first, then the reading without), asked about anyway or not: hence a high bar
+    (docs/decisions.md "States said in other words").
+    """
+
+    name, setting = 'other_words', 'ask_other_words'
+
+    def applies(self, rep: Report) -> bool:
+        """Tell whether there is a verified update a question could complete."""
+        return (not rep.refused and rep.settings.verify and rep.settings.ask_back
+                and rep.out.update is not None)
+
+    def judge(self, rep: Report) -> Ruling:
+        """Ask which states the report says; keep those the reading leaves out."""
+        r = rep.r
+        kg = r.req.kg
+        worded = unread_states(rep)
+        changes = [(f, ends) for f, ends in other_candidates(
+            rep.world, kg, r.req.text, r.req.mentions, rep.update) if f not in worded]
+        if not changes:
+            return Ruling()
+        try:
+            choice = ask_other_words(rep.llm, rep.world, kg, r.req.text, changes,
+                                     rep.out.trace)
+        except LLMError as exc:
+            return Ruling.reject([llm_failure(exc, 'states in other words')])
+        if choice is None:
+            return Ruling()
+        said = choice.said(rep.settings.other_words_min_yes)
+        rep.other_words = said
+        notes = [f'said in other words: {s} (P(yes) {p:.2f})' if p is not None else
+                 f'said in other words: {s}'
+                 for s, y, p in zip(choice.statements, choice.yes, choice.odds, strict=True)
+                 if y]
+        rep.out.notes.extend(notes)  # what the model said, kept on the outcome
+        return Ruling()
+
+
 class AskBack:
     """A reading the read-back denied part of is asked about, not refused (``ask_back``).
 
@@ -220,7 +268,8 @@ class AskBack:
         low = not_sure(rep.out, rep.settings)
         r = rep.r
         return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
-                     or unsaid_of(rep) or moved_unsaid(rep) or unread_states(rep)) or low
+                     or unsaid_of(rep) or moved_unsaid(rep) or unread_states(rep)
+                     or unread_ends(rep)) or low
                 or bool(left_out_of(rep))) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
@@ -245,7 +294,11 @@ class AskBack:
                   *(f'the reading leaves out {e}, which the report names'
                     for e in left_out_of(rep)),
                   *(f'the reading leaves out {f.text()}, which the report says in its words'
-                    for f in sorted(unread_states(rep))),
+                    for f in sorted(unread_states(rep) - rep.other_words.add)),
+                  *(f'the reading leaves out {f.text()}, which the report says in other words'
+                    for f in sorted(rep.other_words.add - rep.update.add)),
+                  *(f'the reading leaves out the end of {f.text()}, which the report says in '
+                    'other words' for f in sorted(unread_ends(rep))),
                   *(f'the reading gives {f.args[0]} a place ({f.text()}), but the report has '
                     f'{f.args[0]} neither act nor go anywhere' for f in moved_unsaid(rep))]
         sure = pending.readings[0].confidence
@@ -335,8 +388,18 @@ def unread_states(rep: Report) -> set[Fact]:
     people = Phrasing(rep.world.domain, kg).proper  # "... and handed it to her": Lisa has it
     gifts = {f for f in worded_gifts(rep.world, kg, r.req.text, r.req.mentions, people)
              if f not in kg}
-    return {f for f in worded_states(rep.world, kg, r.req.text, r.req.mentions) | gifts
-            if f not in rep.update.add}
+    said = worded_states(rep.world, kg, r.req.text, r.req.mentions) | gifts | rep.other_words.add
+    return {f for f in said if f not in rep.update.add}
+
+
+def unread_ends(rep: Report) -> set[Fact]:
+    """Return the states the report says in other words have ended, which the reading keeps.
+
+    "Floor's dry" read without the gym no longer wet (:class:`OtherWords`).
+    """
+    if rep.out.update is None:
+        return set()
+    return {f for f in rep.other_words.remove if f not in rep.update.remove}
 
 
 def with_states(rep: Report, readings: list[Candidate]) -> list[Candidate]:
@@ -347,19 +410,20 @@ def with_states(rep: Report, readings: list[Candidate]) -> list[Candidate]:
     thing whose predicate the report never says (:func:`unsaid_of`: "are dry now" read as
     clean) gives way to the one it says.
     """
-    states = unread_states(rep)
-    if not states:
+    states, ends = unread_states(rep), unread_ends(rep)
+    if not states and not ends:
         return readings
     r, kg, out = rep.r, rep.r.req.kg, []
-    things = {f.args[0] for f in states}
+    things = {f.args[0] for f in states | ends}
     instead = {f for f, _ in unsaid_of(rep) if len(f.args) == 1 and f.args[0] in things}
     for c in readings:
         if c.source == 'answer' and instead:  # "dry now" in place of "clean"
             more = recomposed(kg, rep.world, [
                 *(Update.of(d.stated.remove - instead, d.stated.add - instead) for d in r.done),
-                Update.of([], states)])
+                Update.of(ends, states)])
         else:
-            more = recomposed(kg, rep.world, [c.update, Update.of([], states - c.update.add)])
+            more = recomposed(kg, rep.world, [c.update, Update.of(ends - c.update.remove,
+                                                                  states - c.update.add)])
         if more is not None and more != c.update and all(more != x.update
                                                          for x in (*readings, *out)):
             out.append(Candidate(more, c.confidence, f'{c.source}, with what the words say'))

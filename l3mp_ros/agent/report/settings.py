@@ -32,6 +32,8 @@ class UpdateSettings:
     runner_ups: int = default('runner_ups')  # readings offered from the slots' runners-up
     ask_together: bool = default('ask_together')  # the first question offers every reading
     ask_stated: bool = default('ask_stated')  # a state said in its words left out: asked
+    ask_other_words: bool = default('ask_other_words')  # ... in other words: one call, asked
+    other_words_min_yes: float = default('other_words_min_yes')  # least P(yes) of those
     ask_moved: bool = default('ask_moved')  # a person moved who neither acts nor goes: asked
     settled_places: bool = default('settled_places')  # "went to X": not read back
     fill_needed: bool = default('fill_needed')  # a requires rule's fact the report names
