@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from l3mp_ros.config import Config
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.testing.fake_openai import DEFAULT_ANSWERS
@@ -242,6 +243,8 @@ def test_scripted_llm_through_the_real_client(tmp_path, house):
     assert s['llm_calls'] == total and total - checks == 16 and checks >= 6
     assert s['tokens']['prompt_total'] > 0 and not s['tokens']['estimated']
     assert not wrong
+    # the states-in-other-words call is the shipped default's (off), not the runner's
+    assert runner.updater.settings.ask_other_words is Config().ask_other_words is False
     tasks = [r for r in runner.records if r['kind'] == 'task']  # what the checks did, kept
     assert tasks and all(isinstance(r['notes'], list) for r in tasks)
 

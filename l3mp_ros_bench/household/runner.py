@@ -170,7 +170,7 @@ class Runner:
                      plan_timeout=self.config.plan_timeout,
                      max_attempts=self.config.max_attempts, verify=self.variant.verify,
                      confirm=self.oracle is None, place_check=self.oracle is None,
-                     ask_other_words=self.oracle is None)
+                     **({'ask_other_words': False} if self.oracle is not None else {}))
         self.world = compose.open_world(cfg)
         self._reconcile_store()
         agent = compose.build_agent(
