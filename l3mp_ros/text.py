@@ -101,6 +101,22 @@ def spelt(name: str) -> tuple[str, ...] | None:
     return _SPELT.get(name.lower())
 
 
+def split_name(name: str) -> list[str]:
+    """Return the lower-case words of a PDDL name: ``placed_at_table`` → placed, at, table.
+
+    Parts at underscores, hyphens and spaces (``hung-on`` → hung, on); a name, or a part
+    of one, the reader lower-cased from camel case (``personat``, written ``personAt``;
+    ``chargingdock_1``) splits as it was written (:func:`learn_spellings`). Digits stay
+    with their word (``room201``); see :func:`name_words` for words to match against what
+    people say.
+    """
+    whole = spelt(name)
+    if whole:
+        return list(whole)
+    return [w for part in re.split(r'[_\-\s]+', name.lower()) if part
+            for w in (spelt(part) or (part,))]
+
+
 def learn_spellings(text: str) -> None:
     """Remember how ``text`` (a PDDL domain) wrote its camel-case names, for :func:`name_words`.
 

@@ -51,9 +51,10 @@ Reply = str | dict[str, Any] | Callable[[dict[str, Any]], 'str | dict[str, Any]'
 Responder = Callable[[dict[str, Any]], 'str | dict[str, Any]']
 # a state question (the update's place check) nobody scripted gets no option: no evidence,
 # so scripts written for the free diff and its read-back run unchanged
+STATE_NONE: dict[str, Reply] = {'state': {'content': {'answer': 'none'}}}
 #: the states-in-other-words call (agent/report/other_words.py) hears no state
 HEARS_NONE: dict[str, Reply] = {'other_words': {'content': {}}}
-NO_OPTION: dict[str, Reply] = {'state': {'content': {'answer': 'none'}}, **HEARS_NONE}
+NO_OPTION: dict[str, Reply] = {**STATE_NONE, **HEARS_NONE}
 DEFAULT_ANSWERS: dict[str, Reply] = {'confirm': {'content': {'answer': 'yes'}}, **NO_OPTION}
 
 
@@ -184,7 +185,7 @@ class FakeOpenAI:
         self.responder = responder
         if answers is None:  # a responder answers the state questions itself
             answers = {k: v for k, v in DEFAULT_ANSWERS.items()
-                       if not (responder and k in NO_OPTION and k not in HEARS_NONE)}
+                       if not (responder and k in STATE_NONE)}
         self.answers = dict(answers)
         self.requests: list[dict[str, Any]] = []
         self.tokenized: list[str] = []  # the texts POST /tokenize was asked for

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..text import TITLES, spelt
+from ..text import TITLES, split_name
 from . import english as en
 from .action_reading import DomainWords, rule_action
 from .action_templates import read_step
@@ -57,12 +57,7 @@ def possessive(said: str) -> str:
     return said + ("'" if said.endswith('s') else "'s")
 
 
-def words(name: str) -> list[str]:
-    """Return the words of a name: ``placed_at_table`` → placed, at, table.
-
-    A name the reader lower-cased from camel case (``personat``) splits as it was written.
-    """
-    return list(spelt(name) or ()) or [w for w in re.split(r'[_\-\s]+', name.lower()) if w]
+words = split_name  # the words of a name: ``placed_at_table`` → placed, at, table
 
 
 class Phrasing:

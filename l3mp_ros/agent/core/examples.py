@@ -39,10 +39,11 @@ from typing import Any
 
 import yaml
 
+from ...text import split_name
 from ...world.constraints import Constraints, Rule
 from ...world.domain import DomainSchema
 from ...world.kg import FALSE, TRUE
-from .wording import phrase, split_name
+from .wording import phrase
 
 
 @dataclass

@@ -10,9 +10,7 @@ nothing from any domain.
 
 from __future__ import annotations
 
-import re
-
-from ...text import spelt
+from ...text import split_name
 from ...world.domain import DomainSchema
 from ...world.kg import Fact
 
@@ -25,16 +23,6 @@ def _is_verb(word: str) -> bool:
     """Return whether ``word`` reads as a third-person verb ("rests", "holds")."""
     return (len(word) > 3 and word.endswith('s') and not word.endswith(('ss', 'us', 'is'))
             and word not in _NOT_VERBS)
-
-
-def split_name(name: str) -> list[str]:
-    """Return a name's parts at its underscores and hyphens, camel case at its capitals.
-
-    ``hung-on`` is hung, on; ``personat``, read from ``personAt``, is person, at
-    (:func:`l3mp_ros.text.spelt`).
-    """
-    return [w for part in re.split(r'[_-]+', name) if part
-            for w in (spelt(part) or (part,))]
 
 
 def predicate_words(predicate: str, domain: DomainSchema | None = None) -> list[str]:

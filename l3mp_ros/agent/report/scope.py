@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...retrieval.link import named_fully, named_in
-from ...text import STOPWORDS, name_words, same_root, stem, word_root, words
+from ...text import STOPWORDS, name_words, same_root, split_name, stem, word_root, words
 from ...world.complete import Completion
 from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph, Update
@@ -28,7 +28,6 @@ from ...world.model import WorldModel
 from ..core.clauses import NOUN_STARTERS, SUBJECT_PRONOUNS, SUBORDINATORS, unknown_names
 from ..core.mention_order import named_last
 from ..core.request import Request
-from ..core.wording import split_name
 
 # words by which a part points back at what earlier parts named: "opened it", "in there"
 POINTING_BACK = frozenset({'it', 'its', 'them', 'they', 'their', 'there'})
