@@ -86,6 +86,20 @@ def test_getting_up_and_getting_into_clothes_are_not_going(world):
         assert (got.subject if got else None) == subject, text
 
 
+def test_a_going_that_only_dates_a_state_moves_no_one(world):
+    """ "the first thing she's eaten since she came in": she came in long before the report;
+    "since" first in its sentence gives a reason, and that going is news."""
+    for text, subject in [
+            ('Anna has eaten a biscuit, the first thing since she came into the kitchen.', None),
+            ('Jerry is tired, he has not sat down since Anna went to the kitchen.', None),
+            ('Nothing has moved since Jerry has taken Anna through to the kitchen.', None),
+            ('Since Jerry went to the kitchen, the light is on.', 'jerry'),
+            ('Jerry came into the kitchen, the light was off since the morning.', 'jerry'),
+            ('Jerry has taken Anna through to the kitchen.', 'jerry')]:
+        got = going(world, world.kg, text, mentions_of(world, world.kg, text))
+        assert (got.subject if got else None) == subject, text
+
+
 def test_the_place_right_after_the_last_verb_of_going_is_settled_by_the_words(world):
     from l3mp_ros.agent.core.destinations import settled_places
     from l3mp_ros.world.kg import Fact
@@ -433,6 +447,12 @@ def test_taking_someone_along_to_a_place_is_going_there_for_both(world):
         'jerry', ())
     assert went('Jerry took the red pen to the living room table.') is None
     assert went('Jerry took the red pen from the kitchen.') is None
+    # bringing along: only someone brought makes it a going
+    assert went('Jerry has brought Anna through to the kitchen.') == ('jerry', ('anna',))
+    assert settled('Jerry has brought Anna through to the kitchen.') == {
+        Fact('person_in_room', ('jerry', 'kitchen')), Fact('person_in_room', ('anna', 'kitchen'))}
+    assert went('Jerry brought the red pen out to the kitchen.') is None
+    assert went('Jerry brought the red pen to the living room table.') is None
 
 
 def test_every_place_the_words_settle_on_the_shipped_sets_is_in_the_gold_change():
@@ -504,14 +524,32 @@ def test_the_place_after_a_verb_of_going_is_found_among_what_its_words_named(wor
     from l3mp_ros.agent.core.destinations import destinations
     from l3mp_ros.retrieval.mention import Mention
 
-    text = "Anna went into Jerry's bedroom."
-
-    def read(candidates, named):
-        m = Mention(3, 5, "jerry's bedroom", list(candidates), named=tuple(named))
+    def read(candidates, named, text="Anna went into Jerry's bedroom."):
+        end = len(text.split()) - 1
+        m = Mention(3, end + 1 if end > 3 else 4, ' '.join(text.split()[3:]).rstrip('.'),
+                    list(candidates), named=tuple(named))
         anna = Mention(0, 1, 'anna', ['anna'], named=('anna',))
         return destinations(world, world.kg, text, [anna, m])[-1].candidates
     assert read(['jerry_bedroom_tv'], ['jerry_bedroom', 'jerry_bedroom_tv']) == ['jerry_bedroom']
-    # two places named: none chosen; no place named: as narrowed
-    assert read(['jerry_bedroom_tv'], ['jerry_bedroom', 'anna_bedroom', 'jerry_bedroom_tv']) \
-        == ['jerry_bedroom_tv']
-    assert read(['jerry_bedroom_tv'], ['jerry_bedroom_tv']) == ['jerry_bedroom_tv']
+    # two places named: none chosen; no place named: as narrowed, unless the words hold
+    # the name of one place alone ("Jerry's bedroom")
+    bare = 'Anna went into the bedroom.'
+    assert read(['jerry_bedroom_tv'], ['jerry_bedroom', 'anna_bedroom', 'jerry_bedroom_tv'],
+                bare) == ['jerry_bedroom_tv']
+    assert read(['jerry_bedroom_tv'], ['jerry_bedroom_tv'], bare) == ['jerry_bedroom_tv']
+    assert read(['jerry_bedroom_tv'], ['jerry_bedroom_tv']) == ['jerry_bedroom']
+
+
+def test_the_one_place_whose_name_holds_the_words_said(world):
+    """ "through to the kennels", the word naming the kennels inside the kennel block too:
+    the one place a person can be whose name holds every word said is the place."""
+    from l3mp_ros.agent.core.destinations import place_predicates, worded_place
+    from l3mp_ros.text import stem
+    wheres = place_predicates(world, world.kg, 'jerry')
+
+    def place(text):
+        return worded_place(world, world.kg, [stem(w) for w in text.split()], wheres)
+    assert place('laundry') == 'laundry_room'
+    assert place('the living room') == 'living_room'
+    assert place('bedroom') is None  # Anna's or Jerry's
+    assert place('table') is None  # no place of a person

@@ -71,6 +71,13 @@ _ESCORT = re.compile(
     r"(?:(?!(?:to|into|onto|then)\b)[\w'’]+[,]?\s+){1,6}?"
     r'(?:(?:back|out|over|down|up|round|around|across|through|in|along)\s+)*(?:to|into|onto)\b',
     re.IGNORECASE)
+#: bringing someone somewhere: "brought Mr and Mrs Hughes through to the kennels" (only
+#: with someone brought: "brought the yoghurt out to the packing table" moves the yoghurt)
+_BRING = re.compile(
+    r'\b(?:brought|brings|bringing|bring)\s+'
+    r"(?:(?!(?:to|into|onto|then)\b)[\w'’]+[,]?\s+){1,6}?"
+    r'(?:(?:back|out|over|down|up|round|around|across|through|in|along)\s+)*(?:to|into|onto)\b',
+    re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
 NOT_NAMES = frozenset("""
 monday tuesday wednesday thursday friday saturday sunday january february march april may
@@ -292,6 +299,19 @@ def going_ends(text: str, escort: bool = False) -> list[int]:
     return sorted(ends + [m.end() for m in _ESCORT.finditer(text)]) if escort else ends
 
 
+def bringing_spans(text: str) -> list[tuple[int, int]]:
+    """Return where what each bringing along in ``text`` brings lies, and where it ends.
+
+    Character offsets: "brought Tobi through to" gives the span of "Tobi through to" (a
+    going only when someone is brought: :func:`brought`).
+    """
+    out = []
+    for m in _BRING.finditer(text):
+        verb = re.match(r'\S+\s+', m.group(0))
+        out.append((m.start() + (verb.end() if verb else 0), m.end()))
+    return out
+
+
 def escorted(text: str) -> tuple[str, int, int] | None:
     """Return the words of the first taking along in ``text`` and where what is taken lies.
 
@@ -299,7 +319,20 @@ def escorted(text: str) -> tuple[str, int, int] | None:
     Biscuit through to", and the character span of "Mrs Patel and Biscuit through "); the
     one who took went there too, with whoever of what is taken can be there.
     """
-    found = _ESCORT.search(text)
+    return _along(_ESCORT.search(text))
+
+
+def brought(text: str) -> tuple[str, int, int] | None:
+    """Return the words of the first bringing along in ``text``, as :func:`escorted` does.
+
+    "I've brought Tobi through to the sports hall": who brought him went there too, but
+    only when someone is brought (:func:`.report.subjects.going`); a thing brought to a
+    place may have been sent or carried there alone.
+    """
+    return _along(_BRING.search(text))
+
+
+def _along(found: re.Match[str] | None) -> tuple[str, int, int] | None:
     if found is None:
         return None
     verb = re.match(r'\S+\s+', found.group(0))

@@ -19,7 +19,8 @@ from ...retrieval.mention import DETERMINERS, Mention, word_tokens
 from ...text import STOPWORDS, TITLES, name_words, stem, words
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
-from .clauses import going_ends, named_as_source
+from ...world.phrasing import Phrasing
+from .clauses import bringing_spans, going_ends, named_as_source
 from .wording import predicate_words
 
 AHEAD = 2  # words a destination may start after its verb of going ("to the other ...")
@@ -40,7 +41,7 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
     out = list(mentions)
     said = [stem(w) for w in words(text)]
     tokens = word_tokens(text)
-    for end in going_ends(text, escort=True):
+    for end in going_ends_with(world, kg, text, mentions):
         after = len(words(text[:end]))
         mover = next((m for m in reversed(out) if m.end <= after and m.resolved
                       and place_predicates(world, kg, m.resolved)), None)
@@ -59,6 +60,9 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
                 near.candidates = named  # "through to consult two": the room, not its door
             elif not places and right_after:  # "went into the store room": not its key
                 kind = typed_place(world, kg, said[near.start:near.end], wheres)
+                if kind is None and not set(near.candidates) & proper_things(world, kg):
+                    # not the owner before a place ("into Anna's room": Anna)
+                    kind = worded_place(world, kg, said[near.start:near.end], wheres)
                 if kind is not None:
                     near.candidates = [kind]
             continue
@@ -71,6 +75,49 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
             new = Mention(k, k + 1, said[k], places, surface=text[tokens[k][0]:tokens[k][1]])
             out = sorted([*out, new], key=lambda m: m.start)
     return out
+
+
+def proper_things(world: WorldModel, kg: KnowledgeGraph) -> set[str]:
+    """Return the entities said by their names (people, named animals)."""
+    proper = Phrasing(world.domain, kg).proper
+    return {e for e, kind in kg.entities.items() if kind in proper}
+
+
+def worded_place(world: WorldModel, kg: KnowledgeGraph, said: Sequence[str],
+                 wheres: Collection[str]) -> str | None:
+    """Return the one place whose name holds every word said of it, else None.
+
+    "brought Mr and Mrs Hughes through to the kennels": the kennels a person can be in is
+    the kennel block, the one such place whose name holds "kennel" (the word names the
+    kennels inside it too, where no person is).
+    """
+    own = {w for w in said if w not in DETERMINERS and w not in STOPWORDS}
+    if not own:
+        return None
+    fits = [n for n in kg.entities if is_place(world, kg, n, wheres)
+            and own <= {stem(w) for w in name_words(n)}]
+    return fits[0] if len(fits) == 1 else None
+
+
+def going_ends_with(world: WorldModel, kg: KnowledgeGraph, text: str,
+                    mentions: Sequence[Mention]) -> list[int]:
+    """Return where each verb of going or taking along ends, and each bringing of someone.
+
+    "brought Mr and Mrs Hughes through to the kennels" goes there; "brought the book to
+    the table" does not: someone said by name must stand among what is brought.
+    """
+    ends = going_ends(text, escort=True)
+    spans = bringing_spans(text)
+    if not spans:
+        return ends
+    proper = proper_things(world, kg)
+    tokens = word_tokens(text)
+    for start, end in spans:
+        first = sum(1 for t in tokens if t[1] <= start)
+        last = sum(1 for t in tokens if t[0] < end)
+        if any(first <= m.start and m.end <= last and m.resolved in proper for m in mentions):
+            ends.append(end)
+    return sorted(ends)
 
 
 def typed_place(world: WorldModel, kg: KnowledgeGraph, said: Sequence[str],
@@ -143,7 +190,7 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
     "into" ("went into the cold room and brought the yoghurt out to the packing table" is
     not settled).
     """
-    ends = going_ends(text, escort=True)
+    ends = going_ends_with(world, kg, text, mentions)
     if not ends or not movers:
         return set()
     said = [stem(w) for w in words(text)]

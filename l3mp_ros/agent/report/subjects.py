@@ -23,11 +23,12 @@ from ...world.model import WorldModel
 from ..core.clauses import (
     NOUN_STARTERS,
     SUBJECT_PRONOUNS,
+    brought,
     escorted,
     goes_somewhere,
     named_as_source,
 )
-from ..core.destinations import is_place, place_predicates
+from ..core.destinations import is_place, place_predicates, proper_things
 from .scope import Scope
 
 
@@ -72,6 +73,21 @@ PARTICIPLE_LEAD = frozenset('after before having on upon'.split())
 # words that may stand before the verb of a clause whose subject is left out ("and then
 # came back in"): the subject is the one of the clause before
 ELIDED_LEAD = frozenset('then and also later soon just straight quickly finally'.split())
+
+
+#: a clause of time that dates what the sentence says from a going long before the report
+DATING = frozenset('since'.split())
+
+
+def dated(lead: Sequence[str]) -> bool:
+    """Tell whether a verb of going after ``lead`` (its sentence's words) only dates a state.
+
+    "Ginger's eaten a bit of chicken, first thing she's touched since she came in": she
+    came in before all this, so the report moves no one. The word of time stands within
+    the three words before the verb (its subject between), never first in the sentence,
+    where "since" gives a reason ("Since Tom went out, I've fed the dogs").
+    """
+    return any(w.lower() in DATING for w in lead[1:][-3:])
 
 
 def _named(mentions: Sequence[Mention]) -> list[Mention]:
@@ -240,6 +256,14 @@ def _sentence_start(text: str, verb: str) -> int:
     return len(words(text[:ends[-1]])) if ends else 0
 
 
+def sentence_start(text: str, k: int) -> int:
+    """Return the index of the first word of the sentence word ``k`` of ``text`` is in."""
+    ends = [n for m in SENTENCE_END.finditer(text)
+            if (n := len(words(text[:m.start() + 1]))) <= k
+            and (text[:m.start()].split() or [''])[-1].lower() not in TITLES]
+    return ends[-1] if ends else 0
+
+
 def _after_verb(text: str, verb: str) -> int:
     """Return the index of the word right after ``verb`` in ``text`` ("Maureen's back in")."""
     return len(words(text[:text.lower().find(verb.lower()) + len(verb)]))
@@ -264,6 +288,8 @@ def _going_subject(world: WorldModel, kg: KnowledgeGraph, text: str,
     after = _after_verb(text, verb)
     base = _sentence_start(text, verb)  # "... for him to watch. It's back in the locker"
     lead = lead[base:]
+    if dated(lead):
+        return None  # "the first thing she's eaten since she came in": long ago
     back = ' back ' in f' {verb.lower()} ' and verb.lower().split()[0] in BEING
     if (verb.lower().startswith(('got ', 'gets ')) or back) \
             and _not_a_place(world, kg, mentions, after, strict=back):
@@ -314,14 +340,20 @@ def _escort(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence
     pushes or pulls a thing somewhere goes with it. The place must be one the taker can be
     in ("brought the yoghurt out to the packing table" is no going); the taker is the
     leading subject of the verb's sentence, or ``actor`` for a part that starts with its
-    verb ("... and taken him back out to reception").
+    verb ("... and taken him back out to reception"). Bringing along is such a report only
+    when someone, said by name, is brought ("brought Mr and Mrs Hughes through to the
+    kennels"; :func:`.clauses.brought`).
     """
-    got = escorted(text)
+    got, bringing = escorted(text), False
+    if got is None:
+        got, bringing = brought(text), True
     if got is None:
         return None
     verb, start, end = got
     at = len(words(text[:text.lower().find(verb.lower())]))
     base = _sentence_start(text, verb)
+    if dated(words(text)[base:at]):
+        return None  # "... since we brought her in": long ago
     mentions = [m for m in mentions if m.start >= base]
     first = mentions[0] if mentions else None
     said = words(text)
@@ -345,6 +377,8 @@ def _escort(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence
     taken = [m.resolved for m in mentions if span[0] <= m.start and m.end <= span[1]
              and m.resolved and m.resolved != taker
              and is_place(world, kg, place.resolved, _places(world, kg, m.resolved))]
+    if bringing and not set(taken) & proper_things(world, kg):
+        return None  # "brought the yoghurt out to the packing table": no one went along
     places = wheres.union(*(_places(world, kg, e) for e in taken))
     return GoingSubject(taker, verb, frozenset(places), tuple(dict.fromkeys(taken)),
                         elided=taker != (first.resolved if first else None))
