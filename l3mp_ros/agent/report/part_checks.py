@@ -27,6 +27,7 @@ from ..core.destinations import (
     settled_wearing,
 )
 from ..core.rulings import Act, Ruling
+from ..core.switching import switched
 from .answer_checks import Where
 from .read_back import StatedReadBack
 from .reading import PartAnswer
@@ -302,6 +303,8 @@ class ReadBack:
             said = r.req.mentions_in(a.part) if r.several else r.req.mentions
             settled |= settled_states(a.world, a.part if r.several else r.req.text, said,
                                       a.got.value.stated.add)
+            settled |= switched(a.world, r.req.kg, a.part if r.several else r.req.text,
+                                said)[0] & a.got.value.stated.add  # "put the fan on"
             # what the last clause's actor took or put, whichever part's answer gives it
             # ("After going to his room | Victor grabbed the book": the first answers both)
             last = r.parts[-1] if r.several else r.req.text

@@ -35,6 +35,7 @@ from ..core.attempts import DoubtReason
 from ..core.decision import ReadingDecision
 from ..core.destinations import worded_gifts, worded_states
 from ..core.rulings import Act, Ruling
+from ..core.switching import switched
 from .other_words import ask as ask_other_words
 from .other_words import candidates as other_candidates
 from .place_questions import amend, check_places, where_after
@@ -389,17 +390,24 @@ def unread_states(rep: Report) -> set[Fact]:
     gifts = {f for f in worded_gifts(rep.world, kg, r.req.text, r.req.mentions, people)
              if f not in kg}
     said = worded_states(rep.world, kg, r.req.text, r.req.mentions) | gifts | rep.other_words.add
+    said |= switched(rep.world, kg, r.req.text, r.req.mentions)[0]  # "put the fan on"
     return {f for f in said if f not in rep.update.add}
 
 
 def unread_ends(rep: Report) -> set[Fact]:
-    """Return the states the report says in other words have ended, which the reading keeps.
+    """Return the states the report says have ended, which the reading keeps.
 
-    "Floor's dry" read without the gym no longer wet (:class:`OtherWords`).
+    "Floor's dry" read without the gym no longer wet (:class:`OtherWords`); "knocked the
+    lights off" read without the lights no longer on (``ask_stated``,
+    :func:`~..core.switching.switched`).
     """
     if rep.out.update is None:
         return set()
-    return {f for f in rep.other_words.remove if f not in rep.update.remove}
+    ends = set(rep.other_words.remove)
+    if rep.settings.ask_stated:
+        r = rep.r
+        ends |= switched(rep.world, r.req.kg, r.req.text, r.req.mentions)[1]
+    return {f for f in ends if f not in rep.update.remove}
 
 
 def with_states(rep: Report, readings: list[Candidate]) -> list[Candidate]:
