@@ -452,6 +452,11 @@ def test_a_state_said_to_go_on_is_no_change_left_out(tmp_path):
     ("Jerry put the red pen on Anna's bedroom table with the juice glass.", True),
     # no "with": named as something the report does, whatever it already is
     ("Jerry put the red pen and the blue pen on Anna's bedroom table.", True),
+    # "with" the company of another place of its sentence: taken along, not left there
+    ("Jerry went to the kitchen with the blue pen. He put the red pen on Anna's bedroom "
+     "table.", True),
+    ("Jerry went to the kitchen. He put the red pen on Anna's bedroom table with the blue "
+     "pen.", False),
 ])
 def test_company_already_where_a_thing_goes_is_no_thing_left_out(tmp_path, text, left):
     from l3mp_ros.agent.report.whole import left_out
@@ -614,3 +619,53 @@ def test_a_later_reading_that_drops_what_the_answer_said_of_a_thing_asks_about_i
     kept = [c for c in about if MOVED not in c.update.add]
     assert kept and WAS in kept[0].option().add  # "Jerry is still in the living room"
     assert all(c.update != pen_only or c.about for c in got)  # never the pen alone
+
+
+@pytest.mark.parametrize('text,things', [
+    # a verb, the thing, the state it is left in, the clause's end
+    ("Jerry went to the kitchen and left Anna's bedroom window open.", ['anna_bedroom_window']),
+    ("Jerry pushed Anna's bedroom window open, so the room is cool.", ['anna_bedroom_window']),
+    # a place follows, the thing is the subject, or a preposition's object
+    ("Jerry pushed Anna's bedroom window open to the garden.", []),
+    ("Anna's bedroom window is open now.", []),
+    ("Jerry sat by Anna's bedroom window up there.", []),
+    # a person is no thing left in a state
+    ('Jerry got Anna up, then went to the kitchen.', []),
+])
+def test_a_thing_a_verb_leaves_in_a_state_is_found(tmp_path, text, things):
+    from l3mp_ros.agent.report.whole import resulted
+    world = household_world(tmp_path)
+    assert resulted(_reading(world, text)) == things
+
+
+def test_a_reading_that_leaves_out_a_thing_left_in_a_state_is_not_whole(tmp_path):
+    """ "left Anna's bedroom window up" (a sash window, open): the word is not the
+    predicate's own, yet the verb leaves the window in a state; a reading with Jerry's move
+    alone leaves it out, and its states are offered, not Jerry's move alone."""
+    from l3mp_ros.agent.report.whole import left_out, nearby, offered, sources, states_of
+    world = household_world(tmp_path)
+    r = _reading(world, "Jerry went to the kitchen and left Anna's bedroom window up.")
+    moved = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
+    assert 'anna_bedroom_window' in left_out(r, moved)
+    got = offered(r, moved, 'anna_bedroom_window', nearby(r), states_of(r, moved), sources(r))
+    assert got is not None
+    assert Fact('window_open', ('anna_bedroom_window',)) in {
+        f for _, said, _, _ in got.readings for f in said.add}
+
+
+def test_a_reading_without_denied_facts_keeps_what_the_report_checks_added(tmp_path):
+    """The parts' answer put the pen on Anna's bedroom table (denied); a report check
+    then placed Jerry, who went there. Without the pen the reading keeps Jerry's move:
+    it was no part's answer, and dropping it loses what the report says of him."""
+    from l3mp_ros.agent.core.asking import without
+    from l3mp_ros.world.complete import Completion
+    world = household_world(tmp_path)
+    done = [Completion(Update.of([], [PEN_THERE]))]  # the removal is the rules'
+    checked = Update.of([], [MOVED])
+    assert without(world.kg, world, done, {PEN_THERE}) is None  # nothing left
+    rest = without(world.kg, world, done, {PEN_THERE}, checked)
+    assert rest is not None and MOVED in rest.add and WAS in rest.remove
+    assert PEN_THERE not in rest.add and PEN_HERE not in rest.remove
+    # with nothing denied, the parts and the checks' addition together
+    both = without(world.kg, world, done, set(), checked)
+    assert both is not None and {PEN_THERE, MOVED} <= both.add

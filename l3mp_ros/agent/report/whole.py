@@ -24,12 +24,13 @@ model call.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ...retrieval.mention import DETERMINERS
+from ...retrieval.mention import DETERMINERS, word_tokens
 from ...retrieval.mention_lists import owners_only, possessors
 from ...text import STOPWORDS, WORD_RE, folded, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
@@ -41,6 +42,7 @@ from ..core.clauses import goes_somewhere
 from ..core.destinations import is_place, place_predicates
 from .context import changing
 from .scope import STATIVE, state_words
+from .subjects import sentence_start
 
 if TYPE_CHECKING:
     from ...retrieval.mention import Mention
@@ -167,14 +169,20 @@ def company(r: Reading, m: Mention, things: Sequence[str], update: Update) -> bo
     "set three's back in the nearside locker with the other two sets": "with" stands
     between ``m`` and the mention before it (or before a list ``m`` ends: "with the
     phone and the blue pen"), and each of ``things`` (what ``m`` may mean) already is
-    where an added fact puts something else: the sets are there, not moved.
+    where an added fact puts something else, a place named before ``m`` in its sentence:
+    the sets are there, not moved. "Harold's gone out to the car park with his bag. He
+    left the key inside locker 11": the bag in locker 11 is no company of the key.
     """
     said = [w.lower() for w in words(r.req.text)]
     if not things or not _led_by_with(said, r.req.mentions, m.start):
         return False
     places = r.req.world.constraints.place_predicates(exactly=False)
     kg = r.req.kg
-    put = {f.args[1] for f in update.add if f.predicate in places and len(f.args) == 2}
+    first = sentence_start(r.req.text, m.start)
+    before = {c for o in r.req.mentions if first <= o.start and o.end <= m.start
+              for c in ([o.resolved] if o.resolved else o.candidates)}
+    put = {f.args[1] for f in update.add if f.predicate in places and len(f.args) == 2
+           and f.args[1] in before}
     return all(any(f.predicate in places and f.args[0] == e and f.args[1:] and f.args[1] in put
                    and f not in update.remove for f in kg.facts_of(e)) for e in things)
 
@@ -503,12 +511,59 @@ def skipped_things(r: Reading) -> list[str]:
 def states_of(r: Reading, update: Update) -> dict[str, frozenset[str] | None]:
     """Return the things whose one-place facts count, and which (None: every one).
 
-    Every one for the things a part read as no change names; those the report says in
-    words and ``update`` does not (:func:`said_states`) for the rest.
+    Every one for the things a part read as no change names, and for the things a verb
+    leaves in a new state (:func:`resulted`: "put the front shutter up"); those the report
+    says in words and ``update`` does not (:func:`said_states`) for the rest.
     """
     out: dict[str, frozenset[str] | None] = dict(said_states(r, update))
-    out.update({e: None for e in (*r.idle, *skipped_things(r)) if e})
+    out.update({e: None for e in (*r.idle, *skipped_things(r), *resulted(r)) if e})
     return out
+
+
+#: words that say the state a verb leaves its object in: "put the shutter up", "left the
+#: door open", "got the dryer going"
+RESULTS = frozenset('up down open shut closed off on out clean dry wet ready full empty '
+                    'going running locked unlocked'.split())
+#: words after which a thing is no verb's object ("at the forecourt", "and the van")
+NOT_VERBS = frozenset('and or but at in on to into onto from with by of for off out over '
+                      'through under near behind beside inside outside about than as'.split())
+_CLAUSE_END = re.compile(r'[,.;:!?()\u2013\u2014-]')
+
+
+def resulted(r: Reading) -> list[str]:
+    """Return the things a verb leaves in a state, in the order said.
+
+    "I've put the front shutter up so they can look": a verb, the thing (determiners and
+    owners before it), then one word of :data:`RESULTS` that ends the clause (a comma, a
+    full stop, "so", "and", the end). Not a person (said by name), not a thing after a
+    preposition ("sat at the table up there").
+    """
+    kg, text = r.req.kg, r.req.text
+    tokens = word_tokens(text)
+    said = [t[2] for t in tokens]
+    people = Phrasing(r.req.world.domain, kg).proper
+    out: list[str] = []
+    for m in sorted(r.req.mentions, key=lambda m: m.start):
+        e, k = m.resolved, m.end
+        if not e or m.part is not None or kg.entities.get(e) in people or k >= len(said) \
+                or said[k] not in RESULTS:
+            continue
+        if k + 1 < len(said) and not _CLAUSE_END.search(text[tokens[k][1]:tokens[k + 1][0]]) \
+                and said[k + 1] not in CLAUSE_WORDS:
+            continue  # "put the pen up on the shelf": a place follows
+        j = m.start
+        while j and (said[j - 1] in DETERMINERS or said[j - 1].endswith("'s")):
+            j -= 1
+        if j == 0 or said[j - 1] in NOT_VERBS or _CLAUSE_END.search(
+                text[tokens[j - 1][1]:tokens[j][0]]):
+            continue  # the clause's subject, or the object of a preposition
+        if e not in out:
+            out.append(e)
+    return out
+
+
+#: words that may start the next clause right after a result ("up so they can look")
+CLAUSE_WORDS = frozenset('so and but then because while when as now again too'.split())
 
 
 def changeable_of(r: Reading) -> frozenset[str]:
