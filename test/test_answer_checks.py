@@ -101,10 +101,27 @@ def test_no_change_leaves_an_answer_that_states_something(world):
 
 @covers(NoChange)
 def test_no_change_stops_an_empty_answer(world):
-    d = draft(world, GOING, completed=False)
+    d = draft(world, 'Gary read the dune book.', completed=False)
     ruling = ruled(NoChange(), d)
     assert ruling.act is Act.STOP and ruling.verdict is Verdict.NO_CHANGE
     assert ruling.errors == [NO_CHANGE] and ruling.value is None
+
+
+@covers(NoChange)
+def test_an_empty_answer_to_a_going_the_words_place_takes_that_place(world):
+    # "Gary went into Jerry's bedroom" answered with nothing: the words say where he went
+    d = draft(world, GOING, completed=False)
+    assert d.q.worded == {WENT}
+    ruling = ruled(NoChange(), d)
+    assert ruling.act is Act.AMEND and ruling.doubts == [DoubtReason.AMENDED]
+    assert WENT in ruling.value.update.add and HERE in ruling.value.update.remove
+    assert d.q.placed == {WENT}
+    # a going that may not have happened is no change the words give
+    for text in ("Gary will go into Jerry's bedroom.", "Gary didn't go into Jerry's bedroom.",
+                 "If Gary went into Jerry's bedroom, the light is on.",
+                 "Gary wants to go into Jerry's bedroom."):
+        d = draft(world, text, completed=False)
+        assert ruled(NoChange(), d).act is Act.STOP, text
 
 
 @covers(Restated)
@@ -219,6 +236,35 @@ def test_going_leaves_a_subject_an_earlier_part_already_put_where_this_part_name
               Update.of([], [LIT]))
     d.take(ruled(Complete(), d))
     assert taken_before(d.q) == set() and Going().applies(d)
+
+
+@covers(Going)
+def test_going_back_where_no_option_names_is_going_back_where_one_was(world):
+    # "Gary came back in for the dune book, then went back out to his car": no place is
+    # named for the second going; Gary went back to where he was before the report
+    text = 'Gary came back in for the dune book, then Gary went back out to his car.'
+    parts = ['Gary came back in for the dune book', 'then Gary went back out to his car.']
+    s = UpdateSettings()
+    r = reading(world, text, parts, s)
+    r.earlier |= named_in(world.kg, parts[0])
+    r.accept(Completion(Update.of([HERE], [WENT]), implied=[(HERE, 'agent_room')]), 'gary')
+    d = Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
+              Update.of([], [LIT]))
+    d.take(ruled(Complete(), d))
+    assert d.q.going is not None and d.q.going.subject == 'gary'
+    ruling = ruled(Going(), d)
+    assert ruling.act is Act.AMEND and HERE in ruling.value.update.add
+    assert WENT in ruling.value.update.remove and d.q.llm.asked == []
+    # a going that is not back: no place to take, the answer goes back to the model
+    text = 'Gary came back in for the dune book, then Gary went out to his car.'
+    parts = ['Gary came back in for the dune book', 'then Gary went out to his car.']
+    r = reading(world, text, parts, s)
+    r.earlier |= named_in(world.kg, parts[0])
+    r.accept(Completion(Update.of([HERE], [WENT]), implied=[(HERE, 'agent_room')]), 'gary')
+    d = Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
+              Update.of([], [LIT]))
+    d.take(ruled(Complete(), d))
+    assert ruled(Going(), d).act is Act.REJECT
 
 
 @covers(Going)

@@ -10,6 +10,7 @@ from the next answer, or stops the reading with a verdict (no change, a restatem
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ...llm.protocol import LLMError
@@ -61,7 +62,12 @@ class Complete:
 
 
 class NoChange:
-    """An answer stating nothing ends the part: no change the domain can represent."""
+    """An answer stating nothing ends the part: no change the domain can represent.
+
+    Unless the part says in its words where its subjects went ("The Hughes family have
+    just come in to reception": :attr:`.reading.PartQuestion.worded`, one place for each,
+    no word of what may only happen before the verb): that is the part's change.
+    """
 
     name, setting = 'no_change', None
 
@@ -70,8 +76,44 @@ class NoChange:
         return d.stated.is_empty()
 
     def judge(self, d: Draft) -> Ruling:
-        """End the part: no change."""
+        """End the part: no change; or take the places its words give those who went."""
+        went = worded_going(d.q)
+        if went:
+            completion = d.q.complete(Update.of([], went))
+            completion.notes.extend(f'{f.text()}: the place the words name right after '
+                                    f'{f.args[0]} went (the answer stated nothing)'
+                                    for f in sorted(went))
+            d.q.placed |= went
+            return Ruling.amend(completion, doubt=DoubtReason.AMENDED)
         return Ruling.stop(Verdict.NO_CHANGE, None, [NO_CHANGE])
+
+
+#: words before a verb of going that say it may not have happened ("will come in to ...")
+NOT_DONE = frozenset("will would shall should can could may might must if unless when "
+                     "once before about supposed ll d going want wants wanted hope "
+                     "not never n't".split())
+
+
+def worded_going(q: PartQuestion) -> frozenset[Fact]:
+    """Return the places the words give every subject of the part's going, else nothing.
+
+    One place each (:attr:`.reading.PartQuestion.worded`), that does not hold yet, and
+    no word of :data:`NOT_DONE` before the verb in its sentence.
+    """
+    going = q.going
+    if going is None or not q.worded:
+        return frozenset()
+    subjects = [going.subject, *going.others]
+    placed = [[f for f in q.worded if f.args[0] == s] for s in subjects]
+    if any(len(p) != 1 or p[0] in q.kg for p in placed):
+        return frozenset()
+    low = q.report.lower()
+    at = low.find(going.words.lower())
+    head = re.split(r'[.!?]\s', low[:max(0, at)])[-1]  # its sentence, before the verb
+    if at < 0 or {w.lower() for w in words(head)} & NOT_DONE or "n't" in head \
+            or "'ll" in head:
+        return frozenset()
+    return frozenset(p[0] for p in placed)
 
 
 class Restated:
@@ -331,7 +373,9 @@ class Where:
         "as before" is where it was before the whole report (it may have come back) and
         the earlier part's place is one option among the others. A place the part's words
         name right after its verb of going (:attr:`.reading.PartQuestion.worded`) is taken
-        without a call.
+        without a call. A subject an earlier part moved who went "back" somewhere no
+        option names ("popped back in to hang the keys up, then went back out to his
+        lorry") is where it was before the report.
         """
         found: set[Fact] = set()
         for subject in self.q.going.unplaced(stated):
@@ -359,6 +403,13 @@ class Where:
             asked = where_question(q.world, kg, phrasing, subject,
                                    as_said(phrasing, subject, q.ctx.written), group,
                                    [*refs, *near])
+            if asked is None and kg is not q.kg and self.went_back():
+                back = frozenset(f for f in kg.facts_of(subject) if f.predicate in group
+                                 and f.args[0] == subject)
+                if back:  # "popped back in to hang the keys up, then went back out"
+                    q.trace.history.append({'state': f'Where is {subject} after the report?',
+                                            'back': sorted(f.text() for f in back)})
+                    return back
             if asked is None:
                 continue
             if kg is q.kg and len(asked.options) == 2 and not self.left_from(asked.facts[1]):
@@ -376,6 +427,10 @@ class Where:
             if q.answered[key]:
                 return q.answered[key]
         return None
+
+    def went_back(self) -> bool:
+        """Tell whether the verb of going says the subject went back ("went back out")."""
+        return 'back' in self.q.going.words.lower().split()
 
     def left_from(self, facts: frozenset[Fact]) -> bool:
         """Tell whether the report names one of these places as where someone came from.
