@@ -401,7 +401,9 @@ def test_unreachable_llm_stops_the_run_without_judging(tmp_path, house):
 @pytest.mark.parametrize('speaker', ['gold', 'none'])
 def test_a_speaker_answers_the_questions_a_report_asks(tmp_path, house, speaker):
     """Issue 58: the read-back denies every stated fact, so each report asks whether its
-    reading is right; the gold speaker says yes from the truth, nobody leaves it out."""
+    reading is right; the gold speaker says yes from the truth, nobody leaves it out. A
+    report whose words settle all it states ("Megan turned on the light": switched on in
+    words) is not read back, so it is written without a question."""
     steps: dict[str, Step] = {}
     oracle = OracleLLM()
 
@@ -416,10 +418,14 @@ def test_a_speaker_answers_the_questions_a_report_asks(tmp_path, house, speaker)
     runner, _ = _recording_run(cfg, tmp_path / speaker, house, responder, denied, steps)
     changes = [r for r in runner.records if r['kind'] == 'change']
     s = runner.summary()
+    worded = [r for r in changes if re.search(r'\b(?:turned|switched)\b', r['text'])
+              and len(r['gold_diff']['add']) + len(r['gold_diff']['remove']) == 1]
+    asking = [r for r in changes if r not in worded]
+    assert asking and all(r['applied'] and r['diff_correct'] and not r['asked'] for r in worded)
     if speaker == 'gold':
-        assert all(r['asked'] >= 1 and r['diff_correct'] for r in changes), changes
-        assert s['questions'] >= len(changes) and s['changes_asked'] == len(changes)
+        assert all(r['asked'] >= 1 and r['diff_correct'] for r in asking), changes
+        assert s['questions'] >= len(asking) and s['changes_asked'] == len(asking)
         assert s['state_change_success'] == 1.0
     else:
-        assert all(r['asked'] == 0 and not r['applied'] for r in changes)
+        assert all(r['asked'] == 0 and not r['applied'] for r in asking)
         assert s['questions'] == 0 and s['state_change_success'] < 1.0

@@ -64,9 +64,11 @@ class Complete:
 class NoChange:
     """An answer stating nothing ends the part: no change the domain can represent.
 
-    Unless the part says in its words where its subjects went ("The Hughes family have
-    just come in to reception": :attr:`.reading.PartQuestion.worded`, one place for each,
-    no word of what may only happen before the verb): that is the part's change.
+    Unless a part of several says in its words where its subjects went ("The Hughes family
+    have just come in to reception, they're here about Luna": :attr:`.reading.
+    PartQuestion.worded`, one place for each, no word of what may only happen before the
+    verb): that is the part's change. A report of one part the model reads as nothing
+    stays nothing: the words complete a reading, they do not replace it.
     """
 
     name, setting = 'no_change', None
@@ -95,13 +97,13 @@ NOT_DONE = frozenset("will would shall should can could may might must if unless
 
 
 def worded_going(q: PartQuestion) -> frozenset[Fact]:
-    """Return the places the words give every subject of the part's going, else nothing.
+    """Return the places the words give every subject of a part's going, else nothing.
 
-    One place each (:attr:`.reading.PartQuestion.worded`), that does not hold yet, and
-    no word of :data:`NOT_DONE` before the verb in its sentence.
+    Only a part of several; one place each (:attr:`.reading.PartQuestion.worded`), that
+    does not hold yet, and no word of :data:`NOT_DONE` before the verb in its sentence.
     """
     going = q.going
-    if going is None or not q.worded:
+    if going is None or not q.worded or q.scope is None:  # (no scope: a report of one part)
         return frozenset()
     subjects = [going.subject, *going.others]
     placed = [[f for f in q.worded if f.args[0] == s] for s in subjects]
