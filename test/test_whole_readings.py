@@ -651,21 +651,3 @@ def test_a_reading_that_leaves_out_a_thing_left_in_a_state_is_not_whole(tmp_path
     assert got is not None
     assert Fact('window_open', ('anna_bedroom_window',)) in {
         f for _, said, _, _ in got.readings for f in said.add}
-
-
-def test_a_reading_without_denied_facts_keeps_what_the_report_checks_added(tmp_path):
-    """The parts' answer put the pen on Anna's bedroom table (denied); a report check
-    then placed Jerry, who went there. Without the pen the reading keeps Jerry's move:
-    it was no part's answer, and dropping it loses what the report says of him."""
-    from l3mp_ros.agent.core.asking import without
-    from l3mp_ros.world.complete import Completion
-    world = household_world(tmp_path)
-    done = [Completion(Update.of([], [PEN_THERE]))]  # the removal is the rules'
-    checked = Update.of([], [MOVED])
-    assert without(world.kg, world, done, {PEN_THERE}) is None  # nothing left
-    rest = without(world.kg, world, done, {PEN_THERE}, checked)
-    assert rest is not None and MOVED in rest.add and WAS in rest.remove
-    assert PEN_THERE not in rest.add and PEN_HERE not in rest.remove
-    # with nothing denied, the parts and the checks' addition together
-    both = without(world.kg, world, done, set(), checked)
-    assert both is not None and {PEN_THERE, MOVED} <= both.add

@@ -133,19 +133,15 @@ def confidence(stated: set[Fact], left_out: set[Fact], odds: dict[Fact, float],
     return min(probs, default=1.0)
 
 
-def without(kg: KnowledgeGraph, world: WorldModel, done: list[Completion], denied: set[Fact],
-            after: Update | None = None) -> Update | None:
+def without(kg: KnowledgeGraph, world: WorldModel, done: list[Completion], denied: set[Fact]
+            ) -> Update | None:
     """Return the parts' net change with the ``denied`` stated facts left out, or None.
 
     Each part's stated change loses those facts and is completed by the rules on the graph
-    the parts before it left; ``after`` (what the report's checks added once the parts
-    were read: a place asked for someone who went) follows them, less the same facts.
-    None when what is left is empty or does not verify.
+    the parts before it left; None when what is left is empty or does not verify.
     """
-    parts = [Update.of(c.stated.remove - denied, c.stated.add - denied) for c in done]
-    if after is not None and not after.is_empty():
-        parts.append(Update.of(after.remove - denied, after.add - denied))
-    return recomposed(kg, world, parts)
+    return recomposed(kg, world, [Update.of(c.stated.remove - denied, c.stated.add - denied)
+                                  for c in done])
 
 
 def with_back(kg: KnowledgeGraph, world: WorldModel, done: list[Completion],

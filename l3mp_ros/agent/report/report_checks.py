@@ -342,21 +342,14 @@ class AskBack:
         drops += [(r.unsure | (group - {kept}), f'only {kept.text()} of {kept.args[0]}')
                   for group in r.choices for kept in sorted(group)]
         went = goers(rep)
-        # what the report checks added once the parts were read ("Ms Adeyemi's taken them
-        # round to the forecourt": her place, asked), kept when other facts are dropped
-        # from parts that still say something
-        parts = r.req.kg.diff_to(r.work)
-        checked = Update.of(set(), rep.update.add - parts.add)
         for drop, source in drops:
             rest = without(r.req.kg, world, r.done, drop)
-            if rest is not None and not checked.is_empty():
-                rest = without(r.req.kg, world, r.done, drop, checked) or rest
             if rest is not None and went & placed(rep.update) - placed(rest):
                 continue  # "Liam's taken his blanket through to ...": Liam went somewhere
             if rest is not None and all(rest != x.update for x in readings):
                 sure = confidence(stated - drop, drop & stated, odds, how)
                 readings.append(Candidate(rest, sure, source))
-        # the parts' change before the report checks took places in
+        parts = r.req.kg.diff_to(r.work)  # before the report checks took places in
         if not parts.is_empty() and all(parts != x.update for x in readings) \
                 and not world.verifier.check(r.req.kg, parts):
             readings.append(Candidate(parts, confidence(stated, set(), odds, how),
