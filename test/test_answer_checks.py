@@ -57,6 +57,22 @@ def draft(world, text, add=(), *, parts=None, part=None, completed=True, **setti
     return d
 
 
+def second_part(world, text, first, answer=(LIT,), settings=None) -> Draft:
+    """Return the answer ``answer`` to the second part of ``text`` (split at its first comma),
+    the first part answered with ``first`` as asking it does (None: not answered)."""
+    s = settings or UpdateSettings()
+    parts = [p.strip() for p in text.split(',', 1)]
+    r = reading(world, text, parts, s)
+    r.earlier |= named_in(world.kg, parts[0])
+    if first is not None:
+        r.accept(Completion(first, implied=[(HERE, 'agent_room')]), 'gary')
+    d = Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
+              Update.of([], answer))
+    if answer:
+        d.take(ruled(Complete(), d))
+    return d
+
+
 @covers(Narrative)
 def test_narrative_passes_one_new_place(world):
     d = draft(world, GOING, [WENT], completed=False)
@@ -110,14 +126,8 @@ def test_no_change_stops_an_empty_answer(world):
 @covers(NoChange)
 def test_an_empty_answer_to_a_going_the_words_place_takes_that_place(world):
     # "... and Gary went into Jerry's bedroom" answered with nothing: the words say where
-    s = UpdateSettings()
-
     def second(text):
-        parts = [p.strip() for p in text.split(',', 1)]
-        r = reading(world, text, parts, s)
-        r.earlier |= named_in(world.kg, parts[0])
-        return Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
-                     Update.of([], []))
+        return second_part(world, text, None, answer=())
     d = second("Gary read the dune book, then Gary went into Jerry's bedroom.")
     assert d.q.worded == {WENT}
     ruling = ruled(NoChange(), d)
@@ -252,28 +262,16 @@ def test_going_leaves_a_subject_an_earlier_part_already_put_where_this_part_name
 def test_going_back_where_no_option_names_is_going_back_where_one_was(world):
     # "Gary came back in for the dune book, then went back out to his car": no place is
     # named for the second going; Gary went back to where he was before the report
-    text = 'Gary came back in for the dune book, then Gary went back out to his car.'
-    parts = ['Gary came back in for the dune book', 'then Gary went back out to his car.']
-    s = UpdateSettings()
-    r = reading(world, text, parts, s)
-    r.earlier |= named_in(world.kg, parts[0])
-    r.accept(Completion(Update.of([HERE], [WENT]), implied=[(HERE, 'agent_room')]), 'gary')
-    d = Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
-              Update.of([], [LIT]))
-    d.take(ruled(Complete(), d))
+    moved = Update.of([HERE], [WENT])
+    d = second_part(world, 'Gary came back in for the dune book, then Gary went back out to '
+                    'his car.', moved)
     assert d.q.going is not None and d.q.going.subject == 'gary'
     ruling = ruled(Going(), d)
     assert ruling.act is Act.AMEND and HERE in ruling.value.update.add
     assert WENT in ruling.value.update.remove and d.q.llm.asked == []
     # a going that is not back: no place to take, the answer goes back to the model
-    text = 'Gary came back in for the dune book, then Gary went out to his car.'
-    parts = ['Gary came back in for the dune book', 'then Gary went out to his car.']
-    r = reading(world, text, parts, s)
-    r.earlier |= named_in(world.kg, parts[0])
-    r.accept(Completion(Update.of([HERE], [WENT]), implied=[(HERE, 'agent_room')]), 'gary')
-    d = Draft(question(world, r, parts[1], settings=s, llm=ScriptedLLM()),
-              Update.of([], [LIT]))
-    d.take(ruled(Complete(), d))
+    d = second_part(world, 'Gary came back in for the dune book, then Gary went out to his '
+                    'car.', moved)
     assert ruled(Going(), d).act is Act.REJECT
 
 

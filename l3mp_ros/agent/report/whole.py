@@ -39,7 +39,7 @@ from ...world.phrasing import Phrasing
 from ...world.templates import Form
 from ..core.asking import Candidate
 from ..core.clauses import goes_somewhere
-from ..core.destinations import is_place, place_predicates
+from ..core.destinations import is_place, place_predicates, proper_things
 from .context import changing
 from .scope import STATIVE, state_words
 from .subjects import sentence_start
@@ -218,8 +218,7 @@ def owned_alike(r: Reading) -> list[str]:
     of that name with this owner's (``brenda_mug``) is the one meant.
     """
     kg = r.req.kg
-    proper = Phrasing(r.req.world.domain, kg).proper
-    people = {e for e, kind in kg.entities.items() if kind in proper}
+    people = proper_things(r.req.world, kg)
     text = folded(r.req.text)
     spans = [m.span() for m in WORD_RE.finditer(text)]
     out: list[str] = []
