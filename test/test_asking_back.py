@@ -595,3 +595,69 @@ def test_a_state_said_in_other_words_is_asked_with_the_reading_when_switched_on(
         assert not [r for r in fake.requests
                     if r['response_format']['json_schema']['name'] == 'other_words']
     assert out2.applied and HELD in world2.kg and light in world2.kg
+
+
+def test_an_option_already_denied_is_not_offered_again(tmp_path):
+    """ "No" to a reading, then its options about a thing: the one that is that reading again
+    is dropped, and a question whose options were all denied already is skipped."""
+    world = household_world(tmp_path)
+    kg, domain = world.kg, world.domain
+    moved = Fact('person_in_room', ('jerry', 'kitchen'))
+    was = Fact('person_in_room', ('jerry', 'living_room'))
+    light = Fact('light_on', ('kitchen_light',))
+    base = Update.of([was], [moved])
+    both = Update.of([was], [moved, light])
+    readings = [Candidate(both, 0.5, 'answer'),
+                # the options about the light: the first says what the answer said
+                Candidate(both, 0.5, 'left out 0', about='kitchen_light',
+                          words='The kitchen light is on.'),
+                Candidate(base, 0.5, 'left out 0', about='kitchen_light',
+                          words='The kitchen light is not on.',
+                          kept=Update.of([light], [])),
+                Candidate(both, 0.4, 'runner-up'),  # the answer again: skipped
+                Candidate(Update.of([], [light]), 0.3, 'without denied')]
+    first = Pending.first('Jerry went to the kitchen.', readings, kg, domain, 60.0)
+    assert first.offered == [0]
+    second = first.next(kg, domain, 60.0)
+    assert second.offered == [2]  # the light "on" again is the answer: not asked twice
+    assert second.question.startswith('Then: ') and 'Is that right?' in second.question
+    third = second.next(kg, domain, 60.0)
+    assert third.offered == [4] and third.asked == 3  # the runner-up repeats: skipped
+    assert third.next(kg, domain, 60.0) is None
+    again = Pending.first('Jerry went to the kitchen.', readings[:3], kg, domain, 60.0)
+    assert again.next(kg, domain, 60.0).next(kg, domain, 60.0) is None  # none left
+
+
+def test_each_kind_of_denied_fact_is_offered_left_out_alone(tmp_path):
+    """The read-back denies Jerry's move and the open window both: beside the
+    reading without both, the readings without each of them alone are offered, so a
+    speaker for whom the move was right says which one is whole."""
+    light = Fact('window_open', ('living_room_window',))
+    answer = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],
+                                    ['person_in_room', 'jerry', 'jerry_bedroom'],
+                                    ['window_open', 'living_room_window']]}}
+    script = [answer, read_back_reply(0.9), read_back_reply(0.3, 'no'),
+              read_back_reply(0.2, 'no'), answer, answer]
+    world = household_world(tmp_path, without=(['living_room_window', 'window_open', 'true'],))
+    assert light not in world.kg
+    with FakeOpenAI(script, answers=NO_OPTION) as fake:
+        updater = _updater(world, fake)
+        out = updater.run('Jerry took the red pen from the living room table by the living '
+                          'room window.')
+        assert out.clarify, (out.errors, len(fake.requests))
+        pending = Pending.from_json(out.clarify)
+        sources = [r.source for r in pending.readings]
+        assert 'without denied person_in_room' in sources and 'without denied' not in \
+            sources[:sources.index('without denied person_in_room')], sources
+        alone = {r.source: r.update for r in pending.readings}
+        assert alone['without denied person_in_room'] == Update.of([OLD], [HELD, light])
+        while out.question and EXTRA not in world.kg:  # the speaker: the move, no light
+            options = out.asked()['options']
+            k = next((k for k, o in enumerate(options) if list(EXTRA.triplet()) in o['add']
+                      and list(light.triplet()) not in o['add']), None)
+            out = updater.answer('no' if k is None and len(options) == 1 else
+                                 'none of them' if k is None else
+                                 'yes' if len(options) == 1 else
+                                 ('the first one', 'the second one', 'the third one',
+                                  'the fourth one')[k])
+    assert out.applied and HELD in world.kg and EXTRA in world.kg and light not in world.kg

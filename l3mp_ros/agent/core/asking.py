@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...world.complete import Completion, complete
@@ -81,6 +81,9 @@ class Candidate:
     #: the reading the options about one thing extend, when none of them is that reading
     #: itself (no option keeps the thing as it was: :func:`..report.whole.guessed`)
     base: Update | None = None
+    #: the options of the question asked once this one is chosen: about the next thing
+    #: this reading still leaves out (:mod:`..report.whole`); () : chosen, it is written
+    follow: tuple[Candidate, ...] = ()
 
     def option(self) -> Update:
         """Return what the option states: the change and what it keeps as it was."""
@@ -94,6 +97,8 @@ class Candidate:
             out.update(about=self.about, words=self.words, kept=self.kept.to_json())
         if self.base is not None:
             out['base'] = self.base.to_json()
+        if self.follow:
+            out['follow'] = [c.to_json() for c in self.follow]
         return out
 
     @classmethod
@@ -103,7 +108,8 @@ class Candidate:
         return cls(Update.from_json(data), float(data.get('confidence', 0.0)),
                    str(data.get('source', '')), str(data.get('about') or ''), kept,
                    str(data.get('words') or ''),
-                   Update.from_json(data['base']) if data.get('base') else None)
+                   Update.from_json(data['base']) if data.get('base') else None,
+                   tuple(cls.from_json(c) for c in data.get('follow') or ()))
 
 
 def read_odds(history: list[dict[str, Any]]) -> dict[Fact, float]:
@@ -248,15 +254,54 @@ class Pending:
                    time.time() + timeout)
 
     def next(self, kg: KnowledgeGraph, domain: DomainSchema, timeout: float) -> Pending | None:
-        """Return the question after a "no", or None when nothing is left to ask."""
-        left = [k for k in range(len(self.readings)) if k > max(self.offered)]
-        if not left or self.asked >= MAX_QUESTIONS:
+        """Return the question after a "no", or None when nothing is left to ask.
+
+        The readings after those offered so far: the next thing's options, or the next
+        :data:`MAX_CHOICES` readings. An option that states what one already offered stated
+        (denied, or twice in one question) is not offered again; a question left with
+        none is skipped.
+        """
+        if self.asked >= MAX_QUESTIONS:
             return None
-        offered = left[:MAX_CHOICES]  # the rest at once: yes/no for one, else a choice
-        if self.readings[left[0]].about:  # the next reading's options about its thing
-            offered = group_of(self.readings, left[0])
-        return Pending(self.text, self.readings, offered, self.asked + 1,
-                       question_text(kg, domain, [self.readings[k] for k in offered], False),
+        readings = list(self.readings)
+        seen = {readings[j].option() for j in range(max(self.offered) + 1)}
+        start = max(self.offered) + 1
+        while start < len(readings):
+            if readings[start].about:  # the next reading's options about its thing
+                group = group_of(readings, start)
+            else:  # the rest at once: yes/no for one, else a choice
+                group = list(range(start, min(start + MAX_CHOICES, len(readings))))
+            start = group[-1] + 1
+            offered = []
+            for k in group:
+                if readings[k].option() not in seen:
+                    seen.add(readings[k].option())
+                    offered.append(k)
+            if not offered:
+                continue
+            last = readings[group[-1]]
+            if last.about and group[-1] not in offered:  # the reading the options extend
+                for k in offered:
+                    if readings[k].base is None:
+                        readings[k] = replace(readings[k], base=last.update)
+            return Pending(self.text, readings, offered, self.asked + 1,
+                           question_text(kg, domain, [readings[k] for k in offered], False),
+                           time.time() + timeout)
+        return None
+
+    def then(self, k: int, kg: KnowledgeGraph, domain: DomainSchema,
+             timeout: float) -> Pending | None:
+        """Return the question that follows choosing reading ``k``; None when used up.
+
+        Reading ``k`` still leaves a thing out (:attr:`Candidate.follow`): its options are
+        asked next, the readings of this question done with.
+        """
+        follow = list(self.readings[k].follow)
+        if not follow or self.asked >= MAX_QUESTIONS:
+            return None
+        offered = group_of(follow, 0)
+        return Pending(self.text, follow, offered, self.asked + 1,
+                       question_text(kg, domain, [follow[j] for j in offered], False),
                        time.time() + timeout)
 
     def corrected(self, update: Update, kg: KnowledgeGraph, domain: DomainSchema,

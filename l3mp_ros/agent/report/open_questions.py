@@ -287,7 +287,8 @@ class OpenQuestions:
         """Complete a report asked about by its readings: the one chosen, or the next question.
 
         "yes" (or an option's ordinal) writes that reading, verified on the graph as it is
-        now and marked confirmed by the speaker; "no" / "none of them" asks about the
+        now and marked confirmed by the speaker (or, when it leaves another thing out, the
+        question about that thing follows); "no" / "none of them" asks about the
         readings not yet offered, or, with none left or the questions used up, says what
         could not be understood and writes nothing.
         """
@@ -306,6 +307,12 @@ class OpenQuestions:
         if got == NO:
             follow = pending.next(self.world.snapshot(), self.world.domain, self.timeout)
             res = self._follow(out, follow, 'not that reading', info, kept)
+        elif pending.readings[pending.offered[int(got)]].follow:
+            # chosen, but it leaves another thing out: that is asked next (nothing written
+            # when the questions are used up)
+            follow = pending.then(pending.offered[int(got)], self.world.snapshot(),
+                                  self.world.domain, self.timeout)
+            res = self._follow(out, follow, 'and the next thing it leaves out', info, kept)
         else:
             k = pending.offered[int(got)]
             reading = pending.readings[k]

@@ -56,35 +56,41 @@ class StateChoice:
 
 
 def candidates(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
-               update: Update) -> list[tuple[Fact, bool]]:
+               update: Update, of: Sequence[str] | None = None) -> list[tuple[Fact, bool]]:
     """Return the state changes to ask about: (fact, True when it would end), said order.
 
-    Each thing a mention settles (not one named only as an owner), each one-place
-    predicate a report may change that fits its type (:func:`_fits`) and that ``update``
-    says nothing of for it: the fact ends when it holds, else it begins.
+    Each thing a mention settles (not one named only as an owner), or each thing ``of``,
+    each one-place predicate a report may change that fits its type (:func:`fits`) and
+    that ``update`` says nothing of for it: the fact ends when it holds, else it begins.
     """
     domain = world.domain
     owners = owners_only(kg, text, list(mentions))
     things = list(dict.fromkeys(m.resolved for m in sorted(mentions, key=lambda m: m.start)
                                 if m.resolved and m.resolved in kg.entities
-                                and m.resolved not in owners))
+                                and m.resolved not in owners)) if of is None else list(of)
     told = {(f.predicate, f.args[0]) for f in update.add | update.remove if f.args}
     preds = sorted(p for p in changing(world, text)
                    if p in domain.predicates and domain.predicates[p].arity == 1)
-    held: dict[str, set[str]] = {}  # per predicate, the types of the things it holds of
-    for f in kg.facts:
-        if len(f.args) == 1 and f.args[0] in kg.entities:
-            held.setdefault(f.predicate, set()).add(kg.entities[f.args[0]])
+    held = holders(kg)
     out: list[tuple[Fact, bool]] = []
     for e in things:
         for p in preds:
-            if (p, e) not in told and _fits(world, p, kg.entities[e], held.get(p, set())):
+            if (p, e) not in told and fits(world, p, kg.entities[e], held.get(p, set())):
                 f = Fact(p, (e,))
                 out.append((f, f in kg))
     return out[:MAX_STATES]
 
 
-def _fits(world: WorldModel, pred: str, kind: str, held: set[str]) -> bool:
+def holders(kg: KnowledgeGraph) -> dict[str, set[str]]:
+    """Return, per one-place predicate, the types of the things it holds of now."""
+    held: dict[str, set[str]] = {}
+    for f in kg.facts:
+        if len(f.args) == 1 and f.args[0] in kg.entities:
+            held.setdefault(f.predicate, set()).add(kg.entities[f.args[0]])
+    return held
+
+
+def fits(world: WorldModel, pred: str, kind: str, held: set[str]) -> bool:
     """Tell whether a state of ``pred`` may be said of a thing of type ``kind``.
 
     The domain must accept it; a predicate declared for any object at all (``isWet ?x -

@@ -316,11 +316,13 @@ class AskBack:
 
         Beside the answer (asked in one question with it), the answer with the facts the
         read-back denied where a part asked again left them out ("stayed on the dock with
-        it": the pallet jack denied, the pallet given instead; both went). Then without the
-        denied facts; without the places of people who neither act nor go
-        (:func:`moved_unsaid`); for each thing the choice did not settle, keeping one of
-        its facts at a time (with the denied ones out too); then the parts' change as the
-        model answered it, when the report checks took a place into it.
+        it": the pallet jack denied, the pallet given instead; both went). Then without
+        each kind of denied fact (one predicate, added or ended) when it denied several
+        kinds, and without all the denied facts; without the places of people who
+        neither act nor go (:func:`moved_unsaid`); for each thing the choice did not
+        settle, keeping one of its facts at a time (with the denied ones out too); then the
+        parts' change as the model answered it, when the report checks took a place into
+        it.
         """
         r, world = rep.r, rep.world
         odds, how = read_odds(rep.out.trace.history), rep.settings.reading_confidence
@@ -332,7 +334,13 @@ class AskBack:
                 put = {f for u in r.dropped.values() for f in u.add | u.remove}
                 readings.append(Candidate(back, confidence(stated | put, set(), odds, how),
                                           WITH_DENIED))
-        drops = [(set(r.unsure), 'without denied')] if r.unsure else []
+        # each kind of denied fact left out alone ("Ada is wet" denied beside the two
+        # signings it denied too: the reading without the wetting alone may be the one),
+        # then all of them
+        kinds = sorted({(f.predicate, f in rep.update.remove) for f in r.unsure})
+        drops = [({f for f in r.unsure if (f.predicate, f in rep.update.remove) == k},
+                  f'without denied {k[0]}') for k in kinds] if len(kinds) > 1 else []
+        drops += [(set(r.unsure), 'without denied')] if r.unsure else []
         moved = set(moved_unsaid(rep))
         if moved:  # "gave Marta the key": without Marta's move
             drops.append((r.unsure | moved, 'without moving whom the report has not go'))

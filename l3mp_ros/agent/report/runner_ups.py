@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ...world.kg import Fact, Update
 from ..core.asking import Candidate, recomposed
 from ..core.slot_odds import fact_of
+from .other_words import fits, holders
 
 if TYPE_CHECKING:
     from ..core.slot_odds import FactOdds
@@ -31,7 +32,9 @@ def runner_ups(rep: Report, taken: list[Candidate], most: int) -> list[Candidate
     """Return up to ``most`` readings with one slot as its runner-up, the likeliest first.
 
     Only slots of the reading's stated facts count (their latest answer's odds); a
-    reading already among ``taken``, or that does not verify, is left out.
+    reading already among ``taken``, or that does not verify, is left out, and so is a
+    state begun of a thing of a kind it holds of nothing now, when its predicate is
+    typed for any object (:func:`.other_words.fits`: "Ellie is wet").
     """
     if most <= 0:
         return []
@@ -52,7 +55,12 @@ def runner_ups(rep: Report, taken: list[Candidate], most: int) -> list[Candidate
                     alternatives.append((q, key, other))
     alternatives.sort(key=lambda a: -a[0])
     out: list[Candidate] = []
+    kg, held = r.req.kg, holders(r.req.kg)
     for q, (fact, gone), (new, new_gone) in alternatives:
+        if len(new.args) == 1 and not new_gone and new.args[0] in kg.entities \
+                and not fits(rep.world, new.predicate, kg.entities[new.args[0]],
+                             held.get(new.predicate, set())):
+            continue  # "Ellie is wet": rooms get wet, people do not
         parts = []
         for c in r.done:
             add, remove = set(c.stated.add), set(c.stated.remove)

@@ -41,7 +41,9 @@ from ..core.asking import Candidate
 from ..core.clauses import goes_somewhere
 from ..core.destinations import is_place, place_predicates, proper_things
 from .context import changing
+from .other_words import fits, holders
 from .scope import STATIVE, state_words
+from .stative import stated as said_in_a_state
 from .subjects import sentence_start
 
 if TYPE_CHECKING:
@@ -84,7 +86,8 @@ def left_out(r: Reading, update: Update) -> list[str]:
     (:func:`company`). Then the things a part read as no change names, even when the
     reading names them ("Marta pumped up the tyres on Lisa's bike, took it off the stand
     ...": the bike, whose tyres the reading leaves out). Then a thing a possessive
-    standing alone names (:func:`owned_alike`: "... with mine").
+    standing alone names (:func:`owned_alike`: "... with mine"), and a thing a clause says
+    is in a state the reading says nothing of (:func:`in_a_state`: "Max's blanket is clean").
     """
     named = update.entities()
     owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
@@ -105,6 +108,7 @@ def left_out(r: Reading, update: Update) -> list[str]:
         out += [e for e in m.candidates if e not in out and e not in owners and e not in acted]
     out += [e for e in skipped_things(r) if e not in out and e not in owners]
     out += [e for e in owned_alike(r) if e not in out and e not in named]
+    out += [e for e in in_a_state(r, update) if e not in out and e not in owners]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
 
@@ -442,7 +446,7 @@ def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
     world, kg = r.req.world, r.req.kg
     got = possible(world, kg, update, entity, near, states_for(states, entity),
                    in_last(r, entity), entity in left, in_placing(r, entity), r.req.text,
-                   states_only(r, update, entity))
+                   states_only(r, update, entity), entity in in_a_state(r, update))
     if got is None and entity in left:
         taken = unnamed_from(r)
         if entity in taken:
@@ -512,11 +516,26 @@ def states_of(r: Reading, update: Update) -> dict[str, frozenset[str] | None]:
 
     Every one for the things a part read as no change names, and for the things a verb
     leaves in a new state (:func:`resulted`: "put the front shutter up"); those the report
-    says in words and ``update`` does not (:func:`said_states`) for the rest.
+    says in words and ``update`` does not (:func:`said_states`) for the rest; every one
+    for a thing a clause says is in a state the update says nothing of (:func:`in_a_state`).
     """
     out: dict[str, frozenset[str] | None] = dict(said_states(r, update))
-    out.update({e: None for e in (*r.idle, *skipped_things(r), *resulted(r)) if e})
+    out.update({e: None for e in (*r.idle, *skipped_things(r), *resulted(r),
+                                  *in_a_state(r, update)) if e})
     return out
+
+
+def in_a_state(r: Reading, update: Update) -> list[str]:
+    """Return the things a clause says are in a state, of which ``update`` says none.
+
+    "The machine's finished, so Max's blanket is clean" (:func:`.stative.stated`) read as
+    the blanket's move alone: the blanket's and the machine's one-place states count.
+    """
+    told = {f.args[0] for f in update.add | update.remove if len(f.args) == 1}
+    kg = r.req.kg
+    return [e for e in said_in_a_state(kg, r.req.text, r.req.mentions,
+                                       proper_things(r.req.world, kg))
+            if e not in told]
 
 
 #: words that say the state a verb leaves its object in: "put the shutter up", "left the
@@ -587,7 +606,8 @@ def nearby(r: Reading) -> list[str]:
 def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
              near: Sequence[str], states: bool | frozenset[str] = False,
              last: bool = True, left: bool = False, placing: bool = False,
-             text: str | None = None, named: bool | None = None) -> Possible | None:
+             text: str | None = None, named: bool | None = None,
+             reported: bool = False) -> Possible | None:
     """Return what ``update`` could say of ``entity`` that it does not, or None.
 
     ``near``: the things the report names, in the order said (the facts' other slots
@@ -610,6 +630,10 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     ``text``: the report, which says whether who owns what may change
     (:func:`.context.changing`). ``named``: the reading says all the report says of the
     thing but for its states (None: the reading names it; :func:`states_only`).
+    ``reported``: a clause says the thing is in a state (:func:`in_a_state`), so a
+    one-place state no action changes (only reports: "in use", "out of order") counts
+    too; elsewhere only people's do, and a state typed for any object only for a kind
+    that holds it now (:func:`.other_words.fits`: rooms get wet, people do not).
     """
     domain, rules = world.domain, world.constraints
     after = kg.copy()
@@ -622,6 +646,7 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     home = where.get(entity, 0)
     found: list[tuple[tuple[int, int, str], Fact, bool]] = []
     fluent, people = domain.fluent_predicates(), Phrasing(domain, kg).proper
+    held = holders(kg)
     if named is None:  # the reading names it: only its states count
         named = entity in update.entities()
     said = set(near)
@@ -642,10 +667,13 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                 f = Fact(pred, tuple(args))
                 # a state of the thing, or a tie to what left it, that may end
                 gone = f in after and (p.arity == 1 or left)
-                if pred not in fluent and (kg.entities.get(args[0]) not in people
-                                           or (not (last or placing) and not gone)
-                                           or not set(args) <= said):
+                if pred not in fluent and not (p.arity == 1 and reported) and (
+                        kg.entities.get(args[0]) not in people
+                        or (not (last or placing) and not gone) or not set(args) <= said):
                     continue  # only people move where no action moves things (a bench)
+                if p.arity == 1 and not gone and not fits(world, pred, kind,
+                                                          held.get(pred, set())):
+                    continue  # rooms get wet, people do not
                 if pred not in fluent and not last and not gone and any(
                         old in update.add for old, _ in forced_removals(after, f, rules,
                                                                         domain)):
@@ -725,9 +753,10 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
     that thing (the first such thing, in the order said): the reading with each possible
     fact, then the reading with the thing kept as it was, said out loud. What an option
     still leaves out of other things it keeps as it was, said too (a "yes" writes no half
-    report). A state the first reading (the answer) gave a thing counts for the readings
-    after it that leave the thing out ("closed the station door": without the door
-    locked, the door no longer open is still asked about).
+    report), or asks about next (:func:`_options`). A state the first reading (the
+    answer) gave a thing counts for the readings after it that leave the thing out
+    ("closed the station door": without the door locked, the door no longer open is still
+    asked about).
     """
     kg = r.req.kg
     near, left = nearby(r), sources(r)
@@ -756,33 +785,78 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
         if not found:
             out.append(reading)
             continue
-        first = found[0]
-        for change, said, instead, also in first.readings:
-            words = ' '.join([*(phrasing.say(f) for f in sorted(said.add)),
-                              *(phrasing.say(f, Form.NO_LONGER) for f in sorted(said.remove)),
-                              *(phrasing.say(f, Form.NOT) for f in sorted(instead))])
-            kept_states = states_of(r, change)
-            others = [p for e in left_out(r, change) if e != first.entity
-                      and (p := offered(r, change, e, near, kept_states, left)) is not None]
-            if n and readings:
-                got = {p.entity for p in others} | {first.entity}
-                others += [p for e in dropped_things(r, readings[0].update, change)
-                           if e not in got and (p := as_answered(
-                               world, kg, readings[0].update, change, e)) is not None]
-            kept = _kept(others)
-            out.append(Candidate(change, reading.confidence, f'{LEFT_OUT} {n}',
-                                 about=first.entity, words=words,
-                                 kept=Update.of(kept.remove | also.remove, kept.add | also.add)))
-        kept_as_was = first.still | first.never
-        if kept_as_was and all(guessed(r, f.args[0]) for f in kept_as_was):
-            k = len(out) - len(first.readings)  # the question still leads with the reading
-            out[k:] = [replace(c, base=reading.update) for c in out[k:]]
-            continue  # "the cup" may be another cup: this one kept as it was says nothing
-        words = ' '.join([*(phrasing.say(f, Form.STILL) for f in sorted(first.still)),
-                          *(phrasing.say(f, Form.NOT) for f in sorted(first.never))])
-        out.append(Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
-                             about=first.entity, kept=_kept(found), words=words))
+        out += _options(world, r, readings, n, reading, found[0], found[1:], phrasing, near,
+                        left, chain=True)
     return out
+
+
+def _options(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
+             reading: Candidate, first: Possible, rest: list[Possible], phrasing: Phrasing,
+             near: Sequence[str], left: set[str], chain: bool) -> list[Candidate]:
+    """Return the options about ``first``, a thing ``reading`` leaves out.
+
+    The reading with each fact possible of it, then kept as it was; what an option still
+    leaves out of other things is kept as it was (said too: a "yes" writes no half
+    report), but with ``chain`` a thing a clause says is in a state is asked next
+    (:func:`_followed`, :attr:`~..core.asking.Candidate.follow`), built on the option
+    chosen: "And the washing machine: ... no longer on" chosen, "And Max's blanket: which
+    is right? ..." follows.
+    """
+    kg = r.req.kg
+    out: list[Candidate] = []
+    for change, said, instead, also in first.readings:
+        words = ' '.join([*(phrasing.say(f) for f in sorted(said.add)),
+                          *(phrasing.say(f, Form.NO_LONGER) for f in sorted(said.remove)),
+                          *(phrasing.say(f, Form.NOT) for f in sorted(instead))])
+        kept_states = states_of(r, change)
+        others = [p for e in left_out(r, change) if e != first.entity
+                  and (p := offered(r, change, e, near, kept_states, left)) is not None]
+        if n and readings:
+            got = {p.entity for p in others} | {first.entity}
+            others += [p for e in dropped_things(r, readings[0].update, change)
+                       if e not in got and (p := as_answered(
+                           world, kg, readings[0].update, change, e)) is not None]
+        option = Candidate(change, reading.confidence, f'{LEFT_OUT} {n}', about=first.entity,
+                           words=words, kept=also)
+        out.append(_followed(world, r, readings, n, option, others, phrasing, near, left,
+                             chain))
+    kept_as_was = first.still | first.never
+    if kept_as_was and all(guessed(r, f.args[0]) for f in kept_as_was):
+        k = len(out) - len(first.readings)  # the question still leads with the reading
+        out[k:] = [replace(c, base=reading.update) for c in out[k:]]
+        return out  # "the cup" may be another cup: this one kept as it was says nothing
+    words = ' '.join([*(phrasing.say(f, Form.STILL) for f in sorted(first.still)),
+                      *(phrasing.say(f, Form.NOT) for f in sorted(first.never))])
+    option = Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
+                       about=first.entity, kept=_kept([first]), words=words)
+    out.append(_followed(world, r, readings, n, option, rest, phrasing, near, left, chain))
+    return out
+
+
+def _followed(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
+              option: Candidate, others: list[Possible], phrasing: Phrasing,
+              near: Sequence[str], left: set[str], chain: bool) -> Candidate:
+    """Return ``option`` with what it still leaves out kept as it was, or asked next.
+
+    Asked next (with ``chain``): the first thing a clause says is in a state
+    (:func:`in_a_state`); a place or a thing offered beside it is no new question (the
+    options about the red pen already say whether it is on the table).
+    """
+    if not others:
+        return option
+    stative = set(in_a_state(r, option.update)) if chain else set()
+    nxt = next((p for p in others if p.entity in stative), None)
+    rest = [p for p in others if p is not nxt]
+    kept = _kept(rest)
+    option = replace(option, kept=Update.of(kept.remove | option.kept.remove,
+                                            kept.add | option.kept.add))
+    if nxt is None:
+        return option
+    base = Candidate(option.update, option.confidence, option.source)
+    follow = _options(world, r, readings, n, base, nxt, rest, phrasing, near, left,
+                      chain=False)
+    return replace(option, follow=tuple(replace(c, kept=Update.of(
+        c.kept.remove | option.kept.remove, c.kept.add | option.kept.add)) for c in follow))
 
 
 def dropped_things(r: Reading, answer: Update, update: Update) -> list[str]:
