@@ -553,3 +553,57 @@ def test_the_one_place_whose_name_holds_the_words_said(world):
     assert place('the living room') == 'living_room'
     assert place('bedroom') is None  # Anna's or Jerry's
     assert place('table') is None  # no place of a person
+
+
+@pytest.mark.parametrize('said, placed', [
+    # "come" goes towards the one who speaks: Anna is in her bedroom
+    ('Anna: Jerry has just come in from the kitchen.', {('jerry', 'anna_bedroom')}),
+    ('Anna on the radio: Jerry and Helen came back in from the living room.',
+     {('jerry', 'anna_bedroom'), ('helen', 'anna_bedroom')}),
+    ('Anna: Jerry has just come in.', {('jerry', 'anna_bedroom')}),
+    # no speaker, a place named after the verb, no verb of coming, the speaker comes
+    ('Jerry has just come in from the kitchen.', set()),
+    ('Anna: Jerry came in to the kitchen.', set()),
+    ('Anna: Jerry went out from the kitchen.', set()),
+    ('Anna: Anna has come in from the kitchen.', set()),
+])
+def test_coming_is_coming_to_where_the_speaker_is(tmp_path, said, placed):
+    from l3mp_ros.agent.core.destinations import coming_to
+    from l3mp_ros.agent.core.request import Request
+    from l3mp_ros.agent.report.subjects import going
+
+    from .agent_fixtures import household_world
+    world = household_world(tmp_path)
+    r = Request.start(world, said)
+    r.resolve()
+    g = going(world, r.kg, r.text, r.mentions)
+    got = coming_to(world, r.kg, r.text, g.words, [g.subject, *g.others], g.places,
+                    r.speaker) if g is not None else set()
+    assert {f.args for f in got} == placed and all(f.predicate == 'person_in_room' for f in got)
+
+
+def test_a_part_of_coming_the_model_cannot_place_is_asked_with_the_speakers_place(tmp_path):
+    """Every answer to "Anna: Jerry has just come in from the kitchen" is about something
+    else: the part is refused, then asked about with Jerry where Anna is (never written
+    unasked); without the opening naming Anna it is refused as before."""
+    from l3mp_ros.agent.report.update import NLUpdater
+    from l3mp_ros.retrieval.full import FullRetriever
+    from l3mp_ros.testing import FakeOpenAI
+    from l3mp_ros.world.kg import Fact
+
+    from .agent_fixtures import client, household_world
+    world = household_world(tmp_path)
+    here = Fact('person_in_room', ('jerry', 'anna_bedroom'))
+    elsewhere = {'content': {'facts': [['light_on', 'laundry_room_light']]}}
+    with FakeOpenAI([elsewhere] * 16) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        updater.settings.confirm, updater.settings.place_check = False, False
+        out = updater.run('Anna: Jerry has just come in from the kitchen.')
+        assert not out.applied and out.question and here not in world.kg
+        options = out.asked()['options']
+        k = next(k for k, o in enumerate(options) if list(here.triplet()) in o['add'])
+        done = updater.answer('yes' if len(options) == 1 else
+                              ('the first one', 'the second one', 'the third one')[k])
+        assert done.applied and here in world.kg
+        alone = updater.run('Jerry has just come in from the living room.')
+    assert not alone.applied and alone.question is None

@@ -22,6 +22,12 @@ def world(tmp_path):
      'The light is off, Anna switched it off.'),
     ('Jerry again, me and Anna are in the living room.', 'Jerry and Anna are in the living room.'),
     ('Jerry: give me the red pen.', 'Give Jerry the red pen.'),
+    # openings of other shapes: a name first (or an owner), or after "from", then a colon
+    ('Anna on the desk: I moved the red pen.', 'Anna moved the red pen.'),
+    ('Jerry to the kitchen, over: my room is free now.', "Jerry's room is free now."),
+    ("Anna's note for the evening: I've left the red pen on the table.",
+     'Anna has left the red pen on the table.'),
+    ('Text from Jerry: I am in the kitchen.', 'Jerry is in the kitchen.'),
 ])
 def test_an_opening_that_names_the_speaker_is_read_in_the_third_person(world, said, read):
     assert third_person(world, world.kg, said) == read
@@ -34,6 +40,20 @@ def test_an_opening_that_names_the_speaker_is_read_in_the_third_person(world, sa
     'Kitchen: the light is off.',  # a room, not a person
     'Bob: I took the red pen.',  # no such person
     'Anna went to the kitchen.',
+    # a clause before the colon, a report about someone, too long an opening
+    'Jerry went to the kitchen and said: the light is off.',
+    'Update on Anna: she is in the kitchen.',
+    'Anna on the desk by the window of the living room now: the light is off.',
 ])
 def test_without_an_opening_naming_a_person_the_report_is_unchanged(world, said):
     assert third_person(world, world.kg, said) == said
+
+
+@pytest.mark.parametrize('said, who', [
+    ("Jerry: I've taken the red pen to my room.", 'jerry'),
+    ('Text from Anna: I am in the kitchen.', 'anna'),
+    ('Anna went to the kitchen.', None),
+    ('Update on Anna: she is in the kitchen.', None),
+])
+def test_the_request_keeps_who_the_opening_names_as_the_speaker(world, said, who):
+    assert Request.start(world, said).speaker == who

@@ -13,6 +13,7 @@ word of any domain.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from ...retrieval.mention import DETERMINERS, Mention, word_tokens
@@ -234,6 +235,48 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
             continue
         out |= {Fact(p, (mover, near.resolved)) for p in wheres & set(predicates)
                 if world.domain.accepts(p, 1, kg.entities[near.resolved])}
+    return out
+
+
+#: the verb of coming: a going towards where the speaker is ("have just come in from the
+#: car park", said by someone on the front desk)
+COMING = frozenset('come came comes coming'.split())
+
+
+def coming_to(world: WorldModel, kg: KnowledgeGraph, text: str, verb: str,
+              movers: Sequence[str], predicates: Collection[str],
+              speaker: str | None) -> set[Fact]:
+    """Return where a verb of coming puts ``movers``: where the speaker is, or nothing.
+
+    "Priya on the desk: the Okoye family have just come in from the car park": "come"
+    goes towards the one who speaks, so with no place named after the verb (a place they
+    came from aside) the movers are where the speaker is now (one place of a kind their
+    place predicates take). Nothing when the verb is no form of "come", the speaker is
+    unknown or among the movers, "to" or "into" follows the verb in its sentence, or a
+    mover is there already.
+    """
+    said = verb.lower().split()
+    if speaker is None or not said or said[0] not in COMING or speaker in movers:
+        return set()
+    low = text.lower()
+    at = low.find(verb.lower())
+    rest = re.split(r'[.!?;]', low[at + len(verb):])[0] if at >= 0 else ''
+    if at < 0 or TOWARDS & set(words(rest)) - {'from'}:
+        return set()
+    wheres = place_predicates(world, kg, speaker)
+    here = {f.args[1] for f in kg.facts_of(speaker)
+            if f.predicate in wheres and f.args[0] == speaker and len(f.args) == 2}
+    if len(here) != 1:
+        return set()
+    place = here.pop()
+    kind = kg.entities.get(place)
+    out: set[Fact] = set()
+    for mover in movers:
+        fits = [p for p in sorted(place_predicates(world, kg, mover) & set(predicates))
+                if kind is not None and world.domain.accepts(p, 1, kind)]
+        if len(fits) != 1 or Fact(fits[0], (mover, place)) in kg:
+            return set()
+        out.add(Fact(fits[0], (mover, place)))
     return out
 
 

@@ -25,7 +25,7 @@ from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from .clauses import split_report
 from .destinations import destinations
-from .speaker import third_person
+from .speaker import speaker_of, third_person
 
 
 @dataclass
@@ -38,6 +38,8 @@ class Request:
     lexicon: set[str]  # every word of an entity name (what a report may name)
     retrieval: Retrieval = field(default_factory=Retrieval)
     mentions: list[Mention] = field(default_factory=list)
+    #: the person an opening names as the speaker ("Priya on the desk: ..."), or None
+    speaker: str | None = None
 
     @classmethod
     def start(cls, world: WorldModel, text: str | None) -> Request | None:
@@ -49,8 +51,10 @@ class Request:
         if not text:
             return None
         kg = world.snapshot()
+        speaker = speaker_of(world, kg, text)
         text = third_person(world, kg, text)  # "Frank: I've taken ..." → "Frank has taken ..."
-        return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)})
+        return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)},
+                   speaker=speaker)
 
     def retrieve(self, retriever: Retriever | None, llm: ChatLLM, given: Retrieval | None,
                  usage: Usage) -> str | None:

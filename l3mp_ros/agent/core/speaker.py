@@ -4,8 +4,9 @@
 
 People on a radio or a phone say who they are first: "Frank: I've taken the fire bucket
 down to Priya", "Sam here, I'm up in the toy gallery", "Gareth on the radio from the bay:
-the crate's here". The opening names a person of the world; it is dropped, and the first
-person of the rest is that person ("Frank has taken the fire bucket down to Priya").
+the crate's here", "Kwame to reception, over: ...", "Text from Dennis: ...". The
+opening names a person of the world; it is dropped, and the first person of the rest is
+that person ("Frank has taken the fire bucket down to Priya").
 Without such an opening the text is left as it is. Only the shape of English and the
 world's own names: no word of any domain.
 """
@@ -15,11 +16,13 @@ from __future__ import annotations
 import re
 
 from ...retrieval.mentions import resolve
+from ...text import words as words_of
+from ...world import english as en
 from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from ...world.phrasing import Phrasing
 
-__all__ = ['third_person']
+__all__ = ['speaker_of', 'third_person']
 
 #: "Frank:", "Sam here,", "Gareth again,", "Gareth on the radio from the bay:"
 _NAME = r"(?P<name>(?:[A-Z][a-z]+\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
@@ -30,12 +33,63 @@ _HOW = (r'(?:\s+(?:here|again|speaking|(?:on|over)\s+the\s+(?:radio|phone)'
 _OPENING = re.compile(rf'^\s*{_NAME}(?:{_HOW}*\s*:|{_HOW}+\s*[,;])\s+(?P<rest>\S.*)$',
                       re.DOTALL)
 
+#: an opening of another shape that ends at a colon and names its speaker first (or as an
+#: owner first: "Priya on the desk:", "Kwame to reception, over:", "Sandra's note for the
+#: afternoon shift:") or last after "from" ("Text from Dennis:"); at most
+#: :data:`MAX_OPENING` words ("Update on Fatima:" names whom the report is about)
+_LOOSE = [re.compile(rf"^\s*{_NAME}(?:['\u2019]s)?(?:\s+[^:.!?]*?)?\s*:\s+(?P<rest>\S.*)$",
+                     re.DOTALL),
+          re.compile(rf'^\s*[^:.!?]*?\bfrom\s+{_NAME}\s*:\s+(?P<rest>\S.*)$', re.DOTALL)]
+MAX_OPENING = 8  # words an opening may have
+#: words that make a loose opening a clause, beside past forms ("Jerry said: ...")
+_SAYING = frozenset('say says said is are was were has have had'.split())
+
 #: the first person and how it reads of a named person ({} is the name)
 _FIRST = [(re.compile(p), r) for p, r in [
     (r"\bI'm\b", '{} is'), (r'\bI am\b', '{} is'), (r"\bI've\b", '{} has'),
     (r'\bI have\b', '{} has'), (r"\bI'd\b", '{} had'), (r"\bI'll\b", '{} will'),
     (r'\bI\b', '{}'), (r'\s*\b[Mm]yself\b', ''), (r'\b[Mm]ine\b', "{}'s"),
     (r'\b[Mm]y\b', "{}'s"), (r'\b[Mm]e\b', '{}')]]
+
+
+def _openings(text: str) -> list[re.Match[str]]:
+    """Return the ways ``text`` may open by naming its speaker, the strict shape first."""
+    strict = _OPENING.match(text)
+    out = [strict] if strict else []
+    for pattern in _LOOSE:
+        m = pattern.match(text)
+        if m is None:
+            continue
+        said = [w.lower() for w in words_of(text[:m.start('rest')])]
+        if len(said) <= MAX_OPENING and not any(_a_verb(w) for w in said):
+            out.append(m)  # "Jerry went to the kitchen and said: hi" is a clause
+    return out
+
+
+def _a_verb(word: str) -> bool:
+    """Tell whether ``word`` reads as a verb that makes an opening a clause ("went", "said")."""
+    return (len(word) > 3 and word.endswith('ed')) or word in _SAYING \
+        or word in en.PARTICIPLES or word in en.IRREGULAR_PAST.values()
+
+
+def _name(found: re.Match[str]) -> str:
+    """Return the name an opening gives, without an owner's "'s"."""
+    return re.sub(r"['\u2019]s$", '', found.group('name').strip())
+
+
+def _a_person(kg: KnowledgeGraph, people: frozenset[str] | set[str], name: str) -> bool:
+    """Tell whether ``name`` names exactly one person of the world, in those words."""
+    said = resolve(kg, name)
+    return len(said) == 1 and said[0].resolved is not None \
+        and kg.entities.get(said[0].resolved) in people \
+        and ' '.join(said[0].surface.split()) == ' '.join(name.split())
+
+
+def speaker_of(world: WorldModel, kg: KnowledgeGraph, text: str) -> str | None:
+    """Return the person an opening of ``text`` names as its speaker, or None."""
+    people = Phrasing(world.domain, kg).proper
+    found = next((m for m in _openings(text) if _a_person(kg, people, _name(m))), None)
+    return None if found is None else resolve(kg, _name(found))[0].resolved
 
 
 def third_person(world: WorldModel, kg: KnowledgeGraph, text: str) -> str:
@@ -45,16 +99,11 @@ def third_person(world: WorldModel, kg: KnowledgeGraph, text: str) -> str:
     type of names (people: :attr:`~l3mp_ros.world.phrasing.Phrasing.proper`) and a
     report follows it; otherwise ``text`` comes back unchanged.
     """
-    found = _OPENING.match(text)
+    people = Phrasing(world.domain, kg).proper
+    found = next((m for m in _openings(text) if _a_person(kg, people, _name(m))), None)
     if found is None:
         return text
-    name = found.group('name').strip()
-    said = resolve(kg, name)
-    people = Phrasing(world.domain, kg).proper
-    if len(said) != 1 or said[0].resolved is None or \
-            kg.entities.get(said[0].resolved) not in people or \
-            ' '.join(said[0].surface.split()) != ' '.join(name.split()):
-        return text
+    name = _name(found)
     rest = found.group('rest')
     for pattern, said_as in _FIRST:
         rest = pattern.sub(said_as.format(name), rest)

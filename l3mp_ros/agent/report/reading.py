@@ -28,7 +28,7 @@ from ...world.model import WorldModel
 from ..core.asking import confidence, read_odds
 from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Traced, Verdict
 from ..core.clauses import goes_somewhere
-from ..core.destinations import settled_places
+from ..core.destinations import coming_to, settled_places
 from ..core.grounding import grounded_message
 from ..core.request import Request
 from ..core.rulings import Act, Check, Ruling, run
@@ -384,7 +384,9 @@ class PartQuestion:
     #: taken for one the answer leaves unplaced, not asked (``settled_places``)
     worded: frozenset[Fact] = frozenset()
     #: where the next part happens, for a subject of going this part does not place
-    #: (:func:`.subjects.place_ahead`): offered to the speaker, never written unasked
+    #: (:func:`.subjects.place_ahead`), or where the speaker is, for one who came
+    #: (:func:`~..core.destinations.coming_to`): offered to the speaker, never written
+    #: unasked
     ahead: frozenset[Fact] = frozenset()
     #: where-questions asked for this part and their answers (kept across re-prompts)
     answered: dict[tuple[str, tuple[str, ...]], frozenset[Fact] | None] = field(
@@ -435,6 +437,10 @@ class PartQuestion:
         k = r.parts.index(part) if r.several and part in r.parts else -1
         ahead = place_ahead(world, kg, part, said, r.req.mentions_in(r.parts[k + 1]), goes) \
             if 0 <= k < len(r.parts) - 1 and not worded else frozenset()
+        if not worded and goes is not None and settings.settled_places:  # "come in"
+            worded = coming_to(world, kg, part if r.several else text, goes.words,
+                               [goes.subject, *goes.others], goes.places, r.req.speaker)
+            ahead = ahead or frozenset(worded)  # a refused part is asked about with them
         return cls(world, settings, llm, trace, r.ctx, r.work, ask, checks, scope, goes,
                    text, before=kg, actor=actor, worded=frozenset(worded), seen=r.odds,
                    stops=r.stops, ahead=ahead)
