@@ -629,9 +629,9 @@ def test_an_option_already_denied_is_not_offered_again(tmp_path):
 
 
 def test_each_kind_of_denied_fact_is_offered_left_out_alone(tmp_path):
-    """The read-back denies Jerry's move and the open window both: beside the
-    reading without both, the readings without each of them alone are offered, so a
-    speaker for whom the move was right says which one is whole."""
+    """The read-back denies Jerry's move and the open window both: before the reading
+    without both, the readings without each of them alone are offered (the one that says
+    the most first), so a speaker for whom the move was right says which one is whole."""
     light = Fact('window_open', ('living_room_window',))
     answer = {'content': {'facts': [['in_person_hand', 'red_pen', 'jerry'],
                                     ['person_in_room', 'jerry', 'jerry_bedroom'],

@@ -39,9 +39,12 @@ def test_after_a_no_the_runner_up_is_offered_and_taken(tmp_path, monkeypatch):
     world = household_world(tmp_path)
     with FakeOpenAI([_answer([('k', 0.7), ('b', 0.3)])]) as fake:
         updater = _updater(world, fake, 2)
+        # one reading at a time, no options about the bathroom the words name
+        updater.settings.ask_left_out = updater.settings.ask_together = False
         out = updater.run(REPORT)
         calls = len(fake.requests)  # the answer, and the where-question of the reading
         assert out.question is not None and 'kitchen' in out.question
+        assert 'bathroom' not in out.question
         then = updater.answer('no')
         assert then.question is not None and 'bathroom' in then.question
         [option] = then.asked()['options']
@@ -50,6 +53,23 @@ def test_after_a_no_the_runner_up_is_offered_and_taken(tmp_path, monkeypatch):
         assert len(fake.requests) == calls  # the runner-up and the talk cost no call
     assert done.applied and Fact('person_in_room', ('jerry', 'bathroom')) in world.kg
     assert Fact('person_in_room', ('jerry', 'kitchen')) not in world.kg
+
+
+def test_a_runner_up_already_offered_and_denied_is_not_asked_again(tmp_path, monkeypatch):
+    """"Jerry walked past the bathroom into the kitchen": the options about the bathroom
+    already put Jerry there; after "none of them" the runner-up that says the same is not
+    offered again, and nothing is written."""
+    monkeypatch.setattr(report_checks, 'fitted',
+                        lambda: ReadingDecision(('read',), (0.0,), -5.0, 0.5))
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([_answer([('k', 0.7), ('b', 0.3)])]) as fake:
+        updater = _updater(world, fake, 2)
+        out = updater.run(REPORT)
+        there = [['jerry', 'person_in_room', 'bathroom']]
+        assert any(o['add'] == there for o in out.asked()['options'])
+        then = updater.answer('none of them')
+    assert then.question is None and not then.applied and world.kg.to_json() == before
 
 
 def test_without_runner_ups_a_no_ends_the_talk(tmp_path, monkeypatch):
