@@ -14,9 +14,10 @@ is named by a mention that can be nothing else (or "it", the one thing named las
 it in its sentence), a form of "to be" follows it, and the words after it up to the
 clause's end name nothing (no mention: "Mrs Okoye's taken Ada" is a deed) and do not start
 with a word of place, of going or of no change ("is in lane one", "'s gone out", "'s still
-off"). :func:`offers` turns each such thing's one-place states the reading says nothing of
-into the options of one question about it (:mod:`.whole`'s shape: "And Max's blanket:
-which is right? 1. Max's blanket is no longer dirty. 2. ... 3. <as it was>").
+off"). :func:`.whole.in_a_state` makes such a thing, when the reading says none of its
+one-place states, one the reading leaves out, and the question about it offers its states
+("And Max's blanket: which is right? 1. Max's blanket is no longer dirty. 2. <as it
+was>"); :func:`unsaid` lists those states directly (for measuring the finder).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ NOT_A_STATE = GOVERNING | frozenset("""
     back away here there home
     gone come coming going went left arrived got had having getting being doing taking
     a an the his her my our their its this that these those some no any another
-    not never still already always usually again also only
+    not never still already always usually again only
 """.split())
 #: a word that ends the clause the state is said in
 CLAUSE_ENDS = frozenset('and but so because as while then till until when since if or'.split())
