@@ -47,3 +47,24 @@ def read_back_reply(p_yes: float, answer: str = 'yes') -> dict:
             'logprobs': [['{"', [['{"', -0.1]]], ['answer', [['answer', 0.0]]],
                          ['":', [['":', 0.0]]], [' "', [[' "', 0.0]]], [answer, top],
                          ['"}', [['"}', 0.0]]]]}
+
+
+def reported(tmp_path: Path, script: list, report: str, **settings):
+    """Return (world, fake, updater, outcome) once the household updater read ``report``.
+
+    The endpoint ``fake`` (started: the caller stops it) answers from ``script``; the
+    read-back and the place check are off, ``settings`` set on the updater beside them.
+    """
+    from l3mp_ros.agent.report.update import NLUpdater
+    from l3mp_ros.retrieval.full import FullRetriever
+    from l3mp_ros.testing import FakeOpenAI
+
+    world = household_world(tmp_path)
+    fake = FakeOpenAI(list(script))
+    fake.__enter__()
+    updater = NLUpdater(world, client(fake), FullRetriever())
+    s = updater.settings
+    s.confirm, s.place_check = False, False
+    for name, value in settings.items():
+        setattr(s, name, value)
+    return world, fake, updater, updater.run(report)

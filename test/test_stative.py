@@ -15,12 +15,9 @@ from l3mp_ros.agent.core.asking import MAX_QUESTIONS, Pending
 from l3mp_ros.agent.core.destinations import proper_things
 from l3mp_ros.agent.core.request import mentions_of
 from l3mp_ros.agent.report.stative import stated, unsaid
-from l3mp_ros.agent.report.update import NLUpdater
-from l3mp_ros.retrieval.full import FullRetriever
-from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact, Update
 
-from .agent_fixtures import client, household_world
+from .agent_fixtures import household_world, reported
 
 BOWL_CLEAN = Fact('dish_is_clean', ('cereal_bowl',))  # not so in the first state
 MUG_CLEAN = Fact('dish_is_clean', ('coffee_mug',))  # so in the first state
@@ -88,19 +85,9 @@ def test_the_states_offered_are_the_thing_s_flips_the_reading_leaves_out(world):
                   Update.of([MUG_CLEAN], [])) == {}
 
 
-def _asked(tmp_path):
-    world = household_world(tmp_path)
-    fake = FakeOpenAI(list(MOVE_ONLY))
-    fake.__enter__()
-    updater = NLUpdater(world, client(fake), FullRetriever())
-    s = updater.settings
-    s.confirm, s.place_check = False, False
-    return world, fake, updater, updater.run(REPORT)
-
-
 @pytest.fixture
 def asked(tmp_path):
-    world, fake, updater, out = _asked(tmp_path)
+    world, fake, updater, out = reported(tmp_path, MOVE_ONLY, REPORT)
     yield world, fake, updater, out
     fake.__exit__(None, None, None)
 

@@ -17,7 +17,7 @@ from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.world.kg import Fact, Update
 
-from .agent_fixtures import client, household_world
+from .agent_fixtures import client, household_world, reported
 
 REPORT = "Jerry brought the red pen to Anna's bedroom table."
 MOVED = Fact('person_in_room', ('jerry', 'anna_bedroom'))
@@ -28,13 +28,7 @@ JERRY_ONLY = [{'content': {'facts': [['person_in_room', 'jerry', 'anna_bedroom']
 
 
 def _asked(tmp_path, *, left_out=True, script=JERRY_ONLY):
-    world = household_world(tmp_path)
-    fake = FakeOpenAI(list(script))
-    fake.__enter__()
-    updater = NLUpdater(world, client(fake), FullRetriever())
-    s = updater.settings
-    s.confirm, s.place_check, s.ask_left_out = False, False, left_out
-    return world, fake, updater, updater.run(REPORT)
+    return reported(tmp_path, script, REPORT, ask_left_out=left_out)
 
 
 @pytest.fixture
@@ -193,10 +187,11 @@ def _reading(world, text):
     from types import SimpleNamespace
 
     from l3mp_ros.agent.core.request import Request
+    from l3mp_ros.agent.report.stative import in_request
     req = Request.start(world, text)
     req.resolve()
     return SimpleNamespace(req=req, actors=[], idle=[], skipped=[], parts=[text],
-                           several=False)
+                           several=False, stative=in_request(req))
 
 
 def test_what_a_thing_left_is_found_between_the_mentions(tmp_path):

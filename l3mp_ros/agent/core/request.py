@@ -25,7 +25,7 @@ from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from .clauses import split_report
 from .destinations import destinations
-from .speaker import speaker_of, third_person
+from .speaker import read_opening
 
 
 @dataclass
@@ -51,8 +51,8 @@ class Request:
         if not text:
             return None
         kg = world.snapshot()
-        speaker = speaker_of(world, kg, text)
-        text = third_person(world, kg, text)  # "Frank: I've taken ..." → "Frank has taken ..."
+        # "Frank: I've taken ..." → "Frank has taken ...", spoken by Frank
+        text, speaker = read_opening(world, kg, text)
         return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)},
                    speaker=speaker)
 

@@ -22,7 +22,7 @@ from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from ...world.phrasing import Phrasing
 
-__all__ = ['speaker_of', 'third_person']
+__all__ = ['read_opening', 'third_person']
 
 #: "Frank:", "Sam here,", "Gareth again,", "Gareth on the radio from the bay:"
 _NAME = r"(?P<name>(?:[A-Z][a-z]+\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
@@ -77,34 +77,38 @@ def _name(found: re.Match[str]) -> str:
     return re.sub(r"['\u2019]s$", '', found.group('name').strip())
 
 
-def _a_person(kg: KnowledgeGraph, people: frozenset[str] | set[str], name: str) -> bool:
-    """Tell whether ``name`` names exactly one person of the world, in those words."""
+def _person(kg: KnowledgeGraph, people: frozenset[str] | set[str], name: str) -> str | None:
+    """Return the one person of the world ``name`` names, in those words, or None."""
     said = resolve(kg, name)
-    return len(said) == 1 and said[0].resolved is not None \
+    ok = len(said) == 1 and said[0].resolved is not None \
         and kg.entities.get(said[0].resolved) in people \
         and ' '.join(said[0].surface.split()) == ' '.join(name.split())
+    return said[0].resolved if ok else None
 
 
-def speaker_of(world: WorldModel, kg: KnowledgeGraph, text: str) -> str | None:
-    """Return the person an opening of ``text`` names as its speaker, or None."""
-    people = Phrasing(world.domain, kg).proper
-    found = next((m for m in _openings(text) if _a_person(kg, people, _name(m))), None)
-    return None if found is None else resolve(kg, _name(found))[0].resolved
-
-
-def third_person(world: WorldModel, kg: KnowledgeGraph, text: str) -> str:
-    """Return ``text`` without an opening that names its speaker, in the third person.
+def read_opening(world: WorldModel, kg: KnowledgeGraph, text: str) -> tuple[str, str | None]:
+    """Return ``text`` in the third person and the speaker its opening names, or as it is.
 
     The opening counts when its name is a mention of exactly one entity whose type is a
     type of names (people: :attr:`~l3mp_ros.world.phrasing.Phrasing.proper`) and a
-    report follows it; otherwise ``text`` comes back unchanged.
+    report follows it; it is dropped, and "I", "me", "my" ... become that person.
+    Otherwise ``text`` comes back unchanged, with no speaker.
     """
     people = Phrasing(world.domain, kg).proper
-    found = next((m for m in _openings(text) if _a_person(kg, people, _name(m))), None)
-    if found is None:
-        return text
+    said = None
+    for found in _openings(text):
+        said = _person(kg, people, _name(found))
+        if said is not None:
+            break
+    if said is None:
+        return text, None
     name = _name(found)
     rest = found.group('rest')
     for pattern, said_as in _FIRST:
         rest = pattern.sub(said_as.format(name), rest)
-    return rest[:1].upper() + rest[1:]
+    return rest[:1].upper() + rest[1:], said
+
+
+def third_person(world: WorldModel, kg: KnowledgeGraph, text: str) -> str:
+    """Return ``text`` without an opening that names its speaker, in the third person."""
+    return read_opening(world, kg, text)[0]

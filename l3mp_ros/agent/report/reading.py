@@ -13,6 +13,7 @@ report and its part are about, verify).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,7 @@ from ..core.slot_odds import FactOdds, ReplyOdds, fact_of, reply_odds
 from .context import ReportContext
 from .scope import STATIVE, Scope, changed_before, own_content, part_scope
 from .settings import UpdateSettings
+from .stative import in_request
 from .subjects import GoingSubject, going, leading_subject, part_actor, place_ahead
 
 # one clause seldom states more; a small model pads its answer with repeats up to the
@@ -188,6 +190,15 @@ class Reading:
     def several(self) -> bool:
         """Tell whether the report was cut into parts."""
         return len(self.parts) > 1
+
+    @functools.cached_property
+    def stative(self) -> tuple[str, ...]:
+        """Return the things a clause says are in a state (:func:`.stative.in_request`).
+
+        Found once per report: the whole-reading checks ask for them per reading and per
+        thing.
+        """
+        return in_request(self.req)
 
     def changed(self) -> frozenset[Fact]:
         """Return every fact the accepted parts added or removed."""

@@ -29,6 +29,7 @@ from ...retrieval.mention import Mention, word_tokens
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.destinations import proper_things
+from ..core.request import Request
 from .other_words import candidates
 
 BE = frozenset('is are was were'.split())
@@ -110,6 +111,12 @@ def stated(kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
                 and _a_state(text, tokens, at, starts):
             out.append(e)
     return list(dict.fromkeys(out))
+
+
+def in_request(req: Request) -> tuple[str, ...]:
+    """Return the things a request's text says are in a state (:func:`stated`)."""
+    kg = req.kg
+    return tuple(stated(kg, req.text, req.mentions, proper_things(req.world, kg)))
 
 
 def _state_start(raw: list[str], last: int, starts: set[int]) -> int | None:

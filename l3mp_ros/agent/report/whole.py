@@ -43,7 +43,6 @@ from ..core.destinations import is_place, place_predicates, proper_things
 from .context import changing
 from .other_words import fits, holders
 from .scope import STATIVE, state_words
-from .stative import stated as said_in_a_state
 from .subjects import sentence_start
 
 if TYPE_CHECKING:
@@ -528,14 +527,11 @@ def states_of(r: Reading, update: Update) -> dict[str, frozenset[str] | None]:
 def in_a_state(r: Reading, update: Update) -> list[str]:
     """Return the things a clause says are in a state, of which ``update`` says none.
 
-    "The machine's finished, so Max's blanket is clean" (:func:`.stative.stated`) read as
-    the blanket's move alone: the blanket's and the machine's one-place states count.
+    "The machine's finished, so Max's blanket is clean" (:attr:`.reading.Reading.stative`)
+    read as the blanket's move alone: the blanket's and the machine's one-place states count.
     """
     told = {f.args[0] for f in update.add | update.remove if len(f.args) == 1}
-    kg = r.req.kg
-    return [e for e in said_in_a_state(kg, r.req.text, r.req.mentions,
-                                       proper_things(r.req.world, kg))
-            if e not in told]
+    return [e for e in r.stative if e not in told]
 
 
 #: words that say the state a verb leaves its object in: "put the shutter up", "left the
