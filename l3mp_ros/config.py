@@ -178,6 +178,11 @@ class Config:
                         'with Fatima?"; the answer is read with the report in one call and '
                         'asked about once more; "I don\'t know" ends it (with ask_back)',
                         AGENT)
+    pass_refused: bool = _p(True, 'a part of several whose every answer the checks refused '
+                            'is passed over, not the report: its things are asked about with '
+                            "the other parts' reading (\"they're here about Luna\": Luna as "
+                            'she was, or what could be said of her), never written unasked '
+                            '(with ask_back and ask_left_out)', AGENT)
     read_back_together: bool = _p(False, "a part's read-back statements asked in one call, "
                                   "each answer's own token odds its P(yes), instead of one "
                                   'call per statement (fewer calls; measured in '

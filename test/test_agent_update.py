@@ -817,15 +817,25 @@ def test_where_a_subject_went_is_asked_before_a_reprompt(tmp_path, said):
                     if r['response_format']['json_schema']['name'] == 'confirm']
     assert seen and seen[0][0].endswith('(as before).') and len(seen[0]) == 3
     # asked once per part (both orders at most): the re-prompts reuse the answer; taken
-    # in, the place check asks once more and agrees
-    assert len(seen) == {'bathroom': 3, '(as before)': 1, 'one order': 2}[said]
+    # in, the place check asks once more and agrees (passed over: asked again of the rest)
+    assert len(seen) == {'bathroom': 3, '(as before)': 2, 'one order': 4}[said]
     if said != '(as before)':  # a new place is asked again in the reverse order
         assert seen[1] == seen[0][::-1]
     if said != 'bathroom':  # no new place in both orders: re-prompted as without it;
-        # the same answer again ends the loop (not asked a third time)
-        assert len(updates) == 2 and not out.applied and world.kg.to_json() == before
-        assert out.history[-1]['repeated']
+        # the same answer again ends the part (not asked a third time); the part is
+        # passed over and the light read: Jerry asked about with it, nothing written
+        assert len(updates) == 3 and not out.applied and world.kg.to_json() == before
         assert 'state where jerry is now' in out.errors[0]
+        assert out.question.startswith('The bathroom light is no longer on. And Jerry: '
+                                       'which is right?'), out.question
+        options = out.asked()['options']
+        k = next(k for k, o in enumerate(options)
+                 if ['jerry', 'person_in_room', 'bathroom'] in o['add'])
+        with fake:
+            done = NLUpdater(world, client(fake), LinkRetriever()).answer(
+                ('the first one', 'the second one', 'the third one')[k])
+        assert done.applied and Fact('person_in_room', ('jerry', 'bathroom')) in world.kg
+        assert Fact('light_on', ('bathroom_light',)) not in world.kg
         return
     assert out.applied, out.errors  # no re-prompt; the first answer covers the second part
     assert len(updates) == 1 and not any(
@@ -846,13 +856,23 @@ def test_the_one_place_a_report_of_going_offers_is_taken_without_asking(tmp_path
     # offers, so it is where he went (no question); "came out of the kitchen" names it
     # as where he came from: re-prompted as before
     world = household_world(tmp_path)
+    before = world.kg.to_json()
     with FakeOpenAI([LIGHT, LIGHT, LIGHT]) as fake:
         out = NLUpdater(world, client(fake), LinkRetriever()).run(report)
         states = [r for r in fake.requests
                   if r['response_format']['json_schema']['name'] == 'state']
         updates = _updates(fake)
-    if report != GONE:
-        assert not out.applied and len(updates) == 2  # the same answer twice: done
+    if report != GONE:  # the same answer twice ends the part: passed over, the light
+        # read; asked about with Jerry, nothing written unasked
+        assert not out.applied and len(updates) == 3 and world.kg.to_json() == before
+        assert 'state where jerry is now' in out.errors[0]
+        assert 'And Jerry: which is right?' in out.question, out.question
+        off = household_world(tmp_path / 'off')  # pass_refused off: the report refused
+        with FakeOpenAI([LIGHT, LIGHT, LIGHT]) as fake:
+            out = NLUpdater(off, client(fake), LinkRetriever(),
+                            UpdateSettings(pass_refused=False)).run(report)
+            assert len(_updates(fake)) == 2
+        assert not out.applied and out.question is None
         assert 'state where jerry is now' in out.errors[0]
         return
     assert out.applied, out.errors  # the light answered covers the second part: not asked

@@ -176,14 +176,25 @@ def test_none_of_them_asks_about_the_rest_of_the_report(tmp_path):
     assert done.applied  # Jerry moved; no remote taken
     assert set(world.kg.facts) - set(KnowledgeGraph.from_json(before).facts) == {moved}
     assert world.support_of(moved).kind == 'confirmed'
-    # named as what changed, not in a clause of purpose, the thing is half the report:
-    # the reading without it is not offered
+    # named as what changed, not in a clause of purpose, the thing may have changed
+    # otherwise: the reading without it is offered only with every remote as it was, said
     half = household_world(tmp_path / 'c')
+    before = half.kg.to_json()
     with FakeOpenAI([{'content': guess}]) as fake:
         updater = NLUpdater(half, client(fake), FullRetriever())
         assert updater.run(REPORT).question.startswith('Which TV remote do you mean')
-        out = updater.answer('none of them')
+        calls = len(fake.requests)
+        follow = updater.answer('none of them')
+        assert len(fake.requests) == calls and half.kg.to_json() == before
+        assert follow.question.startswith('Then: Jerry is in the kitchen. Jerry is no longer '
+                                          'in the living room. '), follow.question
+        assert follow.question.count(' is still ') == len(REMOTES), follow.question
+        [option] = follow.asked()['options']
+        still = {f for f in KnowledgeGraph.from_json(before).facts if f.args[0] in REMOTES}
+        assert {Fact.from_triplet(t) for t in option['add']} == {moved} | still
+        out = updater.answer('no')  # a remote did change: nothing is written
     assert not out.applied and out.question is None and updater.pending() is None
+    assert half.kg.to_json() == before
     # with nothing but the guessed thing in the report, "none of them" takes it back
     other = household_world(tmp_path / 'b')
     with FakeOpenAI([{'content': GUESS}]) as fake:

@@ -53,6 +53,8 @@ def _stated(world, text):
     ("Jerry's just washed his blue shirt.", []),
     ("Jerry's blue shirt needs a wash.", []),
     ('The door to the kitchen is open.', []),
+    ("The blue shirt's filthy, as always.", []),
+    ('The blue shirt is soaking as usual.', []),
     ("The shelf in Anna's bedroom is dusty.", []),
     # a person's "'s" before a word no mention names is her thing, unless a participle
     ("After Jerry's nap, Jerry's been refreshed.", ['jerry']),
@@ -207,3 +209,48 @@ def test_a_thing_is_offered_the_states_of_its_kind_only_those_reports_change_too
     offered = {f.predicate for _, what, _, _ in (person.readings if person else ())
                for f in what.add}
     assert not offered & {'islocked', 'iswet', 'outoforder', 'inuse'}, offered
+
+
+# "The cereal bowl's spotless now.": the model puts the bowl on the table instead, and the
+# read-back denies it (twice: the part asked again writes it again). Nothing is left read.
+BOWL_ON_TABLE = {'content': {'facts': [list(BOWL_MOVED.triplet())]}}
+
+
+def _nothing_read(tmp_path, script):
+    from l3mp_ros.agent.report.settings import UpdateSettings
+    from l3mp_ros.agent.report.update import NLUpdater
+    from l3mp_ros.retrieval.full import FullRetriever
+    from l3mp_ros.testing import FakeOpenAI
+    from l3mp_ros.testing.fake_openai import NO_OPTION
+
+    from .agent_fixtures import client, read_back_reply
+
+    world = household_world(tmp_path)
+    fake = FakeOpenAI([BOWL_ON_TABLE, read_back_reply(0.2, 'no'), *script],
+                      answers=NO_OPTION).start()
+    updater = NLUpdater(world, client(fake), FullRetriever(),
+                        UpdateSettings(place_check=False, settled_places=False))
+    return world, fake, updater, updater.run("The cereal bowl's spotless now.")
+
+
+def test_a_reading_the_read_back_denied_whole_asks_what_the_clause_says_from_nothing(tmp_path):
+    """The bowl's states are offered alone too: not only beside the move the read-back denied.
+
+    The bowl's "'s" is "is" (the clause read it so), not an owner's.
+    """
+    world, fake, updater, out = _nothing_read(tmp_path, [BOWL_ON_TABLE] * 3)
+    with fake:
+        assert not out.applied and BOWL_CLEAN not in world.kg
+        pending = Pending.from_json(out.clarify)
+        assert all(c.about == 'cereal_bowl' for c in pending.readings)
+        # the answer made whole first (the move with the bowl clean, or kept as it was)
+        assert 'And the cereal bowl: which is right?' in out.question
+        alone = [c for c in pending.readings if BOWL_MOVED not in c.update.add]
+        assert [c.update for c in alone] == [Update.of([], [BOWL_CLEAN])], alone
+        assert not any(c.update.is_empty() for c in pending.readings)
+        calls = len(fake.requests)
+        then = updater.answer('none of them')
+        assert then.question == 'Then: The cereal bowl is clean. Is that right?', then.question
+        done = updater.answer('yes')
+        assert len(fake.requests) == calls  # no model call for the answers
+    assert done.applied and BOWL_CLEAN in world.kg and BOWL_MOVED not in world.kg

@@ -196,10 +196,12 @@ def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candid
             and all(c.words for c in offered):
         thing = offered[0].about  # the last option keeps it as it was: the reading itself
         base = offered[0].base
-        lead = f'{phrasing.change(offered[-1].update if base is None else base)} '
+        lead = phrasing.change(offered[-1].update if base is None else base)
         listed = ' '.join(f'{k}. {c.words}' for k, c in enumerate(offered, 1))
-        return (f'{lead}And {_lower_first(phrasing.entity(thing))}: which is right? {listed} '
-                'Or none of them?')
+        named = phrasing.entity(thing)
+        about = (f'{lead} And {_lower_first(named)}' if lead
+                 else named[:1].upper() + named[1:])  # nothing else read: the thing alone
+        return f'{about}: which is right? {listed} Or none of them?'
     if len(offered) == 1:
         lead = 'Just to check' if first else 'Then'
         return f'{lead}: {phrasing.change(offered[0].update)} Is that right?'

@@ -11,6 +11,7 @@ logs it as not applied when no answer comes.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from ...retrieval.link import named_in
@@ -140,6 +141,9 @@ class OpenQuestions:
         kept = {'source': source, 'utterance': f'{out.text} [{text.strip()}]'}
         if chosen == clarify.CANCEL and clarify.none_of_them(text):
             follow = self._without_guess(data, kg)
+            if follow is None and data.get('then'):  # the rest, made whole
+                follow = replace(Pending.from_json(data['then']),
+                                 expires=time.time() + self.timeout)
             if follow is not None:  # the rest of the report may still be right: asked
                 res = self._ask(out, follow, 'not any of those', info, **kept)
                 out.event_id = res.event_id

@@ -164,6 +164,10 @@ class Reading:
     #: parts whose answer repeated, or that the answers so far cover: what earlier parts
     #: of the report changed (read ahead)
     said_before: list[str] = field(default_factory=list)
+    #: parts passed over whose every answer the checks refused: (part, its last answer,
+    #: why), asked about with the reading (``pass_refused``)
+    refused: list[tuple[str, Completion | None, tuple[str, ...]]] = field(
+        default_factory=list)
     restated: bool = False  # a part repeated what holds
     last: Completion | None = None  # the answer of the part that stopped the loop
     errors: list[str] = field(default_factory=list)

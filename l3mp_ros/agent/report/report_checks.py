@@ -19,6 +19,7 @@ from ...retrieval.mention_lists import opinion_only, owners_only
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
 from ...world.phrasing import Phrasing
+from ...world.templates import Form
 from ..core import clarify
 from ..core.asking import (
     WITH_DENIED,
@@ -44,7 +45,15 @@ from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
 from .subjects import PutBy, going, put_by
-from .whole import left_out, nearby, offered, sources, states_of, whole_readings
+from .whole import (
+    changeable_of,
+    left_out,
+    nearby,
+    offered,
+    sources,
+    states_of,
+    whole_readings,
+)
 
 
 def finished(rep: Report, stated: Update) -> Ruling | None:
@@ -268,7 +277,8 @@ class AskBack:
             return False
         low = not_sure(rep.out, rep.settings)
         r = rep.r
-        return (bool(r.unsure or r.choices or r.trimmed or r.guessed or unsupported(rep)
+        return (bool(r.unsure or r.choices or r.trimmed or r.guessed or r.refused
+                     or unsupported(rep)
                      or unsaid_of(rep) or moved_unsaid(rep) or unread_states(rep)
                      or unread_ends(rep)) or low
                 or bool(left_out_of(rep))) and rep.out.update is not None
@@ -279,9 +289,12 @@ class AskBack:
         readings = self.readings(rep)
         if rep.settings.ask_left_out:
             readings = whole_readings(world, r, readings)
+        readings = [c for c in readings if not c.update.is_empty()]  # nothing read, unmade
         pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
                                 rep.settings.clarify_timeout, rep.settings.ask_together)
-        doubts = [*(f'the read-back denied {f.text()}' for f in sorted(r.unsure)),
+        doubts = [*(f'the part "{part}" could not be read ({"; ".join(why[:1])})'
+                    for part, _, why in r.refused),
+                  *(f'the read-back denied {f.text()}' for f in sorted(r.unsure)),
                   *(f'{f.text()} goes with what it needed (rule {rule})'
                     for f, rule in unsupported(rep)),
                   *(f'{f.text()} was left out: with it a rule of the domain fails'
@@ -357,6 +370,11 @@ class AskBack:
             if rest is not None and all(rest != x.update for x in readings):
                 sure = confidence(stated - drop, drop & stated, odds, how)
                 readings.append(Candidate(rest, sure, source))
+        if r.unsure and r.stative and all(c.stated.add <= r.unsure
+                                          and c.stated.remove <= r.unsure for c in r.done):
+            # nothing read: what a clause says is in a state, from nothing (whole.py)
+            readings.append(Candidate(Update.of(), confidence(set(), stated, odds, how),
+                                      NOTHING_READ))
         parts = r.req.kg.diff_to(r.work)  # before the report checks took places in
         if not parts.is_empty() and all(parts != x.update for x in readings) \
                 and not world.verifier.check(r.req.kg, parts):
@@ -365,6 +383,12 @@ class AskBack:
         readings = with_states(rep, readings)
         # a runner-up that leaves out a state said in words goes after the one with it
         return with_states(rep, readings + runner_ups(rep, readings, rep.settings.runner_ups))
+
+
+#: the source of the empty reading offered when the read-back denied every stated fact and
+#: a clause says a thing is in a state: made whole from nothing about that thing alone
+#: (:func:`.whole.whole_readings`), or not offered
+NOTHING_READ = 'nothing the read-back kept'
 
 
 def goers(rep: Report) -> set[str]:
@@ -433,6 +457,9 @@ def with_states(rep: Report, readings: list[Candidate]) -> list[Candidate]:
     things = {f.args[0] for f in states | ends}
     instead = {f for f, _ in unsaid_of(rep) if len(f.args) == 1 and f.args[0] in things}
     for c in readings:
+        if c.source == NOTHING_READ:  # only what a clause says is in a state
+            out.append(c)
+            continue
         if c.source == 'answer' and instead:  # "dry now" in place of "clean"
             more = recomposed(kg, rep.world, [
                 *(Update.of(d.stated.remove - instead, d.stated.add - instead) for d in r.done),
@@ -547,5 +574,41 @@ class Clarify:
             change = rep.update if option['entity'] == doubt.chosen else clarify.substituted(
                 r.req.kg, stated, doubt.chosen, option['entity'], rep.world)[0]
             option.update(option_json(change or Update.of()))
+        then = self.then(rep, doubt)
+        if then is not None:
+            pending['then'] = then.to_json()
         return Ruling(Act.ASK, pending, question=question, errors=[
             f'the report does not say which {doubt.mention} it means; asked: {question}'])
+
+    @staticmethod
+    def then(rep: Report, doubt: clarify.Ambiguity) -> Pending | None:
+        """Return the question after "none of them": the rest, the candidates as they were.
+
+        "I've given the changing room floor a going-over with the mop. It's bone dry now":
+        asked which mop, the speaker says none (no mop changed as read); the floor's drying
+        may still be right. Offered with every candidate said to be as it was ("The blue
+        mop is still hung on the mop hooks."), so a "yes" writes no half report; only when
+        the reading without the guessed thing's facts leaves out nothing else
+        (:func:`.whole.left_out`). None otherwise, or when nothing is left.
+        """
+        r, world, kg = rep.r, rep.world, rep.r.req.kg
+        rest = recomposed(kg, world, clarify.without_guess([c.stated for c in r.done],
+                                                           doubt.chosen))
+        if rest is None:
+            return None
+        them = {o.entity for o in doubt.options}
+        if rep.settings.ask_left_out:
+            near, states, left = nearby(r), states_of(r, rest), sources(r)
+            if any(offered(r, rest, e, near, states, left) is not None
+                   for e in left_out(r, rest) if e not in them):
+                return None  # another thing left out: not this reading's question
+        changes = changeable_of(r)  # not "the door still connects to the store"
+        held = Update.of((), {f for f in kg.facts if f.args and f.args[0] in them
+                              and f.predicate in changes and not f.numeric})
+        phrasing = Phrasing(world.domain, kg)
+        said = ' '.join(phrasing.say(f, Form.STILL) for f in sorted(held.add))
+        reading = Candidate(rest, 0.0, f'without {doubt.chosen}', about=doubt.chosen,
+                            kept=held, words=said)
+        question = f'Then: {phrasing.change(rest)} {said} Is that right?'.replace('  ', ' ')
+        return Pending(r.req.text, [reading], [0], 2, question,
+                       time.time() + rep.settings.clarify_timeout)

@@ -54,6 +54,8 @@ NOT_A_STATE = GOVERNING | frozenset("""
     a an the his her my our their its this that these those some no any another
     not never still already always usually again only
 """.split())
+#: words after "as" that say a state holds as before ("locked, as always")
+AS_BEFORE = frozenset('always usual ever before'.split())
 #: a word that ends the clause the state is said in
 CLAUSE_ENDS = frozenset('and but so because as while then till until when since if or'.split())
 #: a word after the verb that makes it a deed done to something ("'s switched it off",
@@ -148,7 +150,8 @@ def _a_state(text: str, tokens: list[tuple[int, int, str]], at: int, starts: set
     while k < len(raw):
         gap = text[tokens[k - 1][1]:tokens[k][0]] if k else ''
         if k > at and (raw[k] in CLAUSE_ENDS or _PUNCT.search(gap)):
-            break
+            # "the door is locked, as always": the state holds as before, no change
+            return not (raw[k] == 'as' and k + 1 < len(raw) and raw[k + 1] in AS_BEFORE)
         if k in starts or raw[k] in OBJECTS:
             return False
         k += 1

@@ -40,7 +40,7 @@ from ..core.asking import (
     open_question_text,
     recomposed,
 )
-from ..core.attempts import Attempts, Judged, Trace
+from ..core.attempts import Attempts, Judged, Trace, Verdict
 from ..core.examples import system_for
 from ..core.grounding import FULL, REFERENTS, WIDEN
 from ..core.request import Request, mentions_of
@@ -174,11 +174,35 @@ class NLUpdater:
                 r.passed(self.world, part)
                 continue
             r.last, r.errors = got.value, got.errors
+            if (r.errors or r.last is None) and self._passes_refused(r, part, got, fast):
+                continue  # asked about with the other parts' reading, never written unasked
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last, q.actor)
+        if r.refused and not r.done and not r.errors:  # no part read: refused as it was
+            r.last, r.errors = r.refused[0][1], list(r.refused[0][2])
         r.compose(out)  # the parts' net change, or why there is none
         self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify
+
+    def _passes_refused(self, r: Reading, part: str, got: Judged[Completion],
+                        fast: bool) -> bool:
+        """Tell whether a part the checks refused is passed over, the report read on.
+
+        "The Hughes family have just come in to reception | they're here about Luna": every
+        answer of the second part broke a rule; the first may still be right. With
+        ``ask_back`` and ``ask_left_out`` a part of several refused after its attempts is
+        passed over as one read as no change (its things are asked about with the reading:
+        :mod:`.whole`), and the reading is asked about, never written unasked
+        (``pass_refused``). Not a failed call, and not on the referents' facts alone.
+        """
+        s = self.settings
+        if not (s.pass_refused and s.verify and s.ask_back and s.ask_left_out and r.several
+                and not fast and got.verdict is Verdict.INVALID):
+            return False
+        r.refused.append((part, r.last, tuple(r.errors)))
+        r.last, r.errors = None, []
+        r.passed(self.world, part)
+        return True
 
     def _already(self, r: Reading, out: UpdateOutcome) -> None:
         """Tell a report of what already holds from one of no change (:mod:`.already`)."""

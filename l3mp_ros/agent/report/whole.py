@@ -107,7 +107,8 @@ def left_out(r: Reading, update: Update) -> list[str]:
         out += [e for e in m.candidates if e not in out and e not in owners and e not in acted]
     out += [e for e in skipped_things(r) if e not in out and e not in owners]
     out += [e for e in owned_alike(r) if e not in out and e not in named]
-    out += [e for e in in_a_state(r, update) if e not in out and e not in owners]
+    # the clause read its "'s" as "is" ("the bowl's spotless"), never as an owner's
+    out += [e for e in in_a_state(r, update) if e not in out]
     said = said_states(r, update)
     return out + [e for e in said if e not in out and e not in owners]
 
@@ -778,6 +779,8 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             found += [p for e in dropped_things(r, readings[0].update, reading.update)
                       if e not in got and (p := as_answered(world, kg, readings[0].update,
                                                             reading.update, e)) is not None]
+        if reading.update.is_empty():  # nothing read: only what a clause says is in a state
+            found = [p for p in found if p.entity in r.stative]
         if not found:
             out.append(reading)
             continue
@@ -817,10 +820,11 @@ def _options(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
         out.append(_followed(world, r, readings, n, option, others, phrasing, near, left,
                              chain))
     kept_as_was = first.still | first.never
-    if kept_as_was and all(guessed(r, f.args[0]) for f in kept_as_was):
+    if reading.update.is_empty() or (
+            kept_as_was and all(guessed(r, f.args[0]) for f in kept_as_was)):
         k = len(out) - len(first.readings)  # the question still leads with the reading
         out[k:] = [replace(c, base=reading.update) for c in out[k:]]
-        return out  # "the cup" may be another cup: this one kept as it was says nothing
+        return out  # "the cup" may be another cup, or nothing was read: "as it was" says nothing
     words = ' '.join([*(phrasing.say(f, Form.STILL) for f in sorted(first.still)),
                       *(phrasing.say(f, Form.NOT) for f in sorted(first.never))])
     option = Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
