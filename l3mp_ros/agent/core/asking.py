@@ -42,6 +42,10 @@ MAX_QUESTIONS = 3  # questions about one report; then nothing is written
 #: with what the read-back denied and the answer asked again left out
 WITH_DENIED = 'with what the read-back denied'
 CORRECTION = "as the speaker's answer corrected it"  # a reading an answer carried
+#: the source of the empty reading offered when the read-back denied every stated fact and
+#: a clause says a thing is in a state: made whole from nothing about that thing alone
+#: (:func:`..report.whole.whole_readings`), or not offered
+NOTHING_READ = 'nothing the read-back kept'
 MAX_CHOICES = 4  # readings offered in one question
 NOTHING_ELSE = 'Nothing else.'  # an option that says no more than all the options say
 READINGS = 'readings'  # the ``kind`` of a pending question about readings

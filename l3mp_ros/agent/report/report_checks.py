@@ -22,6 +22,7 @@ from ...world.phrasing import Phrasing
 from ...world.templates import Form
 from ..core import clarify
 from ..core.asking import (
+    NOTHING_READ,
     WITH_DENIED,
     Candidate,
     Pending,
@@ -289,7 +290,8 @@ class AskBack:
         readings = self.readings(rep)
         if rep.settings.ask_left_out:
             readings = whole_readings(world, r, readings)
-        readings = [c for c in readings if not c.update.is_empty()]  # nothing read, unmade
+        readings = [c for c in readings  # nothing read, and nothing made it whole
+                    if not (c.source == NOTHING_READ and c.update.is_empty())]
         pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
                                 rep.settings.clarify_timeout, rep.settings.ask_together)
         doubts = [*(f'the part "{part}" could not be read ({"; ".join(why[:1])})'
@@ -383,12 +385,6 @@ class AskBack:
         readings = with_states(rep, readings)
         # a runner-up that leaves out a state said in words goes after the one with it
         return with_states(rep, readings + runner_ups(rep, readings, rep.settings.runner_ups))
-
-
-#: the source of the empty reading offered when the read-back denied every stated fact and
-#: a clause says a thing is in a state: made whole from nothing about that thing alone
-#: (:func:`.whole.whole_readings`), or not offered
-NOTHING_READ = 'nothing the read-back kept'
 
 
 def goers(rep: Report) -> set[str]:

@@ -37,7 +37,7 @@ from ...world.complete import complete, forced_removals
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ...world.templates import Form
-from ..core.asking import Candidate
+from ..core.asking import NOTHING_READ, Candidate
 from ..core.clauses import goes_somewhere
 from ..core.destinations import is_place, place_predicates, proper_things
 from .context import changing
@@ -779,7 +779,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
             found += [p for e in dropped_things(r, readings[0].update, reading.update)
                       if e not in got and (p := as_answered(world, kg, readings[0].update,
                                                             reading.update, e)) is not None]
-        if reading.update.is_empty():  # nothing read: only what a clause says is in a state
+        if reading.source == NOTHING_READ:  # only what a clause says is in a state
             found = [p for p in found if p.entity in r.stative]
         if not found:
             out.append(reading)
@@ -820,7 +820,7 @@ def _options(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
         out.append(_followed(world, r, readings, n, option, others, phrasing, near, left,
                              chain))
     kept_as_was = first.still | first.never
-    if reading.update.is_empty() or (
+    if reading.source == NOTHING_READ or (
             kept_as_was and all(guessed(r, f.args[0]) for f in kept_as_was)):
         k = len(out) - len(first.readings)  # the question still leads with the reading
         out[k:] = [replace(c, base=reading.update) for c in out[k:]]
