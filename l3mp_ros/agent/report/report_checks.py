@@ -470,17 +470,18 @@ def with_states(rep: Report, readings: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def left_out_of(rep: Report) -> list[str]:
-    """Return the named things the reading leaves out that something could be said of.
+def left_out_of(rep: Report, update: Update | None = None) -> list[str]:
+    """Return the named things a reading leaves out that something could be said of.
 
-    Only with ``ask_left_out`` (:mod:`.whole`: such a reading is not the whole change).
+    The report's reading, or ``update``. Only with ``ask_left_out`` (:mod:`.whole`: such a
+    reading is not the whole change).
     """
     if not rep.settings.ask_left_out or rep.out.update is None or not rep.settings.verify:
         return []
-    r = rep.r
-    near, states, left = nearby(r), states_of(r, rep.update), sources(r)
-    return [e for e in left_out(r, rep.update)
-            if offered(r, rep.update, e, near, states, left) is not None]
+    r, update = rep.r, rep.update if update is None else update
+    near, states, left = nearby(r), states_of(r, update), sources(r)
+    return [e for e in left_out(r, update)
+            if offered(r, update, e, near, states, left) is not None]
 
 
 def unsupported(rep: Report) -> list[tuple[Fact, str]]:
@@ -593,11 +594,8 @@ class Clarify:
         if rest is None:
             return None
         them = {o.entity for o in doubt.options}
-        if rep.settings.ask_left_out:
-            near, states, left = nearby(r), states_of(r, rest), sources(r)
-            if any(offered(r, rest, e, near, states, left) is not None
-                   for e in left_out(r, rest) if e not in them):
-                return None  # another thing left out: not this reading's question
+        if any(e not in them for e in left_out_of(rep, rest)):
+            return None  # another thing left out: not this reading's question
         changes = changeable_of(r)  # not "the door still connects to the store"
         held = Update.of((), {f for f in kg.facts if f.args and f.args[0] in them
                               and f.predicate in changes and not f.numeric})
@@ -605,6 +603,7 @@ class Clarify:
         said = ' '.join(phrasing.say(f, Form.STILL) for f in sorted(held.add))
         reading = Candidate(rest, 0.0, f'without {doubt.chosen}', about=doubt.chosen,
                             kept=held, words=said)
-        question = f'Then: {phrasing.change(rest)} {said} Is that right?'.replace('  ', ' ')
+        question = ' '.join(w for w in ('Then:', phrasing.change(rest), said, 'Is that right?')
+                            if w)
         return Pending(r.req.text, [reading], [0], 2, question,
                        time.time() + rep.settings.clarify_timeout)
