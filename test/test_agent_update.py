@@ -883,6 +883,28 @@ def test_the_one_place_a_report_of_going_offers_is_taken_without_asking(tmp_path
     assert 'place_amended' in out.trace.doubts
 
 
+WIPED = 'Jerry switched off the kitchen light, and then he gave it a good wipe.'
+ROOMLESS = {'content': {'facts': [['person_in_room', 'jerry', 'kitchen_light']]}}
+
+
+@pytest.mark.parametrize('pass_refused', [True, False])
+def test_a_refused_part_naming_nothing_left_out_refuses_the_report(tmp_path, pass_refused):
+    # "he gave it a good wipe": every answer breaks the types; the part names nothing
+    # the reading leaves out (Jerry acted, "it" is the light), so no question could ask
+    # about it: "Just to check: The kitchen light is no longer on." would let a truthful
+    # "yes" write half the report. Refused as without pass_refused, nothing asked
+    world = household_world(tmp_path)
+    before = world.kg.to_json()
+    with FakeOpenAI([LIGHT] + [ROOMLESS] * 4) as fake:
+        out = NLUpdater(world, client(fake), LinkRetriever(),
+                        UpdateSettings(pass_refused=pass_refused)).run(WIPED)
+        assert len(_updates(fake)) == 3
+    assert out.parts == 2 and not out.applied and out.question is None
+    assert 'kitchen_light is a light' in out.errors[0] and 'could not be read' not in \
+        out.errors[0]
+    assert world.kg.to_json() == before
+
+
 EXTRA = ['person_in_room', 'jerry', 'jerry_bedroom']  # a change the report never says
 
 

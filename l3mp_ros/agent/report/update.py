@@ -63,7 +63,7 @@ from .reading import (
 )
 from .scope import STATIVE, unknown_names_error
 from .settings import UpdateSettings
-from .whole import said_order, said_states
+from .whole import asks_refused, said_order, said_states
 
 if TYPE_CHECKING:
     from ...memory.hooks import Memory
@@ -179,7 +179,8 @@ class NLUpdater:
             if r.errors or r.last is None:
                 break  # a partial update would be wrong: nothing is applied
             r.accept(r.last, q.actor)
-        if r.refused and not r.done and not r.errors:  # no part read: refused as it was
+        if r.refused and not r.errors and not (r.done and asks_refused(r)):
+            # no part read, or nothing a refused part names is asked about: refused as it was
             r.last, r.errors = r.refused[0][1], list(r.refused[0][2])
         r.compose(out)  # the parts' net change, or why there is none
         self._judge_report(r, out)  # pipeline.REPORT_CHECKS: places, actor, clarify

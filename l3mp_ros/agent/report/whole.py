@@ -113,6 +113,18 @@ def left_out(r: Reading, update: Update) -> list[str]:
     return out + [e for e in said if e not in out and e not in owners]
 
 
+def asks_refused(r: Reading) -> bool:
+    """Tell whether the reading leaves out a thing a part passed over as refused names.
+
+    A refused part is passed over only to be asked about (``pass_refused``): "... so I've
+    given the one by the sink a wash" names nothing the question could offer, and a
+    truthful "yes" to the other parts' reading would write half the report.
+    """
+    left = set(left_out(r, r.req.kg.diff_to(r.work)))
+    return any(e in left for part, _, _ in r.refused for m in r.req.mentions_in(part)
+               for e in ([m.resolved] if m.resolved else m.candidates))
+
+
 def tied(update: Update) -> set[str]:
     """Return the things a fact of ``update`` ties to another ("signed" alone ties none)."""
     return {a for f in update.add | update.remove if len(f.args) > 1 for a in f.args}
