@@ -104,8 +104,35 @@ def test_a_given_name_before_a_familys_name_is_a_name():
     assert said.say(F('(mechanic_at_bay ada_patel bay_2)')) == 'Ada Patel is at bay 2.'
     kg.add_entity('ada_spark_plug', 'part')  # Ada's, though Ada is ada_patel
     assert Phrasing(domain, kg).entity('ada_spark_plug') == "Ada's spark plug"
-    kg.add_entity('ada_jones', 'mechanic')  # no one of the Joneses after a title
+    kg.add_entity('ada_jones', 'mechanic')  # a group with a title: named in full too
+    said = Phrasing(domain, kg)
+    assert said.entity('ada_jones') == 'Ada Jones' and said.entity('maria') == 'Maria'
+    kg.add_entity('spare_mechanic', 'mechanic')  # a type's word: not a group of names
     assert Phrasing(domain, kg).entity('maria') == 'the maria'
+
+
+PEOPLE = """(define (domain yard)
+  (:requirements :strips :typing)
+  (:types person boat - object owner staff - person)
+  (:predicates (aboard ?p - person ?b - boat) (fuelled ?b - boat)))"""
+
+
+def test_people_named_in_full_are_names():
+    """"oscar_reid", "mrs_van_dijk": a group of a type that says person, or with a title
+    among it, whose members read as names, is said as names ("the oscar reid" before);
+    two words of no title and no person type stay common nouns ("canned_beans")."""
+    domain = DomainSchema.from_text(PEOPLE)
+    kg = KnowledgeGraph('yard')
+    for name, t in (('hannah', 'staff'), ('oscar_reid', 'owner'), ('mrs_van_dijk', 'owner'),
+                    ('kittiwake', 'boat'), ('blue_dinghy', 'boat')):
+        kg.add_entity(name, t)
+    said = Phrasing(domain, kg)
+    assert [said.entity(n) for n in ('hannah', 'oscar_reid', 'mrs_van_dijk')] == [
+        'Hannah', 'Oscar Reid', 'Mrs Van Dijk']
+    assert said.say(F('(aboard oscar_reid kittiwake)')).startswith('Oscar Reid')
+    assert said.entity('blue_dinghy') == 'the blue dinghy'  # boats: no person, no title
+    kg.add_entity('fuel_dock_staff', 'staff')  # words of a type: the group is no names
+    assert Phrasing(domain, kg).entity('oscar_reid') == 'the oscar reid'
 
 
 # the garage written in camel case, as many hand-written domains are: the PDDL reader

@@ -58,6 +58,8 @@ def possessive(said: str) -> str:
 
 
 words = split_name  # the words of a name: ``placed_at_table`` → placed, at, table
+#: words of a type whose members are people, named ("person", "people")
+PEOPLE = frozenset('person persons people human humans'.split())
 
 
 class Phrasing:
@@ -102,10 +104,26 @@ class Phrasing:
                 and (ws[0] in TITLES or ws[1] in families and ws[0].isalpha()
                      and ws[0] not in used))
 
+        def full_name(n: str) -> bool:
+            # "oscar_reid", "mrs_van_dijk": one or two words of letters that no type or
+            # predicate uses, after a title or not
+            ws = words(n)
+            rest = ws[1:] if ws and ws[0] in TITLES else ws
+            return 1 <= len(rest) <= 2 and all(
+                w.isalpha() and w not in used for w in rest)
+
         def names_only(t: str) -> bool:
             group = members[self._lineage(t)[-1]]
             families = {ws[1] for ws in map(words, group) if len(ws) == 2 and ws[0] in TITLES}
-            return len(group) >= 2 and all(a_name(n, families) for n in group)
+            if len(group) < 2:
+                return False
+            if all(a_name(n, families) for n in group):
+                return True
+            # people named in full: a group with a title among it ("mr_fisher"), or of a
+            # type that says so ("person"), whose every member reads as a name
+            titled = any(words(n)[:1] and words(n)[0] in TITLES for n in group)
+            said = any(w in PEOPLE for a in self._lineage(t) for w in words(a))
+            return (titled or said) and all(full_name(n) for n in group)
         return frozenset(t for t in set(kg.entities.values()) if names_only(t))
 
     def _lineage(self, t: str) -> tuple[str, ...]:
