@@ -505,3 +505,43 @@ def test_two_titles_joined_before_a_name_are_both_people(families):
 def test_a_shared_word_that_is_no_family_name_stays_one_open_mention(families, text):
     found = [m for m in resolve(families, text) if len(m.named) > 1 or len(m.candidates) > 1]
     assert len(found) == 1 and len(found[0].candidates) in (2, 4)
+
+
+@pytest.fixture()
+def school() -> KnowledgeGraph:
+    """A music school: pupils named in full, and things named after them."""
+    kg = KnowledgeGraph('school')
+    for name, type_ in [
+        ('mr_fisher', 'parent'), ('lily_fisher', 'pupil'), ('ben_fisher', 'pupil'),
+        ('oscar_reid', 'pupil'), ('zara_ahmed', 'pupil'), ('tom', 'teacher'),
+        ('helen', 'teacher'), ('lily_folder', 'music'), ('lily_violin', 'strings'),
+        ('lily_violin_case', 'case'), ('oscar_guitar', 'strings'),
+        ('oscar_guitar_case', 'case'), ('zara_flute', 'wind'), ('stage', 'room'),
+    ]:
+        kg.add_entity(name, type_)
+    return kg
+
+
+PUPILS = {'mr_fisher', 'lily_fisher', 'ben_fisher', 'oscar_reid', 'zara_ahmed', 'tom',
+          'helen'}
+
+
+@pytest.mark.parametrize('text, meant', [
+    # a person's first name written as a name, however many things carry it
+    ('Janet: Lily and Ben Fisher have both signed in.', ['lily_fisher', 'ben_fisher']),
+    # no run across the speaker's colon ("Fisher Lily" is not lily_fisher's words)
+    ("Mr Fisher: Lily's gone down with Helen.", ['mr_fisher', 'lily_fisher', 'helen']),
+    # a name after the speaker's colon is no verb after a name ("Sven set the plate")
+    ("Tom: Zara's come up on stage and got her flute out.",
+     ['tom', 'zara_ahmed', 'stage', 'zara_flute']),
+    # a name alone is the person, not the things named after them
+    ("I've lent Oscar the red one while we sort his out.", ['oscar_reid']),
+])
+def test_people_named_by_their_first_name(school, text, meant):
+    said = [m.resolved for m in resolve(school, text, people=PUPILS)]
+    assert [e for e in said if e] == meant, said
+
+
+def test_without_people_a_first_name_many_things_carry_stays_open(school):
+    said = {m.text: m.candidates for m in resolve(school, "I've lent Oscar the red one.")}
+    assert len(said['oscar']) > 1

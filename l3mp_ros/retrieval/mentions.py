@@ -41,6 +41,7 @@ from .mention_lists import candidates
 from .narrowing import narrow
 
 RARE = 3  # a word in at most this many names names each of them on its own
+_PUNCT = re.compile(r'[:;,.!?()]')  # between two words: no name runs across it
 
 
 def _heads(kg: KnowledgeGraph, name: str, names: dict[str, list[str]]) -> set[str]:
@@ -66,7 +67,8 @@ def _heads(kg: KnowledgeGraph, name: str, names: dict[str, list[str]]) -> set[st
 def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
             steady: Collection[str] | None = None,
             predicates: Collection[str] = (),
-            places: Mapping[str, int] | Collection[str] = ()) -> list[Mention]:
+            places: Mapping[str, int] | Collection[str] = (),
+            people: Collection[str] = ()) -> list[Mention]:
     """Return the mentions of ``text``, in reading order, each with its candidates.
 
     ``steady``: the predicates no change touches (see :func:`.narrowing.narrow`); None: all.
@@ -77,6 +79,8 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     ``predicates``: the domain's predicate names; a word of one ("put the lights on" for
     ``lights_on``) is a relation, so it names no entity alone unless it is that entity's
     head noun ("the light bulbs" still names ``light_bulbs``).
+    ``people``: the entities said as names; a name written alone is the person whose first
+    name it is, not a thing named after them ("lent Oscar the red one").
     """
     said = [stem(w) for w in words(text)]
     if not said or not kg.entities:
@@ -88,14 +92,17 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     heads = {n: _heads(kg, n, names) for n in names}
     df: Counter[str] = Counter(w for ws in names.values() for w in set(ws))
     relation = {stem(w) for p in predicates for w in name_words(p)}
-    mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper, relation),
-                      names, heads, df)
+    breaks = [k > 0 and bool(_PUNCT.search(text[tokens[k - 1][1]:tokens[k][0]]))
+              for k in range(len(tokens))]
+    mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper, relation,
+                                  people, breaks), names, heads, df)
     for m in mentions:
         start, end = m.part or (m.start, m.end)
         m.surface = text[tokens[start][0]:tokens[end - 1][1]]
         if m.surface.count('"') % 2:  # 'the book "The Odyssey': close the quote
             m.surface += '"'
 
+    _named_alone(mentions, said, proper, owner, names, people)
     found = {m.start: list(m.candidates) for m in mentions}
     heads = narrow(kg, mentions, said, names, owner, steady, places)
     for m in mentions:
@@ -108,6 +115,26 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
         if m.plural:
             _counted(kg, m, found[m.start], mentions, [t[2].lower() for t in tokens])
     return _families(kg, mentions, said, [text[a:b] for a, b, _ in tokens], proper, names)
+
+
+def _named_alone(mentions: list[Mention], said: list[str], proper: list[bool],
+                 owner: list[bool], names: dict[str, list[str]],
+                 people: Collection[str]) -> None:
+    """Narrow a name written alone to the one person it is the first name of.
+
+    "I've lent Oscar the red one": one capitalised word, no possessive, the first word of
+    ``oscar_reid`` and of ``oscar_guitar``; a thing named after its owner is said with its
+    own words ("Oscar's guitar"), so "Oscar" alone is the person (``people``: the
+    entities the domain's phrasing says as names).
+    """
+    for m in mentions:
+        if m.end - m.start != 1 or len(m.candidates) < 2 or not proper[m.start] \
+                or owner[m.start]:
+            continue
+        alone = [e for e in m.candidates if e in people and names[e][:1] == [said[m.start]]
+                 and said[m.start] not in TITLES]
+        if len(alone) == 1:
+            m.candidates = alone
 
 
 #: said after a family name, the word makes it the whole family ("the Hughes family")
@@ -217,13 +244,19 @@ def _proper(text: str, tokens: list[tuple[int, int, str]]) -> list[bool]:
 def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
           names: dict[str, list[str]], heads: dict[str, set[str]], df: Counter[str],
           rare: int, proper: list[bool] | None = None,
-          relation: Collection[str] = ()) -> list[tuple[int, int, str]]:
+          relation: Collection[str] = (),
+          people: Collection[str] = (),
+          breaks: list[bool] | None = None) -> list[tuple[int, int, str]]:
     """Return every (start, end, entity) run of words that may name the entity.
 
     A word few names share names each of them alone after a determiner ("the acetone")
-    or when written as a name (``proper``: 'took "Candide"').
+    or when written as a name (``proper``: 'took "Candide"'); a person's first name
+    written as a name names them however many things carry it ("Lily and Ben": Lily's
+    folder, violin and case beside Lily Fisher). A run never crosses punctuation
+    (``breaks``: "Mr Fisher: Lily's gone" has no run "Fisher Lily").
     """
     proper = proper or [False] * len(said)
+    breaks = breaks or [False] * len(said)
     runs: list[tuple[int, int, str]] = []
     for n, ws in names.items():
         wset = set(ws)
@@ -234,15 +267,18 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                 continue
             j = i
             seen: set[str] = set()
-            while j < len(said) and said[j] in wset and said[j] not in seen:
+            while j < len(said) and said[j] in wset and said[j] not in seen \
+                    and not (j > i and breaks[j]):
                 seen.add(said[j])
                 j += 1
             alone = j - i == 1
             if alone and len(ws) > 1 and i > 0 and said[i - 1] in names \
-                    and len(names[said[i - 1]]) == 1 and not owner[i - 1]:
+                    and len(names[said[i - 1]]) == 1 and not owner[i - 1] and not breaks[i]:
                 i = j  # "Sven set the plate": a verb after a name, not the spatula set
                 continue
             if not alone or said[i] in heads[n] or (
+                    proper[i] and n in people and ws[0] == said[i]
+                    and said[i] not in TITLES) or (
                     df[said[i]] <= rare and said[i] not in relation and (
                         not said[i].isdigit() and len(said[i]) > 2
                         and (proper[i] or i > 0 and said[i - 1] in DETERMINERS)

@@ -23,6 +23,7 @@ from ...retrieval.mentions import resolve
 from ...text import name_words, words
 from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
+from ...world.phrasing import Phrasing
 from .clauses import split_report
 from .destinations import destinations
 from .speaker import read_opening
@@ -109,8 +110,14 @@ def mentions_of(world: WorldModel, kg: KnowledgeGraph, text: str) -> list[Mentio
     """
     found = resolve(kg, text, steady=world.domain.static_predicates(),
                     predicates=world.domain.predicates,
-                    places=world.constraints.place_keys())
+                    places=world.constraints.place_keys(), people=people_of(world, kg))
     return destinations(world, kg, text, found)
+
+
+def people_of(world: WorldModel, kg: KnowledgeGraph) -> set[str]:
+    """Return the entities said as names: people (:attr:`.Phrasing.proper`)."""
+    proper = Phrasing(world.domain, kg).proper
+    return {n for n, t in kg.entities.items() if t in proper}
 
 
 def _shifted(m: Mention, by: int) -> Mention:
