@@ -122,15 +122,17 @@ def _named_alone(mentions: list[Mention], said: list[str], proper: list[bool],
                  people: Collection[str]) -> None:
     """Narrow a name written alone to the one person it is the first name of.
 
-    "I've lent Oscar the red one": one capitalised word, no possessive, the first word of
-    ``oscar_reid`` and of ``oscar_guitar``; a thing named after its owner is said with its
-    own words ("Oscar's guitar"), so "Oscar" alone is the person (``people``: the
-    entities the domain's phrasing says as names).
+    "I've lent Oscar the red one": one capitalised word, the first word of ``oscar_reid``
+    and of ``oscar_guitar``; a thing named after its owner is said with its own words
+    ("Oscar's guitar"), so "Oscar" alone is the person (``people``: the entities the
+    domain's phrasing says as names), and so is "Ben's" before a word no candidate's name
+    holds ("Ben's fees", "Zara's come up").
     """
     for m in mentions:
+        after = said[m.end] if m.end < len(said) else ''
         if m.end - m.start != 1 or len(m.candidates) < 2 or not proper[m.start] \
-                or owner[m.start]:
-            continue
+                or owner[m.start] and any(after in names[e] for e in m.candidates):
+            continue  # "Oscar's guitar": what is Oscar's; "Ben's fees", "Zara's come": Ben
         alone = [e for e in m.candidates if e in people and names[e][:1] == [said[m.start]]
                  and said[m.start] not in TITLES]
         if len(alone) == 1:
