@@ -537,8 +537,8 @@ PUPILS = {'mr_fisher', 'lily_fisher', 'ben_fisher', 'oscar_reid', 'zara_ahmed', 
     # a name alone is the person, not the things named after them
     ("I've lent Oscar the red one while we sort his out.", ['oscar_reid']),
     # a possessive before a word no candidate's name holds: the person again
-    ("Oscar's restrung it himself.", ['oscar_reid']),
-    ("Oscar's guitar case is open.", ['oscar_guitar_case']),
+    ("Helen: Oscar's restrung it himself.", ['helen', 'oscar_reid']),
+    ("Helen: Oscar's case is open.", ['helen', 'oscar_guitar_case']),
 ])
 def test_people_named_by_their_first_name(school, text, meant):
     said = [m.resolved for m in resolve(school, text, people=PUPILS)]
