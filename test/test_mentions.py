@@ -529,6 +529,8 @@ PUPILS = {'mr_fisher', 'lily_fisher', 'ben_fisher', 'oscar_reid', 'zara_ahmed', 
 @pytest.mark.parametrize('text, meant', [
     # a person's first name written as a name, however many things carry it
     ('Janet: Lily and Ben Fisher have both signed in.', ['lily_fisher', 'ben_fisher']),
+    # a sentence's first word too, as a report reads once its opening is taken off
+    ("Lily's gone down with Helen.", ['lily_fisher', 'helen']),
     # no run across the speaker's colon ("Fisher Lily" is not lily_fisher's words)
     ("Mr Fisher: Lily's gone down with Helen.", ['mr_fisher', 'lily_fisher', 'helen']),
     # a name after the speaker's colon is no verb after a name ("Sven set the plate")

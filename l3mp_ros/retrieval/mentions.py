@@ -94,15 +94,16 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     relation = {stem(w) for p in predicates for w in name_words(p)}
     breaks = [k > 0 and bool(_PUNCT.search(text[tokens[k - 1][1]:tokens[k][0]]))
               for k in range(len(tokens))]
+    capital = [text[a].isupper() for a, _, _ in tokens]  # a name, or a sentence's start
     mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper, relation,
-                                  people, breaks), names, heads, df)
+                                  people, breaks, capital), names, heads, df)
     for m in mentions:
         start, end = m.part or (m.start, m.end)
         m.surface = text[tokens[start][0]:tokens[end - 1][1]]
         if m.surface.count('"') % 2:  # 'the book "The Odyssey': close the quote
             m.surface += '"'
 
-    _named_alone(mentions, said, proper, owner, names, people)
+    _named_alone(mentions, said, capital, owner, names, people)
     found = {m.start: list(m.candidates) for m in mentions}
     heads = narrow(kg, mentions, said, names, owner, steady, places)
     for m in mentions:
@@ -117,7 +118,7 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     return _families(kg, mentions, said, [text[a:b] for a, b, _ in tokens], proper, names)
 
 
-def _named_alone(mentions: list[Mention], said: list[str], proper: list[bool],
+def _named_alone(mentions: list[Mention], said: list[str], capital: list[bool],
                  owner: list[bool], names: dict[str, list[str]],
                  people: Collection[str]) -> None:
     """Narrow a name written alone to the one person it is the first name of.
@@ -130,7 +131,7 @@ def _named_alone(mentions: list[Mention], said: list[str], proper: list[bool],
     """
     for m in mentions:
         after = said[m.end] if m.end < len(said) else ''
-        if m.end - m.start != 1 or len(m.candidates) < 2 or not proper[m.start] \
+        if m.end - m.start != 1 or len(m.candidates) < 2 or not capital[m.start] \
                 or owner[m.start] and any(after in names[e] for e in m.candidates):
             continue  # "Oscar's guitar": what is Oscar's; "Ben's fees", "Zara's come": Ben
         alone = [e for e in m.candidates if e in people and names[e][:1] == [said[m.start]]
@@ -248,7 +249,8 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
           rare: int, proper: list[bool] | None = None,
           relation: Collection[str] = (),
           people: Collection[str] = (),
-          breaks: list[bool] | None = None) -> list[tuple[int, int, str]]:
+          breaks: list[bool] | None = None,
+          capital: list[bool] | None = None) -> list[tuple[int, int, str]]:
     """Return every (start, end, entity) run of words that may name the entity.
 
     A word few names share names each of them alone after a determiner ("the acetone")
@@ -259,6 +261,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
     """
     proper = proper or [False] * len(said)
     breaks = breaks or [False] * len(said)
+    capital = capital or proper
     runs: list[tuple[int, int, str]] = []
     for n, ws in names.items():
         wset = set(ws)
@@ -279,7 +282,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                 i = j  # "Sven set the plate": a verb after a name, not the spatula set
                 continue
             if not alone or said[i] in heads[n] or (
-                    proper[i] and n in people and ws[0] == said[i]
+                    capital[i] and n in people and ws[0] == said[i]
                     and said[i] not in TITLES) or (
                     df[said[i]] <= rare and said[i] not in relation and (
                         not said[i].isdigit() and len(said[i]) > 2
