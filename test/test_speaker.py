@@ -57,3 +57,38 @@ def test_without_an_opening_naming_a_person_the_report_is_unchanged(world, said)
 ])
 def test_the_request_keeps_who_the_opening_names_as_the_speaker(world, said, who):
     assert Request.start(world, said).speaker == who
+
+
+def _set_world(tmp_path, name):
+    """Return the world of a development set (its initial state) on a store."""
+    import json
+    from pathlib import Path
+
+    from l3mp_ros.world.constraints import Constraints
+    from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.kg import KnowledgeGraph
+    from l3mp_ros.world.model import WorldModel
+    from l3mp_ros.world.store import Store
+
+    where = Path(__file__).resolve().parents[1] / 'benchmarks/data/dev' / name
+    kg = KnowledgeGraph.from_json(json.loads((where / 'state.json').read_text()))
+    store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(where / 'domain.pddl'),
+                         constraints_path=str(where / 'domain.constraints.yaml'))
+    return WorldModel(DomainSchema.load(where / 'domain.pddl'),
+                      Constraints.load(where / 'domain.constraints.yaml'), store=store)
+
+
+@pytest.mark.parametrize('said, head, meant', [
+    # the stand trolley is in the hall with Tom, the gear trolley in the corridor
+    ("Tom: I've taken the last two stands off the trolley.", 'trolley', ['stand_trolley']),
+    # without a speaker nothing tells the trolleys apart
+    ("Someone's taken the last two stands off the trolley.", 'trolley',
+     ['gear_trolley', 'stand_trolley']),
+    # the amp in Marcus's room, of three
+    ('Marcus: switched the little amp off and unplugged it.', 'amp', ['small_amp']),
+])
+def test_a_thing_said_by_its_kind_is_the_one_where_the_speaker_is(
+        tmp_path, said, head, meant):
+    world = _set_world(tmp_path, 'musicschool')
+    mentions = Request.start(world, said).resolve()
+    assert next(m.candidates for m in mentions if m.text == head) == meant

@@ -25,7 +25,7 @@ from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from ...world.phrasing import Phrasing
 from .clauses import split_report
-from .destinations import destinations
+from .destinations import destinations, place_predicates
 from .speaker import read_opening
 
 
@@ -77,8 +77,14 @@ class Request:
         return None
 
     def resolve(self) -> list[Mention]:
-        """Link the utterance's mentions to the entities they can refer to (kept)."""
+        """Link the utterance's mentions to the entities they can refer to (kept).
+
+        A mention still open after the words and the graph is narrowed to the one
+        candidate where the speaker is (:func:`near_speaker`).
+        """
         self.mentions = mentions_of(self.world, self.kg, self.text)
+        if self.speaker is not None:
+            near_speaker(self.world, self.kg, self.mentions, self.speaker)
         return self.mentions
 
     def mentions_in(self, part: str) -> list[Mention]:
@@ -112,6 +118,39 @@ def mentions_of(world: WorldModel, kg: KnowledgeGraph, text: str) -> list[Mentio
                     predicates=world.domain.predicates,
                     places=world.constraints.place_keys(), people=people_of(world, kg))
     return destinations(world, kg, text, found)
+
+
+def _where(world: WorldModel, kg: KnowledgeGraph, thing: str, hops: int = 3) -> list[str]:
+    """Return where ``thing`` lies, nearest first: its place, that place's, and so on."""
+    out: list[str] = []
+    for _ in range(hops):
+        wheres = place_predicates(world, kg, thing)
+        at = sorted(f.args[1] for f in kg.facts_of(thing)
+                    if f.predicate in wheres and len(f.args) == 2 and f.args[0] == thing)
+        if len(at) != 1 or at[0] in out:
+            break
+        out.append(at[0])
+        thing = at[0]
+    return out
+
+
+def near_speaker(world: WorldModel, kg: KnowledgeGraph, mentions: list[Mention],
+                 speaker: str) -> None:
+    """Narrow an open mention to the one candidate in the space the speaker is in.
+
+    "Tom: I've taken the last two stands off the trolley": the stand trolley is in the
+    hall with Tom, the gear trolley out in the corridor; a speaker says "the trolley" of
+    the one beside them. Nothing when the speaker is in no one place, or no candidate or
+    several lie there.
+    """
+    here = _where(world, kg, speaker, 1)
+    if not here:
+        return
+    for m in mentions:
+        if len(m.candidates) > 1 and speaker not in m.candidates:
+            near = [c for c in m.candidates if here[0] in _where(world, kg, c)]
+            if len(near) == 1:
+                m.candidates = near
 
 
 def people_of(world: WorldModel, kg: KnowledgeGraph) -> set[str]:
