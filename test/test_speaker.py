@@ -92,3 +92,17 @@ def test_a_thing_said_by_its_kind_is_the_one_where_the_speaker_is(
     world = _set_world(tmp_path, 'musicschool')
     mentions = Request.start(world, said).resolve()
     assert next(m.candidates for m in mentions if m.text == head) == meant
+
+
+@pytest.mark.parametrize('said, ended', [
+    ('Marcus: switched the little amp off and unplugged it.', {('plugged', 'small_amp')}),
+    ("Marcus: I haven't unplugged the little amp.", set()),  # "n't" before it: no end
+    ('Marcus: switched the little amp off.', set()),  # the word never said with "un"
+])
+def test_a_state_ended_by_its_word_with_un_is_read(tmp_path, said, ended):
+    from l3mp_ros.agent.core.destinations import unworded_states
+
+    world = _set_world(tmp_path, 'musicschool')
+    req = Request.start(world, said)
+    got = unworded_states(world, req.kg, req.text, req.resolve())
+    assert {(f.predicate, *f.args) for f in got} == ended

@@ -689,3 +689,32 @@ def worded_states(world: WorldModel, kg: KnowledgeGraph, text: str,
         if len(fits) == 1 and (fact := Fact(pred, (fits[0],))) not in kg:
             found.append(fact)
     return settled_states(world, text, mentions, found)
+
+
+def unworded_states(world: WorldModel, kg: KnowledgeGraph, text: str,
+                    mentions: list[Mention]) -> set[Fact]:
+    """Return the one-argument states the report ends by the predicate's word with "un".
+
+    "switched the little amp off and unplugged it", "I've unlocked the store": for each
+    one-argument predicate said in one word (its type words aside), the one thing of its
+    type the report names by a mention that can be nothing else, when the state holds,
+    and "un" and that word stand in the report, no "not", "n't" or "still" within three
+    words before. English word shape only.
+    """
+    named = sorted({m.resolved for m in mentions if m.resolved and len(m.candidates) == 1
+                    and m.resolved in kg.entities})
+    said = [stem(w) for w in words(text)]
+    raw = [t[2] for t in word_tokens(text)]
+    out: set[Fact] = set()
+    for pred, sig in sorted(world.domain.predicates.items()):
+        need = [stem(w) for w in predicate_words(pred, world.domain) if len(w) > 2
+                and w != 'is']
+        if sig.arity != 1 or len(need) != 1:
+            continue
+        at = next((k for k, w in enumerate(said) if w == 'un' + need[0]), None)
+        if at is None or any(w in NOT_NEW or w.endswith("n't") for w in raw[max(0, at - 3):at]):
+            continue
+        fits = [e for e in named if world.domain.is_subtype(kg.entities[e], sig.params[0][1])]
+        if len(fits) == 1 and (fact := Fact(pred, (fits[0],))) in kg:
+            out.add(fact)
+    return out

@@ -35,7 +35,7 @@ from ..core.asking import (
 )
 from ..core.attempts import DoubtReason
 from ..core.decision import ReadingDecision
-from ..core.destinations import worded_gifts, worded_states
+from ..core.destinations import unworded_states, worded_gifts, worded_states
 from ..core.rulings import Act, Ruling
 from ..core.switching import switched
 from .other_words import ask as ask_other_words
@@ -427,7 +427,8 @@ def unread_ends(rep: Report) -> set[Fact]:
 
     "Floor's dry" read without the gym no longer wet (:class:`OtherWords`); "knocked the
     lights off" read without the lights no longer on (``ask_stated``,
-    :func:`~..core.switching.switched`).
+    :func:`~..core.switching.switched`); "unplugged it" read without the amp no longer
+    plugged in (:func:`~..core.destinations.unworded_states`).
     """
     if rep.out.update is None:
         return set()
@@ -435,6 +436,7 @@ def unread_ends(rep: Report) -> set[Fact]:
     if rep.settings.ask_stated:
         r = rep.r
         ends |= switched(rep.world, r.req.kg, r.req.text, r.req.mentions)[1]
+        ends |= unworded_states(rep.world, r.req.kg, r.req.text, r.req.mentions)
     return {f for f in ends if f not in rep.update.remove}
 
 
