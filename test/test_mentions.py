@@ -550,3 +550,17 @@ def test_people_named_by_their_first_name(school, text, meant):
 def test_without_people_a_first_name_many_things_carry_stays_open(school):
     said = {m.text: m.candidates for m in resolve(school, "I've lent Oscar the red one.")}
     assert len(said['oscar']) > 1
+
+
+@pytest.mark.parametrize('text, meant', [
+    ('Maya Khan and her mum have just come in.', ['maya_khan', 'mrs_khan']),
+    ("Lily and Ben Fisher have signed in, and their dad's paid.",
+     ['lily_fisher', 'ben_fisher', 'mr_fisher']),
+    ('Tom went out to meet her mum.', ['tom']),  # Tom has no family name: no one
+])
+def test_a_parent_said_through_their_child_is_the_titled_one_of_the_family(school, text,
+                                                                           meant):
+    school.add_entity('maya_khan', 'pupil')
+    school.add_entity('mrs_khan', 'parent')
+    people = PUPILS | {'maya_khan', 'mrs_khan'}
+    assert [m.resolved for m in resolve(school, text, people=people)] == meant

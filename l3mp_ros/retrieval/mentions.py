@@ -104,6 +104,7 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
             m.surface += '"'
 
     _named_alone(mentions, said, capital, owner, names, people)
+    mentions = _parents(mentions, text, tokens, names, people)
     found = {m.start: list(m.candidates) for m in mentions}
     heads = narrow(kg, mentions, said, names, owner, steady, places)
     for m in mentions:
@@ -138,6 +139,38 @@ def _named_alone(mentions: list[Mention], said: list[str], capital: list[bool],
                  and said[m.start] not in TITLES]
         if len(alone) == 1:
             m.candidates = alone
+
+
+#: a parent said through their child ("her mum", "their dad"), by the titles they go by
+PARENTS = {'mum': ('mrs', 'ms', 'miss'), 'mother': ('mrs', 'ms', 'miss'),
+           'mom': ('mrs', 'ms', 'miss'), 'dad': ('mr',), 'father': ('mr',)}
+CHILD_OWNERS = frozenset('her his their'.split())  # whose parent: the person named before
+
+
+def _parents(mentions: list[Mention], text: str, tokens: list[tuple[int, int, str]],
+             names: dict[str, list[str]], people: Collection[str]) -> list[Mention]:
+    """Add the parent "her mum" names: the titled person of the child's family.
+
+    "Maya Khan and her mum": the person named last before "her" is maya_khan, and the one
+    person of her family name with a woman's title is mrs_khan. Nothing when no one or
+    several fit, or the word already belongs to a mention.
+    """
+    low = [re.sub(r"['\u2019]s$", '', t[2].lower()) for t in tokens]  # "their dad's just paid"
+    taken = {k for m in mentions for k in range(m.start, m.end)}
+    added: list[Mention] = []
+    for k, w in enumerate(low):
+        if w not in PARENTS or k == 0 or k in taken or low[k - 1] not in CHILD_OWNERS:
+            continue
+        before = [m.resolved for m in mentions if m.end <= k - 1 and m.resolved in people]
+        if not before or len(names[before[-1]]) < 2:
+            continue
+        family = names[before[-1]][-1]
+        fit = [p for p in people if len(names[p]) == 2 and names[p][0] in PARENTS[w]
+               and names[p][1] == family]
+        if len(fit) == 1:
+            added.append(Mention(k, k + 1, w, [fit[0]],
+                                 surface=text[tokens[k][0]:tokens[k][1]]))
+    return sorted(mentions + added, key=lambda m: m.start) if added else mentions
 
 
 #: said after a family name, the word makes it the whole family ("the Hughes family")
