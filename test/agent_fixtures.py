@@ -31,6 +31,16 @@ def household_world(tmp_path: Path, without: tuple[list[str], ...] = ()) -> Worl
     return WorldModel(DomainSchema.load(DOMAIN), Constraints.load(CONSTRAINTS), store=store)
 
 
+def dev_world(tmp_path: Path, name: str) -> WorldModel:
+    """Return the world of a development set (``benchmarks/data/dev/NAME``, its start)."""
+    where = Path(__file__).resolve().parents[1] / 'benchmarks/data/dev' / name
+    kg = KnowledgeGraph.from_json(json.loads((where / 'state.json').read_text()))
+    store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(where / 'domain.pddl'),
+                         constraints_path=str(where / 'domain.constraints.yaml'))
+    return WorldModel(DomainSchema.load(where / 'domain.pddl'),
+                      Constraints.load(where / 'domain.constraints.yaml'), store=store)
+
+
 def client(fake, timeout: float = 5.0, retries: int = 1) -> LLMClient:
     return LLMClient(LLMConfig(base_url=fake.base_url, model='fake', timeout=timeout,
                                max_retries=retries, backoff=0.01))

@@ -7,7 +7,7 @@ import pytest
 from l3mp_ros.agent.core.request import Request
 from l3mp_ros.agent.core.speaker import third_person
 
-from .agent_fixtures import household_world
+from .agent_fixtures import dev_world, household_world
 
 
 @pytest.fixture
@@ -59,25 +59,6 @@ def test_the_request_keeps_who_the_opening_names_as_the_speaker(world, said, who
     assert Request.start(world, said).speaker == who
 
 
-def _set_world(tmp_path, name):
-    """Return the world of a development set (its initial state) on a store."""
-    import json
-    from pathlib import Path
-
-    from l3mp_ros.world.constraints import Constraints
-    from l3mp_ros.world.domain import DomainSchema
-    from l3mp_ros.world.kg import KnowledgeGraph
-    from l3mp_ros.world.model import WorldModel
-    from l3mp_ros.world.store import Store
-
-    where = Path(__file__).resolve().parents[1] / 'benchmarks/data/dev' / name
-    kg = KnowledgeGraph.from_json(json.loads((where / 'state.json').read_text()))
-    store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(where / 'domain.pddl'),
-                         constraints_path=str(where / 'domain.constraints.yaml'))
-    return WorldModel(DomainSchema.load(where / 'domain.pddl'),
-                      Constraints.load(where / 'domain.constraints.yaml'), store=store)
-
-
 @pytest.mark.parametrize('said, head, meant', [
     # the stand trolley is in the hall with Tom, the gear trolley in the corridor
     ("Tom: I've taken the last two stands off the trolley.", 'trolley', ['stand_trolley']),
@@ -89,7 +70,7 @@ def _set_world(tmp_path, name):
 ])
 def test_a_thing_said_by_its_kind_is_the_one_where_the_speaker_is(
         tmp_path, said, head, meant):
-    world = _set_world(tmp_path, 'musicschool')
+    world = dev_world(tmp_path, 'musicschool')
     mentions = Request.start(world, said).resolve()
     assert next(m.candidates for m in mentions if m.text == head) == meant
 
@@ -102,7 +83,7 @@ def test_a_thing_said_by_its_kind_is_the_one_where_the_speaker_is(
 def test_a_state_ended_by_its_word_with_un_is_read(tmp_path, said, ended):
     from l3mp_ros.agent.core.destinations import unworded_states
 
-    world = _set_world(tmp_path, 'musicschool')
+    world = dev_world(tmp_path, 'musicschool')
     req = Request.start(world, said)
     got = unworded_states(world, req.kg, req.text, req.resolve())
     assert {(f.predicate, *f.args) for f in got} == ended

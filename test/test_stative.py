@@ -167,21 +167,9 @@ def test_the_next_question_survives_the_pending_event_s_json(asked):
 
 def _leisure(tmp_path):
     """The leisure centre's world (a development set's domain: lanes, lockers, people)."""
-    import json
-    from pathlib import Path
+    from .agent_fixtures import dev_world
 
-    from l3mp_ros.world.constraints import Constraints
-    from l3mp_ros.world.domain import DomainSchema
-    from l3mp_ros.world.kg import KnowledgeGraph
-    from l3mp_ros.world.model import WorldModel
-    from l3mp_ros.world.store import Store
-
-    where = Path(__file__).resolve().parents[1] / 'benchmarks/data/dev/leisure'
-    kg = KnowledgeGraph.from_json(json.loads((where / 'state.json').read_text()))
-    store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(where / 'domain.pddl'),
-                         constraints_path=str(where / 'domain.constraints.yaml'))
-    return WorldModel(DomainSchema.load(where / 'domain.pddl'),
-                      Constraints.load(where / 'domain.constraints.yaml'), store=store)
+    return dev_world(tmp_path, 'leisure')
 
 
 def test_a_thing_is_offered_the_states_of_its_kind_only_those_reports_change_too(tmp_path):

@@ -62,6 +62,62 @@ words = split_name  # the words of a name: ``placed_at_table`` → placed, at, t
 PEOPLE = frozenset('person persons people human humans'.split())
 
 
+def lineage(domain: DomainSchema | None, t: str) -> tuple[str, ...]:
+    """Return ``t`` and its supertypes below ``object`` (just ``t`` without a domain)."""
+    chain = domain.ancestors(t) if domain else (t,)
+    return tuple(a for a in chain if a != 'object') or (t,)
+
+
+def name_types(domain: DomainSchema | None, kg: KnowledgeGraph) -> frozenset[str]:
+    """Return the types of names (people, usually): :attr:`Phrasing.proper`, no phrasebook read.
+
+    Their members, and those of their supertypes, are all one-word names that no type
+    or predicate uses (or such a name after a title, "mrs_patel", or after a given name
+    when the group has it after a title: "ada_okoye" beside "mr_okoye"): not "apples"
+    of a food type whose other members are "canned_beans".
+    """
+    used = set()
+    for t in (domain.types if domain else set(kg.entities.values())):
+        used.update(words(t))
+    for p in (domain.predicates if domain else ()):
+        used.update(words(p))
+    # the members of a type's top ancestor (below object) include every subtype's
+    members: dict[str, list[str]] = {}
+    for name, t in kg.entities.items():
+        members.setdefault(lineage(domain, t)[-1], []).append(name)
+
+    def a_name(n: str, families: set[str]) -> bool:
+        # "jerry"; "mrs_patel" (a title, then a name); "ada_okoye" when "mr_okoye" is
+        # of the group (a given name, then a family's name)
+        ws = words(n)
+        return (len(ws) == 1 and n.isalpha() and n not in used) or (
+            len(ws) == 2 and ws[1].isalpha() and ws[1] not in used
+            and (ws[0] in TITLES or ws[1] in families and ws[0].isalpha()
+                 and ws[0] not in used))
+
+    def full_name(n: str) -> bool:
+        # "oscar_reid", "mrs_van_dijk": one or two words of letters that no type or
+        # predicate uses, after a title or not
+        ws = words(n)
+        rest = ws[1:] if ws and ws[0] in TITLES else ws
+        return 1 <= len(rest) <= 2 and all(
+            w.isalpha() and w not in used for w in rest)
+
+    def names_only(t: str) -> bool:
+        group = members[lineage(domain, t)[-1]]
+        families = {ws[1] for ws in map(words, group) if len(ws) == 2 and ws[0] in TITLES}
+        if len(group) < 2:
+            return False
+        if all(a_name(n, families) for n in group):
+            return True
+        # people named in full: a group with a title among it ("mr_fisher"), or of a
+        # type that says so ("person"), whose every member reads as a name
+        titled = any(words(n)[:1] and words(n)[0] in TITLES for n in group)
+        said = any(w in PEOPLE for a in lineage(domain, t) for w in words(a))
+        return (titled or said) and all(full_name(n) for n in group)
+    return frozenset(t for t in set(kg.entities.values()) if names_only(t))
+
+
 class Phrasing:
     """Sentences for the facts of one domain (and the names of one KG)."""
 
@@ -71,65 +127,15 @@ class Phrasing:
         self.domain = domain
         self.kg = kg
         self.names = names or {}  # entities written as an utterance wrote them
-        self.proper = self._name_types(kg)
+        self.proper = name_types(domain, kg)
         self.legacy = legacy or domain is None
         self.book = book if book is not None or self.legacy else _book(domain)
         self._rules: DomainWords | None = None  # an action's rules, when the book has none
         self._given: frozenset[str] | None = None  # given names (:meth:`_given_names`)
 
-    def _name_types(self, kg: KnowledgeGraph) -> frozenset[str]:
-        """Return the types of names (people, usually).
-
-        Their members, and those of their supertypes, are all one-word names that no type
-        or predicate uses (or such a name after a title, "mrs_patel", or after a given name
-        when the group has it after a title: "ada_okoye" beside "mr_okoye"): not "apples"
-        of a food type whose other members are "canned_beans".
-        """
-        used = set()
-        for t in (self.domain.types if self.domain else set(kg.entities.values())):
-            used.update(words(t))
-        for p in (self.domain.predicates if self.domain else ()):
-            used.update(words(p))
-        # the members of a type's top ancestor (below object) include every subtype's
-        members: dict[str, list[str]] = {}
-        for name, t in kg.entities.items():
-            members.setdefault(self._lineage(t)[-1], []).append(name)
-
-        def a_name(n: str, families: set[str]) -> bool:
-            # "jerry"; "mrs_patel" (a title, then a name); "ada_okoye" when "mr_okoye" is
-            # of the group (a given name, then a family's name)
-            ws = words(n)
-            return (len(ws) == 1 and n.isalpha() and n not in used) or (
-                len(ws) == 2 and ws[1].isalpha() and ws[1] not in used
-                and (ws[0] in TITLES or ws[1] in families and ws[0].isalpha()
-                     and ws[0] not in used))
-
-        def full_name(n: str) -> bool:
-            # "oscar_reid", "mrs_van_dijk": one or two words of letters that no type or
-            # predicate uses, after a title or not
-            ws = words(n)
-            rest = ws[1:] if ws and ws[0] in TITLES else ws
-            return 1 <= len(rest) <= 2 and all(
-                w.isalpha() and w not in used for w in rest)
-
-        def names_only(t: str) -> bool:
-            group = members[self._lineage(t)[-1]]
-            families = {ws[1] for ws in map(words, group) if len(ws) == 2 and ws[0] in TITLES}
-            if len(group) < 2:
-                return False
-            if all(a_name(n, families) for n in group):
-                return True
-            # people named in full: a group with a title among it ("mr_fisher"), or of a
-            # type that says so ("person"), whose every member reads as a name
-            titled = any(words(n)[:1] and words(n)[0] in TITLES for n in group)
-            said = any(w in PEOPLE for a in self._lineage(t) for w in words(a))
-            return (titled or said) and all(full_name(n) for n in group)
-        return frozenset(t for t in set(kg.entities.values()) if names_only(t))
-
     def _lineage(self, t: str) -> tuple[str, ...]:
         """Return ``t`` and its supertypes below ``object`` (just ``t`` without a domain)."""
-        chain = self.domain.ancestors(t) if self.domain else (t,)
-        return tuple(a for a in chain if a != 'object') or (t,)
+        return lineage(self.domain, t)
 
     # -- entities ---------------------------------------------------------------------
     def entity(self, name: str) -> str:

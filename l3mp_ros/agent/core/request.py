@@ -23,7 +23,7 @@ from ...retrieval.mentions import resolve
 from ...text import name_words, words
 from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
-from ...world.phrasing import Phrasing
+from ...world.phrasing import name_types
 from .clauses import split_report
 from .destinations import destinations, place_predicates
 from .speaker import read_opening
@@ -154,8 +154,8 @@ def near_speaker(world: WorldModel, kg: KnowledgeGraph, mentions: list[Mention],
 
 
 def people_of(world: WorldModel, kg: KnowledgeGraph) -> set[str]:
-    """Return the entities said as names: people (:attr:`.Phrasing.proper`)."""
-    proper = Phrasing(world.domain, kg).proper
+    """Return the entities said as names: people (:func:`~...world.phrasing.name_types`)."""
+    proper = name_types(world.domain, kg)
     return {n for n, t in kg.entities.items() if t in proper}
 
 
