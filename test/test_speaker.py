@@ -87,3 +87,50 @@ def test_a_state_ended_by_its_word_with_un_is_read(tmp_path, said, ended):
     req = Request.start(world, said)
     got = unworded_states(world, req.kg, req.text, req.resolve())
     assert {(f.predicate, *f.args) for f in got} == ended
+
+
+@pytest.mark.parametrize('said, read', [
+    # where the graph has the speaker (Anna is in her bedroom)
+    ('Anna: the red pen is on the table in here.',
+     "The red pen is on the table in Anna's bedroom."),
+    # "Name here." opens a report too
+    ("Anna here. I've put the red pen in here.", "Anna has put the red pen in Anna's bedroom."),
+    # a place the words put someone or something into before "here": the graph's place
+    # may be stale, and the place said twice drew the model's whole reading there
+    ('Jerry: I went to the kitchen and left the red pen in here.',
+     'Jerry went to the kitchen and left the red pen in here.'),
+    ('Anna: I left the red pen in the kitchen, the light is on in here.',
+     'Anna left the red pen in the kitchen, the light is on in here.'),
+    # someone was brought somewhere no word names: "here" stays open
+    ("Jerry: I brought the red pen over to Anna, I'm in here with her.",
+     'Jerry brought the red pen over to Anna, Jerry is in here with her.'),
+    # "here" opening a sentence, or with its place after it, is no place to fill
+    ("Anna: here's the red pen.", "Here's the red pen."),
+    ("Jerry: it's cold out here in the kitchen.", "It's cold out here in the kitchen."),
+    # a radio call's opening puts no one anywhere; the things named lie elsewhere
+    ('Anna: kitchen to living room, the light is off here.',
+     'Kitchen to living room, the light is off here.'),
+    # without a speaker "here" is no one's place
+    ('The red pen is on the table in here.', 'The red pen is on the table in here.'),
+])
+def test_here_is_said_as_the_place_the_speaker_is_in(world, said, read):
+    assert Request.start(world, said).text == read
+
+
+@pytest.mark.parametrize('said, read', [
+    # the running order came from the office; Tom is in the recital hall, and so is a stand
+    ("Tom: I've fetched the running order from the office. It's on the stand up here.",
+     "Tom has fetched the running order from the office. It's on the stand in the recital hall."),
+    # the violin and its case lie in the store, Lily in the foyer, Helen in the staff room:
+    # nothing named lies where Helen is, so "here" stays open
+    ("Helen: I've fetched one of the school violins down from the store for Lily. Its case "
+     "is on the floor in here.",
+     'Helen has fetched one of the school violins down from the store for Lily. Its case '
+     'is on the floor in here.'),
+    # a call sign is who calls whom: Marcus is in his room, not in the office
+    ('Marcus: room 2 to office, the little amp is off in here.',
+     'Room 2 to office, the little amp is off in practice room 2.'),
+])
+def test_here_on_a_development_set(tmp_path, said, read):
+    world = dev_world(tmp_path, 'musicschool')
+    assert Request.start(world, said).text == read

@@ -14,6 +14,7 @@ changes or requests it tells. What each algorithm grounds on top of this
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 from ...llm.protocol import ChatLLM, LLMError, Usage, llm_failure
@@ -23,9 +24,10 @@ from ...retrieval.mentions import resolve
 from ...text import name_words, words
 from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
-from ...world.phrasing import name_types
-from .clauses import split_report
-from .destinations import destinations, place_predicates
+from ...world.phrasebook import Phrasebook
+from ...world.phrasing import Phrasing, name_types
+from .clauses import bringing_spans, going_ends, split_report
+from .destinations import destinations, is_place, place_predicates
 from .speaker import read_opening
 
 
@@ -54,6 +56,8 @@ class Request:
         kg = world.snapshot()
         # "Frank: I've taken ..." → "Frank has taken ...", spoken by Frank
         text, speaker = read_opening(world, kg, text)
+        if speaker is not None:  # "... in here" → "... in the gym", where Frank is
+            text = said_here(world, kg, text, speaker)
         return cls(world, text, kg, {w for n in kg.entities for w in name_words(n)},
                    speaker=speaker)
 
@@ -151,6 +155,89 @@ def near_speaker(world: WorldModel, kg: KnowledgeGraph, mentions: list[Mention],
             near = [c for c in m.candidates if here[0] in _where(world, kg, c)]
             if len(near) == 1:
                 m.candidates = near
+
+
+#: "here" as a place ("in here", "up here", "it's here"), unless a place follows it
+#: ("out here in the yard") or it opens a sentence ("Here's the key")
+_HERE = re.compile(r'(?<![.!?:;]\s)(?<!^)\b(?:(?:in|up|down|out|over|back|round|through)\s+)?'
+                   r'here\b(?!\s+(?:in|at|on|by|inside|outside|near|beside|next)\b)',
+                   re.IGNORECASE)
+#: the words before a place that say someone ended there, and those that say they left it
+_INTO = frozenset(('to', 'into', 'in', 'at', 'onto', 'on', 'through'))
+_AWAY = frozenset(('from', 'off', 'of', 'out'))
+#: a radio call's opening: "Yard to office,", "Kitchen to reception, over:"
+_CALL = re.compile(r"^\s*(?:[\w'’]+\s+){0,3}?to\s+(?:[\w'’]+\s+){0,2}?[\w'’]+"
+                   r"(?:\s*,\s*over)?\s*[,:]")
+_BROUGHT = re.compile(r'\b(?:brought|brings|bringing|carried|carries|carrying)\b',
+                      re.IGNORECASE)
+
+
+def said_here(world: WorldModel, kg: KnowledgeGraph, text: str, speaker: str) -> str:
+    """Return ``text`` with "here" said as the place the speaker is in.
+
+    "Helen: the cello's propped against the wall in here": here is where the graph has
+    Helen, when nothing before it says that she or anyone went, was taken or brought
+    anywhere, or put into a place ("Reg: I've hung the key up in the office. I'm
+    stopping in here": Reg may be in the office now), and some thing the report names
+    lies there or none lies elsewhere. A radio call's opening puts no one anywhere ("Gaz:
+    yard to office, we've lifted Bluebell off cradle two ... Mr Pascoe's here").
+    Otherwise "here" is left as it is: said again, a place named before it drew the
+    model's whole reading there ("I dropped it in the box on my way to the staff room.
+    I'm having a coffee in here" read as the box and the folder moved to the staff room).
+    """
+    if not _HERE.search(text):
+        return text
+    wheres = place_predicates(world, kg, speaker)
+    known = _where(world, kg, speaker, 1)
+    found = [m for m in mentions_of(world, kg, text)
+             if m.resolved is not None and m.resolved != speaker]
+    said = words(text)
+    opening = _CALL.match(text)  # "Yard to office, ...": who calls whom, not a going
+    call = len(words(opening.group(0))) if opening else 0
+    phrasing = None
+    out, last = [], 0
+    for hit in _HERE.finditer(text):
+        at = len(words(text[:hit.start()]))
+        before = [m for m in found if call <= m.start and m.end <= at]
+        entered = any(is_place(world, kg, m.resolved, wheres) and _entered(said, m.start)
+                      for m in before)
+        if entered or not known or _moving(text[:hit.start()]):
+            continue  # the speaker may be elsewhere than the graph has them
+        place = _most_here(world, kg, known[0], [m.resolved for m in found], wheres)
+        if place is None:
+            continue
+        phrasing = phrasing or Phrasing(world.domain, kg, Phrasebook('', {}))  # names only
+        out.append(text[last:hit.start()] + f'in {phrasing.entity(place)}')
+        last = hit.end()
+    return ''.join(out) + text[last:]
+
+
+def _moving(text: str) -> bool:
+    """Tell whether ``text`` says someone went, was taken or brought somewhere."""
+    return bool(going_ends(text, escort=True) or bringing_spans(text)
+                or _BROUGHT.search(text))
+
+
+def _most_here(world: WorldModel, kg: KnowledgeGraph, place: str, named: list[str],
+               wheres: frozenset[str]) -> str | None:
+    """Return ``place`` unless the ``named`` things lie only in other places."""
+    count: dict[str, int] = {}
+    for thing in named:
+        chain = [thing, *_where(world, kg, thing)]
+        space = next((c for c in chain if is_place(world, kg, c, wheres)), None)
+        if space is not None:
+            count[space] = count.get(space, 0) + 1
+    return place if place in count or not count else None
+
+
+def _entered(said: list[str], start: int) -> bool:
+    """Tell whether the words before position ``start`` say someone went there, not left."""
+    for w in reversed(said[max(0, start - 3):start]):
+        if w in _AWAY:
+            return False
+        if w in _INTO:
+            return True
+    return False
 
 
 def people_of(world: WorldModel, kg: KnowledgeGraph) -> set[str]:

@@ -3,8 +3,9 @@
 """Who "I" is: a report that opens by naming its speaker is read in the third person.
 
 People on a radio or a phone say who they are first: "Frank: I've taken the fire bucket
-down to Priya", "Sam here, I'm up in the toy gallery", "Gareth on the radio from the bay:
-the crate's here", "Kwame to reception, over: ...", "Text from Dennis: ...". The
+down to Priya", "Sam here, I'm up in the toy gallery", "Jo here. I've swapped ...",
+"Gareth on the radio from the bay: the crate's here", "Kwame to reception, over: ...",
+"Text from Dennis: ...". The
 opening names a person of the world; it is dropped, and the first person of the rest is
 that person ("Frank has taken the fire bucket down to Priya").
 Without such an opening the text is left as it is. Only the shape of English and the
@@ -29,9 +30,9 @@ _NAME = r"(?P<name>(?:[A-Z][a-z]+\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
 _HOW = (r'(?:\s+(?:here|again|speaking|(?:on|over)\s+the\s+(?:radio|phone)'
         r'(?:\s+(?:from|in|at|on)\s+[^,:;.!?]+)?))')
 #: a name and a colon, or a name and how it speaks and a comma ("Martin, who was in the
-#: kitchen, ..." is no opening)
-_OPENING = re.compile(rf'^\s*{_NAME}(?:{_HOW}*\s*:|{_HOW}+\s*[,;])\s+(?P<rest>\S.*)$',
-                      re.DOTALL)
+#: kitchen, ..." is no opening), or a name and "here." ("Jo here. I've swapped ...")
+_OPENING = re.compile(rf'^\s*{_NAME}(?:{_HOW}*\s*:|{_HOW}+\s*[,;]|\s+here\s*[.!])'
+                      r'\s+(?P<rest>\S.*)$', re.DOTALL)
 
 #: an opening of another shape that ends at a colon and names its speaker first (or as an
 #: owner first: "Priya on the desk:", "Kwame to reception, over:", "Sandra's note for the
