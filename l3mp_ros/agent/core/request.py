@@ -26,7 +26,7 @@ from ...world.kg import KnowledgeGraph
 from ...world.model import WorldModel
 from ...world.phrasebook import Phrasebook
 from ...world.phrasing import Phrasing, name_types
-from .clauses import bringing_spans, going_ends, split_report
+from .clauses import bringing_spans, going_ends, named_as_source, split_report
 from .destinations import destinations, is_place, place_predicates
 from .speaker import read_opening
 
@@ -162,9 +162,8 @@ def near_speaker(world: WorldModel, kg: KnowledgeGraph, mentions: list[Mention],
 _HERE = re.compile(r'(?<![.!?:;]\s)(?<!^)\b(?:(?:in|up|down|out|over|back|round|through)\s+)?'
                    r'here\b(?!\s+(?:in|at|on|by|inside|outside|near|beside|next)\b)',
                    re.IGNORECASE)
-#: the words before a place that say someone ended there, and those that say they left it
+#: the words before a place that say someone ended there
 _INTO = frozenset(('to', 'into', 'in', 'at', 'onto', 'on', 'through'))
-_AWAY = frozenset(('from', 'off', 'of', 'out'))
 #: a radio call's opening: "Yard to office,", "Kitchen to reception, over:"
 _CALL = re.compile(r"^\s*(?:[\w'’]+\s+){0,3}?to\s+(?:[\w'’]+\s+){0,2}?[\w'’]+"
                    r"(?:\s*,\s*over)?\s*[,:]")
@@ -232,12 +231,8 @@ def _most_here(world: WorldModel, kg: KnowledgeGraph, place: str, named: list[st
 
 def _entered(said: list[str], start: int) -> bool:
     """Tell whether the words before position ``start`` say someone went there, not left."""
-    for w in reversed(said[max(0, start - 3):start]):
-        if w in _AWAY:
-            return False
-        if w in _INTO:
-            return True
-    return False
+    return not named_as_source(said, start) and any(
+        w in _INTO for w in said[max(0, start - 3):start])
 
 
 def people_of(world: WorldModel, kg: KnowledgeGraph) -> set[str]:
