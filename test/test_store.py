@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,59 @@ def test_sigkill_crash_loses_nothing_acknowledged(tmp_path, seed):
         for k in range(5):
             assert len([f for f in kg.facts_of(f'pen{k}') if f.predicate == 'at']) == 1
     assert len(acked) > 10
+
+
+CLOSE_CHILD = textwrap.dedent("""
+    import random, sys, threading, time
+    sys.path.insert(0, sys.argv[2])
+    from conftest import MINI_CONSTRAINTS, MINI_DOMAIN, MINI_STATE
+    from l3mp_ros.world.constraints import Constraints
+    from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.kg import KnowledgeGraph, Update
+    from l3mp_ros.world.model import WorldModel
+    from l3mp_ros.world.store import Store, StoreError
+    domain = DomainSchema.from_text(MINI_DOMAIN)
+    rules = Constraints.from_dict(MINI_CONSTRAINTS)
+    Store.create(sys.argv[1], KnowledgeGraph.from_json(MINI_STATE), overwrite=True).close()
+    rng = random.Random(0)
+    served = after = 0
+    for _ in range(int(sys.argv[3])):
+        world = WorldModel(domain, rules, store=Store(sys.argv[1]))
+        other = Store(sys.argv[1])  # another writer: refresh has events to catch up
+        other.reject(Update.parse('REMOVE: ADD:'), ['x'], source='other')
+        go = threading.Event()
+        def follow():
+            global served, after
+            go.set()
+            while True:
+                n = world.refresh()  # a store_poll timer's callback on an executor thread
+                served += 1
+                try:
+                    world.last_event()
+                except StoreError:
+                    after += n == 0
+                    return
+        t = threading.Thread(target=follow)
+        t.start()
+        go.wait()
+        time.sleep(rng.uniform(0.0, 0.002))
+        world.close()  # the node's teardown, on another thread
+        t.join(5)
+        other.close()
+        assert not t.is_alive()
+    print(served, after)
+""")
+
+
+def test_close_waits_for_a_refresh_on_another_thread(tmp_path):
+    """A node torn down while a timer refreshes its world model must not crash the process.
+
+    Closing a SQLite connection under a running query on another thread is a segmentation
+    fault (seen in CI); the child closes 300 models while a thread polls each.
+    """
+    proc = subprocess.run([sys.executable, '-c', CLOSE_CHILD, str(tmp_path / 'kg.db'),
+                           str(Path(__file__).parent), '300'],
+                          capture_output=True, text=True, timeout=300, env=os.environ.copy())
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    served, after = map(int, proc.stdout.split())
+    assert served > 300 and after == 300  # every closed model answered 0, then refused

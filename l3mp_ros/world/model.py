@@ -91,6 +91,7 @@ class WorldModel:
         if store is None:
             self.support.give(self.kg.facts, 0, time.time())
         self._lock = threading.RLock()
+        self._closed = False  # set by close(): the store's connection is gone
         self.listeners: list[Callable[[Event | None, ApplyResult], None]] = []
         # without a store, the newest events live here (pending questions need them)
         self._log: collections.deque[Event] = collections.deque(maxlen=MEMORY_EVENTS)
@@ -185,7 +186,7 @@ class WorldModel:
         if self.store is None:
             return 0
         with self._lock:
-            if self.store.last_event_id() <= self._seen:
+            if self._closed or self.store.last_event_id() <= self._seen:
                 return 0
             caught: list[Event] = []
             self._catch_up(caught)
@@ -199,6 +200,7 @@ class WorldModel:
         if self.store is None:
             yield
             return
+        self._check_open()
         with self.store.transaction():
             self._catch_up(caught)
             yield
@@ -313,13 +315,17 @@ class WorldModel:
     def events(self, since_id: int = 0, status: str | None = None) -> list[Event]:
         """Return the logged events with id > ``since_id`` (optionally one status)."""
         if self.store is not None:
-            return self.store.history(since_id=since_id, status=status)
+            with self._lock:
+                self._check_open()
+                return self.store.history(since_id=since_id, status=status)
         return [e for e in self._log if e.id > since_id and status in (None, e.status)]
 
     def last_event(self) -> int:
         """Return the id of the newest logged event (0 if none)."""
         if self.store is not None:
-            return self.store.last_event_id()
+            with self._lock:
+                self._check_open()
+                return self.store.last_event_id()
         return self._log[-1].id if self._log else 0
 
     def snapshot(self) -> KnowledgeGraph:
@@ -328,6 +334,19 @@ class WorldModel:
             return self.kg.copy()
 
     def close(self) -> None:
-        """Close the store."""
-        if self.store is not None:
-            self.store.close()
+        """Close the store once no other thread is using it (idempotent).
+
+        A timer's :meth:`refresh` on an executor thread may still be reading the store
+        when a node is torn down; closing a SQLite connection under a running query
+        crashes the process, so the close waits for the model's lock. A closed model's
+        :meth:`refresh` returns 0 and its other store reads raise :class:`StoreError`.
+        """
+        with self._lock:
+            if self.store is not None and not self._closed:
+                self._closed = True
+                self.store.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            where = getattr(self.store, 'path', None) or getattr(self, 'store_path', 'the store')
+            raise StoreError(f'{where} was closed')

@@ -163,7 +163,7 @@ class ReplicaWorldModel(WorldModel):
         """
         with self._lock:
             before = self.last_event_id
-            if self._reader.last_event_id() <= before:
+            if self._closed or self._reader.last_event_id() <= before:
                 return 0
             self._replay(before)
             return self.last_event_id - before
@@ -226,11 +226,15 @@ class ReplicaWorldModel(WorldModel):
 
     def events(self, since_id: int = 0, status: str | None = None) -> list:
         """Return the writer's logged events with id > ``since_id`` (read from its store)."""
-        return self._reader.history(since_id=since_id, status=status)
+        with self._lock:
+            self._check_open()
+            return self._reader.history(since_id=since_id, status=status)
 
     def last_event(self) -> int:
         """Return the id of the writer's newest logged event."""
-        return self._reader.last_event_id()
+        with self._lock:
+            self._check_open()
+            return self._reader.last_event_id()
 
     def wait_for(self, event_id: int, timeout: float = 5.0) -> bool:
         """Block until the replica has followed the writer up to ``event_id``."""
@@ -242,8 +246,11 @@ class ReplicaWorldModel(WorldModel):
         return True
 
     def close(self) -> None:
-        """Close the read connection."""
-        self._reader.close()
+        """Close the read connection once no other thread reads it (idempotent)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._reader.close()
 
 
 __all__ = ['KG_UPDATE_SCHEMA', 'ReplicaError', 'ReplicaWorldModel', 'apply_request',
