@@ -273,3 +273,52 @@ def test_words_that_make_no_sentence_are_told_by_their_shape():
                     'in_gripper': True, 'battery_full': True, 'lights_on': True,
                     'switched_on': False, 'sealed': False, 'has_charger': True}
     assert not awkward('carried', None) and not awkward('unknown', domain)
+
+
+@pytest.mark.parametrize('predicate, text, backwards', [
+    ('held', '{0} is holding {1}', True),  # the item holds the person
+    ('held', '{0} holds {1}', True),
+    ('stored_in', '{0} is storing {1}', True),
+    ('loaded', '{0} loads {1}', True),
+    ('carried_by', '{0} is carrying {1}', True),
+    ('held', '{0} is held by {1}', False),
+    ('hung', '{0} is hanging on {1}', False),  # no object: the hook does not hang anything
+    ('hung', '{0} hangs from {1}', False),
+    ('carrying', '{0} is carrying {1}', False),  # not a participle: the carrier first
+    ('loaded', '{0} is loaded into {1}', False),
+    ('parked_at', '{0} is parked at {1}', False),
+])
+def test_a_template_that_says_its_participle_backwards_is_refused(predicate, text, backwards):
+    t = parse(predicate, text, p('item', 'holder'), source=Source.MODEL)
+    assert any('says it backwards' in e for e in check(t, 2)) == backwards
+
+
+HOOKS = """(define (domain hooks)
+  (:requirements :strips :typing)
+  (:types item person hook - object)
+  (:predicates (held ?i - item ?p - person) (hung ?i - item ?h - hook))
+  (:action hang :parameters (?i - item ?p - person ?h - hook)
+   :precondition (held ?i ?p) :effect (and (hung ?i ?h) (not (held ?i ?p)))))"""
+
+
+def test_a_kept_phrasebook_is_held_to_checks_added_since(tmp_path):
+    """A backwards template the model wrote before the check existed is said by the rules."""
+    domain = DomainSchema.from_text(HOOKS)
+    llm = ScriptedLLM({'sentence': '{0} is holding {1}'}, {'sentence': '{0} is hanging on {1}'})
+    book = make(domain, llm, tmp_path)
+    assert book['held'].source is Source.RULE and book['held'].text == '{0} is held by {1}'
+    assert book['hung'].source is Source.MODEL
+    # a phrasebook kept before the check: its backwards template is not used, the rest are
+    kept = next(tmp_path.glob('*.json'))
+    data = json.loads(kept.read_text())
+    data['templates']['held'] = {**data['templates']['hung'], 'predicate': 'held',
+                                 'rest': 'holding {1}'}
+    kept.write_text(json.dumps(data))
+    again = make(domain, ScriptedLLM(), tmp_path)
+    assert again['held'].text == '{0} is held by {1}'
+    assert again['hung'].text == '{0} is hanging on {1}'
+    kg = KnowledgeGraph('hooks')
+    kg.add_entity('hut_key', 'item')
+    kg.add_entity('kieran', 'person')
+    assert 'hut key is held by' in Phrasing(domain, kg, again).sentence(
+        Fact('held', ('hut_key', 'kieran')))

@@ -141,6 +141,29 @@ def past(lemma: str) -> str:
     return lemma + 'ed'
 
 
+def lemmas(word: str) -> set[str]:
+    """Return the bare verbs an -ing or third-person word may be: holding → hold."""
+    if is_gerund(word):
+        stem = word[:-3]
+        out = {stem, stem + 'e'}
+        if len(stem) > 2 and stem[-1] == stem[-2]:  # putting, dropping
+            out.add(stem[:-1])
+        if stem.endswith('y'):  # carrying
+            out.add(stem)
+        return out
+    if is_verb(word):
+        return {base(word)}
+    return set()
+
+
+def same_verb(participle: str, word: str) -> bool:
+    """Tell whether ``word`` (-ing or third person) is the verb ``participle`` comes from.
+
+    "holding" and "held", "hangs" and "hung", "loading" and "loaded".
+    """
+    return any(past(lemma) == participle for lemma in lemmas(word))
+
+
 def plural_noun(word: str) -> bool:
     """Tell whether a name's last word is a plural noun: "swabs", "lights" (not "glass")."""
     return (len(word) > 3 and word.endswith('s') and not word.endswith(('ss', 'us', 'is'))

@@ -23,7 +23,7 @@ from . import action_reading, templates
 from .action_reading import action_rules
 from .action_templates import ActionTemplate, load_action_overrides
 from .domain import DomainSchema
-from .templates import Template, TemplateError, load_overrides, rule_template
+from .templates import Source, Template, TemplateError, check, load_overrides, rule_template
 
 PHRASEBOOK_META = 'phrasebook'  # the store's meta key that keeps the phrasebook it was made with
 SCHEMA = 'l3mp/phrasebook/v1'
@@ -139,6 +139,23 @@ def upgrade(book: Phrasebook, domain: DomainSchema) -> Phrasebook | None:
     return Phrasebook(domain_key(domain, over_text), dict(book.templates), actions)
 
 
+def vetted(book: Phrasebook, domain: DomainSchema) -> Phrasebook:
+    """Return ``book`` with each model's template that fails today's checks said by the rules.
+
+    A phrasebook kept by the cache or a store was checked when it was made; a check added
+    since (a template that says its fact backwards) applies to it too, without asking the
+    model again. The user's own templates are left as written.
+    """
+    bad = {p for p, t in book.templates.items() if t.source is Source.MODEL
+           and p in domain.predicates
+           and check(t, domain.predicates[p].arity, book.templates.values())}
+    if not bad:
+        return book
+    fixed = {p: rule_template(p, domain.predicates[p].params, domain) if p in bad else t
+             for p, t in book.templates.items()}
+    return Phrasebook(book.domain_key, fixed, dict(book.actions))
+
+
 def phrasebook_for(domain: DomainSchema, cache_dir: Path | None = None) -> Phrasebook:
     """Return the domain's phrasebook: the cached one (a model's work kept), else by rules.
 
@@ -155,7 +172,7 @@ def phrasebook_for(domain: DomainSchema, cache_dir: Path | None = None) -> Phras
         try:
             book = Phrasebook.from_json(json.loads(file.read_text()))
             if book.fits(domain, key):
-                return book
+                return vetted(book, domain)
         except (OSError, ValueError):
             pass
         try:  # one kept before actions had templates: its predicates' kept, saved anew
@@ -168,5 +185,5 @@ def phrasebook_for(domain: DomainSchema, cache_dir: Path | None = None) -> Phras
             tmp = file.with_suffix('.tmp')
             tmp.write_text(json.dumps(older.to_json(), indent=1))
             tmp.replace(file)
-            return older
+            return vetted(older, domain)
     return Phrasebook.by_rules(domain, overrides, key, actions)

@@ -36,7 +36,7 @@ from .action_reading import DomainWords, rule_action
 from .action_templates import read_step
 from .domain import DomainSchema
 from .kg import Fact, KnowledgeGraph, Update
-from .phrasebook import Phrasebook, domain_key, overrides_path, phrasebook_for, upgrade
+from .phrasebook import Phrasebook, domain_key, overrides_path, phrasebook_for, upgrade, vetted
 from .templates import Form, verb_phrase
 
 PREPOSITIONS = frozenset((
@@ -410,6 +410,7 @@ def adopt(domain: DomainSchema, data: str) -> bool:
         book = upgrade(book, domain)  # kept before actions had templates: add them
         if book is None:
             return False
+    book = vetted(book, domain)
     _BOOKS[id(domain)] = book
     domain.__dict__['_phrasebook'] = book
     return True

@@ -435,6 +435,10 @@ def check(template: Template, arity: int, others: Iterable[Template] = ()) -> li
         if o.text == template.text:
             errors.append(f'{template.predicate}: says the same as {o.predicate} '
                           f'("{template.text}")')
+    backwards = _backwards(template)
+    if backwards:
+        errors.append(f'{template.predicate}: "{template.text}" says it backwards: the '
+                      f'predicate says {{0}} is {backwards}, not that {{0}} does it')
     said = {word_root(w) for w in re.findall(r'[a-z]+', template.text.lower())}
     own = _overlap(template.predicate, said)
     rival = max(others, key=lambda o: _overlap(o.predicate, said), default=None)
@@ -442,6 +446,23 @@ def check(template: Template, arity: int, others: Iterable[Template] = ()) -> li
         errors.append(f'{template.predicate}: "{template.text}" reads back as '
                       f'{rival.predicate}, not as {template.predicate}')
     return errors
+
+
+def _backwards(template: Template) -> str:
+    """Return the predicate's participle when the template makes its first argument the doer.
+
+    ``(held ?i - item ?p - person)`` says the item is held; "{0} is holding {1}" and "{0}
+    holds {1}" say the item holds the person ("{0} is hanging on {1}", no object, reads
+    right). '' when the template reads the right way.
+    """
+    parts = [w for w in _split(template.predicate) if en.is_participle(w)]
+    if not parts or not template.subject.startswith('{0}') or '{1}' not in template.rest:
+        return ''
+    lead = template.rest.split('{1}')[0].lower().split()  # the verb's object: {1} next
+    verbs = [template.verb] if template.verb not in ('be', 'have', 'can') and not lead \
+        else [w for w in lead if len(lead) == 1 and en.is_gerund(w)]
+    return next((p for p in parts for v in verbs
+                 if en.same_verb(p, v if en.is_gerund(v) else en.third(v))), '')
 
 
 def _overlap(predicate: str, said: set[str]) -> float:
