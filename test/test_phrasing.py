@@ -135,6 +135,31 @@ def test_people_named_in_full_are_names():
     assert Phrasing(domain, kg).entity('oscar_reid') == 'the oscar reid'
 
 
+MOBILE = """(define (domain park)
+  (:requirements :strips :typing)
+  (:types mobile space - object agent vehicle - mobile person robot - agent
+          staff camper - person barrow - vehicle)
+  (:predicates (at ?x - mobile ?s - space)))"""
+
+
+def test_people_under_a_type_they_share_with_robots_and_barrows_are_names():
+    """People grouped under the highest type that says person, not under "mobile" with
+    the robot and the barrows ("the kieran" before); the robot and barrows stay nouns."""
+    domain = DomainSchema.from_text(MOBILE)
+    kg = KnowledgeGraph('park')
+    for name, t in (('kieran', 'staff'), ('gwen', 'staff'), ('nadia_khan', 'camper'),
+                    ('sitebot', 'robot'), ('site_barrow', 'barrow'), ('green', 'space')):
+        kg.add_entity(name, t)
+    said = Phrasing(domain, kg)
+    assert [said.entity(n) for n in ('kieran', 'gwen', 'nadia_khan')] == [
+        'Kieran', 'Gwen', 'Nadia Khan']
+    assert said.say(F('(at kieran green)')) == 'Kieran is at the green.'
+    assert said.entity('site_barrow') == 'the site barrow'
+    assert said.entity('sitebot') == 'the sitebot'
+    kg.add_entity('relief_staff', 'staff')  # a type's word among them: no names
+    assert Phrasing(domain, kg).entity('kieran') == 'the kieran'
+
+
 # the garage written in camel case, as many hand-written domains are: the PDDL reader
 # lower-cases every name (mechanicAtBay reaches the graph as mechanicatbay)
 CAMEL = """; a garage written in camelCase (this comment's capitals are no name: L3M+P)

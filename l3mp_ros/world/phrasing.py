@@ -81,10 +81,16 @@ def name_types(domain: DomainSchema | None, kg: KnowledgeGraph) -> frozenset[str
         used.update(words(t))
     for p in (domain.predicates if domain else ()):
         used.update(words(p))
-    # the members of a type's top ancestor (below object) include every subtype's
+    def group_of(t: str) -> str:
+        # the type's top ancestor (below object), or the highest that says person: people
+        # share "mobile" or "agent" with robots and barrows in some domains, and are names
+        chain = lineage(domain, t)
+        return next((a for a in reversed(chain) if PEOPLE & set(words(a))), chain[-1])
+
+    # the members of a type's group include every subtype's
     members: dict[str, list[str]] = {}
     for name, t in kg.entities.items():
-        members.setdefault(lineage(domain, t)[-1], []).append(name)
+        members.setdefault(group_of(t), []).append(name)
 
     def a_name(n: str, families: set[str]) -> bool:
         # "jerry"; "mrs_patel" (a title, then a name); "ada_okoye" when "mr_okoye" is
@@ -104,7 +110,7 @@ def name_types(domain: DomainSchema | None, kg: KnowledgeGraph) -> frozenset[str
             w.isalpha() and w not in used for w in rest)
 
     def names_only(t: str) -> bool:
-        group = members[lineage(domain, t)[-1]]
+        group = members[group_of(t)]
         families = {ws[1] for ws in map(words, group) if len(ws) == 2 and ws[0] in TITLES}
         if len(group) < 2:
             return False
