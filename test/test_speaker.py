@@ -28,6 +28,13 @@ def world(tmp_path):
     ("Anna's note for the evening: I've left the red pen on the table.",
      'Anna has left the red pen on the table.'),
     ('Text from Jerry: I am in the kitchen.', 'Jerry is in the kitchen.'),
+    # the openings of radio and phone talk
+    ("Jerry again. I'm in the kitchen.", 'Jerry is in the kitchen.'),
+    ("Anna, over. I'm in the kitchen.", 'Anna is in the kitchen.'),
+    ("Jerry to base, over. I've taken the red pen.", 'Jerry has taken the red pen.'),
+    ("Hi, this is Anna, I'm in the kitchen.", 'Anna is in the kitchen.'),
+    ("It's Jerry. I am in the kitchen.", 'Jerry is in the kitchen.'),
+    ('Anna in the kitchen here. I switched the light off.', 'Anna switched the light off.'),
 ])
 def test_an_opening_that_names_the_speaker_is_read_in_the_third_person(world, said, read):
     assert third_person(world, world.kg, said) == read
@@ -44,6 +51,9 @@ def test_an_opening_that_names_the_speaker_is_read_in_the_third_person(world, sa
     'Jerry went to the kitchen and said: the light is off.',
     'Update on Anna: she is in the kitchen.',
     'Anna on the desk by the window of the living room now: the light is off.',
+    "It's Monday. I moved the red pen.",  # not a person
+    'Anna, over there, took the red pen.',  # "over" ends no call here
+    "It's Anna's pen. I moved it.",
 ])
 def test_without_an_opening_naming_a_person_the_report_is_unchanged(world, said):
     assert third_person(world, world.kg, said) == said

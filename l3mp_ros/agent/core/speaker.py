@@ -29,10 +29,19 @@ __all__ = ['read_opening', 'third_person']
 _NAME = r"(?P<name>(?:[A-Z][a-z]+\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
 _HOW = (r'(?:\s+(?:here|again|speaking|(?:on|over)\s+the\s+(?:radio|phone)'
         r'(?:\s+(?:from|in|at|on)\s+[^,:;.!?]+)?))')
-#: a name and a colon, or a name and how it speaks and a comma ("Martin, who was in the
-#: kitchen, ..." is no opening), or a name and "here." ("Jo here. I've swapped ...")
-_OPENING = re.compile(rf'^\s*{_NAME}(?:{_HOW}*\s*:|{_HOW}+\s*[,;]|\s+here\s*[.!])'
+#: a name and a colon, or a name and how it speaks and a comma or a full stop ("Martin,
+#: who was in the kitchen, ..." is no opening; "Jo here. I've swapped ...", "Dai again.")
+_OPENING = re.compile(rf'^\s*{_NAME}(?:{_HOW}*\s*:|{_HOW}+\s*[,;.!])'
                       r'\s+(?P<rest>\S.*)$', re.DOTALL)
+#: the openings of radio and phone talk: a call ("Kieran, over.", "Kieran to base,
+#: over."), a caller saying who it is ("Hi, this is Nadia Khan, ...", "It's Sue Price."),
+#: a name and where it speaks from before "here" ("Ade Okoye on pitch two here.")
+_CALLS = [re.compile(p, re.DOTALL) for p in (
+    rf'^\s*{_NAME}(?:\s+to\s+[^,:;.!?]+?)?\s*,\s*over\s*[.,;:!]\s+(?P<rest>\S.*)$',
+    r'^\s*(?i:(?:hi|hello|hiya|morning|evening)(?:\s+there)?\s*[,!.]?\s+)?'
+    rf'(?i:this\s+is|it[\'\u2019]s|it\s+is)\s+{_NAME}\s*[,.!;]\s+(?P<rest>\S.*)$',
+    rf'^\s*{_NAME}\s+(?:on|in|at|by|up|down|over)\s+[^,:;.!?]+?\s+here\s*[,.!;]'
+    r'\s+(?P<rest>\S.*)$')]
 
 #: an opening of another shape that ends at a colon and names its speaker first (or as an
 #: owner first: "Priya on the desk:", "Kwame to reception, over:", "Sandra's note for the
@@ -57,6 +66,7 @@ def _openings(text: str) -> list[re.Match[str]]:
     """Return the ways ``text`` may open by naming its speaker, the strict shape first."""
     strict = _OPENING.match(text)
     out = [strict] if strict else []
+    out += [m for m in (p.match(text) for p in _CALLS) if m is not None]
     for pattern in _LOOSE:
         m = pattern.match(text)
         if m is None:
