@@ -144,3 +144,21 @@ def test_here_is_said_as_the_place_the_speaker_is_in(world, said, read):
 def test_here_on_a_development_set(tmp_path, said, read):
     world = dev_world(tmp_path, 'musicschool')
     assert Request.start(world, said).text == read
+
+
+@pytest.mark.parametrize('said, read, who', [
+    # the one warden opens by her role: the rest says her name, not "Warden" (which the
+    # model read as the warden's radio)
+    ("Warden here. I've put the path lights on. I'm back at the desk.",
+     'Gwen has put the path lights on. Gwen is back at the desk.', 'gwen'),
+    ("Kieran, over. I'm down at the lake.", 'Kieran is down at the lake.', 'kieran'),
+    ("Hi, this is Nadia Khan, I've found pitch six.", 'Nadia Khan has found pitch six.',
+     'nadia_khan'),
+    ("Priya here, I'm in at reception with Gwen.", 'Priya is in at reception with Gwen.',
+     'priya'),
+])
+def test_people_who_share_a_root_type_with_robots_open_reports(tmp_path, said, read, who):
+    """The campsite's people sit under "mobile" with its robot and barrows: still names."""
+    world = dev_world(tmp_path, 'campsite')
+    got = Request.start(world, said)
+    assert (got.text, got.speaker) == (read, who)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ...retrieval.mentions import resolve
+from ...text import TITLES
 from ...text import words as words_of
 from ...world import english as en
 from ...world.kg import KnowledgeGraph
@@ -114,10 +115,18 @@ def read_opening(world: WorldModel, kg: KnowledgeGraph, text: str) -> tuple[str,
     if said is None:
         return text, None
     name = _name(found)
+    if not _proper_noun(name, said):  # "Warden here.": said by the name, not the role
+        name = Phrasing(world.domain, kg).entity(said)
     rest = found.group('rest')
     for pattern, said_as in _FIRST:
         rest = pattern.sub(said_as.format(name), rest)
     return rest[:1].upper() + rest[1:], said
+
+
+def _proper_noun(said: str, entity: str) -> bool:
+    """Tell whether ``said`` is (part of) the entity's own name, not a word for its role."""
+    own = set(words_of(entity.lower()))
+    return bool(own) and {w.lower() for w in words_of(said)} <= own | TITLES
 
 
 def third_person(world: WorldModel, kg: KnowledgeGraph, text: str) -> str:
