@@ -15,6 +15,7 @@ from l3mp_ros.agent.core.rulings import Act, enabled
 from l3mp_ros.agent.report.other_words import StateChoice
 from l3mp_ros.agent.report.reading import PartAnswer, Report
 from l3mp_ros.agent.report.report_checks import (
+    WITH_UNSPOKEN,
     ActorCheck,
     AskBack,
     Clarify,
@@ -22,6 +23,7 @@ from l3mp_ros.agent.report.report_checks import (
     PlaceCheck,
     unread_ends,
     unread_states,
+    unspoken_states,
 )
 from l3mp_ros.agent.report.update import UpdateOutcome, UpdateSettings
 from l3mp_ros.agent.report.whole import left_out
@@ -204,16 +206,28 @@ def test_ask_back_leaves_a_reading_without_doubt(world):
 
 @covers(AskBack)
 def test_ask_back_asks_about_a_reading_the_read_back_denied_part_of(world):
+    """"Gary went into Jerry's bedroom." read with the bedroom lit, which the read-back
+    denied and no word of the report speaks of: the move is offered first, the light as an
+    option after it."""
     rep = report(world, GOING, ('gary', added(WENT, LIT)))
     rep.r.unsure = {LIT}
     ruling = ruled(AskBack(), rep)
-    assert ruling.act is Act.ASK and 'With that, which is right? 1. ' in ruling.question
+    assert ruling.act is Act.ASK and ruling.question.startswith(
+        "Gary is in Jerry's bedroom. Gary is no longer in the kitchen. With that, which is "
+        "right? 1. Nothing else. 2. Jerry's bedroom is lit.")
     assert ruling.errors == [f'the read-back denied {LIT.text()}; asked: {ruling.question}']
     readings = Pending.from_json(ruling.value).readings
-    assert [r.source for r in readings] == ['answer', 'without denied']
-    assert LIT in readings[0].update.add and LIT not in readings[1].update.add
+    assert [r.source for r in readings] == ['answer', WITH_UNSPOKEN]
+    assert LIT not in readings[0].update.add and WENT in readings[0].update.add
+    assert LIT in readings[1].update.add
     rep.take(ruling)
     assert rep.refused and not AskBack().applies(rep)  # asked: no later check applies
+
+
+def test_only_denied_states_no_word_of_the_report_speaks_of_are_unspoken():
+    assert unspoken_states(GOING, {LIT, WENT}) == {LIT}  # only one-argument states
+    assert unspoken_states("Gary went in and lit Jerry's bedroom.", {LIT}) == set()
+    assert unspoken_states("Gary went into Jerry's bedroom, which is lit.", {LIT}) == set()
 
 
 LIT_NOW = "Gary went into Jerry's bedroom and it is lit now."
@@ -359,8 +373,8 @@ def test_no_reading_offered_leaves_out_where_someone_the_report_sends_went(world
     readings = AskBack.readings(rep)
     assert [r.source for r in readings] == ['answer']
     rep = report(world, GOING, ('gary', added(WENT, LIT)))
-    rep.r.unsure = {LIT}  # without the light is still offered: Gary stays placed
-    assert [r.source for r in AskBack.readings(rep)] == ['answer', 'without denied']
+    rep.r.unsure = {LIT}  # without the light is still offered (first: no word says it)
+    assert [r.source for r in AskBack.readings(rep)] == ['answer', WITH_UNSPOKEN]
 
 
 def test_a_hand_over_said_through_pronouns_left_out_of_the_reading_is_unread(world):

@@ -16,6 +16,7 @@ from ...llm.protocol import LLMError, llm_failure
 from ...paths import share_dir
 from ...retrieval.mention import Mention
 from ...retrieval.mention_lists import opinion_only, owners_only
+from ...text import STOPWORDS, same_root, split_name, word_root, words
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
 from ...world.phrasing import Phrasing
@@ -343,6 +344,13 @@ class AskBack:
         odds, how = read_odds(rep.out.trace.history), rep.settings.reading_confidence
         stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
         readings = [Candidate(rep.update, confidence(stated, set(), odds, how), 'answer')]
+        # "Dai is no longer on duty", denied, and no word of the report speaks of duty:
+        # the answer without it comes first, the answer as it was after the others
+        unspoken = unspoken_states(rep.r.req.text, r.unsure)
+        first = without(r.req.kg, world, r.done, unspoken) if unspoken else None
+        if first is not None and first != rep.update:
+            readings = [Candidate(first, confidence(stated - unspoken, unspoken & stated,
+                                                    odds, how), 'answer')]
         if r.dropped:  # the answer with what the read-back denied and a re-ask left out
             back = with_back(r.req.kg, world, r.done, r.dropped)
             if back is not None and back != rep.update:
@@ -372,6 +380,9 @@ class AskBack:
             if rest is not None and all(rest != x.update for x in readings):
                 sure = confidence(stated - drop, drop & stated, odds, how)
                 readings.append(Candidate(rest, sure, source))
+        if first is not None and all(rep.update != x.update for x in readings):
+            readings.append(Candidate(rep.update, confidence(stated, set(), odds, how),
+                                      WITH_UNSPOKEN))
         if r.unsure and r.stative and all(c.stated.add <= r.unsure
                                           and c.stated.remove <= r.unsure for c in r.done):
             # nothing read: what a clause says is in a state, from nothing (whole.py)
@@ -385,6 +396,28 @@ class AskBack:
         readings = with_states(rep, readings)
         # a runner-up that leaves out a state said in words goes after the one with it
         return with_states(rep, readings + runner_ups(rep, readings, rep.settings.runner_ups))
+
+
+WITH_UNSPOKEN = 'with a denied state no word of the report speaks of'
+
+
+def unspoken_states(text: str, denied: set[Fact]) -> set[Fact]:
+    """Return the denied one-argument states that no word of the report speaks of.
+
+    The model may fill a part it cannot read with a state of a person it names ("Dai is no
+    longer on duty" for "Reset the boiler"); the read-back denies it, and when asking
+    again gives nothing better the reading keeps it to ask about. A state the report says
+    in other words ("on shift from now") that the read-back denied is left out the same
+    way, but only from the first reading offered: the answer with it stays an option.
+    """
+    said = {word_root(w) for w in words(text) if w not in STOPWORDS}
+    out = set()
+    for f in denied:
+        own = {word_root(w) for w in split_name(f.predicate) if len(w) > 2
+               and w not in STOPWORDS}
+        if len(f.args) == 1 and own and not any(same_root(a, b) for a in own for b in said):
+            out.add(f)
+    return out
 
 
 def goers(rep: Report) -> set[str]:
