@@ -345,8 +345,13 @@ class AskBack:
         stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
         readings = [Candidate(rep.update, confidence(stated, set(), odds, how), 'answer')]
         # "Dai is no longer on duty", denied, and no word of the report speaks of duty:
-        # the answer without it comes first, the answer as it was after the others
-        unspoken = unspoken_states(rep.r.req.text, r.unsure)
+        # the answer without it comes first, the answer as it was after the others. Only
+        # people's states: without a thing's ("the door is no longer open" for "shut the
+        # door") the first reading offered was half the report, and a truthful "yes" to
+        # it wrote half (fire station 19, leisure 24)
+        people = {e for e, t in r.req.kg.entities.items()
+                  if t in Phrasing(world.domain, r.req.kg).proper}
+        unspoken = {f for f in unspoken_states(r.req.text, r.unsure) if f.args[0] in people}
         first = without(r.req.kg, world, r.done, unspoken) if unspoken else None
         if first is not None and first != rep.update:
             readings = [Candidate(first, confidence(stated - unspoken, unspoken & stated,
