@@ -79,7 +79,7 @@ def test_where_options_are_typed_places_among_the_report_referents(world, mini_k
 def test_a_narrative_ends_on_its_last_place_and_moves_its_actor(world, mini_kg):
     ents = ['gary', 'dune', 'jerry_bedroom', 'jerry', 'jerry_shelf']
     log = []
-    wants = {'where is the gary': 'jerry bedroom', 'where is the dune': 'jerry shelf'}
+    wants = {'where is gary': "jerry's bedroom", 'where is the dune': "jerry's shelf"}
     with FakeOpenAI(responder=responder(wants, log)) as fake:
         r = sr.read_report(client(fake), world, mini_kg, NARRATIVE, ents, _trace())
     assert not r.errors, r.errors
@@ -88,7 +88,7 @@ def test_a_narrative_ends_on_its_last_place_and_moves_its_actor(world, mini_kg):
                               Fact('placed_at', ('dune', 'kitchen_table'))],
                              [Fact('in_room', ('gary', 'jerry_bedroom')),
                               Fact('placed_at', ('dune', 'jerry_shelf'))])
-    assert any(q.startswith('Where is the gary') for q, _ in log)
+    assert any(q.startswith('Where is Gary') for q, _ in log)
     assert r.asked == len(log)
 
 
@@ -142,12 +142,12 @@ def _check(world, kg, wants, update=PARTIAL, stay=True, ents=ENTS):
 
 
 def test_the_place_check_keeps_out_a_partial_update_both_orders_refute(world, mini_kg):
-    c, log = _check(world, mini_kg, {'where is the gary': 'jerry bedroom',
-                                     'where is the dune': 'jerry shelf'})
+    c, log = _check(world, mini_kg, {'where is gary': "jerry's bedroom",
+                                     'where is the dune': "jerry's shelf"})
     assert [e for e, _, _ in c.against] == ['gary'] and len(c.errors) == 1
-    assert 'gary' in c.errors[0].lower() and 'jerry bedroom' in c.errors[0].lower()
+    assert 'gary' in c.errors[0].lower() and "jerry's bedroom" in c.errors[0].lower()
     # the dune agreed at once (one call); Gary was asked again in the reverse order
-    gary = [opts for q, opts in log if q.startswith('Where is the gary')]
+    gary = [opts for q, opts in log if q.startswith('Where is Gary')]
     assert len(gary) == 2 and gary[1] == gary[0][::-1] and c.asked == len(log) == 3
     assert gary[0][0].endswith('(as before).')
 
@@ -155,8 +155,8 @@ def test_the_place_check_keeps_out_a_partial_update_both_orders_refute(world, mi
 def test_the_place_check_passes_an_update_the_answers_agree_with(world, mini_kg):
     whole = Update.of(PARTIAL.remove | {Fact('in_room', ('gary', 'kitchen'))},
                       PARTIAL.add | {Fact('in_room', ('gary', 'jerry_bedroom'))})
-    c, log = _check(world, mini_kg, {'where is the gary': 'jerry bedroom',
-                                     'where is the dune': 'jerry shelf'}, update=whole)
+    c, log = _check(world, mini_kg, {'where is gary': "jerry's bedroom",
+                                     'where is the dune': "jerry's shelf"}, update=whole)
     assert not c.errors and not c.against and c.asked == len(log) == 2  # one call each
 
 
@@ -164,7 +164,7 @@ def test_a_place_the_words_settle_is_not_asked_about(world, mini_kg):
     # the same update, its new place for the dune settled by the words ("handed the dune
     # book to ...", destinations.py): only Gary is asked about
     log = []
-    with FakeOpenAI(responder=responder({'where is the gary': 'jerry bedroom'}, log)) as fake:
+    with FakeOpenAI(responder=responder({'where is gary': "jerry's bedroom"}, log)) as fake:
         c = sq.check_places(client(fake), world, mini_kg, NARRATIVE, PARTIAL, ENTS, _trace(),
                             stay=True, settled={Fact('placed_at', ('dune', 'jerry_shelf'))})
     assert [q for q, _ in log if q.startswith('Where is the dune')] == []
@@ -183,7 +183,7 @@ def test_an_answer_only_one_order_gives_does_not_count(world, mini_kg):
 
 
 def test_as_before_against_a_move_counts_only_with_stay(world, mini_kg):
-    wants = {'where is the gary': '(as before)', 'where is the dune': '(as before)'}
+    wants = {'where is gary': '(as before)', 'where is the dune': '(as before)'}
     c, _ = _check(world, mini_kg, wants)
     assert [e for e, _, _ in c.against] == ['dune']
     assert '(as before)' not in c.errors[0] and 'kitchen table' in c.errors[0].lower()
@@ -193,10 +193,10 @@ def test_as_before_against_a_move_counts_only_with_stay(world, mini_kg):
 
 def test_the_updates_own_place_is_an_option_when_no_referent_names_it(world, mini_kg):
     # the report's referents do not include the shelf the update chose
-    c, log = _check(world, mini_kg, {'where is the dune': 'jerry shelf'},
+    c, log = _check(world, mini_kg, {'where is the dune': "jerry's shelf"},
                     ents=['gary', 'dune', 'jerry'])
     dune = [opts for q, opts in log if q.startswith('Where is the dune')]
-    assert dune and any('jerry shelf' in o for o in dune[0])
+    assert dune and any("jerry's shelf" in o for o in dune[0])
     assert 'dune' not in [e for e, _, _ in c.against]
 
 

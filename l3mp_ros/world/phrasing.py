@@ -81,6 +81,7 @@ def name_types(domain: DomainSchema | None, kg: KnowledgeGraph) -> frozenset[str
         used.update(words(t))
     for p in (domain.predicates if domain else ()):
         used.update(words(p))
+
     def group_of(t: str) -> str:
         # the type's top ancestor (below object), or the highest that says person: people
         # share "mobile" or "agent" with robots and barrows in some domains, and are names
