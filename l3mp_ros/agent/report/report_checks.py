@@ -37,6 +37,7 @@ from ..core.asking import (
 from ..core.attempts import DoubtReason
 from ..core.decision import ReadingDecision
 from ..core.destinations import unworded_states, worded_gifts, worded_states
+from ..core.request import people_of
 from ..core.rulings import Act, Ruling
 from ..core.switching import switched
 from .other_words import ask as ask_other_words
@@ -349,8 +350,7 @@ class AskBack:
         # people's states: without a thing's ("the door is no longer open" for "shut the
         # door") the first reading offered was half the report, and a truthful "yes" to
         # it wrote half (fire station 19, leisure 24)
-        people = {e for e, t in r.req.kg.entities.items()
-                  if t in Phrasing(world.domain, r.req.kg).proper}
+        people = people_of(world, r.req.kg)
         unspoken = {f for f in unspoken_states(r.req.text, r.unsure) if f.args[0] in people}
         first = without(r.req.kg, world, r.done, unspoken) if unspoken else None
         if first is not None and first != rep.update:
