@@ -58,8 +58,8 @@ BROUGHT = ("Gary went into Jerry's bedroom and brought the blue pen out to the k
 BROUGHT_PARTS = ["Gary went into Jerry's bedroom", 'brought the blue pen out to the kitchen '
                  'table.']
 PUT = fact('blue_pen', 'placed_at', 'kitchen_table')
-WHY = ('blue_pen is now placed_at kitchen_table, which is in kitchen, but the update leaves '
-       'gary, who put it there, elsewhere')
+WHY = ('(blue_pen, placed_at, kitchen_table) puts blue_pen at kitchen_table, which is in '
+       'kitchen, but the update leaves gary, who put it there, elsewhere')
 
 
 @pytest.fixture(scope='module')

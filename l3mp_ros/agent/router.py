@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..llm.prompting import format_facts, prompt_text
@@ -160,27 +160,44 @@ def head_mention(kg: KnowledgeGraph, phrase: str,
     return head(resolve(kg, phrase, steady=steady, predicates=preds), phrase)
 
 
+def _thing(fact: Fact, holder_first: Collection[str]) -> str:
+    """Return what binary ``fact`` is about: its place's thing, the holder's second."""
+    return fact.args[1] if fact.predicate in holder_first else fact.args[0]
+
+
+def _other(fact: Fact, holder_first: Collection[str]) -> str:
+    """Return the other argument of binary ``fact``: where its thing is."""
+    return fact.args[0] if fact.predicate in holder_first else fact.args[1]
+
+
 def contents(kg: KnowledgeGraph, holder: str, kind: str | None,
-             schema: DomainSchema | None) -> list[Fact]:
+             schema: DomainSchema | None, holder_first: Collection[str] = ()) -> list[Fact]:
     """Return the facts that place something on or in ``holder`` (changeable ones first).
 
     ``kind``: the words a question names the things by ("which tablet"): only things
     whose name or type has them.
     """
     wanted = {stem(w) for w in words(kind or '')} - STOPWORDS
-    facts = sorted(f for f in kg.facts_of(holder) if len(f.args) == 2 and f.args[1] == holder
-                   and (not wanted or wanted & {stem(w) for w in name_words(f.args[0])
-                                                + name_words(kg.entities.get(f.args[0], ''))}))
+    facts = sorted(f for f in kg.facts_of(holder) if len(f.args) == 2
+                   and _other(f, holder_first) == holder
+                   and (not wanted or wanted & {
+                       stem(w) for w in name_words(_thing(f, holder_first))
+                       + name_words(kg.entities.get(_thing(f, holder_first), ''))}))
     if schema is not None:
         fluent = [f for f in facts if f.predicate in schema.fluent_predicates()]
         facts = fluent or facts
     return facts
 
 
-def relation_facts(kg: KnowledgeGraph, entity: str,
-                   schema: DomainSchema | None) -> list[Fact]:
-    """Return what relates ``entity`` to others: its binary facts, changeable ones first."""
-    facts = sorted(f for f in kg.facts_of(entity) if len(f.args) == 2 and f.args[0] == entity)
+def relation_facts(kg: KnowledgeGraph, entity: str, schema: DomainSchema | None,
+                   holder_first: Collection[str] = ()) -> list[Fact]:
+    """Return what relates ``entity`` to others: its binary facts, changeable ones first.
+
+    Facts about it: it first, or second in a place predicate that names the place first
+    (``holder_first``: ``occupied_by(place, person)``).
+    """
+    facts = sorted(f for f in kg.facts_of(entity) if len(f.args) == 2
+                   and _thing(f, holder_first) == entity)
     if schema is not None:
         fluent = [f for f in facts if f.predicate in schema.fluent_predicates()]
         facts = fluent or facts
@@ -198,12 +215,14 @@ class QuestionAnswerer:
 
     def __init__(self, llm: ChatLLM, retriever: Retriever, domain: str | None = None,
                  schema: DomainSchema | None = None,
-                 places: frozenset[str] = frozenset()) -> None:
+                 places: frozenset[str] = frozenset(),
+                 holder_first: frozenset[str] = frozenset()) -> None:
         self.llm = llm
         self.retriever = retriever
         self.domain = domain
         self.schema = schema
         self.places = places  # predicates that say where a thing is (its one place)
+        self.holder_first = holder_first  # of them, those that name the place first
 
     def direct(self, kg: KnowledgeGraph, question: str) -> Answer | None:
         """Answer a question about where something is, or what it holds, from facts.
@@ -220,14 +239,16 @@ class QuestionAnswerer:
             if asked is not None:
                 return asked
             entity = entity_of(kg, found, m.group(1))
-            facts = relation_facts(kg, entity, self.schema) if entity else []
+            facts = relation_facts(kg, entity, self.schema, self.holder_first) if entity else []
             # and where that is: "on the equipment bench, which is in the equipment room"
-            facts += [g for f in facts for g in relation_facts(kg, f.args[1], self.schema)
-                      if g.predicate in self.places and g.args[1] != entity
+            facts += [g for f in facts for g in relation_facts(
+                kg, _other(f, self.holder_first), self.schema, self.holder_first)
+                      if g.predicate in self.places and _other(g, self.holder_first) != entity
                       and g not in facts][:2]
         if not facts and (c := _CONTENTS.match(question)):
             holder = referred(kg, c.group(2), self.schema)
-            facts = contents(kg, holder, c.group(1), self.schema) if holder else []
+            facts = contents(kg, holder, c.group(1), self.schema,
+                             self.holder_first) if holder else []
         if not facts:
             return None
         return Answer(question=question, text=Phrasing(self.schema, kg).sentences(facts),
@@ -244,8 +265,10 @@ class QuestionAnswerer:
         if found is None or not 1 < len(found.candidates) <= MAX_WHICH \
                 or by_prefix(found, phrase):
             return None  # one thing, too many to list, or the phrase's words say which
-        where = {n: relation_facts(kg, n, self.schema) for n in found.candidates}
-        if len({tuple(f.args[1] for f in fs) for fs in where.values()}) < len(where):
+        where = {n: relation_facts(kg, n, self.schema, self.holder_first)
+                 for n in found.candidates}
+        if len({tuple(_other(f, self.holder_first) for f in fs)
+                for fs in where.values()}) < len(where):
             return None  # some are where another is: the answer would not tell them apart
         options, said = [], Phrasing(self.schema, kg)
         for n, fs in where.items():

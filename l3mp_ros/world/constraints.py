@@ -179,12 +179,48 @@ class Constraints:
     def place_rules(self, *, exactly: bool = True) -> list[Rule]:
         """Return the rules that say where a thing is: the one derivation of it.
 
-        ``functional`` rules keyed on the first argument, the thing first and its place
-        second (``placed_at_table``, ``in_person_hand``, ``person_in_room``); only the
-        exactly-one ones unless not ``exactly`` (then also "at most one place").
+        ``functional`` rules keyed on the thing: on the first argument, the thing first
+        and its place second (``placed_at_table``, ``in_person_hand``, ``person_in_room``),
+        exactly-one ones unless not ``exactly`` (then also "at most one place"); or
+        exactly-one rules keyed on the second, the holder first (``room_has`` a table,
+        ``occupied_by(place, person)``). A rule keyed on the second argument that only
+        says "at most one" bounds what a holder holds (a gripper, a berth), not where.
         """
-        return [r for r in self.rules if r.kind == RuleKind.FUNCTIONAL and r.key == 0
-                and (r.exactly or not exactly)]
+        return [r for r in self.rules if r.kind == RuleKind.FUNCTIONAL and (
+            (r.key == 0 and (r.exactly or not exactly)) or (r.key == 1 and r.exactly))]
+
+    def thing_position(self, predicate: str) -> int:
+        """Return the argument of ``predicate`` that names the thing placed (0 if none).
+
+        The key of the first rule of :meth:`place_rules` (any) that holds it: 1 for
+        ``occupied_by(place, person)``, 0 for ``placed_at_table(item, table)``.
+        """
+        for r in self.place_rules(exactly=False):
+            if predicate in r.predicates:
+                return r.key
+        return 0
+
+    def holder_first(self) -> frozenset[str]:
+        """Return the place predicates that name the place first (``occupied_by``)."""
+        return frozenset(p for r in self.place_rules(exactly=False) for p in r.predicates
+                         if self.thing_position(p) == 1)
+
+    def place_position(self, predicate: str) -> int:
+        """Return the argument of binary ``predicate`` that names the place (or holder)."""
+        return 1 - self.thing_position(predicate)
+
+    def thing_of(self, fact: Fact) -> str:
+        """Return the thing a binary place fact places ("who is where": who)."""
+        return fact.args[self.thing_position(fact.predicate)]
+
+    def place_of(self, fact: Fact) -> str:
+        """Return the place (or holder) of a binary place fact."""
+        return fact.args[self.place_position(fact.predicate)]
+
+    def located(self, predicate: str, thing: str, place: str) -> Fact:
+        """Return the fact of ``predicate`` that puts ``thing`` at ``place``."""
+        args = (place, thing) if self.thing_position(predicate) == 1 else (thing, place)
+        return Fact(predicate, args)
 
     def place_keys(self) -> dict[str, int]:
         """Return, per predicate of an exactly-one ``functional`` rule, the thing's position.
@@ -208,7 +244,8 @@ class Constraints:
         """Return, per rule of :meth:`place_rules` that covers ``kind``, where such a thing is.
 
         Each group holds the rule's binary predicates of ``domain`` (a
-        :class:`~l3mp_ros.world.domain.DomainSchema`) whose first argument takes ``kind``;
+        :class:`~l3mp_ros.world.domain.DomainSchema`) whose thing's argument (the rule's
+        key) takes ``kind``;
         rules whose ``types`` leave ``kind`` out, and empty groups, are left out.
         """
         if kind is None:
@@ -219,7 +256,7 @@ class Constraints:
                 continue
             group = tuple(p for p in rule.predicates if p in domain.predicates
                           and domain.predicates[p].arity == 2
-                          and domain.is_subtype(kind, domain.predicates[p].params[0][1]))
+                          and domain.is_subtype(kind, domain.predicates[p].params[rule.key][1]))
             if group:
                 out.append(group)
         return out

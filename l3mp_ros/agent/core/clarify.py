@@ -209,12 +209,13 @@ def describe(kg: KnowledgeGraph, names: Sequence[str], world: WorldModel) -> lis
         own = []
         for n in names:
             facts = [f for f in kg.facts_of(n)
-                     if f.predicate in group and len(f.args) == 2 and f.args[0] == n]
+                     if f.predicate in group and len(f.args) == 2
+                     and world.constraints.thing_of(f) == n]
             if len(facts) != 1:
                 break
             own.append(facts[0])
         else:
-            if len({f.args[1] for f in own}) == len(names):
+            if len({world.constraints.place_of(f) for f in own}) == len(names):
                 said = Phrasing(world.domain, kg)
                 return [Option.said(said, n, f) for n, f in zip(names, own, strict=True)]
     return [Option.said(Phrasing(world.domain, kg), n) for n in names]

@@ -54,7 +54,8 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
                                                     for w in said[after:near.start])
             named = [c for c in near.named if is_place(world, kg, c, wheres)]
             named = [c for c in named if not any(  # the room, not the desk that is in it
-                f.args[:1] == (c,) and f.args[-1] in named for f in kg.facts_of(c))]
+                len(f.args) == 2 and world.constraints.thing_of(f) == c
+                and world.constraints.place_of(f) in named for f in kg.facts_of(c))]
             if places and len(places) < len(near.candidates) and right_after:
                 near.candidates = places
             elif not places and len(named) == 1 and right_after:
@@ -130,7 +131,7 @@ def typed_place(world: WorldModel, kg: KnowledgeGraph, said: Sequence[str],
     room whose name shares another of the words ("parts_store") is meant. None unless
     exactly one such place shares the most of them.
     """
-    kinds = {t for t in world.domain.types if any(world.domain.accepts(p, 1, t) for p in wheres)}
+    kinds = {t for t in world.domain.types if any(takes_place(world, p, t) for p in wheres)}
     typed = {w for w in said if w in {stem(x) for t in kinds for x in name_words(t)}}
     rest = set(said) - typed - DETERMINERS - STOPWORDS
     if not typed or not rest:
@@ -175,7 +176,21 @@ def is_place(world: WorldModel, kg: KnowledgeGraph, entity: str,
              wheres: Collection[str]) -> bool:
     """Tell whether ``entity`` can be the place of one of ``wheres`` (by its type)."""
     kind = kg.entities.get(entity)
-    return kind is not None and any(world.domain.accepts(p, 1, kind) for p in wheres)
+    return kind is not None and any(takes_place(world, p, kind) for p in wheres)
+
+
+def takes_place(world: WorldModel, predicate: str, kind: str) -> bool:
+    """Tell whether place ``predicate`` takes a thing of type ``kind`` as its place.
+
+    The argument the constraint rules do not key on: the second of ``placed_at(item,
+    table)``, the first of ``occupied_by(place, person)``.
+    """
+    return world.domain.accepts(predicate, world.constraints.place_position(predicate), kind)
+
+
+def takes_thing(world: WorldModel, predicate: str, kind: str) -> bool:
+    """Tell whether place ``predicate`` takes a thing of type ``kind`` as what it places."""
+    return world.domain.accepts(predicate, world.constraints.thing_position(predicate), kind)
 
 
 def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: list[Mention],
@@ -230,11 +245,12 @@ def settled_places(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: l
         wheres = place_predicates(world, kg, mover)
         # a later place of the same kind ("... and then to the bathroom"; not a person
         # named later, who may hold an animal but is no room)
-        kinds = {p for p in wheres if world.domain.accepts(p, 1, kg.entities[near.resolved])}
+        kinds = {p for p in wheres if takes_place(world, p, kg.entities[near.resolved])}
         if not kinds or any(is_place(world, kg, c, kinds) for c in named):
             continue
-        out |= {Fact(p, (mover, near.resolved)) for p in wheres & set(predicates)
-                if world.domain.accepts(p, 1, kg.entities[near.resolved])}
+        out |= {world.constraints.located(p, mover, near.resolved)
+                for p in wheres & set(predicates)
+                if takes_place(world, p, kg.entities[near.resolved])}
     return out
 
 
@@ -264,8 +280,9 @@ def coming_to(world: WorldModel, kg: KnowledgeGraph, text: str, verb: str,
     if at < 0 or TOWARDS & set(words(rest)) - {'from'}:
         return set()
     wheres = place_predicates(world, kg, speaker)
-    here = {f.args[1] for f in kg.facts_of(speaker)
-            if f.predicate in wheres and f.args[0] == speaker and len(f.args) == 2}
+    here = {world.constraints.place_of(f) for f in kg.facts_of(speaker)
+            if f.predicate in wheres and len(f.args) == 2
+            and world.constraints.thing_of(f) == speaker}
     if len(here) != 1:
         return set()
     place = here.pop()
@@ -273,10 +290,11 @@ def coming_to(world: WorldModel, kg: KnowledgeGraph, text: str, verb: str,
     out: set[Fact] = set()
     for mover in movers:
         fits = [p for p in sorted(place_predicates(world, kg, mover) & set(predicates))
-                if kind is not None and world.domain.accepts(p, 1, kind)]
-        if len(fits) != 1 or Fact(fits[0], (mover, place)) in kg:
+                if kind is not None and takes_place(world, p, kind)]
+        fact = world.constraints.located(fits[0], mover, place) if len(fits) == 1 else None
+        if fact is None or fact in kg:
             return set()
-        out.add(Fact(fits[0], (mover, place)))
+        out.add(fact)
     return out
 
 
@@ -344,7 +362,7 @@ def _one_place(world: WorldModel, kg: KnowledgeGraph, thing: str, other: str,
     """
     kind = kg.entities.get(other)
     preds = [p for p in place_predicates(world, kg, thing)
-             if kind is not None and world.domain.accepts(p, 1, kind)]
+             if kind is not None and takes_place(world, p, kind)]
     moved = [p for p in preds if p in world.domain.fluent_predicates()]
     preds = (moved or preds) if owned else moved  # held, not owned: actions change holding
     return preds[0] if len(preds) == 1 else None
@@ -383,7 +401,7 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
             continue
         pred = _one_place(world, kg, thing.resolved, whom.resolved, owned=True)
         if pred is not None:
-            out.add(Fact(pred, (thing.resolved, whom.resolved)))
+            out.add(world.constraints.located(pred, thing.resolved, whom.resolved))
     return out
 
 
@@ -455,7 +473,7 @@ def worded_gifts(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: lis
             continue
         pred = _one_place(world, kg, thing, whom, owned=True)
         if pred is not None:
-            out.add(Fact(pred, (thing, whom)))
+            out.add(world.constraints.located(pred, thing, whom))
     return out
 
 
@@ -488,7 +506,8 @@ def settled_takes(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: li
     if ONWARDS & set(rest) or 'and' in rest:
         return set()  # "took the PBS out and opened it on the bench"
     pred = _one_place(world, kg, thing.resolved, actor)
-    return {Fact(pred, (thing.resolved, actor))} if pred is not None else set()
+    return {world.constraints.located(pred, thing.resolved, actor)} if pred is not None \
+        else set()
 
 
 def _acted_on(kg: KnowledgeGraph, text: str, mentions: list[Mention], actor: str | None,
@@ -576,7 +595,7 @@ def settled_puts(world: WorldModel, kg: KnowledgeGraph, text: str,
             # them out in the bed")
             pred = _one_place(world, kg, t.resolved, place.resolved, owned=True)
             if pred is not None:
-                out.add(Fact(pred, (t.resolved, place.resolved)))
+                out.add(world.constraints.located(pred, t.resolved, place.resolved))
         return out
     return set()
 
@@ -602,10 +621,10 @@ def settled_wearing(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: 
         return set()  # "put the coat on the hook": a place, not worn
     kind, whom = kg.entities.get(thing.resolved), kg.entities[actor]
     preds = [p for p, sig in world.domain.predicates.items() if sig.arity == 2
-             and kind is not None and world.domain.accepts(p, 0, kind)
-             and world.domain.accepts(p, 1, whom)
+             and kind is not None and takes_thing(world, p, kind) and takes_place(world, p, whom)
              and WEARING & {stem(x) for x in predicate_words(p, world.domain)}]
-    return {Fact(preds[0], (thing.resolved, actor))} if len(preds) == 1 else set()
+    return {world.constraints.located(preds[0], thing.resolved, actor)} if len(preds) == 1 \
+        else set()
 
 
 def _described_to(said: list[str], mentions: Sequence[Mention], place: Mention) -> int:

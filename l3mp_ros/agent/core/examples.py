@@ -116,10 +116,14 @@ def _shipped(domain: DomainSchema, kind: str) -> list[Example] | None:
     return out or None
 
 
+def _thing_first(constraints: Constraints) -> list[Rule]:
+    """Return the place rules keyed on the thing said first (the examples' shape)."""
+    return [r for r in constraints.place_rules(exactly=False) if r.key == 0]
+
+
 def _move_rule_preds(domain: DomainSchema, constraints: Constraints) -> list[str]:
     """Binary predicates of the largest functional rule keyed on argument 1."""
-    rules = sorted(constraints.place_rules(exactly=False),
-                   key=lambda r: (-len(r.predicates), r.name))
+    rules = sorted(_thing_first(constraints), key=lambda r: (-len(r.predicates), r.name))
     for rule in rules:
         preds = [p for p in rule.predicates
                  if p in domain.predicates and domain.predicates[p].arity == 2]
@@ -136,7 +140,7 @@ def _linked_moves(domain: DomainSchema, constraints: Constraints) -> tuple[str, 
     """
     first = Counter(a.params[0][1] for a in domain.actions.values() if a.params)
     executor = first.most_common(1)[0][0] if first else None
-    rules = constraints.place_rules(exactly=False)
+    rules = _thing_first(constraints)
 
     def own(rule: Rule) -> tuple[bool, str]:
         subjects = [domain.predicates[p].params[0][1] for p in rule.predicates

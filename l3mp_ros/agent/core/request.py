@@ -129,8 +129,9 @@ def _where(world: WorldModel, kg: KnowledgeGraph, thing: str, hops: int = 3) -> 
     out: list[str] = []
     for _ in range(hops):
         wheres = place_predicates(world, kg, thing)
-        at = sorted(f.args[1] for f in kg.facts_of(thing)
-                    if f.predicate in wheres and len(f.args) == 2 and f.args[0] == thing)
+        at = sorted(world.constraints.place_of(f) for f in kg.facts_of(thing)
+                    if f.predicate in wheres and len(f.args) == 2
+                    and world.constraints.thing_of(f) == thing)
         if len(at) != 1 or at[0] in out:
             break
         out.append(at[0])

@@ -83,7 +83,7 @@ class NoChange:
         if went:
             completion = d.q.complete(Update.of([], went))
             completion.notes.extend(f'{f.text()}: the place the words name right after '
-                                    f'{f.args[0]} went (the answer stated nothing)'
+                                    f'{d.q.going.thing(f)} went (the answer stated nothing)'
                                     for f in sorted(went))
             d.q.placed |= went
             return Ruling.amend(completion, doubt=DoubtReason.AMENDED)
@@ -106,7 +106,7 @@ def worded_going(q: PartQuestion) -> frozenset[Fact]:
     if going is None or not q.worded or q.scope is None:  # (no scope: a report of one part)
         return frozenset()
     subjects = [going.subject, *going.others]
-    placed = [[f for f in q.worded if f.args[0] == s] for s in subjects]
+    placed = [[f for f in q.worded if going.thing(f) == s] for s in subjects]
     if any(len(p) != 1 or p[0] in q.kg for p in placed):
         return frozenset()
     low = q.report.lower()
@@ -270,11 +270,11 @@ class Going:
         completion = q.complete(moved.take_in(where, q.kg))
         completion.notes.extend(d.narrated)
         completion.notes.extend(
-            f'{f.text()}: the place the words name right after {f.args[0]} went' if f in
-            q.worded else
-            f'{f.text()}: the one new place the report offers for {f.args[0]}, who '
+            f'{f.text()}: the place the words name right after {q.going.thing(f)} went' if f
+            in q.worded else
+            f'{f.text()}: the one new place the report offers for {q.going.thing(f)}, who '
             'went somewhere' if f in q.only else
-            f'{f.text()}: asked where {f.args[0]} is after the report, both orders '
+            f'{f.text()}: asked where {q.going.thing(f)} is after the report, both orders '
             'of the options said so' for f in sorted(where))
         q.placed |= where
         return Ruling.amend(completion, doubt=DoubtReason.AMENDED)
@@ -301,8 +301,9 @@ class Verify:
         if not errors:
             return Ruling()
         described = describing_only(q)
-        kept = Update.of({f for f in d.stated.remove if f.args[:1] and f.args[0] not in described},
-                         {f for f in d.stated.add if f.args[:1] and f.args[0] not in described})
+        thing = q.world.constraints.thing_of
+        kept = Update.of({f for f in d.stated.remove if f.args and thing(f) not in described},
+                         {f for f in d.stated.add if f.args and thing(f) not in described})
         if not described or kept == d.stated or kept.is_empty():
             return Ruling.reject(errors)
         completion = q.complete(kept)
@@ -337,8 +338,8 @@ def taken_before(q: PartQuestion) -> set[str]:
     if q.going is None or q.scope is None or q.before is None:
         return set()
     earlier = q.before.diff_to(q.kg)
-    return {f.args[0] for f in earlier_going(q, earlier.add | earlier.remove)
-            if f in earlier.add and f.args[-1] in q.scope.named}
+    return {q.going.thing(f) for f in earlier_going(q, earlier.add | earlier.remove)
+            if f in earlier.add and q.world.constraints.place_of(f) in q.scope.named}
 
 
 def placed_before(q: PartQuestion, stated: Update) -> set[Fact]:
@@ -352,9 +353,9 @@ def placed_before(q: PartQuestion, stated: Update) -> set[Fact]:
     if q.going is None or q.scope is None or q.before is None:
         return set()
     subjects = {q.going.subject, *q.going.others}
-    return {f for f in stated.add if f.predicate in q.going.places and f.args
-            and f.args[0] in subjects and f in q.kg and f not in q.before
-            and f.args[-1] not in q.scope.named}
+    return {f for f in stated.add if f.predicate in q.going.places and len(f.args) == 2
+            and q.going.thing(f) in subjects and f in q.kg and f not in q.before
+            and q.world.constraints.place_of(f) not in q.scope.named}
 
 
 @dataclass
@@ -381,7 +382,7 @@ class Where:
         """
         found: set[Fact] = set()
         for subject in self.q.going.unplaced(stated):
-            worded = frozenset(f for f in self.q.worded if f.args[0] == subject)
+            worded = frozenset(f for f in self.q.worded if self.q.going.thing(f) == subject)
             if len(worded) == 1:  # "went into the store room": the words say where
                 found |= worded
                 continue
@@ -407,7 +408,7 @@ class Where:
                                    [*refs, *near])
             if asked is None and kg is not q.kg and self.went_back():
                 back = frozenset(f for f in kg.facts_of(subject) if f.predicate in group
-                                 and f.args[0] == subject)
+                                 and q.world.constraints.thing_of(f) == subject)
                 if back:  # "popped back in to hang the keys up, then went back out"
                     q.trace.history.append({'state': f'Where is {subject} after the report?',
                                             'back': sorted(f.text() for f in back)})
@@ -442,7 +443,9 @@ class Where:
         """
         said = words(self.q.report)
         return any(named_as_source(said, m.start) for m in self.q.ctx.mentions
-                   if any(m.resolved == f.args[-1] for f in facts))
+                   if any(len(f.args) == 2
+                          and m.resolved == self.q.world.constraints.place_of(f)
+                          for f in facts))
 
     def zones(self, stated: Update, subject: str, group: tuple[str, ...]) -> list[str]:
         """Return where the places the answer puts other things are, of the subject's kind.
@@ -454,8 +457,9 @@ class Where:
         kinds = place_kinds(self.q.world, group)
         out: list[str] = []
         for f in sorted(stated.add):
-            if len(f.args) == 2 and f.args[0] != subject:
-                zone = zone_of(self.q.world, self.q.kg, f.args[1], kinds)
+            if len(f.args) == 2 and self.q.world.constraints.thing_of(f) != subject:
+                zone = zone_of(self.q.world, self.q.kg, self.q.world.constraints.place_of(f),
+                               kinds)
                 if zone is not None and zone not in out:
                     out.append(zone)
         return out
@@ -468,5 +472,5 @@ class Where:
 
         def place(kg: KnowledgeGraph) -> set[Fact]:
             return {f for f in kg.facts_of(subject) if f.predicate in group
-                    and f.args[0] == subject}
+                    and self.q.world.constraints.thing_of(f) == subject}
         return place(before) != place(now)

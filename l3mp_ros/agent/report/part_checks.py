@@ -201,8 +201,8 @@ class GoingAsk:
             return Ruling()
         passing: list[tuple[frozenset[Fact], Judged[Any]]] = []
         for subject, options in q.offered.items():
-            own = {f for f in base.stated.add if f.args and f.args[0] == subject
-                   and f.predicate in q.going.places}
+            own = {f for f in base.stated.add if len(f.args) == 2
+                   and f.predicate in q.going.places and q.going.thing(f) == subject}
             for facts in options:
                 if all(f in q.kg for f in facts) or Where(q).left_from(facts):
                     continue  # where it is already, or where it came from

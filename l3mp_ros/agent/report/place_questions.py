@@ -111,10 +111,12 @@ def _before(text: str) -> str:
 def where_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, entity: str,
                    said: str, group: tuple[str, ...], objects: Sequence[str]) -> Question | None:
     """Return "where is ``entity`` after the report?" over one exactly-one group."""
+    c = world.constraints
     held = sorted(f for f in kg.facts_of(entity) if f.predicate in group
-                  and f.args[0] == entity)
-    new = [Fact(p, (entity, o)) for p in group for o in objects
-           if o != entity and fits(world, kg, o, p, 1) and Fact(p, (entity, o)) not in kg]
+                  and len(f.args) == 2 and c.thing_of(f) == entity)
+    new = [c.located(p, entity, o) for p in group for o in objects
+           if o != entity and fits(world, kg, o, p, c.place_position(p))
+           and c.located(p, entity, o) not in kg]
     if not new:
         return None
     new = new[:MAX_OPTIONS - 1]
@@ -197,14 +199,16 @@ def _place_question(world: WorldModel, kg: KnowledgeGraph, phrasing: Phrasing, e
     The update's own new place is always an option; None when the update leaves the
     thing without a place of the group or gives it two.
     """
-    new = [f for f in update.add if f.predicate in group and f.args[0] == entity]
+    new = [f for f in update.add if f.predicate in group and len(f.args) == 2
+           and world.constraints.thing_of(f) == entity]
     if len(new) > 1:
         return None
     q = where_question(world, kg, phrasing, entity, said, group, objects)
     if q is None:
         if not new:
             return None  # nowhere else to be among the report's referents
-        q = where_question(world, kg, phrasing, entity, said, group, [new[0].args[1]])
+        q = where_question(world, kg, phrasing, entity, said, group,
+                           [world.constraints.place_of(new[0])])
         if q is None:
             return None
     if not new:
@@ -281,8 +285,8 @@ def check_places(llm: ChatLLM, world: WorldModel, kg: KnowledgeGraph, text: str,
     for entity in entities:
         said = as_said(phrasing, entity, written)
         for group in place_groups(world, kg, entity, preds):
-            new = {f for f in update.add if f.args and f.args[0] == entity
-                   and f.predicate in group}
+            new = {f for f in update.add if len(f.args) == 2 and f.predicate in group
+                   and world.constraints.thing_of(f) == entity}
             if new and new <= set(settled):
                 continue  # "handed the scanner to Ben": the words say where it is
             got = _place_question(world, kg, phrasing, entity, said, group, entities, update)

@@ -360,8 +360,8 @@ def earlier_going(q: PartQuestion, changed: Iterable[Fact]) -> set[Fact]:
     if q.going is None or q.scope is None:
         return set()
     subjects = {q.going.subject, *q.going.others}
-    going = {f for f in changed if f.args and f.args[0] in subjects
-             and f.predicate in q.going.places}
+    going = {f for f in changed if len(f.args) == 2 and f.predicate in q.going.places
+             and q.going.thing(f) in subjects}
     places = {a for f in going for a in f.args}
     own = (q.scope.earlier & q.ctx.mentioned) - subjects - places - q.scope.named
     return going if not own or set(changed) - going else set()
@@ -627,7 +627,8 @@ class PartAnswer:
         changed, asked = self.r.changed(), got.value.asked
         going = earlier_going(q, changed)
         return bool(asked.add) and bool(going) and not asked.remove - changed \
-            and all(f in going and f.args[-1] in q.scope.named for f in asked.add)
+            and all(f in going and q.world.constraints.place_of(f) in q.scope.named
+                    for f in asked.add)
 
     def take(self, ruling: Ruling) -> None:
         """Apply one part check's ruling to the settled answer."""

@@ -19,6 +19,7 @@ from ...retrieval.mention_lists import opinion_only, owners_only
 from ...text import STOPWORDS, same_root, split_name, word_root, words
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
+from ...world.model import WorldModel
 from ...world.phrasing import Phrasing
 from ...world.templates import Form
 from ..core import clarify
@@ -136,8 +137,9 @@ class ActorCheck:
         after.apply(rep.update)
         got = put_by(world, after, list(zip(r.actors, (c.update for c in r.done), strict=True)),
                      Phrasing(world.domain, kg).proper)
-        if got is None or any(f.args[0] == got.actor and f in rep.update.add
-                              for f in r.settled):
+        c = world.constraints
+        if got is None or any(len(f.args) == 2 and c.thing_of(f) == got.actor
+                              and f in rep.update.add for f in r.settled):
             return Ruling()  # the words put the actor elsewhere: "gone through to the cafe"
         try:
             said = where_after(rep.llm, world, kg, r.req.text, got.actor, got.group,
@@ -146,10 +148,10 @@ class ActorCheck:
                                ) if rep.settings.ask_actor else None
         except LLMError as exc:
             return Ruling.reject([llm_failure(exc, 'place check')])
-        thing, place = got.put.args
-        why = (f'{thing} is now {got.put.predicate} {place}, which is in {got.zone}, but the '
+        thing, place = c.thing_of(got.put), c.place_of(got.put)
+        why = (f'{got.put.text()} puts {thing} at {place}, which is in {got.zone}, but the '
                f'update leaves {got.actor}, who put it there, elsewhere')
-        there = {f for f in said or () if f.args[1] == got.zone}
+        there = {f for f in said or () if len(f.args) == 2 and c.place_of(f) == got.zone}
         if not there:
             asked = (f'; asked where {got.actor} is after the report, the two orders of the '
                      'options did not both say so') if rep.settings.ask_actor else ''
@@ -158,7 +160,8 @@ class ActorCheck:
                 return Ruling.reject([f'{why}{asked}; nothing is applied'])
             return Ruling(Act.ASK, pending.to_json(), question=pending.question,
                           errors=[f'{why}{asked}; asked: {pending.question}'])
-        own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
+        own = {f for f in rep.update.add if f.predicate in got.group
+               and c.thing_of(f) == got.actor}
         done = complete(kg, rep.update.take_in(there, kg, old=own), world.constraints,
                         world.domain)
         errors = world.verifier.check(kg, done.update)
@@ -177,9 +180,11 @@ class ActorCheck:
         it. None when the first does not verify (the report stays out, as before).
         """
         kg, world = rep.r.req.kg, rep.world
-        own = {f for f in rep.update.add if f.args[0] == got.actor and f.predicate in got.group}
+        c = world.constraints
+        own = {f for f in rep.update.add if f.predicate in got.group
+               and c.thing_of(f) == got.actor}
         for predicate in got.group:
-            placed = Fact(predicate, (got.actor, got.zone))
+            placed = c.located(predicate, got.actor, got.zone)
             done = complete(kg, rep.update.take_in({placed}, kg, old=own), world.constraints,
                             world.domain).update
             if not done.is_empty() and not world.verifier.check(kg, done):
@@ -188,7 +193,7 @@ class ActorCheck:
             return None
         sure = confidence({f for c in rep.r.done for f in c.stated.add | c.stated.remove},
                           set(), read_odds(rep.out.trace.history), rep.settings.reading_confidence)
-        readings = [Candidate(done, sure, f'{got.actor} where {got.put.args[0]} was put'),
+        readings = [Candidate(done, sure, f'{got.actor} where {c.thing_of(got.put)} was put'),
                     Candidate(rep.update, sure, 'answer')]
         if rep.settings.ask_left_out:  # the actor kept where they were may leave out
             readings = whole_readings(world, rep.r, readings)  # where the report sent them
@@ -303,7 +308,8 @@ class AskBack:
                     for f, rule in unsupported(rep)),
                   *(f'{f.text()} was left out: with it a rule of the domain fails'
                     for f in sorted(rep.r.trimmed)),
-                  *(f'the model did not say where {f.args[0]} went; {f.text()} is the one '
+                  *(f'the model did not say where {world.constraints.thing_of(f)} went; '
+                    f'{f.text()} is the one '
                     'place offered that fits' for f in sorted(rep.r.guessed)),
                   *('asked which one the report says, the model did not settle on one of '
                     + ', '.join(f.text() for f in sorted(g)) for g in r.choices),
@@ -317,8 +323,9 @@ class AskBack:
                     for f in sorted(rep.other_words.add - rep.update.add)),
                   *(f'the reading leaves out the end of {f.text()}, which the report says in '
                     'other words' for f in sorted(unread_ends(rep))),
-                  *(f'the reading gives {f.args[0]} a place ({f.text()}), but the report has '
-                    f'{f.args[0]} neither act nor go anywhere' for f in moved_unsaid(rep))]
+                  *(f'the reading gives {world.constraints.thing_of(f)} a place ({f.text()}), '
+                    f'but the report has {world.constraints.thing_of(f)} neither act nor go '
+                    'anywhere' for f in moved_unsaid(rep))]
         sure = pending.readings[0].confidence
         why = '; '.join(doubts) or (
             f'P(right) {fitted().p_right(rep.out.signals()):.2f} is below '
@@ -380,7 +387,7 @@ class AskBack:
         went = goers(rep)
         for drop, source in drops:
             rest = without(r.req.kg, world, r.done, drop)
-            if rest is not None and went & placed(rep.update) - placed(rest):
+            if rest is not None and went & placed(world, rep.update) - placed(world, rest):
                 continue  # "Liam's taken his blanket through to ...": Liam went somewhere
             if rest is not None and all(rest != x.update for x in readings):
                 sure = confidence(stated - drop, drop & stated, odds, how)
@@ -437,9 +444,9 @@ def goers(rep: Report) -> set[str]:
     return out
 
 
-def placed(update: Update) -> set[str]:
+def placed(world: WorldModel, update: Update) -> set[str]:
     """Return the things ``update`` gives a new place (a two-place fact added about them)."""
-    return {f.args[0] for f in update.add if len(f.args) == 2}
+    return {world.constraints.thing_of(f) for f in update.add if len(f.args) == 2}
 
 
 def unread_states(rep: Report) -> set[Fact]:
@@ -549,7 +556,7 @@ def moved_unsaid(rep: Report) -> list[Fact]:
     kg = r.req.kg
     people, fluent = Phrasing(world.domain, kg).proper, world.domain.fluent_predicates()
     moved = [f for f in sorted(rep.update.add) if len(f.args) == 2 and f.predicate not in fluent
-             and kg.entities.get(f.args[0]) in people]
+             and kg.entities.get(world.constraints.thing_of(f)) in people]
     if not moved:
         return []
 
@@ -568,7 +575,7 @@ def moved_unsaid(rep: Report) -> list[Fact]:
                             and p not in r.said_before], r.actors, strict=False):
         if actor is None:
             movers.add(first_person(part))
-    return [f for f in moved if f.args[0] not in movers]
+    return [f for f in moved if world.constraints.thing_of(f) not in movers]
 
 
 def unsaid_of(rep: Report) -> list[tuple[Fact, str]]:

@@ -56,20 +56,21 @@ def last_places(stated: Update, mentions: Iterable[Any], world: WorldModel,
     """
     mentions = list(mentions)
     drop: dict[Fact, Fact] = {}
-    for rule in world.constraints.place_rules():
+    c = world.constraints
+    for rule in c.place_rules():
         groups: dict[str, list[Fact]] = {}
         for f in stated.add:
             if f.predicate in rule.predicates and len(f.args) == 2 and f not in kg:
-                groups.setdefault(f.args[0], []).append(f)
+                groups.setdefault(c.thing_of(f), []).append(f)
         for facts in groups.values():
-            last = named_last(facts, lambda f: f.args[1], mentions) if len(facts) > 1 \
+            last = named_last(facts, c.place_of, mentions) if len(facts) > 1 \
                 else None
             if last is not None:  # None: a place not named, or named together
                 drop.update({f: last for f in facts if f != last})
     if not drop:
         return stated, []
-    notes = [f'dropped {f.text()}: the report names {kept.args[1]} later, and '
-             f'{f.args[0]} is in one place' for f, kept in sorted(drop.items())]
+    notes = [f'dropped {f.text()}: the report names {c.place_of(kept)} later, and '
+             f'{c.thing_of(f)} is in one place' for f, kept in sorted(drop.items())]
     return Update.of(stated.remove, stated.add - set(drop)), notes
 
 

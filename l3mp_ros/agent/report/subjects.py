@@ -11,6 +11,7 @@ place (:func:`zone_of`, :func:`place_kinds`).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from ..core.clauses import (
     goes_somewhere,
     named_as_source,
 )
-from ..core.destinations import is_place, place_predicates, proper_things
+from ..core.destinations import is_place, place_predicates, proper_things, takes_place
 from .scope import Scope
 
 
@@ -41,6 +42,11 @@ class GoingSubject:
     places: frozenset[str]  # the predicates that say where a subject is
     others: tuple[str, ...] = ()  # "Lucy and Ben went ...": the subjects after the first
     elided: bool = False  # "... and came straight back in": the subject is an earlier part's
+    thing_second: frozenset[str] = frozenset()  # of ``places``, those naming the place first
+
+    def thing(self, fact: Fact) -> str:
+        """Return whom a fact of :attr:`places` places (``occupied_by(place, person)``)."""
+        return fact.args[1] if fact.predicate in self.thing_second else fact.args[0]
 
     def missing(self, stated: Update) -> bool:
         """Tell whether ``stated`` says nothing of where one of the subjects is now."""
@@ -48,7 +54,8 @@ class GoingSubject:
 
     def unplaced(self, stated: Update) -> list[str]:
         """Return the subjects ``stated`` does not place anywhere new."""
-        placed = {f.args[0] for f in stated.add if f.args and f.predicate in self.places}
+        placed = {self.thing(f) for f in stated.add if len(f.args) == 2
+                  and f.predicate in self.places}
         return [s for s in (self.subject, *self.others) if s not in placed]
 
     def error(self, stated: Update | None = None) -> str:
@@ -156,8 +163,12 @@ def zone_of(world: WorldModel, kg: KnowledgeGraph, place: str, kinds: Iterable[s
             for f in sorted(kg.facts_of(name)):
                 if len(f.args) != 2 or name not in f.args:
                     continue
+                if f.args[0] == f.args[1]:
+                    continue
+                up = world.constraints.place_of(f) \
+                    if world.constraints.thing_of(f) == name else None  # where it is
                 other = f.args[1] if f.args[0] == name else f.args[0]
-                if other not in seen and (other == f.args[1] or f.predicate in steady):
+                if other not in seen and (other == up or f.predicate in steady):
                     seen.add(other)
                     nxt.append(other)
         frontier = nxt
@@ -166,7 +177,8 @@ def zone_of(world: WorldModel, kg: KnowledgeGraph, place: str, kinds: Iterable[s
 
 def place_kinds(world: WorldModel, group: Iterable[str]) -> set[str]:
     """Return the types of the places ``group``'s predicates put their subject in."""
-    return {t for p in group for t in world.domain.predicates[p].params[1][1]}
+    return {t for p in group for t in world.domain.predicates[p].params[
+        world.constraints.place_position(p)][1]}
 
 
 @dataclass(frozen=True)
@@ -196,16 +208,18 @@ def put_by(world: WorldModel, kg: KnowledgeGraph, done: Sequence[tuple[str | Non
         if actor is None or kg.entities.get(actor) not in people:
             continue
         own = _places(world, kg, actor)
-        if any(f.args and f.args[0] == actor and f.predicate in own
+        if any(len(f.args) == 2 and f.predicate in own and world.constraints.thing_of(f) == actor
                for _, later in done[k:] for f in later.add):
             return None  # the actor went on elsewhere (or this part says where)
         for fact in sorted(change.add):
-            thing = fact.args[0] if len(fact.args) == 2 else None
+            thing = world.constraints.thing_of(fact) if len(fact.args) == 2 else None
             if thing is None or thing == actor or fact.predicate not in _places(world, kg, thing):
                 continue
             group = tuple(sorted(own))
-            zone = zone_of(world, kg, fact.args[1], place_kinds(world, group))
-            if zone is None or any(Fact(p, (actor, zone)) in kg for p in group):
+            zone = zone_of(world, kg, world.constraints.place_of(fact),
+                           place_kinds(world, group))
+            if zone is None or any(world.constraints.located(p, actor, zone) in kg
+                                   for p in group):
                 continue
             return PutBy(actor, fact, zone, group)
     return None
@@ -223,8 +237,10 @@ def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[M
     part that starts with its verb of going ("came straight back in") goes with ``actor``,
     the subject of the part before it (:func:`leading_subject`).
     """
-    found = _going(world, kg, text, mentions, actor)
-    return found or _escort(world, kg, text, _named(mentions), actor)
+    found = _going(world, kg, text, mentions, actor) \
+        or _escort(world, kg, text, _named(mentions), actor)
+    return None if found is None else dataclasses.replace(found, thing_second=frozenset(
+        p for p in found.places if world.constraints.thing_position(p) == 1))
 
 
 def _going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
@@ -463,8 +479,8 @@ def place_ahead(world: WorldModel, kg: KnowledgeGraph, part: str, said: Sequence
         return frozenset()
     subject, kinds = goes.subject, place_kinds(world, goes.places)
     left = {m.resolved for m in said if m.resolved and named_as_source(own, m.start)}
-    now = {a for f in kg.facts_of(subject) if f.predicate in goes.places
-           and f.args[:1] == (subject,) for a in f.args[1:]}
+    now = {world.constraints.place_of(f) for f in kg.facts_of(subject)
+           if f.predicate in goes.places and len(f.args) == 2 and goes.thing(f) == subject}
     zones = {zone_of(world, kg, m.resolved, kinds) for m in later
              if m.resolved and m.resolved != subject} - {None} - now - left
     if len(zones) != 1:
@@ -472,5 +488,5 @@ def place_ahead(world: WorldModel, kg: KnowledgeGraph, part: str, said: Sequence
     zone = str(zones.pop())
     kind = kg.entities.get(zone)
     pred = next((p for p in sorted(goes.places) if kind is not None
-                 and world.domain.accepts(p, 1, kind)), None)
-    return frozenset({Fact(pred, (subject, zone))}) if pred else frozenset()
+                 and takes_place(world, p, kind)), None)
+    return frozenset({world.constraints.located(pred, subject, zone)}) if pred else frozenset()

@@ -197,10 +197,12 @@ def company(r: Reading, m: Mention, things: Sequence[str], update: Update) -> bo
     first = sentence_start(r.req.text, m.start)
     before = {c for o in r.req.mentions if first <= o.start and o.end <= m.start
               for c in ([o.resolved] if o.resolved else o.candidates)}
-    put = {f.args[1] for f in update.add if f.predicate in places and len(f.args) == 2
-           and f.args[1] in before}
-    return all(any(f.predicate in places and f.args[0] == e and f.args[1:] and f.args[1] in put
-                   and f not in update.remove for f in kg.facts_of(e)) for e in things)
+    c = r.req.world.constraints
+    put = {c.place_of(f) for f in update.add if f.predicate in places and len(f.args) == 2
+           and c.place_of(f) in before}
+    return all(any(f.predicate in places and len(f.args) == 2 and c.thing_of(f) == e
+                   and c.place_of(f) in put and f not in update.remove
+                   for f in kg.facts_of(e)) for e in things)
 
 
 #: words that join the things of a list: "with Helen's phone and the blue pen"
@@ -410,9 +412,10 @@ def lying_on(world: WorldModel, kg: KnowledgeGraph, update: Update, source: str,
     places = {p for p in world.constraints.place_predicates(exactly=False)
               & domain.fluent_predicates() & changing(world, text)
               if p in domain.predicates and domain.predicates[p].arity == 2}
+    c = world.constraints
     held = {f for f in kg.facts_of(source) if f.predicate in places and len(f.args) == 2
-            and f.args[1] == source and f not in update.remove}
-    things = sorted({f.args[0] for f in held} - update.entities())
+            and c.place_of(f) == source and f not in update.remove}
+    things = sorted({c.thing_of(f) for f in held} - update.entities())
     if not things or len(things) > MAX_FACTS or count > len(things):
         return None
     sizes = [count] if count else sorted({len(things), 1}, reverse=True)
@@ -427,15 +430,15 @@ def lying_on(world: WorldModel, kg: KnowledgeGraph, update: Update, source: str,
     for d in dests:
         for g in groups:
             for pred in sorted(places):
-                if not domain.accepts(pred, 1, kg.entities[d]) or not all(
-                        domain.accepts(pred, 0, kg.entities[t]) for t in g):
+                if not domain.accepts(pred, c.place_position(pred), kg.entities[d]) or not all(
+                        domain.accepts(pred, c.thing_position(pred), kg.entities[t]) for t in g):
                     continue
-                facts = {Fact(pred, (t, d)) for t in g}
+                facts = {c.located(pred, t, d) for t in g}
                 done = complete(kg, Update.of(update.remove, update.add | facts),
                                 world.constraints, domain).update
                 if facts <= done.add and not world.verifier.check(kg, done):
-                    ended = {f for f in done.remove if f.args and f.args[0] in g}
-                    kept = Update.of([], {f for f in held if f.args[0] not in g})
+                    ended = {f for f in done.remove if f.args and c.thing_of(f) in g}
+                    kept = Update.of([], {f for f in held if c.thing_of(f) not in g})
                     readings.append((done, Update.of(ended, facts), frozenset(), kept))
                     break
             if len(readings) >= MAX_FACTS:
@@ -445,7 +448,7 @@ def lying_on(world: WorldModel, kg: KnowledgeGraph, update: Update, source: str,
     if not readings:
         return None
     return Possible(source, tuple(readings), frozenset(f for f in held
-                                                       if f.args[0] in things), frozenset())
+                                                       if c.thing_of(f) in things), frozenset())
 
 
 def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
@@ -677,7 +680,7 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                 # a state of the thing, or a tie to what left it, that may end
                 gone = f in after and (p.arity == 1 or left)
                 if pred not in fluent and not (p.arity == 1 and reported) and (
-                        kg.entities.get(args[0]) not in people
+                        kg.entities.get(world.constraints.thing_of(f)) not in people
                         or (not (last or placing) and not gone) or not set(args) <= said):
                     continue  # only people move where no action moves things (a bench)
                 if p.arity == 1 and not gone and not fits(world, pred, kind,

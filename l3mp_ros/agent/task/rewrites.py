@@ -376,7 +376,7 @@ def last_condition(items: list[Any], constraints: Constraints, text: str,
     if len(lits) != 2 or len(items) != 2:
         return items, []
     grouped = any(all(str(i[0]).lower() in r.predicates for i in lits)
-                  for r in constraints.place_rules())
+                  for r in constraints.place_rules() if r.key == 0)
     last = named_last(lits, lambda i: str(i[2]).lower(), mentions, text) if grouped else None
     if last is None:
         return items, []
