@@ -240,3 +240,31 @@ def test_where_is_answers_from_the_same_facts(worlds, question):
         answers.append(qa.direct(world.kg, question))
     assert answers[0] is not None and answers[0].facts, question
     assert [turned(f) for f in answers[0].facts] == list(answers[1].facts)
+
+
+def test_worked_examples_write_place_first_facts_in_the_domains_order(worlds):
+    """The prompts' worked examples of the mirror are the household's turned round: each
+    fact in the predicate's own order, each sentence naming the place first where the
+    predicate does ("kitchen table 1 now placed at table ... "), the same things moved."""
+    from l3mp_ros.agent.core.examples import goal_examples, update_examples
+    plain, mirror = worlds
+
+    def facts(rows):
+        return [turned(Fact(r[0], tuple(r[1:]))) if len(r) == 3 and r[2] not in (
+            'true', 'false') else Fact(r[0], tuple(r[1:])) for r in rows]
+    for make, key in ((update_examples, 'facts'), (goal_examples, 'goal')):
+        ours = make(plain.domain, plain.constraints)
+        theirs = make(mirror.domain, mirror.constraints)
+        assert len(ours) == len(theirs) >= 2
+        for a, b in zip(ours, theirs, strict=True):
+            assert a.entities == b.entities
+            assert facts(a.facts) == [Fact(r[0], tuple(r[1:])) for r in b.facts]
+            rows = [r for r in a.answer[key] if isinstance(r, list)]
+            assert facts(rows) == [Fact(r[0], tuple(r[1:])) for r in b.answer[key]
+                                   if isinstance(r, list)]
+    moved = update_examples(mirror.domain, mirror.constraints)[0]
+    (pred, place, thing), = moved.answer['facts']
+    assert pred in MIRRORED
+    said = moved.utterance.lower()
+    assert said.index(place.replace('_', ' ')) < said.index(thing.replace('_', ' '), said.index(
+        'but'))

@@ -116,14 +116,39 @@ def _shipped(domain: DomainSchema, kind: str) -> list[Example] | None:
     return out or None
 
 
-def _thing_first(constraints: Constraints) -> list[Rule]:
-    """Return the place rules keyed on the thing said first (the examples' shape)."""
-    return [r for r in constraints.place_rules(exactly=False) if r.key == 0]
+def _example_rules(constraints: Constraints) -> list[Rule]:
+    """Return the place rules the examples move things by, whichever argument is the thing."""
+    return constraints.place_rules(exactly=False)
+
+
+class _Placing:
+    """A place predicate's two ends, whichever argument names the thing."""
+
+    def __init__(self, domain: DomainSchema, constraints: Constraints, name: str) -> None:
+        self.name = name
+        self.first = constraints.thing_position(name) == 1  # the place is said first
+        params = domain.predicates[name].params
+        self.things = params[1 if self.first else 0][1]
+        self.places = params[0 if self.first else 1][1]
+
+    def fact(self, thing: str, place: str) -> list[str]:
+        """Return the fact putting ``thing`` at ``place``, in the predicate's order."""
+        return [self.name, *((place, thing) if self.first else (thing, place))]
+
+    def said(self, ph: Callable[..., str], thing: str, place: str, **how: Any) -> str:
+        """Return the clause saying the fact, its arguments in the predicate's order."""
+        a, b = (place, thing) if self.first else (thing, place)
+        return f'{_words(a)} {ph(self.name, **how)} {_words(b)}'
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _move_rule_preds(domain: DomainSchema, constraints: Constraints) -> list[str]:
     """Binary predicates of the largest functional rule keyed on argument 1."""
-    rules = sorted(_thing_first(constraints), key=lambda r: (-len(r.predicates), r.name))
+    rules = sorted(_example_rules(constraints),
+                   key=lambda r: (-len(r.predicates), r.name))
     for rule in rules:
         preds = [p for p in rule.predicates
                  if p in domain.predicates and domain.predicates[p].arity == 2]
@@ -140,11 +165,11 @@ def _linked_moves(domain: DomainSchema, constraints: Constraints) -> tuple[str, 
     """
     first = Counter(a.params[0][1] for a in domain.actions.values() if a.params)
     executor = first.most_common(1)[0][0] if first else None
-    rules = _thing_first(constraints)
+    rules = _example_rules(constraints)
 
     def own(rule: Rule) -> tuple[bool, str]:
-        subjects = [domain.predicates[p].params[0][1] for p in rule.predicates
-                    if p in domain.predicates]
+        subjects = [domain.predicates[p].params[constraints.thing_position(p)][1]
+                    for p in rule.predicates if p in domain.predicates]
         return (any(executor and domain.is_subtype(_leaf(domain, s[0]), executor)
                     for s in subjects), rule.name)
 
@@ -157,10 +182,11 @@ def _linked_moves(domain: DomainSchema, constraints: Constraints) -> tuple[str, 
                 a = domain.predicates.get(pa)
                 if a is None or a.arity != 2:
                     continue
-                subject = _leaf(domain, a.params[0][1][0])
+                subject = _leaf(domain, a.params[constraints.thing_position(pa)][1][0])
                 takes = [pb for pb in rb.predicates if pb in domain.predicates
                          and domain.predicates[pb].arity == 2
-                         and domain.is_subtype(subject, domain.predicates[pb].params[1][1])]
+                         and domain.is_subtype(subject, domain.predicates[pb].params[
+                             constraints.place_position(pb)][1])]
                 if takes:
                     rank = (-len(takes), own(ra), pa, takes[0])
                     if best is None or rank < best[0]:
@@ -189,69 +215,70 @@ def update_examples(domain: DomainSchema, constraints: Constraints) -> list[Exam
     moves = _move_rule_preds(domain, constraints)
     unary = _unary(domain)
     if moves:
-        out.append(_move_example(domain, ph, moves))
+        out.append(_move_example(domain, constraints, ph, moves))
         linked = _linked_moves(domain, constraints)
         if linked:
-            out.append(_linked_example(domain, ph, linked, moves[0]))
+            out.append(_linked_example(domain, constraints, ph, linked, moves[0]))
         if unary:
-            out.append(_move_and_state_example(domain, ph, moves[0], unary[0]))
+            out.append(_move_and_state_example(domain, constraints, ph, moves[0], unary[0]))
     if unary:
-        out.append(_state_off_example(domain, ph, unary, moves))
-    out.append(_nothing_example(domain, moves))
+        out.append(_state_off_example(domain, constraints, ph, unary, moves))
+    out.append(_nothing_example(domain, constraints, moves))
     return out
 
 
-def _move_example(domain: DomainSchema, ph: Callable[..., str], moves: list[str]) -> Example:
+def _move_example(domain: DomainSchema, c: Constraints, ph: Callable[..., str],
+                  moves: list[str]) -> Example:
     """Return a report where one thing moves, another stays: only the move is written."""
     names = _Names(domain)
-    p1 = domain.predicates[moves[0]]
-    p2 = domain.predicates[moves[1]] if len(moves) > 1 else p1
-    thing = names.new(p1.params[0][1])
-    other = names.new(p1.params[0][1])
-    old = names.new(p1.params[1][1])
-    new = names.new(p2.params[1][1])
-    facts = [[p1.name, thing, old], [p1.name, other, old]]
-    text = (f'{_words(other).capitalize()} {ph(p1.name, still=True)} {_words(old)}, '
-            f'but {_words(thing)} {ph(p2.name)} {_words(new)}.')
-    return Example(dict(names.entities), facts, text, {'facts': [[p2.name, thing, new]]})
+    p1 = _Placing(domain, c, moves[0])
+    p2 = _Placing(domain, c, moves[1]) if len(moves) > 1 else p1
+    thing = names.new(p1.things)
+    other = names.new(p1.things)
+    old = names.new(p1.places)
+    new = names.new(p2.places)
+    facts = [p1.fact(thing, old), p1.fact(other, old)]
+    text = (f'{_cap(p1.said(ph, other, old, still=True))}, '
+            f'but {p2.said(ph, thing, new)}.')
+    return Example(dict(names.entities), facts, text, {'facts': [p2.fact(thing, new)]})
 
 
-def _linked_example(domain: DomainSchema, ph: Callable[..., str], linked: tuple[str, str],
-                    move: str) -> Example:
+def _linked_example(domain: DomainSchema, c: Constraints, ph: Callable[..., str],
+                    linked: tuple[str, str], move: str) -> Example:
     """Return a report where someone goes somewhere with a thing: both facts written."""
     names = _Names(domain)
-    pa, pb = (domain.predicates[x] for x in linked)
-    who = names.new(pa.params[0][1])
-    where_old = names.new(pa.params[1][1])
-    where_new = names.new(pa.params[1][1])
-    thing = names.new(pb.params[0][1])
-    spot = names.new(domain.predicates[move].params[1][1])
-    facts = [[pa.name, who, where_old], [move, thing, spot]]
-    text = (f'{_words(who).capitalize()} {ph(pa.name)} {_words(where_new)}'
-            f' and {_words(thing)} {ph(pb.name)} {_words(who)}.')
+    pa, pb = (_Placing(domain, c, x) for x in linked)
+    pm = _Placing(domain, c, move)
+    who = names.new(pa.things)
+    where_old = names.new(pa.places)
+    where_new = names.new(pa.places)
+    thing = names.new(pb.things)
+    spot = names.new(pm.places)
+    facts = [pa.fact(who, where_old), pm.fact(thing, spot)]
+    text = f'{_cap(pa.said(ph, who, where_new))} and {pb.said(ph, thing, who)}.'
     return Example(dict(names.entities), facts, text, {
-        'facts': [[pa.name, who, where_new], [pb.name, thing, who]]})
+        'facts': [pa.fact(who, where_new), pb.fact(thing, who)]})
 
 
-def _move_and_state_example(domain: DomainSchema, ph: Callable[..., str], move: str,
-                            state: str) -> Example:
+def _move_and_state_example(domain: DomainSchema, c: Constraints, ph: Callable[..., str],
+                            move: str, state: str) -> Example:
     """Return a report with a move and a one-argument state (another such state stays)."""
     names = _Names(domain)
-    p1, u = domain.predicates[move], domain.predicates[state]
-    thing = names.new(p1.params[0][1])
-    old = names.new(p1.params[1][1])
-    new = names.new(p1.params[1][1])
+    p1, u = _Placing(domain, c, move), domain.predicates[state]
+    thing = names.new(p1.things)
+    old = names.new(p1.places)
+    new = names.new(p1.places)
     flag = names.new(u.params[0][1])
     flag2 = names.new(u.params[0][1])
-    facts = [[p1.name, thing, old], [u.name, flag2]]
+    facts = [p1.fact(thing, old), [u.name, flag2]]
     text = (f'Someone moved {_words(thing)} to {_words(new)}, and {_words(flag)} '
             f'{ph(u.name)}.')
     return Example(dict(names.entities), facts, text, {
-        'facts': [[p1.name, thing, new], [u.name, flag, TRUE]]})
+        'facts': [p1.fact(thing, new), [u.name, flag, TRUE]]})
 
 
-def _state_off_example(domain: DomainSchema, ph: Callable[..., str], unary: list[str],
-                       moves: list[str]) -> Example:
+def _state_off_example(domain: DomainSchema, c: Constraints, ph: Callable[..., str],
+                       unary: list[str], moves: list[str]) -> Example:
     """Return a report of a one-argument state that stops holding: written false."""
     names = _Names(domain)
     u = domain.predicates[unary[-1] if len(unary) > 1 else unary[0]]
@@ -259,20 +286,22 @@ def _state_off_example(domain: DomainSchema, ph: Callable[..., str], unary: list
     flag2 = names.new(u.params[0][1])
     facts = [[u.name, flag], [u.name, flag2]]
     if moves:
-        p1 = domain.predicates[moves[0]]
-        facts.append([p1.name, names.new(p1.params[0][1]), names.new(p1.params[1][1])])
+        p1 = _Placing(domain, c, moves[0])
+        thing = names.new(p1.things)
+        facts.append(p1.fact(thing, names.new(p1.places)))
     return Example(dict(names.entities), facts,
                    f'{_words(flag).capitalize()} {ph(u.name, removed=True)}.',
                    {'facts': [[u.name, flag, FALSE]]})
 
 
-def _nothing_example(domain: DomainSchema, moves: list[str]) -> Example:
+def _nothing_example(domain: DomainSchema, c: Constraints, moves: list[str]) -> Example:
     """Return a report that changes nothing the domain can say: no facts."""
     names = _Names(domain)
     facts = []
     if moves:
-        p1 = domain.predicates[moves[0]]
-        facts.append([p1.name, names.new(p1.params[0][1]), names.new(p1.params[1][1])])
+        p1 = _Placing(domain, c, moves[0])
+        thing = names.new(p1.things)
+        facts.append(p1.fact(thing, names.new(p1.places)))
     else:
         some = sorted(t for t in domain.types if t != 'object')[:1]
         if some:
@@ -292,19 +321,20 @@ def goal_examples(domain: DomainSchema, constraints: Constraints) -> list[Exampl
     unary = _unary(domain)
     if moves:
         names = _Names(domain)
-        p = domain.predicates[moves[-1]]
-        thing = names.new(p.params[0][1])
-        old = names.new(domain.predicates[moves[0]].params[1][1])
-        to = names.new(p.params[1][1])
-        goal: list[Any] = [[p.name, thing, to]]
-        text = f'Make sure {_words(thing)} {ph(p.name, plain=True)} {_words(to)}'
+        p, first = _Placing(domain, constraints, moves[-1]), _Placing(domain, constraints,
+                                                                      moves[0])
+        thing = names.new(p.things)
+        old = names.new(first.places)
+        to = names.new(p.places)
+        goal: list[Any] = [p.fact(thing, to)]
+        text = f'Make sure {p.said(ph, thing, to, plain=True)}'
         if unary:
             u = domain.predicates[unary[0]]
             flag = names.new(u.params[0][1])
             goal.append({'not': [u.name, flag]})
             text += f', and that {_words(flag)} {ph(u.name, negated=True)}'
         out.append(Example(dict(names.entities),
-                           [[moves[0], thing, old]], text + '.', {'goal': goal}, 'Task'))
+                           [first.fact(thing, old)], text + '.', {'goal': goal}, 'Task'))
     if unary:
         u = domain.predicates[unary[0]]
         t = _leaf(domain, u.params[0][1][0])
