@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 from enum import StrEnum
 
 
@@ -167,6 +168,16 @@ def word_root(w: str) -> str:
         if w.startswith(prefix) and len(w) > 5:
             return w[len(prefix):]
     return w
+
+
+def predicate_roots(predicate: str, names: Collection[str] = ()) -> set[str]:
+    """Return the roots of a predicate's own words ("door_locked": lock, door).
+
+    Words of two letters, stopwords and ``names`` (words of entity and type names, also
+    by their stem) are left out.
+    """
+    return {word_root(w) for w in split_name(predicate)
+            if len(w) > 2 and w not in STOPWORDS and w not in names and stem(w) not in names}
 
 
 def same_root(a: str, b: str) -> bool:

@@ -16,7 +16,7 @@ from ...llm.protocol import LLMError, llm_failure
 from ...paths import share_dir
 from ...retrieval.mention import Mention
 from ...retrieval.mention_lists import opinion_only, owners_only
-from ...text import STOPWORDS, same_root, split_name, word_root, words
+from ...text import STOPWORDS, predicate_roots, same_root, word_root, words
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
 from ...world.model import WorldModel
@@ -425,8 +425,7 @@ def unspoken_states(text: str, denied: set[Fact]) -> set[Fact]:
     said = {word_root(w) for w in words(text) if w not in STOPWORDS}
     out = set()
     for f in denied:
-        own = {word_root(w) for w in split_name(f.predicate) if len(w) > 2
-               and w not in STOPWORDS}
+        own = predicate_roots(f.predicate)
         if len(f.args) == 1 and own and not any(same_root(a, b) for a in own for b in said):
             out.add(f)
     return out

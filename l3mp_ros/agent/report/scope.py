@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...retrieval.link import named_fully, named_in
-from ...text import STOPWORDS, name_words, same_root, split_name, stem, word_root, words
+from ...text import (
+    STOPWORDS,
+    name_words,
+    predicate_roots,
+    same_root,
+    split_name,
+    stem,
+    word_root,
+    words,
+)
 from ...world.complete import Completion
 from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph, Update
@@ -159,8 +168,7 @@ def unsaid(domain: DomainSchema, kg: KnowledgeGraph, text: str,
     said = [(w, word_root(w)) for w in words(text) if w not in STOPWORDS and w not in names]
 
     def own(predicate: str) -> set[str]:
-        return {word_root(w) for w in split_name(predicate)
-                if len(w) > 2 and w not in STOPWORDS and w not in names and stem(w) not in names}
+        return predicate_roots(predicate, names)
 
     facts = stated.add | stated.remove
     out: list[tuple[Fact, str]] = []
