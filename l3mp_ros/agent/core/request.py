@@ -125,10 +125,17 @@ def mentions_of(world: WorldModel, kg: KnowledgeGraph, text: str) -> list[Mentio
 
 
 def _where(world: WorldModel, kg: KnowledgeGraph, thing: str, hops: int = 3) -> list[str]:
-    """Return where ``thing`` lies, nearest first: its place, that place's, and so on."""
+    """Return where ``thing`` lies, nearest first: its place, that place's, and so on.
+
+    A fixture's place said place first that no action changes (``room_has(room, table)``)
+    is not followed: what lies on it is where the report's "here" says, as before such
+    rules were place rules.
+    """
     out: list[str] = []
+    fluent = world.domain.fluent_predicates()
     for _ in range(hops):
-        wheres = place_predicates(world, kg, thing)
+        wheres = {p for p in place_predicates(world, kg, thing)
+                  if world.constraints.thing_position(p) == 0 or p in fluent}
         at = sorted(world.constraints.place_of(f) for f in kg.facts_of(thing)
                     if f.predicate in wheres and len(f.args) == 2
                     and world.constraints.thing_of(f) == thing)
