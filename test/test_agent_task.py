@@ -455,8 +455,7 @@ def test_where_and_who_has_are_answered_in_sentences_without_the_llm(tmp_path):
                 source='test')
     with FakeOpenAI([]) as fake:  # no reply scripted: any LLM call would fail the answer
         qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
-                              places=world.constraints.place_predicates(),
-                              holder_first=world.constraints.holder_first())
+                              constraints=world.constraints)
         ans = qa.answer(world.kg, 'Where is the red pen?')
         # and where the holder is: one hop along a fact an exactly-one rule keeps single
         assert ans.text == "The red pen is in Jerry's hand. Jerry is in the living room."

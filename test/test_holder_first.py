@@ -235,8 +235,7 @@ def test_where_is_answers_from_the_same_facts(worlds, question):
     answers = []
     for world in worlds:
         qa = QuestionAnswerer(None, None, schema=world.domain,
-                              places=world.constraints.place_predicates(),
-                              holder_first=world.constraints.holder_first())
+                              constraints=world.constraints)
         answers.append(qa.direct(world.kg, question))
     assert answers[0] is not None and answers[0].facts, question
     assert [turned(f) for f in answers[0].facts] == list(answers[1].facts)

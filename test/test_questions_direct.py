@@ -21,7 +21,7 @@ def test_question_shapes_answered_from_the_graph(tmp_path):
     kg = world.kg
     with FakeOpenAI([]) as fake:
         qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
-                              places=world.constraints.place_predicates())
+                              constraints=world.constraints)
         cases = {
             'Where did the red pen end up?': 'living room table',
             'Where is the red pen at the moment?': 'living room table',
@@ -65,7 +65,7 @@ def test_a_question_is_about_the_thing_not_its_owner_and_asks_when_two_fit(tmp_p
     kg.add_fact(Fact('placed_at_table', ('tool_case_2', 'living_room_table')))
     with FakeOpenAI([]) as fake:
         qa = QuestionAnswerer(client(fake), FullRetriever(), schema=world.domain,
-                              places=world.constraints.place_predicates())
+                              constraints=world.constraints)
         # "Anna's tool case": the case Anna holds, not where Anna is
         ans = qa.answer(kg, "Where is Anna's toolcase?")
         assert ans.facts[0] == Fact('in_person_hand', ('toolcase_1', 'anna')), ans.text

@@ -49,8 +49,7 @@ class Agent:
         self.router = Router(llm)
         self.answerer = QuestionAnswerer(llm, retriever, domain=world.domain.name,
                                          schema=world.domain,
-                                         places=world.constraints.place_predicates(),
-                                         holder_first=world.constraints.holder_first())
+                                         constraints=world.constraints)
 
     def _budget(self) -> contextlib.AbstractContextManager[None]:
         """Bound the LLM calls of one request by ``report_timeout`` (if the client can)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from ..llm.prompting import format_facts, prompt_text
@@ -18,6 +18,7 @@ from ..retrieval.mention import Mention
 from ..retrieval.mention_lists import head
 from ..retrieval.mentions import resolve
 from ..text import STOPWORDS, name_words, stem, words
+from ..world.constraints import Constraints
 from ..world.domain import DomainSchema
 from ..world.kg import Fact, KGError, KnowledgeGraph
 from ..world.phrasing import Phrasing
@@ -160,29 +161,22 @@ def head_mention(kg: KnowledgeGraph, phrase: str,
     return head(resolve(kg, phrase, steady=steady, predicates=preds), phrase)
 
 
-def _thing(fact: Fact, holder_first: Collection[str]) -> str:
-    """Return what binary ``fact`` is about: its place's thing, the holder's second."""
-    return fact.args[1] if fact.predicate in holder_first else fact.args[0]
-
-
-def _other(fact: Fact, holder_first: Collection[str]) -> str:
-    """Return the other argument of binary ``fact``: where its thing is."""
-    return fact.args[0] if fact.predicate in holder_first else fact.args[1]
+_NO_RULES = Constraints.empty()  # no rules: every binary fact names its thing first
 
 
 def contents(kg: KnowledgeGraph, holder: str, kind: str | None,
-             schema: DomainSchema | None, holder_first: Collection[str] = ()) -> list[Fact]:
+             schema: DomainSchema | None, constraints: Constraints = _NO_RULES) -> list[Fact]:
     """Return the facts that place something on or in ``holder`` (changeable ones first).
 
     ``kind``: the words a question names the things by ("which tablet"): only things
-    whose name or type has them.
+    whose name or type has them. ``constraints`` say which argument is the thing.
     """
     wanted = {stem(w) for w in words(kind or '')} - STOPWORDS
     facts = sorted(f for f in kg.facts_of(holder) if len(f.args) == 2
-                   and _other(f, holder_first) == holder
+                   and constraints.place_of(f) == holder
                    and (not wanted or wanted & {
-                       stem(w) for w in name_words(_thing(f, holder_first))
-                       + name_words(kg.entities.get(_thing(f, holder_first), ''))}))
+                       stem(w) for w in name_words(constraints.thing_of(f))
+                       + name_words(kg.entities.get(constraints.thing_of(f), ''))}))
     if schema is not None:
         fluent = [f for f in facts if f.predicate in schema.fluent_predicates()]
         facts = fluent or facts
@@ -190,14 +184,14 @@ def contents(kg: KnowledgeGraph, holder: str, kind: str | None,
 
 
 def relation_facts(kg: KnowledgeGraph, entity: str, schema: DomainSchema | None,
-                   holder_first: Collection[str] = ()) -> list[Fact]:
+                   constraints: Constraints = _NO_RULES) -> list[Fact]:
     """Return what relates ``entity`` to others: its binary facts, changeable ones first.
 
     Facts about it: it first, or second in a place predicate that names the place first
-    (``holder_first``: ``occupied_by(place, person)``).
+    (by ``constraints``: ``occupied_by(place, person)``).
     """
     facts = sorted(f for f in kg.facts_of(entity) if len(f.args) == 2
-                   and _thing(f, holder_first) == entity)
+                   and constraints.thing_of(f) == entity)
     if schema is not None:
         fluent = [f for f in facts if f.predicate in schema.fluent_predicates()]
         facts = fluent or facts
@@ -215,14 +209,13 @@ class QuestionAnswerer:
 
     def __init__(self, llm: ChatLLM, retriever: Retriever, domain: str | None = None,
                  schema: DomainSchema | None = None,
-                 places: frozenset[str] = frozenset(),
-                 holder_first: frozenset[str] = frozenset()) -> None:
+                 constraints: Constraints = _NO_RULES) -> None:
         self.llm = llm
         self.retriever = retriever
         self.domain = domain
         self.schema = schema
-        self.places = places  # predicates that say where a thing is (its one place)
-        self.holder_first = holder_first  # of them, those that name the place first
+        self.constraints = constraints  # which predicates say where a thing is, and how
+        self.places = constraints.place_predicates()  # where a thing is (its one place)
 
     def direct(self, kg: KnowledgeGraph, question: str) -> Answer | None:
         """Answer a question about where something is, or what it holds, from facts.
@@ -239,16 +232,17 @@ class QuestionAnswerer:
             if asked is not None:
                 return asked
             entity = entity_of(kg, found, m.group(1))
-            facts = relation_facts(kg, entity, self.schema, self.holder_first) if entity else []
+            at = self.constraints
+            facts = relation_facts(kg, entity, self.schema, at) if entity else []
             # and where that is: "on the equipment bench, which is in the equipment room"
             facts += [g for f in facts for g in relation_facts(
-                kg, _other(f, self.holder_first), self.schema, self.holder_first)
-                      if g.predicate in self.places and _other(g, self.holder_first) != entity
+                kg, at.place_of(f), self.schema, at)
+                      if g.predicate in self.places and at.place_of(g) != entity
                       and g not in facts][:2]
         if not facts and (c := _CONTENTS.match(question)):
             holder = referred(kg, c.group(2), self.schema)
             facts = contents(kg, holder, c.group(1), self.schema,
-                             self.holder_first) if holder else []
+                             self.constraints) if holder else []
         if not facts:
             return None
         return Answer(question=question, text=Phrasing(self.schema, kg).sentences(facts),
@@ -265,9 +259,9 @@ class QuestionAnswerer:
         if found is None or not 1 < len(found.candidates) <= MAX_WHICH \
                 or by_prefix(found, phrase):
             return None  # one thing, too many to list, or the phrase's words say which
-        where = {n: relation_facts(kg, n, self.schema, self.holder_first)
+        where = {n: relation_facts(kg, n, self.schema, self.constraints)
                  for n in found.candidates}
-        if len({tuple(_other(f, self.holder_first) for f in fs)
+        if len({tuple(self.constraints.place_of(f) for f in fs)
                 for fs in where.values()}) < len(where):
             return None  # some are where another is: the answer would not tell them apart
         options, said = [], Phrasing(self.schema, kg)
