@@ -25,6 +25,8 @@ LEX = {'red', 'blue', 'pen', 'pens', 'jerry', 'anna', 'kitchen', 'table', 'light
      ["After going to Anna's room", 'Jerry switched the light off.']),
     ('Having fed the cat, Anna took the red pen and went out.',
      ['Having fed the cat', 'Anna took the red pen', 'went out.']),
+    ('Anna: I took the red pen and I went to the kitchen.',
+     ['Anna: I took the red pen', 'I went to the kitchen.']),
 ])
 def test_clauses_are_cut_at_verbs_and_new_subjects(text, parts):
     assert split_report(text, LEX) == parts
@@ -38,6 +40,10 @@ def test_clauses_are_cut_at_verbs_and_new_subjects(text, parts):
     'Anna put two cups and three plates away.',   # numbers start noun phrases
     'While in the kitchen, Anna locked the door.',  # where she was: no change of its own
     'After lunch, Anna locked the door.',            # no participle: not a change
+    'Anna: Jerry and I went to the kitchen.',     # a speaker's opening is no word of it
+    'Yard to office: Jerry and Anna went out.',
+    'The cook and I are back in the kitchen.',    # "I are": a subject of two
+    'The cook and me went to the kitchen.',       # "me" never opens a clause
 ])
 def test_noun_phrases_are_not_split(text):
     assert split_report(text, LEX) == [text]

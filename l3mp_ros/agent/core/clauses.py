@@ -34,6 +34,8 @@ _BOUNDARY = re.compile(r'\s*(;|,\s*and then|,\s*then|\band then\b|,\s*and\b|\ban
 # a leading participle clause that tells a change of its own ("after going to ...,")
 _LEADING = re.compile(r'^((?:after|before|once|having)\s+\w+ing\b[^,;]*|having\s+\w+[^,;]*),\s+',
                       re.IGNORECASE)
+# a speaker's opening ("Fiona:", "Yard to office:"): not words of the first clause
+_OPENER = re.compile(r'^[^:;,.!?]{1,40}:\s+')
 # a task's sentences (and "It is too dark: switch on the light")
 _SENTENCE = re.compile(r'(?<=[.!?;:])\s+')
 # a pronoun a request uses for what a dropped description named ("answer it")
@@ -124,7 +126,7 @@ def split_report(text: str, lexicon: Iterable[str] = (), *, min_words: int = 2) 
         left = (current + ' ' + text[pos:m.start()]).strip() if current else text[pos:m.start()]
         right = _words(text[m.end():])
         sep = m.group(1).lower()
-        if _is_clause_start(sep, right, lex) and len(_words(left)) >= min_words \
+        if _is_clause_start(sep, right, lex) and len(_words(_OPENER.sub('', left))) >= min_words \
                 and len(right) >= 2:
             parts.append(' '.join(left.split()).strip(' ,'))
             current = ''
@@ -230,6 +232,8 @@ def _is_clause_start(sep: str, right: list[str], lex: set[str]) -> bool:
     second = _plain(right[1]) if len(right) > 1 else ''
     if sep == ';' or 'then' in sep:
         return True
+    if first == 'me' or (first == 'i' and second in ('are', 'were')):
+        return False  # "Ollie and I are back", "Fly and me are off": a subject of two
     if first in SUBJECT_PRONOUNS:
         return True
     if first in NOUN_STARTERS or first.isdigit():
