@@ -47,3 +47,56 @@ def test_the_predicate_of_being_on_is_found_by_its_words(world):
 def test_switching_words_start_and_end_a_state(world, text, on, off):
     got = switched(world, world.kg, text, mentions_of(world, world.kg, text))
     assert got == (on, off), text
+
+
+TEA_ROOM = """(define (domain tea_room)
+  (:requirements :strips :typing)
+  (:types space robot person thing - object appliance lamp device - thing)
+  (:predicates (at ?x - object ?s - space) (powered ?a - appliance) (lit ?l - lamp)
+               (charging ?d - device) (full ?a - appliance))
+  (:action switch-on :parameters (?r - robot ?a - appliance ?s - space)
+    :precondition (and (at ?r ?s) (at ?a ?s) (not (powered ?a))) :effect (powered ?a))
+  (:action switch-off :parameters (?r - robot ?a - appliance ?s - space)
+    :precondition (and (at ?r ?s) (powered ?a)) :effect (not (powered ?a)))
+  (:action light :parameters (?r - robot ?l - lamp ?s - space)
+    :precondition (at ?r ?s) :effect (lit ?l))
+  (:action fill :parameters (?r - robot ?a - appliance)
+    :precondition (powered ?a) :effect (full ?a))
+  (:action put_on_charge :parameters (?r - robot ?d - device ?s - space)
+    :precondition (at ?r ?s) :effect (charging ?d)))
+"""
+
+
+@pytest.fixture
+def tea_room():
+    from l3mp_ros.world.domain import DomainSchema
+    from l3mp_ros.world.kg import KnowledgeGraph
+    from l3mp_ros.world.model import WorldModel
+    kg = KnowledgeGraph.from_json({
+        'entities': [{'name': n, 'type': t} for n, t in (
+            ('tea_urn', 'appliance'), ('porch_lamp', 'lamp'), ('radio', 'device'),
+            ('barn', 'space'), ('priya', 'person'), ('bot', 'robot'))],
+        'facts': [['tea_urn', 'at', 'barn'], ['porch_lamp', 'at', 'barn'],
+                  ['radio', 'at', 'barn'], ['priya', 'at', 'barn'], ['porch_lamp', 'lit', 'true'],
+                  ['bot', 'at', 'barn']]})
+    return WorldModel(DomainSchema.from_text(TEA_ROOM), kg=kg)
+
+
+def test_the_state_an_action_of_switching_on_makes_is_being_on(tea_room):
+    # powered: what switch-on makes; lit: its words; full (fill) and charging
+    # (put_on_charge: no verb of switching) are no states of being on
+    assert on_predicates(tea_room, 'appliance') == ['powered']
+    assert on_predicates(tea_room, 'lamp') == ['lit']
+    assert on_predicates(tea_room, 'device') == []
+
+
+@pytest.mark.parametrize('text,on,off', [
+    ("Priya here: the tea urn's on.", {Fact('powered', ('tea_urn',))}, set()),
+    ('Priya switched the tea urn on and went out.', {Fact('powered', ('tea_urn',))}, set()),
+    ('Priya turned the porch lamp off.', set(), {Fact('lit', ('porch_lamp',))}),
+    ('Priya put the radio on.', set(), set()),
+    ('The tea urn is still off.', set(), set()),
+])
+def test_switching_words_find_a_state_named_otherwise(tea_room, text, on, off):
+    got = switched(tea_room, tea_room.kg, text, mentions_of(tea_room, tea_room.kg, text))
+    assert got == (on, off), text

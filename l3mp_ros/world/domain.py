@@ -40,7 +40,7 @@ from .pddl import COST, PDDLSyntaxError, normalise_domain
 
 ROOT_TYPE = 'object'
 _CACHE: dict[tuple[str, str], DomainSchema] = {}
-SUMMARY_VERSION = 4
+SUMMARY_VERSION = 5
 DURATIVE_NOTE = ('durative actions compiled to instantaneous ones, durations dropped: each '
                  'checks its at-start conditions, applies its at-start effects, then checks '
                  'its over-all and at-end conditions and applies its at-end effects')
@@ -74,10 +74,15 @@ class Predicate:
 
 @dataclass(frozen=True)
 class ActionSchema:
-    """An action's name and parameters (name, accepted types)."""
+    """An action's name, parameters (name, accepted types) and the facts it makes true.
+
+    ``adds``: per effect that makes a predicate true, the predicate and, per argument,
+    the index of the parameter it is (-1: a constant or other term).
+    """
 
     name: str
     params: tuple[tuple[str, tuple[str, ...]], ...]
+    adds: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 class DomainSchema:
@@ -100,8 +105,10 @@ class DomainSchema:
         self.predicates: dict[str, Predicate] = {
             n: Predicate(n, tuple((pn, tuple(tt)) for pn, tt in params))
             for n, params in summary['predicates'].items()}
+        adds = summary.get('adds') or {}
         self.actions: dict[str, ActionSchema] = {
-            n: ActionSchema(n, tuple((pn, tuple(tt)) for pn, tt in params))
+            n: ActionSchema(n, tuple((pn, tuple(tt)) for pn, tt in params),
+                            tuple((p, tuple(ix)) for p, ix in adds.get(n, ())))
             for n, params in summary['actions'].items()}
         self.constants: dict[str, str] = dict(summary['constants'])
         self.notes: tuple[str, ...] = tuple(summary.get('notes', ()))
@@ -152,6 +159,8 @@ class DomainSchema:
                                for n, p in self.predicates.items()},
                 'actions': {n: [[pn, list(tt)] for pn, tt in a.params]
                             for n, a in self.actions.items()},
+                'adds': {n: [[p, list(ix)] for p, ix in a.adds]
+                         for n, a in self.actions.items()},
                 'constants': self.constants, 'fluent': sorted(self._fluent),
                 'made': ({k: sorted(v) for k, v in self._made.items()} if self._made
                          else {}),
@@ -363,21 +372,34 @@ def _summarise(up_problem: Problem, text: str) -> dict[str, Any]:
                                        for i, p in enumerate(fl.signature)]
     actions = {act.name.lower(): [[p.name, [p.type.name.lower()]] for p in act.parameters]
                for act in up_problem.actions}
-    effects = [eff for act in up_problem.actions for eff in _effects(act)]
+    adds = {act.name.lower(): _adds(act) for act in up_problem.actions}
+    effects = [eff for act in up_problem.actions for eff in action_effects(act)]
     fluent = sorted({eff.fluent.fluent().name.lower() for eff in effects})
     made = {side: sorted({eff.fluent.fluent().name.lower() for eff in effects
                           if eff.value.is_bool_constant()
                           and eff.value.bool_constant_value() is (side == 'true')})
             for side in ('true', 'false')}
     return {'name': (up_problem.name or '').lower(), 'types': types,
-            'predicates': predicates, 'actions': actions,
+            'predicates': predicates, 'actions': actions, 'adds': adds,
             'constants': {o.name.lower(): o.type.name.lower()
                           for o in up_problem.all_objects},
             'fluent': fluent, 'made': made, 'functions': functions,
             'total_cost': any(fl.name.lower() == COST for fl in up_problem.fluents)}
 
 
-def _effects(act: Any) -> list[Any]:
+def _adds(act: Any) -> list[list[Any]]:
+    """Return what an action makes true: per effect, the predicate and its parameters' indices."""
+    names = [p.name for p in act.parameters]
+    out = []
+    for eff in action_effects(act):
+        if eff.value.is_bool_constant() and eff.value.bool_constant_value():
+            args = [str(a) for a in eff.fluent.args]
+            out.append([eff.fluent.fluent().name.lower(),
+                        [names.index(a) if a in names else -1 for a in args]])
+    return out
+
+
+def action_effects(act: Any) -> list[Any]:
     """Return an action's effects (a durative action keeps them per timing)."""
     effs = getattr(act, 'effects', [])
     if isinstance(effs, dict):

@@ -3,22 +3,27 @@
 """Things switched on or off in words: "switched the hoist on", "the sauna's back on".
 
 A domain says a thing is on by a one-place predicate whose words, less the thing's type
-and the words of switching, are "on" (``light_on``, ``is-on``, ``isOn``,
-``switched_on``). The words of a report turn it on or off in three shapes of English:
-a verb of switching, the thing, then "on" or "off" ending the clause ("put the fan on in
-there"); a verb of switching other than "put", then "on" or "off", then the thing
-("turned off the tap"; "put on his coat" is wearing); the thing, a form of "be", then
-"on" or "off" ("the sauna's back on"). "on"/"off" must end its clause: "put the pen on
-the table" places the pen. Nothing of any domain: only these words and the predicates'
-names. "still", "already", "not" before the words say no change ("Sauna's still off").
+and the words of switching, are "on" or "lit" (``light_on``, ``is-on``, ``isOn``,
+``switched_on``, ``lit``), or by the one-place state its action of switching on makes
+(``switch-on`` whose effect is ``(powered ?a)``). The words of a report turn it on or off
+in three shapes of English: a verb of switching, the thing, then "on" or "off" ending the
+clause ("put the fan on in there"); a verb of switching other than "put", then "on" or
+"off", then the thing ("turned off the tap"; "put on his coat" is wearing); the thing, a
+form of "be", then "on" or "off" ("the sauna's back on"). "on"/"off" must end its clause:
+"put the pen on the table" places the pen. Nothing of any domain: only these words and the
+predicates' and actions' names. "still", "already", "not" before the words say no change
+("Sauna's still off").
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 from ...retrieval.mention import DETERMINERS, Mention, word_tokens
+from ...text import split_name
+from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
 from .wording import predicate_words
@@ -40,19 +45,47 @@ BETWEEN = DETERMINERS | {'back', 'all', 'both', 'his', 'her', 'their', 'my', 'ou
 NOT_NEW = frozenset('not no never still already'.split())
 #: predicate words that say only the switching ("switched_on" is "on")
 SWITCH_WORDS = frozenset('is are switched turned powered'.split())
+#: what a predicate's words say when it says the thing is on ("light_on", "lit")
+ON_WORDS = (['on'], ['lit'])
+#: the verbs of an action's name that, with "on", switch a thing on ("switch_device_on")
+SWITCH_VERBS = frozenset('switch turn power'.split())
 _PUNCT = re.compile(r'[,.;:!?()\u2013\u2014-]')
 
 
 def on_predicates(world: WorldModel, kind: str) -> list[str]:
     """Return the one-place predicates that say a thing of ``kind`` is on."""
-    out = []
+    out, made = [], made_on(world.domain)
     for pred, sig in sorted(world.domain.predicates.items()):
         if sig.arity != 1 or not world.domain.accepts(pred, 0, kind):
             continue
         said = [w for w in predicate_words(pred, world.domain) if w not in SWITCH_WORDS]
-        if said == ['on']:
+        if said in ON_WORDS or pred in made:
             out.append(pred)
     return out
+
+
+@functools.lru_cache(maxsize=32)
+def made_on(domain: DomainSchema) -> frozenset[str]:
+    """Return the one-place states an action of switching on makes (kept per domain).
+
+    An action whose name has "on" and a verb of switching (``switch-on``,
+    ``switch_device_on`` of a device) and whose effects add one one-place state of one of
+    its parameters: ``(powered ?a)`` is how that domain says an appliance is on. Other
+    words of the name must name that parameter's type: ``turn_on_faucet`` of a sink
+    switches its faucet, not the sink. Kept per domain object.
+    """
+    out: set[str] = set()
+    for act in domain.actions.values():
+        said = {w.rstrip('s') for w in split_name(act.name)}
+        made = {(p, ix[0]) for p, ix in act.adds if len(ix) == 1 and ix[0] >= 0}
+        if 'on' not in said or not said & SWITCH_VERBS or len(made) != 1:
+            continue
+        pred, k = next(iter(made))
+        typed = {w.rstrip('s') for t in act.params[k][1] for a in domain.ancestors(t)
+                 for w in split_name(a)}
+        if said - SWITCH_VERBS - {'on'} <= typed:
+            out.add(pred)
+    return frozenset(out)
 
 
 def switched(world: WorldModel, kg: KnowledgeGraph, text: str,
