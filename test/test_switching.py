@@ -100,3 +100,24 @@ def test_the_state_an_action_of_switching_on_makes_is_being_on(tea_room):
 def test_switching_words_find_a_state_named_otherwise(tea_room, text, on, off):
     got = switched(tea_room, tea_room.kg, text, mentions_of(tea_room, tea_room.kg, text))
     assert got == (on, off), text
+
+
+@pytest.mark.parametrize('text,on,off', [
+    # "it"/"them" after a verb of switching: the nearest thing named before that can be on
+    ('The porch lamp was still burning, so Priya flicked it off.',
+     set(), {Fact('lit', ('porch_lamp',))}),
+    ('The tea urn was cold, so Priya switched it on and went out.',
+     {Fact('powered', ('tea_urn',))}, set()),
+    ('The tea urn was cold, so Priya switched them on.', set(), set()),  # number disagrees
+    ('The porch lamp is on; Priya did not switch it off.', set(), set()),
+    ('Priya picked up the radio and switched it on.', set(), set()),  # the radio: no state
+    ('Priya switched it on.', set(), set()),                           # nothing named before
+    ('The porch lamp in the barn was on, so Priya switched it off.',
+     set(), {Fact('lit', ('porch_lamp',))}),                           # not the barn
+    ('The porch lamp was on and the radio was loud, so Priya switched it off.',
+     set(), set()),                                                    # it: the radio
+])
+def test_a_pronoun_after_a_verb_of_switching_means_the_thing_named_before(tea_room, text,
+                                                                           on, off):
+    got = switched(tea_room, tea_room.kg, text, mentions_of(tea_room, tea_room.kg, text))
+    assert got == (on, off), text

@@ -24,8 +24,10 @@ from collections.abc import Sequence
 from ...retrieval.mention import DETERMINERS, Mention, word_tokens
 from ...text import split_name
 from ...world.domain import DomainSchema
+from ...world.english import plural_noun
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
+from ...world.phrasing import Phrasing
 from .wording import predicate_words
 
 #: verbs that turn a thing on or off
@@ -33,8 +35,9 @@ SWITCHING = frozenset('switch switched switches switching turn turned turns turn
                       'flicked flicks knock knocked knocks put puts putting'.split())
 #: of those, the ones that may stand right before "on": "put on" is wearing
 BEFORE_PARTICLE = SWITCHING - {'put', 'puts', 'putting'}
-#: words that may follow "on"/"off" where the switching ends ("put the fan on in there")
-AFTER = frozenset('and in at for again now then too as so while because before after there '
+#: words that may follow "on"/"off" where the switching ends ("put the fan on in there",
+#: "flicked them off on my way past")
+AFTER = frozenset('and in at on for again now then too as so while because before after there '
                   'here until till with but or when once first already'.split())
 #: forms of "be" standing between the thing and "on" ("the hoist is on")
 BEING = frozenset("s is are was were re been 's".split())
@@ -43,6 +46,8 @@ BETWEEN = DETERMINERS | {'back', 'all', 'both', 'his', 'her', 'their', 'my', 'ou
                          'your', 'now'}
 #: words before that say no change: "still off", "isn't on"
 NOT_NEW = frozenset('not no never still already'.split())
+#: pronouns a verb of switching may take for a thing named before ("flicked them off")
+PRONOUNS = {'it': False, 'them': True}
 #: predicate words that say only the switching ("switched_on" is "on")
 SWITCH_WORDS = frozenset('is are switched turned powered'.split())
 #: what a predicate's words say when it says the thing is on ("light_on", "lit")
@@ -111,12 +116,55 @@ def switched(world: WorldModel, kg: KnowledgeGraph, text: str,
         k, start = got
         if any(w in NOT_NEW or w.endswith("n't") for w in said[max(0, start - 3):k]):
             continue  # "hasn't switched it on", "is still off"
-        fact = Fact(preds[0], (m.resolved,))
-        if said[k] == 'on' and fact not in kg:
-            on.add(fact)
-        elif said[k] == 'off' and fact in kg:
-            off.add(fact)
+        _turn(kg, Fact(preds[0], (m.resolved,)), said[k], on, off)
+    for k, thing in _pointed_back(world, kg, text, tokens, said, mentions):
+        _turn(kg, thing, said[k], on, off)
     return on, off
+
+
+def _turn(kg: KnowledgeGraph, fact: Fact, particle: str, on: set[Fact], off: set[Fact]) -> None:
+    """Add ``fact`` to what is turned on or off when the particle changes it."""
+    if particle == 'on' and fact not in kg:
+        on.add(fact)
+    elif particle == 'off' and fact in kg:
+        off.add(fact)
+
+
+def _pointed_back(world: WorldModel, kg: KnowledgeGraph, text: str,
+                  tokens: list[tuple[int, int, str]], said: list[str],
+                  mentions: Sequence[Mention]) -> list[tuple[int, Fact]]:
+    """Return (particle index, state) per "it"/"them" a verb of switching takes.
+
+    "Those path lights were still burning, so I flicked them off": the pronoun right after
+    a verb of switching, then "on"/"off" ending the clause, means the nearest thing named
+    before it that agrees in number ("them" a plural mention, "it" a singular one), not a
+    person nor a place that says where another thing is; when that thing has no one
+    predicate of being on, no state.
+    """
+    out: list[tuple[int, Fact]] = []
+    proper = Phrasing(world.domain, kg).proper
+    for i, word in enumerate(said):
+        if word not in PRONOUNS or i == 0 or said[i - 1] not in SWITCHING:
+            continue
+        k = i + 1
+        while k < len(said) and said[k] in ('back', 'all'):
+            k += 1
+        if k >= len(said) or said[k] not in ('on', 'off') or not _ends(text, tokens, said, k):
+            continue
+        if any(w in NOT_NEW or w.endswith("n't") for w in said[max(0, i - 4):i]):
+            continue
+        for m in sorted((m for m in mentions if m.end <= i - 1), key=lambda m: -m.end):
+            name = m.resolved
+            if not name or name not in kg.entities or m.describes is not None \
+                    or (m.plural or plural_noun(said[m.end - 1])) != PRONOUNS[word]:
+                continue  # a place that says where another thing is, or "it" of many
+            preds = on_predicates(world, kg.entities[name])
+            if not preds and (kg.entities[name] in proper or m.surface[:1].isupper()):
+                continue  # someone named: "so Priya switched it off"
+            if len(preds) == 1:
+                out.append((k, Fact(preds[0], (name,))))
+            break  # the nearest thing meant decides, with a state of being on or not
+    return out
 
 
 def _particle(text: str, tokens: list[tuple[int, int, str]], said: list[str],
