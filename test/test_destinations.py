@@ -537,6 +537,9 @@ def test_the_place_after_a_verb_of_going_is_found_among_what_its_words_named(wor
     assert read(['jerry_bedroom_tv'], ['jerry_bedroom', 'anna_bedroom', 'jerry_bedroom_tv'],
                 bare) == ['jerry_bedroom_tv']
     assert read(['jerry_bedroom_tv'], ['jerry_bedroom_tv'], bare) == ['jerry_bedroom_tv']
+    # went to a thing, no place named: where it lies ("went to the TV")
+    assert read(['jerry_bedroom_tv'], ['jerry_bedroom_tv'], 'Anna went to the TV.') == [
+        'jerry_bedroom']
     assert read(['jerry_bedroom_tv'], ['jerry_bedroom_tv']) == ['jerry_bedroom']
 
 
@@ -607,3 +610,20 @@ def test_a_part_of_coming_the_model_cannot_place_is_asked_with_the_speakers_plac
         assert done.applied and here in world.kg
         alone = updater.run('Jerry has just come in from the living room.')
     assert not alone.applied and alone.question is None
+
+
+def test_a_thing_gone_to_names_the_place_it_lies_in(world):
+    # "went over to the table": no one is at a table, so the room that has it
+    assert said(world, 'Jerry went over to the living room table.')[1] == (
+        'living room table', ['living_room'])
+    # a thing on a table: up two steps, to the room
+    assert said(world, 'Jerry went to the red pen.')[1] == ('red pen', ['living_room'])
+    # a person gone to stays that person; a thing not after a verb of going stays itself
+    assert said(world, 'Jerry went to Anna.')[1] == ('Anna', ['anna'])
+    assert said(world, 'Jerry picked up the red pen.')[1] == ('red pen', ['red_pen'])
+    # settled as the place right after the verb of going
+    from l3mp_ros.agent.core.destinations import settled_places
+    from l3mp_ros.world.kg import Fact
+    text = 'Jerry is back at the living room table.'
+    assert settled_places(world, world.kg, text, mentions_of(world, world.kg, text), ['jerry'],
+                          {'person_in_room'}) == {Fact('person_in_room', ('jerry', 'living_room'))}

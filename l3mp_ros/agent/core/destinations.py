@@ -26,6 +26,9 @@ from .wording import predicate_words
 
 AHEAD = 2  # words a destination may start after its verb of going ("to the other ...")
 TOWARDS = frozenset('to into onto towards toward'.split())  # a later place things go to
+#: before a thing gone to as a landmark: "back at the tent", "over to the counter" (not
+#: "got into his robe", which is dressing)
+BESIDE = frozenset('to at towards toward by'.split())
 
 
 def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
@@ -65,6 +68,11 @@ def destinations(world: WorldModel, kg: KnowledgeGraph, text: str,
                 if kind is None and not set(near.candidates) & proper_things(world, kg):
                     # not the owner before a place ("into Anna's room": Anna)
                     kind = worded_place(world, kg, said[near.start:near.end], wheres)
+                if kind is None and near.resolved is not None \
+                        and _led_by(said, near.start) in BESIDE and not any(
+                        is_place(world, kg, c, wheres) for c in near.named) \
+                        and near.resolved not in proper_things(world, kg):
+                    kind = where_it_lies(world, kg, near.resolved, wheres)
                 if kind is not None:
                     near.candidates = [kind]
             continue
@@ -83,6 +91,33 @@ def proper_things(world: WorldModel, kg: KnowledgeGraph) -> set[str]:
     """Return the entities said by their names (people, named animals)."""
     proper = Phrasing(world.domain, kg).proper
     return {e for e, kind in kg.entities.items() if kind in proper}
+
+
+def where_it_lies(world: WorldModel, kg: KnowledgeGraph, thing: str,
+                  wheres: Collection[str], depth: int = 3) -> str | None:
+    """Return the place for ``wheres`` that holds ``thing``, else None.
+
+    "Ollie and I are back at the tent": a thing after a verb of going and "to", "at" or
+    "by", where no one can be, names the place it lies in (the tent on pitch 4, pitch 4
+    in the lower field: the lower field). Up through the place rules' facts, one place at
+    each step, at most ``depth`` steps, each by the rules that keep a thing in exactly one
+    place (not "a pitch is booked to one party at most").
+    """
+    rules = world.constraints.place_predicates()
+    seen, here = {thing}, thing
+    for _ in range(depth):
+        ups = {world.constraints.place_of(f) for f in kg.facts_of(here)
+               if f.predicate in rules and len(f.args) == 2
+               and world.constraints.thing_of(f) == here}
+        if len(ups) != 1:
+            return None
+        here = ups.pop()
+        if here in seen:
+            return None
+        if is_place(world, kg, here, wheres):
+            return here
+        seen.add(here)
+    return None
 
 
 def worded_place(world: WorldModel, kg: KnowledgeGraph, said: Sequence[str],
