@@ -327,7 +327,9 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                 runs.append((i, j, n))
             i = j
     for i, w in enumerate(said):  # "Andrew's room": bedroom, a compound head (not "lock": block)
-        if len(w) > 2 and w not in STOPWORDS:
+        # a word of three letters only as a noun ("the box": toolbox; not "I've let him")
+        if len(w) > 2 and w not in STOPWORDS and (len(w) > 3 or i > 0 and (
+                said[i - 1] in DETERMINERS or owner[i - 1])):
             runs.extend((i, i + 1, n) for n, hs in heads.items()
                         if any(len(h) - len(w) > 2 and h.endswith(w) for h in hs))
     runs.extend(_compounds(said, names, heads, df, rare))
