@@ -117,7 +117,7 @@ def test_switching_words_find_a_state_named_otherwise(tea_room, text, on, off):
     ('The porch lamp was on and the radio was loud, so Priya switched it off.',
      set(), set()),                                                    # it: the radio
 ])
-def test_a_pronoun_after_a_verb_of_switching_means_the_thing_named_before(tea_room, text,
-                                                                           on, off):
+def test_a_pronoun_after_a_verb_of_switching_means_the_thing_named_before(
+        tea_room, text, on, off):
     got = switched(tea_room, tea_room.kg, text, mentions_of(tea_room, tea_room.kg, text))
     assert got == (on, off), text
