@@ -142,7 +142,7 @@ def _pointed_back(world: WorldModel, kg: KnowledgeGraph, text: str,
     predicate of being on, no state.
     """
     out: list[tuple[int, Fact]] = []
-    proper = Phrasing(world.domain, kg).proper
+    proper: frozenset[str] | None = None  # the kinds said by name, found when first needed
     for i, word in enumerate(said):
         if word not in PRONOUNS or i == 0 or said[i - 1] not in SWITCHING:
             continue
@@ -159,6 +159,8 @@ def _pointed_back(world: WorldModel, kg: KnowledgeGraph, text: str,
                     or (m.plural or plural_noun(said[m.end - 1])) != PRONOUNS[word]:
                 continue  # a place that says where another thing is, or "it" of many
             preds = on_predicates(world, kg.entities[name])
+            if not preds and proper is None:
+                proper = Phrasing(world.domain, kg).proper
             if not preds and (kg.entities[name] in proper or m.surface[:1].isupper()):
                 continue  # someone named: "so Priya switched it off"
             if len(preds) == 1:
