@@ -121,6 +121,39 @@ def test_what_could_be_said_ties_the_thing_to_named_things_only(tmp_path):
                     states=True) is not None
 
 
+def test_a_thing_asked_about_is_offered_the_end_of_a_state_it_is_in(tmp_path):
+    """"knocked the towel off, it's soaked" asks where the towel is; dry may have ended too.
+
+    The states come after what ties the thing to named things, and the option that keeps
+    it as it was says them ("still dry"); a thing nothing ties to a named thing is still
+    not asked about for its states alone (no new question).
+    """
+    world = household_world(tmp_path)
+    reading = Update.of([WAS], [MOVED])
+    near = ['jerry', 'anna_bedroom', 'green_towel', 'anna_bedroom_table']
+    got = possible(world, world.kg, reading, 'green_towel', near)
+    assert got is not None
+    said = [(set(s.add), set(s.remove)) for _, s, _, _ in got.readings]
+    towel_there = Fact('placed_at_table', ('green_towel', 'anna_bedroom_table'))
+    clean, dry = (Fact(p, ('green_towel',)) for p in ('cloth_is_clean', 'cloth_is_dry'))
+    assert towel_there in said[0][0]  # the tie to a named thing first
+    assert {clean} in [r for _, r in said]  # its states after (at most 3 facts: no "dry")
+    for change, s, _, _ in got.readings:
+        assert MOVED in change.add and not world.verifier.check(world.kg, change)
+        if s.remove & {clean, dry}:
+            assert not s.add and (s.remove & {clean, dry}) <= change.remove
+    assert clean in got.still and len(got.readings) == 3
+    # nothing ties the TV to a named thing: being on alone makes no question
+    assert Fact('tv_on', ('living_room_tv',)) in world.kg
+    assert possible(world, world.kg, reading, 'living_room_tv', ['jerry', 'living_room_tv']) \
+        is None
+    # a thing in no state: as before
+    pen = possible(world, world.kg, reading, 'red_pen',
+                   ['jerry', 'anna_bedroom', 'red_pen', 'anna_bedroom_table'])
+    assert pen is not None and all(len(f.args) == 2 for _, s, _, _ in pen.readings
+                                   for f in s.add | s.remove)
+
+
 def test_a_pending_question_about_a_thing_survives_its_json(tmp_path):
     world = household_world(tmp_path)
     kept = Update.of([], [PEN_HERE])

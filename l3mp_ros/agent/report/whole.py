@@ -695,6 +695,9 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                 far = max((abs(where.get(a, len(near)) - home) for a in args if a != entity),
                           default=0)
                 found.append(((far, p.arity, f.text()), f, gone))
+    if found and states is False:  # asked about already: a state it is in may have ended
+        found += [((len(near) + 1, 1, f.text()), f, True)
+                  for f in held_states(world, after, entity, text)]
     found.sort(key=lambda x: x[0])
     readings: list[tuple[Update, Update, frozenset[Fact], Update]] = []
     still: set[Fact] = set()
@@ -721,6 +724,22 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     if not readings:
         return None
     return Possible(entity, tuple(readings), frozenset(still), frozenset(never))
+
+
+def held_states(world: WorldModel, after: KnowledgeGraph, entity: str,
+                text: str | None) -> list[Fact]:
+    """Return the one-place states ``entity`` is in after the reading that a report may end.
+
+    Offered beside what ties a thing asked about to the things named: "knocked over the
+    blue carrier, so that's all the water gone" asks about the carrier, whose being full
+    is as much in question as where it stands (and "kept as it was" then says "still
+    full").
+    """
+    domain, kind = world.domain, after.entities.get(entity)
+    return [f for pred in sorted(changing(world, text))
+            if (p := domain.predicates.get(pred)) is not None and p.arity == 1
+            and kind is not None and domain.accepts(pred, 0, kind)
+            and (f := Fact(pred, (entity,))) in after]
 
 
 def _product(fills: list[list[str]]) -> Iterable[list[str]]:
