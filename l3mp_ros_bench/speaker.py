@@ -83,7 +83,7 @@ def converse(first: Any, reply: Callable[[str], Any], after: Collection[Fact] | 
             and talk.asked < MAX_QUESTIONS:
         q = out.asked()
         said = answer(q, after)
-        talk.turns.append({'question': q['text'][:300], 'options': len(q['options']),
-                           'answer': said})
+        talk.turns.append({'question': q['text'], 'options': len(q['options']),
+                           'offered': q['options'], 'answer': said})
         out = reply(said)
     return talk

@@ -286,6 +286,10 @@ def test_the_speaker_talks_a_report_through_in_process(tmp_path):
     with fake:
         talk = converse(out, updater.answer, {HELD, WAS})
     assert [t['answer'] for t in talk.turns] == ['no', 'yes'] and talk.asked == 2
+    # each turn keeps the whole question and what each option would write
+    assert all(len(t['offered']) == t['options'] and t['question'].endswith('?')
+               for t in talk.turns)
+    assert any(list(HELD.triplet()) in o['add'] for o in talk.turns[-1]['offered'])
     assert HELD in world.kg and WAS in world.kg and EXTRA not in world.kg
     # nobody answers: nothing is said, nothing written
     world2, fake2, updater2, out2 = _asked(tmp_path / 'b')
