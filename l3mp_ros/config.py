@@ -210,10 +210,12 @@ class Config:
                             '(agent/report/reading.py covered)', AGENT)
     ask_stated: bool = _p(True, 'a reading that leaves out a state the report says of a thing '
                           "in the predicate's own words (\"the alarm's set again\", \"I've signed "
-                          'the delivery note"), or a hand-over its words say ("handed it to '
-                          'her"), is not written as the whole change: the speaker is offered '
-                          'it with that fact first; no call (agent/core/destinations.py '
-                          'worded_states, worded_gifts)', AGENT)
+                          'the delivery note") or by the verb of the action that makes it '
+                          '("filled the blue carrier": full), or a hand-over its words say '
+                          '("handed it to her"), is not written as the whole change: the '
+                          'speaker is offered it with that fact first; no call '
+                          '(agent/core/destinations.py worded_states, acted_states, '
+                          'worded_gifts)', AGENT)
     ask_other_words: bool = _p(False, 'a reading that leaves out a state of a named thing the '
                                'report says in other words ("it\'s taken for the next hour": '
                                'in use; "Floor\'s dry": no longer wet) is asked about with it '

@@ -627,3 +627,30 @@ def test_a_thing_gone_to_names_the_place_it_lies_in(world):
     text = 'Jerry is back at the living room table.'
     assert settled_places(world, world.kg, text, mentions_of(world, world.kg, text), ['jerry'],
                           {'person_in_room'}) == {Fact('person_in_room', ('jerry', 'living_room'))}
+
+
+def test_a_verb_that_names_an_action_says_the_state_it_makes(world):
+    """"Anna washed the blue plate": ``wash_dish`` makes ``dish_is_clean`` of its
+    kitchenware, the verb's object; not when still to come, denied, already so, the
+    verb a word of a name, or the action one of turning ("turned on": switching.py)."""
+    from l3mp_ros.agent.core.destinations import acted_states, verb_forms
+    from l3mp_ros.world.kg import Fact
+    world.kg.add_entity('blue_plate', 'kitchenware')
+
+    def acted(text):
+        return acted_states(world, world.kg, text, mentions_of(world, world.kg, text))
+    clean = {Fact('dish_is_clean', ('blue_plate',))}
+    assert acted('Anna washed the blue plate.') == clean
+    assert acted('Anna has washed up her blue plate and gone to bed.') == clean
+    assert acted('Anna washes the blue plate every night.') == clean
+    assert acted('Anna will wash the blue plate.') == set()
+    assert acted('Anna went to wash the blue plate.') == set()
+    assert acted("Anna hasn't washed the blue plate.") == set()
+    assert acted('Anna never washed the blue plate.') == set()
+    assert acted('Anna washed and left the blue plate.') == set()  # no object after it
+    assert acted('Anna washed the coffee mug.') == set()  # clean already
+    assert acted('Anna washed the red pen.') == set()  # no kitchenware
+    assert acted('Jerry turned on the kitchen light.') == set()
+    assert {'fill', 'empty', 'fit', 'wash', 'charge'} <= (
+        verb_forms('filled') | verb_forms('emptied') | verb_forms('fitted')
+        | verb_forms('washing') | verb_forms('charges'))

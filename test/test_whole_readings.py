@@ -197,6 +197,23 @@ def test_a_state_the_report_says_in_words_is_asked_about(tmp_path):
     assert Fact('window_open', ('jerry_bedroom_window',)) not in world.kg
 
 
+def test_a_state_an_action_named_by_its_verb_makes_is_asked_about(tmp_path):
+    """"washed the blue plate" says what ``wash_dish`` makes (the plate clean), in the
+    action's word, not the predicate's: the reading with it is offered first."""
+    world = household_world(tmp_path)
+    world.kg.add_entity('blue_plate', 'kitchenware')
+    moved = [{'content': {'facts': [['person_in_room', 'jerry', 'kitchen']]}}]
+    with FakeOpenAI(moved) as fake:
+        updater = NLUpdater(world, client(fake), FullRetriever())
+        s = updater.settings
+        s.confirm, s.place_check, s.split_clauses = False, False, False
+        out = updater.run('Jerry went to the kitchen and washed the blue plate.')
+    assert out.question == ('Just to check: The blue plate is clean. Jerry is in the kitchen. '
+                            'Jerry is no longer in the living room. Is that right?')
+    assert ['blue_plate', 'dish_is_clean', 'true'] in out.asked()['options'][0]['add']
+    assert Fact('dish_is_clean', ('blue_plate',)) not in world.kg and not out.applied
+
+
 def test_without_ask_stated_the_window_left_out_is_asked_about_as_a_thing(tmp_path):
     world, out = _said(tmp_path, "Jerry opened the window in Jerry's bedroom, then went to "
                                  'the kitchen.', ask_stated=False)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from ...retrieval.mention import DETERMINERS, Mention, word_tokens
-from ...text import STOPWORDS, TITLES, name_words, stem, words
+from ...text import STOPWORDS, TITLES, name_words, split_name, stem, words
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
 from ...world.phrasing import Phrasing
@@ -743,6 +743,82 @@ def worded_states(world: WorldModel, kg: KnowledgeGraph, text: str,
         if len(fits) == 1 and (fact := Fact(pred, (fits[0],))) not in kg:
             found.append(fact)
     return settled_states(world, text, mentions, found)
+
+
+#: words of an action's name after its verb that say which way it turns a thing
+TURNED = frozenset('on off up down in out open shut close closed back'.split())
+#: words before a verb that say its deed is still to come ("so he can lock it", "to fill")
+NOT_YET = frozenset('can could will would shall should must might may to gonna'.split())
+
+
+def verb_forms(word: str) -> set[str]:
+    """Return the bare verbs ``word`` may be a form of: "filled" → fill; "emptied" → empty.
+
+    English endings only (-ed, -ied, -ing, -s), a doubled last letter undone ("fitted").
+    """
+    out = {word}
+    if len(word) > 4 and word.endswith('ied'):
+        out.add(word[:-3] + 'y')
+    for end in ('ed', 'ing'):
+        if len(word) > len(end) + 2 and word.endswith(end):
+            bare = word[:-len(end)]
+            out |= {bare, bare + 'e'}
+            if bare[-1] == bare[-2]:
+                out.add(bare[:-1])
+    if len(word) > 3 and word.endswith('s') and not word.endswith('ss'):
+        out |= {word[:-1], word[:-2] if word.endswith('es') else word[:-1]}
+    return out
+
+
+def acted_states(world: WorldModel, kg: KnowledgeGraph, text: str,
+                 mentions: list[Mention]) -> set[Fact]:
+    """Return the one-place states an action makes of the thing its verb is said of.
+
+    "Before I came up I filled the blue water carrier at the standpipe": the domain's
+    action named for filling makes ``(full ?c)`` true of its parameter (not an action
+    whose name says a way to turn, "switch_on": :mod:`.switching` reads those); the
+    report says the action's verb (the first word of its name, in any of its forms) with,
+    as its object, a thing that parameter takes (the mention right after the verb, past
+    determiners, owners and particles: "filled up our carrier"). The thing is named by a
+    mention that can be nothing else, the state does not hold yet, no "not", "n't",
+    "still" or "already" stands within three words before the verb nor a word that puts
+    it to come right before it (:data:`NOT_YET`: "so he can lock"), and the verb is no
+    word of a mention ("the charging point" charges nothing). English word shape and the
+    domain's own names only.
+    """
+    domain = world.domain
+    verbs: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for act in domain.actions.values():
+        name = split_name(act.name)
+        if any(w in TURNED for w in name[1:]):
+            continue  # "switch_on", "turn_off_tv": the particle says which (switching.py)
+        for pred, at in act.adds:
+            p = domain.predicates.get(pred)
+            if name and p is not None and p.arity == 1 and len(at) == 1 \
+                    and 0 <= at[0] < len(act.params):
+                verbs.setdefault(name[0], []).append((pred, act.params[at[0]][1]))
+    if not verbs:
+        return set()
+    said = [t[2] for t in word_tokens(text)]
+    starts = {m.start: m for m in mentions}
+    inside = {k for m in mentions for k in range(m.start, m.end)}
+    out: set[Fact] = set()
+    for k, w in enumerate(said):
+        made = [x for v in verb_forms(w) for x in verbs.get(v, ())]
+        if not made or k in inside or (k and said[k - 1] in NOT_YET) or any(
+                x in NOT_NEW or x.endswith("n't") for x in said[max(0, k - 3):k]):
+            continue  # "so he can lock the stage door later": not done yet
+        j = k + 1
+        while j < len(said) and (said[j] in DETERMINERS or said[j] in PARTICLES
+                                 or said[j].endswith("'s")) and j not in starts:
+            j += 1
+        m = starts.get(j)
+        if m is None or not m.resolved or len(m.candidates) != 1 \
+                or (kind := kg.entities.get(m.resolved)) is None:
+            continue
+        out |= {f for pred, types in made if domain.is_subtype(kind, types)
+                and (f := Fact(pred, (m.resolved,))) not in kg}
+    return out
 
 
 def unworded_states(world: WorldModel, kg: KnowledgeGraph, text: str,

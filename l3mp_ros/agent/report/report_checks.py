@@ -37,7 +37,7 @@ from ..core.asking import (
 )
 from ..core.attempts import DoubtReason
 from ..core.decision import ReadingDecision
-from ..core.destinations import unworded_states, worded_gifts, worded_states
+from ..core.destinations import acted_states, unworded_states, worded_gifts, worded_states
 from ..core.request import people_of
 from ..core.rulings import Act, Ruling
 from ..core.switching import switched
@@ -452,8 +452,10 @@ def unread_states(rep: Report) -> set[Fact]:
     """Return the states the report says in their words that the reading leaves out.
 
     "I've locked it and the alarm's set again" read without the alarm (``ask_stated``,
-    :func:`~..core.destinations.worded_states`); "took her bike off the rack and handed it
-    to her" read without Lisa holding it (:func:`~..core.destinations.worded_gifts`).
+    :func:`~..core.destinations.worded_states`); "filled the blue carrier" read without it
+    full (:func:`~..core.destinations.acted_states`, the verb of the action that makes it);
+    "took her bike off the rack and handed it to her" read without Lisa holding it
+    (:func:`~..core.destinations.worded_gifts`).
     """
     if not rep.settings.ask_stated or rep.out.update is None:
         return set()
@@ -463,6 +465,7 @@ def unread_states(rep: Report) -> set[Fact]:
              if f not in kg}
     said = worded_states(rep.world, kg, r.req.text, r.req.mentions) | gifts | rep.other_words.add
     said |= switched(rep.world, kg, r.req.text, r.req.mentions)[0]  # "put the fan on"
+    said |= acted_states(rep.world, kg, r.req.text, r.req.mentions)  # "filled the carrier"
     return {f for f in said if f not in rep.update.add}
 
 
