@@ -191,6 +191,11 @@ class Config:
                          "each one slot of the answer as its runner-up in the answer call's "
                          'own odds (slot_odds), verified; no call (agent/report/runner_ups.py)',
                          AGENT)
+    smaller_readings: int = _p(4, 'readings a question may offer after the others that keep '
+                               'part of what the answer stated (the most first, the surest '
+                               'among as many), verified and made whole: a reading refused '
+                               'for one added fact is not the end of the talk; no call '
+                               '(agent/report/smaller.py)', AGENT)
     settled_places: bool = _p(True, 'the read-back does not ask what the words settle: '
                               'someone in the place named right after their verb of going '
                               '("went to the hall"), a thing held by whom it was handed to, '

@@ -9,7 +9,7 @@ scripted LLM that picks an option by its words, in both option orders.
 
 import pytest
 
-from l3mp_ros.agent.core.asking import Pending
+from l3mp_ros.agent.core.asking import SMALLER, Pending
 from l3mp_ros.agent.core.attempts import DoubtReason, Judged, Verdict
 from l3mp_ros.agent.core.rulings import Act, enabled
 from l3mp_ros.agent.report.other_words import StateChoice
@@ -213,7 +213,9 @@ def test_ask_back_asks_about_a_reading_the_read_back_denied_part_of(world):
     assert ruling.act is Act.ASK and 'With that, which is right? 1. ' in ruling.question
     assert ruling.errors == [f'the read-back denied {LIT.text()}; asked: {ruling.question}']
     readings = Pending.from_json(ruling.value).readings
-    assert [r.source for r in readings] == ['answer', 'without denied']
+    made = [r for r in readings if not r.source.startswith(SMALLER)]  # parts: after a "no"
+    assert [r.source for r in made] == ['answer', 'without denied']
+    assert readings[:2] == made
     assert LIT in readings[0].update.add and LIT not in readings[1].update.add
     rep.take(ruling)
     assert rep.refused and not AskBack().applies(rep)  # asked: no later check applies
@@ -371,7 +373,7 @@ def test_a_runner_up_that_leaves_out_a_state_said_in_words_comes_after_one_with_
     monkeypatch.setattr(report_checks, 'runner_ups',
                         lambda rep, readings, n: [Candidate(jerry, 0.5, 'runner-up')])
     rep = report(world, LIT_NOW, ('gary', added(WENT)))
-    readings = AskBack.readings(rep)
+    readings = [r for r in AskBack.readings(rep) if r.source != SMALLER]
     sources = [r.source for r in readings]
     assert sources[-2:] == ['runner-up, with what the words say', 'runner-up'], sources
     assert LIT in readings[-2].update.add and jerry.add <= readings[-2].update.add
@@ -385,10 +387,49 @@ def test_no_reading_offered_leaves_out_where_someone_the_report_sends_went(world
     rep = report(world, GOING, ('gary', added(WENT, LIT)))
     rep.r.unsure = {WENT}
     readings = AskBack.readings(rep)
-    assert [r.source for r in readings] == ['answer']
+    assert [r.source for r in readings if r.source != SMALLER] == ['answer']
+    # nor as a part of the answer: every part keeps Gary where he went
+    assert all(WENT in r.update.add for r in readings), [r.update for r in readings]
     rep = report(world, GOING, ('gary', added(WENT, LIT)))
     rep.r.unsure = {LIT}  # without the light is still offered: Gary stays placed
-    assert [r.source for r in AskBack.readings(rep)] == ['answer', 'without denied']
+    assert [r.source for r in AskBack.readings(rep)
+            if r.source != SMALLER] == ['answer', 'without denied']
+
+
+def test_no_part_of_the_answer_drops_all_it_said_of_a_thing_the_report_names(world):
+    """ "I've brought Bramble into the farmyard. I put the bucket back on the shelf.": the
+    bucket alone was offered after a "no" and a truthful "yes" wrote half the report."""
+    jerry_moved = fact('jerry', 'in_room', 'kitchen')
+    for text in ('Jerry woke up. Gary put the blue pen on the kitchen table.',
+                 'Jerry woke up, and Gary put the blue pen on the kitchen table.'):
+        rep = report(world, text, ('gary', added(jerry_moved, PUT)), smaller_readings=4)
+        readings = AskBack.readings(rep)
+        assert readings and all('jerry' in r.update.entities() for r in readings), \
+            [(r.source, r.update.text()) for r in readings]
+    # a thing the report does not name may go: the light nobody spoke of
+    rep = report(world, "Gary put the dune book on Jerry's shelf and the blue pen on the "
+                 'kitchen table.', ('gary', added(LIT, ON_SHELF, PUT)), smaller_readings=4)
+    parts = [r.update for r in AskBack.readings(rep) if r.source == SMALLER]
+    assert parts and all(LIT not in u.add and ON_SHELF in u.add and PUT in u.add
+                         for u in parts), parts
+
+
+def test_no_part_of_the_answer_drops_all_it_read_from_a_part_of_the_report(world):
+    """ "I've stuck Biscuit's blanket in the washing machine and set it going." read with
+    the blanket clean for the second part: refused, the move alone was offered and a
+    truthful "yes" wrote half; the light here is the second part's only fact."""
+    text = "Gary put the dune book on Jerry's shelf and switched on the light."
+    parts = ["Gary put the dune book on Jerry's shelf", 'and switched on the light.']
+    rep = report(world, text, ('gary', added(ON_SHELF)), ('gary', added(LIT)), parts=parts,
+                 smaller_readings=4)
+    assert rep.r.several
+    readings = AskBack.readings(rep)
+    assert readings and all(LIT in r.update.add for r in readings), \
+        [(r.source, r.update.text()) for r in readings]
+    # read as one part, the book alone is offered after a "no": the light names nothing
+    rep = report(world, text, ('gary', added(ON_SHELF, LIT)), parts=[text], smaller_readings=4)
+    parts = [r.update for r in AskBack.readings(rep) if r.source == SMALLER]
+    assert Update.of([ON_TABLE], [ON_SHELF]) in parts and all(ON_SHELF in u.add for u in parts)
 
 
 def test_a_hand_over_said_through_pronouns_left_out_of_the_reading_is_unread(world):

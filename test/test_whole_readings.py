@@ -696,3 +696,21 @@ def test_a_reading_that_leaves_out_a_thing_left_in_a_state_is_not_whole(tmp_path
     assert got is not None
     assert Fact('window_open', ('anna_bedroom_window',)) in {
         f for _, said, _, _ in got.readings for f in said.add}
+
+
+@pytest.mark.parametrize('text,left', [
+    # after a pronoun that is the clause's subject, the first person named did not act
+    ("He's gone to the kitchen with Anna.", True),
+    ("I've brought Anna to the kitchen with me.", True),
+    # the first person named is who acted: a reading may leave her unnamed
+    ('Anna sent Jerry to the kitchen.', False),
+    ('In the living room, Anna said Jerry had gone to the kitchen.', False),
+])
+def test_a_person_named_after_a_subject_pronoun_did_not_act_and_may_be_left_out(
+        tmp_path, text, left):
+    from l3mp_ros.agent.report.whole import first_people, left_out
+    world = household_world(tmp_path)
+    r = _reading(world, text)
+    moved = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
+    assert ('anna' in left_out(r, moved)) == left, left_out(r, moved)
+    assert ('anna' in first_people(r)) == (not left)

@@ -42,6 +42,8 @@ MAX_QUESTIONS = 3  # questions about one report; then nothing is written
 #: with what the read-back denied and the answer asked again left out
 WITH_DENIED = 'with what the read-back denied'
 CORRECTION = "as the speaker's answer corrected it"  # a reading an answer carried
+#: a reading that keeps part of the first one (report/smaller.py): offered after a "no"
+SMALLER = 'part of what was stated'
 #: the source of the empty reading offered when the read-back denied every stated fact and
 #: a clause says a thing is in a state: made whole from nothing about that thing alone
 #: (:func:`..report.whole.whole_readings`), or not offered
@@ -206,9 +208,11 @@ def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candid
         about = (f'{lead} And {_lower_first(named)}' if lead
                  else named[:1].upper() + named[1:])  # nothing else read: the thing alone
         return f'{about}: which is right? {listed} Or none of them?'
-    if len(offered) == 1:
+    if len(offered) == 1:  # a reading that keeps a thing as it was says so ("still ...")
         lead = 'Just to check' if first else 'Then'
-        return f'{lead}: {phrasing.change(offered[0].update)} Is that right?'
+        one = offered[0]
+        kept = f' {one.words}' if one.about and one.words and not one.kept.is_empty() else ''
+        return f'{lead}: {phrasing.change(one.update)}{kept} Is that right?'
     shared = Update.of(set.intersection(*(set(c.update.remove) for c in offered)),
                        set.intersection(*(set(c.update.add) for c in offered)))
     if shared.is_empty():
@@ -245,13 +249,15 @@ class Pending:
         A reading with what the read-back denied (:data:`WITH_DENIED`) comes second and is
         offered beside the best one: "Which is right? 1. ... 2. ... Or none of them?".
         With ``together`` the best one is offered beside every other reading that follows
-        it (up to :data:`MAX_CHOICES`, up to the first reading made whole about one thing).
+        it (up to :data:`MAX_CHOICES`, up to the first reading made whole about one thing
+        or that keeps part of another, :data:`SMALLER`: those come after a "no").
         """
         offered = [0, 1] if len(readings) > 1 and readings[1].source == WITH_DENIED else [0]
         if together:
             offered = [0]
             while len(offered) < MAX_CHOICES and len(offered) < len(readings) \
-                    and not readings[len(offered)].about:
+                    and not readings[len(offered)].about \
+                    and not readings[len(offered)].source.startswith(SMALLER):
                 offered.append(len(offered))
         if readings and readings[0].about:  # the options about the thing it left out
             offered = group_of(readings, 0)
@@ -263,9 +269,10 @@ class Pending:
         """Return the question after a "no", or None when nothing is left to ask.
 
         The readings after those offered so far: the next thing's options, or the next
-        :data:`MAX_CHOICES` readings. An option that states what one already offered stated
-        (denied, or twice in one question) is not offered again; a question left with
-        none is skipped.
+        :data:`MAX_CHOICES` readings (the parts of a reading, :data:`SMALLER`, never in one
+        question with the readings the checks made). An option that states what one
+        already offered stated (denied, or twice in one question) is not offered again; a
+        question left with none is skipped.
         """
         if self.asked >= MAX_QUESTIONS:
             return None
@@ -275,8 +282,13 @@ class Pending:
         while start < len(readings):
             if readings[start].about:  # the next reading's options about its thing
                 group = group_of(readings, start)
-            else:  # the rest at once: yes/no for one, else a choice
+            else:  # the rest at once: yes/no for one, else a choice; the parts of a
+                # reading (SMALLER) only after the readings the checks made
+                smaller = readings[start].source.startswith(SMALLER)
                 group = list(range(start, min(start + MAX_CHOICES, len(readings))))
+                cut = next((j for j, k in enumerate(group)
+                            if readings[k].source.startswith(SMALLER) != smaller), len(group))
+                group = group[:cut]
             start = group[-1] + 1
             offered = []
             for k in group:

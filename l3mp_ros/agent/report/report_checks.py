@@ -48,6 +48,7 @@ from .reading import Report, UpdateOutcome
 from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
+from .smaller import said_of_all, smaller_readings
 from .subjects import PutBy, going, put_by
 from .whole import (
     changeable_of,
@@ -407,7 +408,15 @@ class AskBack:
                                       'parts as answered'))
         readings = with_states(rep, readings)
         # a runner-up that leaves out a state said in words goes after the one with it
-        return with_states(rep, readings + runner_ups(rep, readings, rep.settings.runner_ups))
+        readings = with_states(rep, readings + runner_ups(rep, readings, rep.settings.runner_ups))
+        # then parts of the first reading: never without where someone the report sends
+        # went, nor leaving out a thing the report names ("I've shut it. And my radio's
+        # just died": the door shut alone is half), nor all the first reading said of a
+        # thing the report names or of a part of it (smaller.said_of_all)
+        return readings + smaller_readings(
+            rep, readings, rep.settings.smaller_readings,
+            lambda u: not went & placed(world, rep.update) - placed(world, u)
+            and said_of_all(r, world, readings[0].update, u) and not left_out(r, u))
 
 
 WITH_UNSPOKEN = 'with a denied state no word of the report speaks of'

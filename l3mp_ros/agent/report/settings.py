@@ -31,6 +31,7 @@ class UpdateSettings:
     pass_refused: bool = default('pass_refused')  # a refused part: asked about, read on
     read_back_together: bool = default('read_back_together')  # one call for a part's
     runner_ups: int = default('runner_ups')  # readings offered from the slots' runners-up
+    smaller_readings: int = default('smaller_readings')  # part of the stated facts, after all
     ask_together: bool = default('ask_together')  # the first question offers every reading
     ask_stated: bool = default('ask_stated')  # a state said in its words left out: asked
     ask_other_words: bool = default('ask_other_words')  # ... in other words: one call, asked

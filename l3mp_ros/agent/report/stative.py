@@ -14,10 +14,13 @@ is named by a mention that can be nothing else (or "it", the one thing named las
 it in its sentence), a form of "to be" follows it, and the words after it up to the
 clause's end name nothing (no mention: "Mrs Okoye's taken Ada" is a deed) and do not start
 with a word of place, of going or of no change ("is in lane one", "'s gone out", "'s still
-off"). :func:`.whole.in_a_state` makes such a thing, when the reading says none of its
-one-place states, one the reading leaves out, and the question about it offers its states
-("And Max's blanket: which is right? 1. Max's blanket is no longer dirty. 2. <as it
-was>"); :func:`unsaid` lists those states directly (for measuring the finder).
+off"). Of a thing (no person) a word of place that ends the clause is a state ("the tent's
+up", "the lamp's off"), and so is what follows a verb of becoming ("the football's gone
+all squishy and flat", "has turned cold"). :func:`.whole.in_a_state` makes such a thing, when
+the reading says none of its one-place states, one the reading leaves out, and the
+question about it offers its states ("And Max's blanket: which is right? 1. Max's blanket
+is no longer dirty. 2. <as it was>"); :func:`unsaid` lists those states directly (for
+measuring the finder).
 """
 
 from __future__ import annotations
@@ -54,6 +57,13 @@ NOT_A_STATE = GOVERNING | frozenset("""
     a an the his her my our their its this that these those some no any another
     not never still already always usually again only
 """.split())
+#: a word of place that, ending the clause, says a state of a thing ("the tent's up", "the
+#: lights are off", "the fire's gone out"); of a person it says where they are ("Ben's up")
+PARTICLES = frozenset('up down on off out over'.split())
+#: verbs of becoming: after one a thing's state follows ("'s gone all soft and flat", "'s
+#: turned cold"); of a person "gone" is a going ("Harold's gone out"); not "got", which as
+#: often has ("have got powdery mildew")
+BECOMING = frozenset('gone turned become grown'.split())
 #: words after "as" that say a state holds as before ("locked, as always")
 AS_BEFORE = frozenset('always usual ever before'.split())
 #: a word that ends the clause the state is said in
@@ -88,14 +98,14 @@ def stated(kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
     out: list[str] = []
     for m in sorted(mentions, key=lambda m: m.start):
         e = m.resolved
-        if e is None or e not in kg.entities or m.end > len(raw) \
+        if e is None or e not in kg.entities or m.end > len(raw) or m.part is not None \
                 or _governed(raw, m.start):
-            continue
+            continue  # (a part: "the living room" of "the living room TV is on")
         at = _state_start(raw, m.end - 1, starts)
         if at is not None and e in people and _CONTRACTED.match(raw[m.end - 1]) \
                 and at == m.end and not raw[at].endswith('ed'):
             continue  # "Jordan's break", "Ginger's chip": a person's thing, not a state
-        if at is not None and _a_state(text, tokens, at, starts):
+        if at is not None and _a_state(text, tokens, at, starts, e not in people):
             out.append(e)
     for k, w in enumerate(raw):  # "it's taken", "it is open again"
         if w not in ('it', "it's", 'it\u2019s'):
@@ -110,7 +120,7 @@ def stated(kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
         e = last.resolved
         at = _state_start(raw, k, starts)
         if e is not None and at is not None \
-                and _a_state(text, tokens, at, starts):
+                and _a_state(text, tokens, at, starts, True):
             out.append(e)
     return list(dict.fromkeys(out))
 
@@ -132,6 +142,8 @@ def _state_start(raw: list[str], last: int, starts: set[int]) -> int | None:
         k += 1
     elif k + 1 < len(raw) and raw[k] in HAVE and raw[k + 1] == 'been':
         k += 2
+    elif k + 1 < len(raw) and raw[k] in HAVE and raw[k + 1] in BECOMING:
+        return k + 1  # "has gone flat", "has turned cold"
     else:
         return None
     if k < len(raw) and raw[k] == 'been':
@@ -141,9 +153,21 @@ def _state_start(raw: list[str], last: int, starts: set[int]) -> int | None:
     return k if k < len(raw) else None
 
 
-def _a_state(text: str, tokens: list[tuple[int, int, str]], at: int, starts: set[int]) -> bool:
-    """Tell whether the words from ``at`` to the clause's end say a state (no thing named)."""
+def _a_state(text: str, tokens: list[tuple[int, int, str]], at: int, starts: set[int],
+             thing: bool = False) -> bool:
+    """Tell whether the words from ``at`` to the clause's end say a state (no thing named).
+
+    Of a ``thing`` (no person) also a word of :data:`PARTICLES` that ends the clause ("the
+    tent's up,") and a verb of :data:`BECOMING` before the state ("'s gone all soft").
+    """
     raw = [t[2] for t in tokens]
+    if thing and raw[at] in BECOMING:
+        k = at + 1
+        while k < len(raw) and raw[k] in SOFT:
+            k += 1
+        return k < len(raw) and _a_state(text, tokens, k, starts, thing)
+    if thing and raw[at] in PARTICLES and _clause_ends(text, tokens, at + 1):
+        return True
     if raw[at] in NOT_A_STATE or raw[at].endswith("n't") or not raw[at].isalpha():
         return False
     k = at
@@ -156,6 +180,13 @@ def _a_state(text: str, tokens: list[tuple[int, int, str]], at: int, starts: set
             return False
         k += 1
     return True
+
+
+def _clause_ends(text: str, tokens: list[tuple[int, int, str]], k: int) -> bool:
+    """Tell whether the clause ends before word ``k`` (the text's end, a stop, a linker)."""
+    if k >= len(tokens):
+        return True
+    return tokens[k][2] in CLAUSE_ENDS or bool(_PUNCT.search(text[tokens[k - 1][1]:tokens[k][0]]))
 
 
 def _governed(raw: list[str], start: int) -> bool:

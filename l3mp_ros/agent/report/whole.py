@@ -37,7 +37,7 @@ from ...world.complete import complete, forced_removals
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ...world.templates import Form
-from ..core.asking import NOTHING_READ, Candidate
+from ..core.asking import NOTHING_READ, SMALLER, Candidate
 from ..core.clauses import goes_somewhere
 from ..core.destinations import is_place, place_predicates, proper_things
 from .context import changing
@@ -505,7 +505,9 @@ def first_people(r: Reading) -> set[str]:
     """Return the first person each part read as a change names: who acted in it.
 
     "In the kitchen, Ruth cleaned the baking dish": a part that opens with a place has no
-    leading subject, yet Ruth acted.
+    leading subject, yet Ruth acted. Not after a pronoun that can be the part's subject
+    ("he's gone up to the deck with Freya", "I've brought Meg out here with me": Freya
+    and Meg did not act, and a reading without them has left them out).
     """
     people, kg = Phrasing(r.req.world.domain, r.req.kg).proper, r.req.kg
     out: set[str] = set()
@@ -513,11 +515,15 @@ def first_people(r: Reading) -> set[str]:
         if part in r.skipped:
             continue
         said = r.req.mentions_in(part) if r.several else r.req.mentions
-        first = next((m.resolved for m in sorted(said, key=lambda m: m.start)
+        first = next((m for m in sorted(said, key=lambda m: m.start)
                       if m.resolved and kg.entities.get(m.resolved) in people), None)
-        if first is not None:
-            out.add(first)
+        if first is not None and not PERSONAL & set(words(part)[:first.start]):
+            out.add(first.resolved)
     return out
+
+
+#: pronouns that stand for the person who acts ("it", "someone" stand for no one named)
+PERSONAL = frozenset('i he she we they'.split())
 
 
 def skipped_things(r: Reading) -> list[str]:
@@ -849,7 +855,7 @@ def _options(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
             others += [p for e in dropped_things(r, readings[0].update, change)
                        if e not in got and (p := as_answered(
                            world, kg, readings[0].update, change, e)) is not None]
-        option = Candidate(change, reading.confidence, f'{LEFT_OUT} {n}', about=first.entity,
+        option = Candidate(change, reading.confidence, _made_whole(reading, n), about=first.entity,
                            words=words, kept=also)
         out.append(_followed(world, r, readings, n, option, others, phrasing, near, left,
                              chain))
@@ -861,10 +867,20 @@ def _options(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
         return out  # "the cup" may be another cup, or nothing was read: "as it was" says nothing
     words = ' '.join([*(phrasing.say(f, Form.STILL) for f in sorted(first.still)),
                       *(phrasing.say(f, Form.NOT) for f in sorted(first.never))])
-    option = Candidate(reading.update, reading.confidence, f'{LEFT_OUT} {n}',
+    option = Candidate(reading.update, reading.confidence, _made_whole(reading, n),
                        about=first.entity, kept=_kept([first]), words=words)
     out.append(_followed(world, r, readings, n, option, rest, phrasing, near, left, chain))
     return out
+
+
+def _made_whole(reading: Candidate, n: int) -> str:
+    """Return the source of an option made whole from ``reading``, the ``n``-th reading.
+
+    A part of another reading (:data:`~..core.asking.SMALLER`) keeps saying so: its
+    options are asked only after the readings the checks made.
+    """
+    head = f'{SMALLER} ' if reading.source.startswith(SMALLER) else ''
+    return f'{head}{LEFT_OUT} {n}'
 
 
 def _followed(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
