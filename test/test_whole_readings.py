@@ -714,3 +714,31 @@ def test_a_person_named_after_a_subject_pronoun_did_not_act_and_may_be_left_out(
     moved = Update.of([WAS], [Fact('person_in_room', ('jerry', 'kitchen'))])
     assert ('anna' in left_out(r, moved)) == left, left_out(r, moved)
     assert ('anna' in first_people(r)) == (not left)
+
+
+def test_the_states_offered_first_are_the_likeliest_not_the_first_by_name(tmp_path):
+    """Only three states of a thing are offered: "the tent's up" had dirty, frozen and full
+    (the names first in order), never pitched; "my football's gone all squishy" never
+    "no longer inflated". Its own states first (they may end), then those a thing of its
+    kind is in now, then the rest."""
+    from l3mp_ros.agent.report.whole import MAX_FACTS
+
+    from .agent_fixtures import dev_world
+    world = dev_world(tmp_path, 'campsite')
+    kg = world.kg
+    assert Fact('inflated', ('football',)) in kg and Fact('pitched', ('okoye_tent',)) in kg
+
+    def offered(entity, update):
+        got = possible(world, kg, update, entity, [entity], states=True, reported=True)
+        assert got is not None
+        return [(f.predicate, f in said.remove) for _, said, _, _ in got.readings
+                for f in said.add | said.remove if f.args == (entity,)]
+
+    ball = offered('football', Update.of([], []))
+    assert ball[0] == ('inflated', True) and len(ball) <= MAX_FACTS, ball
+    held = Fact('held', ('khan_tent', 'nadia_khan'))
+    assert held in kg
+    up = Update.of([held], [Fact('on', ('khan_tent', 'pitch_6'))])
+    assert not world.verifier.check(kg, up)
+    tent = offered('khan_tent', up)
+    assert ('pitched', False) in tent, tent

@@ -700,9 +700,9 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                     continue
                 far = max((abs(where.get(a, len(near)) - home) for a in args if a != entity),
                           default=0)
-                found.append(((far, p.arity, f.text()), f, gone))
+                found.append(((far, p.arity, _likely(f, gone, kind, held), f.text()), f, gone))
     if found and states is False:  # asked about already: a state it is in may have ended
-        found += [((len(near) + 1, 1, f.text()), f, True)
+        found += [((len(near) + 1, 1, 0, f.text()), f, True)
                   for f in held_states(world, after, entity, text)]
     found.sort(key=lambda x: x[0])
     readings: list[tuple[Update, Update, frozenset[Fact], Update]] = []
@@ -730,6 +730,19 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
     if not readings:
         return None
     return Possible(entity, tuple(readings), frozenset(still), frozenset(never))
+
+
+def _likely(fact: Fact, gone: bool, kind: str, held: dict[str, set[str]]) -> int:
+    """Rank a state of a thing among its others, the likelier first (0, 1, 2).
+
+    A state it is in now, which the report may end ("my football's gone all squishy":
+    no longer inflated), then one a thing of its kind is in now (other tents are pitched),
+    then the rest: only :data:`MAX_FACTS` are offered, and in the names' order "dirty",
+    "frozen", "full" took every place before "pitched" or "inflated". Two-place facts: 0.
+    """
+    if len(fact.args) != 1:
+        return 0
+    return 0 if gone else 1 if kind in held.get(fact.predicate, set()) else 2
 
 
 def held_states(world: WorldModel, after: KnowledgeGraph, entity: str,
@@ -890,7 +903,9 @@ def _followed(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
 
     Asked next (with ``chain``): the first thing a clause says is in a state
     (:func:`in_a_state`); a place or a thing offered beside it is no new question (the
-    options about the red pen already say whether it is on the table).
+    options about the red pen already say whether it is on the table). What is asked next
+    is not said "still" as it was in ``option``, and a following option keeps nothing as
+    it was that it changes: a speaker would refuse every option.
     """
     if not others:
         return option
@@ -902,11 +917,17 @@ def _followed(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
                                             kept.add | option.kept.add))
     if nxt is None:
         return option
+    # what is asked next is not kept as it was ("Anna is still in her bedroom" beside the
+    # mug, then "And Anna: ..."), nor is what a following option changes
+    option = replace(option, kept=Update.of(
+        {f for f in option.kept.remove if nxt.entity not in f.args},
+        {f for f in option.kept.add if nxt.entity not in f.args}))
     base = Candidate(option.update, option.confidence, option.source)
     follow = _options(world, r, readings, n, base, nxt, rest, phrasing, near, left,
                       chain=False)
     return replace(option, follow=tuple(replace(c, kept=Update.of(
-        c.kept.remove | option.kept.remove, c.kept.add | option.kept.add)) for c in follow))
+        (c.kept.remove | option.kept.remove) - c.update.add,
+        (c.kept.add | option.kept.add) - c.update.remove)) for c in follow))
 
 
 def dropped_things(r: Reading, answer: Update, update: Update) -> list[str]:
