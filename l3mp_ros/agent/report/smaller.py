@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...world.kg import Fact, Update
 from ..core.asking import SMALLER, Candidate, confidence, read_odds, recomposed
+from .whole import said_order
 
 if TYPE_CHECKING:
     from ...world.model import WorldModel
@@ -48,20 +49,16 @@ def smaller_readings(rep: Report, taken: list[Candidate], most: int,
         return []
     world, kg = rep.world, rep.r.req.kg
     first = taken[0].update
-
-    def thing(f: Fact) -> str:
-        return world.constraints.thing_of(f) if len(f.args) == 2 else (
-            f.args[0] if f.args else '')
-    named = {thing(f) for f in first.add | first.remove}
+    named = {_thing(world, f) for f in first.add | first.remove}
     changes = [first] + [Update.of(c.update.remove - first.remove, c.update.add - first.add)
                          for c in taken[1:]]
     pieces: dict[tuple[str, str], tuple[set[Fact], set[Fact]]] = {}
     for k, change in enumerate(changes):
         for gone, facts in ((True, change.remove), (False, change.add)):
             for f in sorted(facts):
-                if k and thing(f) not in named:
+                if k and _thing(world, f) not in named:
                     continue  # another thing in its place ("blanket 1" for "blanket 2")
-                ends, adds = pieces.setdefault((thing(f), f.predicate), (set(), set()))
+                ends, adds = pieces.setdefault((_thing(world, f), f.predicate), (set(), set()))
                 (ends if gone else adds).add(f)
     pool = sorted(pieces.items())
     if not 2 <= len(pool) <= MAX_POOL:
@@ -97,13 +94,16 @@ def said_of_all(r: Reading, world: WorldModel, first: Update, part: Update) -> b
     not the bucket alone, however wrong what was said of Bramble. Not the speaker named
     as a holder ("Gaz: I've filled the yellow can": the can held by Gaz may go).
     """
-    def things(u: Update) -> set[str]:
-        return {world.constraints.thing_of(f) if len(f.args) == 2 else f.args[0]
-                for f in u.add | u.remove if f.args}
-    said = {m.resolved for m in r.req.mentions if m.resolved}
-    if not said & things(first) <= part.entities():
+    said = set(said_order(r.req.mentions))
+    if not said & {_thing(world, f) for f in first.add | first.remove} <= part.entities():
         return False
     facts, kept = first.add | first.remove, part.add | part.remove
     return all(not (c.stated.add | c.stated.remove) & facts
                or (c.stated.add | c.stated.remove) & kept for c in r.done) \
         if r.several else True
+
+
+def _thing(world: WorldModel, f: Fact) -> str:
+    """Return the thing ``f`` says something of: a place fact's thing, else its first."""
+    return world.constraints.thing_of(f) if len(f.args) == 2 else (
+        f.args[0] if f.args else '')

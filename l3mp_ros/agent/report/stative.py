@@ -172,8 +172,7 @@ def _a_state(text: str, tokens: list[tuple[int, int, str]], at: int, starts: set
         return False
     k = at
     while k < len(raw):
-        gap = text[tokens[k - 1][1]:tokens[k][0]] if k else ''
-        if k > at and (raw[k] in CLAUSE_ENDS or _PUNCT.search(gap)):
+        if k > at and _clause_ends(text, tokens, k):
             # "the door is locked, as always": the state holds as before, no change
             return not (raw[k] == 'as' and k + 1 < len(raw) and raw[k + 1] in AS_BEFORE)
         if k in starts or raw[k] in OBJECTS:
