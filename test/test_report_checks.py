@@ -9,7 +9,7 @@ scripted LLM that picks an option by its words, in both option orders.
 
 import pytest
 
-from l3mp_ros.agent.core.asking import SMALLER, Pending
+from l3mp_ros.agent.core.asking import SMALLER, Candidate, Pending
 from l3mp_ros.agent.core.attempts import DoubtReason, Judged, Verdict
 from l3mp_ros.agent.core.rulings import Act, enabled
 from l3mp_ros.agent.report.other_words import StateChoice
@@ -21,10 +21,12 @@ from l3mp_ros.agent.report.report_checks import (
     Clarify,
     OtherWords,
     PlaceCheck,
+    denied_last,
     unread_ends,
     unread_states,
     unspoken_states,
 )
+from l3mp_ros.agent.report.smaller import said_of_all
 from l3mp_ros.agent.report.update import UpdateOutcome, UpdateSettings
 from l3mp_ros.agent.report.whole import left_out
 from l3mp_ros.world.complete import Completion, complete
@@ -430,6 +432,58 @@ def test_no_part_of_the_answer_drops_all_it_read_from_a_part_of_the_report(world
     rep = report(world, text, ('gary', added(ON_SHELF, LIT)), parts=[text], smaller_readings=4)
     parts = [r.update for r in AskBack.readings(rep) if r.source == SMALLER]
     assert Update.of([ON_TABLE], [ON_SHELF]) in parts and all(ON_SHELF in u.add for u in parts)
+
+
+def test_a_thing_named_only_to_say_where_another_is_may_go_from_a_part_of_the_answer(world):
+    """ "The big floor centrifuge in the equipment room has been repaired": the room's
+    light, read in and denied, kept every part of the answer offered after a "no" from
+    being the repair alone; the room only says where the centrifuge is."""
+    held, was = fact('blue_pen', 'in_hand', 'gary'), fact('blue_pen', 'placed_at', 'jerry_shelf')
+    alone = Update.of([was], [held])
+    text = "Gary took the blue pen off the shelf in Jerry's bedroom."
+    rep = report(world, text, ('gary', added(held, LIT)), smaller_readings=4)
+    assert said_of_all(rep.r, world, rep.update, alone)
+    assert alone in [r.update for r in AskBack.readings(rep) if r.source == SMALLER]
+    # named for itself, the room keeps a fact in every part offered
+    text = "Gary took the blue pen off the shelf, and Jerry's bedroom is bright."
+    rep = report(world, text, ('gary', added(held, LIT)), smaller_readings=4)
+    assert not said_of_all(rep.r, world, rep.update, alone)
+    parts = [r.update for r in AskBack.readings(rep) if r.source == SMALLER]
+    assert parts and all('jerry_bedroom' in u.entities() for u in parts), parts
+
+
+def test_a_part_of_the_report_the_read_back_denied_whole_may_go_from_a_part_of_the_answer(
+        world):
+    """ "..., it works again." read as the room's light, and the read-back denied it: the
+    words of that part said nothing the answer kept, so the rest may be offered alone."""
+    text = "Gary put the dune book on Jerry's shelf and switched on the light."
+    parts = ["Gary put the dune book on Jerry's shelf", 'and switched on the light.']
+    rep = report(world, text, ('gary', added(ON_SHELF)), ('gary', added(LIT)), parts=parts)
+    book = Update.of([ON_TABLE], [ON_SHELF])
+    assert rep.r.several and not said_of_all(rep.r, world, rep.update, book)
+    rep.r.unsure = {LIT}
+    assert said_of_all(rep.r, world, rep.update, book)
+    # the light alone still drops all the answer said of the dune book, which is named
+    assert not said_of_all(rep.r, world, rep.update, Update.of([DARK], [LIT]))
+
+
+def test_readings_stating_only_what_the_read_back_denied_come_last(world):
+    """After the answer, a reading made of denied facts alone ("the equipment room is no
+    longer lit", denied twice) is offered after those that keep what the model read: the
+    speaker answers at most a few questions."""
+    text = "Gary put the dune book on Jerry's shelf and switched on the light."
+    parts = ["Gary put the dune book on Jerry's shelf", 'and switched on the light.']
+    rep = report(world, text, ('gary', added(ON_SHELF)), ('gary', added(LIT)), parts=parts)
+    rep.r.unsure = {LIT}
+    answer = Candidate(rep.update, 0.2, 'answer')
+    light = Candidate(Update.of([DARK], [LIT]), 0.3, 'light alone')
+    book = Candidate(Update.of([ON_TABLE], [ON_SHELF]), 0.6, 'book alone')
+    gone = Candidate(Update.of([DARK, ON_TABLE], [LIT, TAKEN]), 0.4, 'other')
+    # the dune book in Gary's hand is news beside the denied light: it keeps its place
+    assert denied_last(rep.r, [answer, light, gone, book]) == [answer, gone, book, light]
+    assert denied_last(rep.r, [light, book]) == [light, book]  # the answer stays first
+    rep.r.unsure = set()
+    assert denied_last(rep.r, [answer, light, book]) == [answer, light, book]
 
 
 def test_a_hand_over_said_through_pronouns_left_out_of_the_reading_is_unread(world):

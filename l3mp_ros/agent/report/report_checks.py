@@ -44,7 +44,7 @@ from ..core.switching import switched
 from .other_words import ask as ask_other_words
 from .other_words import candidates as other_candidates
 from .place_questions import amend, check_places, where_after
-from .reading import Report, UpdateOutcome
+from .reading import Reading, Report, UpdateOutcome
 from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
@@ -265,6 +265,24 @@ class OtherWords:
         return Ruling()
 
 
+def denied_last(r: Reading, readings: list[Candidate]) -> list[Candidate]:
+    """Return ``readings`` with those that state only what the read-back denied last.
+
+    The first reading stays first (it is the answer); after it, a reading whose every
+    stated fact the read-back denied and that adds nothing the answer did not state ("the
+    equipment room is no longer lit", denied twice, made whole with the centrifuge "still
+    out of order") comes after the readings that keep something the model read in the
+    report or offer something new: the speaker answers few questions.
+    """
+    stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
+
+    def denied(c: Candidate) -> bool:
+        said = (c.update.add | c.update.remove) & stated
+        return bool(said) and said <= r.unsure and c.update.add <= stated
+    rest = readings[1:]
+    return readings[:1] + [c for c in rest if not denied(c)] + [c for c in rest if denied(c)]
+
+
 class AskBack:
     """A reading the read-back denied part of is asked about, not refused (``ask_back``).
 
@@ -298,8 +316,8 @@ class AskBack:
         readings = self.readings(rep)
         if rep.settings.ask_left_out:
             readings = whole_readings(world, r, readings)
-        readings = [c for c in readings  # nothing read, and nothing made it whole
-                    if not (c.source == NOTHING_READ and c.update.is_empty())]
+        readings = denied_last(r, [c for c in readings  # nothing read, nothing made whole
+                                   if not (c.source == NOTHING_READ and c.update.is_empty())])
         pending = Pending.first(r.req.text, readings, r.req.kg, world.domain,
                                 rep.settings.clarify_timeout, rep.settings.ask_together)
         doubts = [*(f'the part "{part}" could not be read ({"; ".join(why[:1])})'

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...world.kg import Fact, Update
 from ..core.asking import SMALLER, Candidate, confidence, read_odds, recomposed
-from .whole import said_order
+from .whole import describes, said_order
 
 if TYPE_CHECKING:
     from ...world.model import WorldModel
@@ -92,15 +92,20 @@ def said_of_all(r: Reading, world: WorldModel, first: Update, part: Update) -> b
     dirty) it keeps a fact:
     "I've brought Bramble into the farmyard. I put the red bucket back on the shelf" is
     not the bucket alone, however wrong what was said of Bramble. Not the speaker named
-    as a holder ("Gaz: I've filled the yellow can": the can held by Gaz may go).
+    as a holder ("Gaz: I've filled the yellow can": the can held by Gaz may go), nor a
+    thing named only to say where another is (:func:`.whole.describes`: "the floor
+    centrifuge in the equipment room has been repaired" may go without the room's light),
+    nor a part of the report whose every fact the read-back denied ("..., it works
+    again." read as the room's light off, denied twice): the words said nothing there.
     """
     said = set(said_order(r.req.mentions))
+    said -= {e for e in said if all(describes(r, m, part) for m in r.req.mentions
+                                    if m.resolved == e)}
     if not said & {_thing(world, f) for f in first.add | first.remove} <= part.entities():
         return False
     facts, kept = first.add | first.remove, part.add | part.remove
-    return all(not (c.stated.add | c.stated.remove) & facts
-               or (c.stated.add | c.stated.remove) & kept for c in r.done) \
-        if r.several else True
+    return all(not (stated := c.stated.add | c.stated.remove) & facts or stated & kept
+               or stated <= r.unsure for c in r.done) if r.several else True
 
 
 def _thing(world: WorldModel, f: Fact) -> str:
