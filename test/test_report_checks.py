@@ -22,6 +22,7 @@ from l3mp_ros.agent.report.report_checks import (
     OtherWords,
     PlaceCheck,
     denied_last,
+    described_places,
     unread_ends,
     unread_states,
     unspoken_states,
@@ -48,6 +49,7 @@ from .check_fixtures import (
 GOING = "Gary went into Jerry's bedroom."
 WENT = fact('gary', 'in_room', 'jerry_bedroom')
 HERE = fact('gary', 'in_room', 'kitchen')
+HERE_JERRY = fact('jerry', 'in_room', 'kitchen')
 LIT = Fact('lit', ('jerry_bedroom',))
 # where the dune book goes: Gary takes it, or it goes to Jerry's shelf
 SHELVED = "Gary put the dune book from the kitchen table on Jerry's shelf."
@@ -482,8 +484,42 @@ def test_readings_stating_only_what_the_read_back_denied_come_last(world):
     # the dune book in Gary's hand is news beside the denied light: it keeps its place
     assert denied_last(rep.r, [answer, light, gone, book]) == [answer, gone, book, light]
     assert denied_last(rep.r, [light, book]) == [light, book]  # the answer stays first
+    # the options about one thing move together, and only when none of them is news
+    import dataclasses
+    about = [dataclasses.replace(c, about='jerry_bedroom', source='left out 2')
+             for c in (answer, light)]
+    assert denied_last(rep.r, [answer, *about, book]) == [answer, book, *about]
+    mixed = [dataclasses.replace(c, about='dune', source='left out 3') for c in (light, gone)]
+    assert denied_last(rep.r, [answer, *mixed, book]) == [answer, *mixed, book]
     rep.r.unsure = set()
     assert denied_last(rep.r, [answer, light, book]) == [answer, light, book]
+
+
+@covers(AskBack)
+def test_a_place_named_to_say_where_another_thing_is_is_no_destination(world):
+    """ "Jonas priced up the batteries and the light bulbs in the red tote on the packing
+    table" read with the batteries on the packing table: the table says where the tote
+    is. The reading is asked about, with the reading without that place beside it."""
+    text = 'Jerry found the red pen with Gary at the kitchen table and lit up his bedroom.'
+    red = fact('red_pen', 'placed_at', 'kitchen_table')
+    rep = report(world, text, ('jerry', added(red, LIT)))
+    assert described_places(rep) == {red} and AskBack().applies(rep)
+    readings = AskBack.readings(rep)
+    assert [r.source for r in readings][:2] == ['answer', 'without a place said of another '
+                                                          'thing'], readings
+    assert readings[1].update == Update.of([DARK], [LIT])
+    ruling = ruled(AskBack(), rep)
+    assert ruling.act is Act.ASK and 'where the report only says another thing is' in \
+        ruling.errors[0]
+    # the place of the thing itself, a place said of a thing that does not hold it ("left
+    # the remote for the TV in Sarah's bedroom on the table"): no doubt
+    for text in ('Gary put the blue pen on the kitchen table.',
+                 'Gary put the blue pen next to the red pen on the kitchen table.',
+                 "Gary left the blue pen for Jerry's bedroom on the kitchen table."):
+        assert not described_places(report(world, text, ('gary', added(PUT)))), text
+    # nor a person's place: "walked it out to Omar on the dock" takes Nadia there too
+    text = 'Jerry came over to the dune book on the kitchen table.'
+    assert not described_places(report(world, text, ('jerry', added(HERE_JERRY))))
 
 
 def test_a_hand_over_said_through_pronouns_left_out_of_the_reading_is_unread(world):

@@ -266,21 +266,37 @@ class OtherWords:
 
 
 def denied_last(r: Reading, readings: list[Candidate]) -> list[Candidate]:
-    """Return ``readings`` with those that state only what the read-back denied last.
+    """Return ``readings`` with the groups that offer only what the read-back denied last.
 
-    The first reading stays first (it is the answer); after it, a reading whose every
-    stated fact the read-back denied and that adds nothing the answer did not state ("the
-    equipment room is no longer lit", denied twice, made whole with the centrifuge "still
-    out of order") comes after the readings that keep something the model read in the
-    report or offer something new: the speaker answers few questions.
+    The first reading stays first (it is the answer). After it, the readings go by group
+    (the options about one thing left out, :attr:`~..core.asking.Candidate.about`, stay
+    together; any other reading is a group alone); a group each of whose readings states
+    nothing but facts the read-back denied and adds nothing the answer did not state, or
+    repeats a reading before it ("the equipment room is no longer lit", denied twice, with
+    the centrifuge "still out of order"), comes after the groups that keep something the
+    model read in the report or offer something new: the speaker answers few questions.
     """
     stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
 
     def denied(c: Candidate) -> bool:
         said = (c.update.add | c.update.remove) & stated
         return bool(said) and said <= r.unsure and c.update.add <= stated
-    rest = readings[1:]
-    return readings[:1] + [c for c in rest if not denied(c)] + [c for c in rest if denied(c)]
+    groups: list[list[Candidate]] = []
+    for c in readings[1:]:
+        if groups and c.about and (c.about, c.source) == (groups[-1][0].about,
+                                                          groups[-1][0].source):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    seen = {readings[0].update} if readings else set()
+    kept: list[Candidate] = []
+    last: list[Candidate] = []
+    for group in groups:
+        moved = any(denied(c) for c in group) and all(denied(c) or c.update in seen
+                                                        for c in group)
+        (last if moved else kept).extend(group)
+        seen |= {c.update for c in group}
+    return readings[:1] + kept + last
 
 
 class AskBack:
@@ -307,7 +323,7 @@ class AskBack:
         return (bool(r.unsure or r.choices or r.trimmed or r.guessed or r.refused
                      or unsupported(rep)
                      or unsaid_of(rep) or moved_unsaid(rep) or unread_states(rep)
-                     or unread_ends(rep)) or low
+                     or unread_ends(rep) or described_places(rep)) or low
                 or bool(left_out_of(rep))) and rep.out.update is not None
 
     def judge(self, rep: Report) -> Ruling:
@@ -344,7 +360,9 @@ class AskBack:
                     'other words' for f in sorted(unread_ends(rep))),
                   *(f'the reading gives {world.constraints.thing_of(f)} a place ({f.text()}), '
                     f'but the report has {world.constraints.thing_of(f)} neither act nor go '
-                    'anywhere' for f in moved_unsaid(rep))]
+                    'anywhere' for f in moved_unsaid(rep)),
+                  *(f'the reading puts {world.constraints.thing_of(f)} where the report only '
+                    f'says another thing is ({f.text()})' for f in sorted(described_places(rep)))]
         sure = pending.readings[0].confidence
         why = '; '.join(doubts) or (
             f'P(right) {fitted().p_right(rep.out.signals()):.2f} is below '
@@ -398,6 +416,9 @@ class AskBack:
         moved = set(moved_unsaid(rep))
         if moved:  # "gave Marta the key": without Marta's move
             drops.append((r.unsure | moved, 'without moving whom the report has not go'))
+        described = described_places(rep)
+        if described:  # "in the red tote on the packing table": not onto the table
+            drops.append((r.unsure | described, 'without a place said of another thing'))
         needed = needed_removals(rep)
         if needed:
             drops.append((r.unsure | needed, 'without the removal a rule needed'))
@@ -566,6 +587,58 @@ def unsupported(rep: Report) -> list[tuple[Fact, str]]:
     "Took the book from the shelf": its shelf level went with its place on the shelf.
     """
     return [x for c in rep.r.done for x in taken_with(c, rep.world.constraints)]
+
+
+#: words that put a place after a thing to say where that thing is ("the red tote on the
+#: packing table", "the trolley by the front desk")
+WHERE_IT_IS = frozenset('on in inside at by'.split())
+
+
+def described_places(rep: Report) -> set[Fact]:
+    """Return the stated places the report names only to say where another thing is.
+
+    "Jonas priced up the batteries and the light bulbs in the red tote on the packing
+    table" read with the batteries on the packing table: the table is named after the red
+    tote, which stands on it already, so it says where the tote is, not where the
+    batteries went. A stated added place fact whose place every mention of which follows
+    another thing's mention with a word of where (:data:`WHERE_IT_IS`) and a determiner at
+    most between (:attr:`~...retrieval.mention.Mention.describes`), that other thing holds
+    the placed thing before the report (the batteries are in the tote: "left the remote
+    for the TV in Sarah's bedroom on the table" puts the remote on the table) and is tied
+    to the place (a fact joins them, or both to a third), and is neither the placed thing
+    nor the place itself. Not of a person, nor of whatever the report
+    says went somewhere ("walked it out to Omar on the dock": Nadia is on the dock too).
+    """
+    r, world = rep.r, rep.world
+    kg, said = r.req.kg, words(r.req.text)
+    heads = {m.start: m for m in r.req.mentions}
+    wheres = world.constraints.place_predicates()
+
+    def ties(e: str) -> set[str]:
+        return {a for f in kg.facts_of(e) for a in f.args if a != e}
+
+    def describes(m: Mention, thing: str, place: str) -> bool:
+        head = heads.get(m.describes) if m.describes is not None else None
+        other = head.resolved if head is not None else None
+        if not other or other in (thing, place) or other not in ties(thing) \
+                or not {w.lower() for w in said[head.end:m.start]} & WHERE_IT_IS:
+            return False
+        near = ties(other)
+        return place in near or bool(near & ties(place))
+    out: set[Fact] = set()
+    went: set[str] | None = None
+    for f in {f for c in r.done for f in c.stated.add}:
+        if len(f.args) != 2 or f.predicate not in wheres:
+            continue
+        thing = world.constraints.thing_of(f)
+        went = goers(rep) | people_of(world, kg) if went is None else went
+        if thing in went:
+            continue
+        place = next((a for a in f.args if a != thing), '')
+        named = [m for m in r.req.mentions if m.resolved == place]
+        if named and all(describes(m, thing, place) for m in named):
+            out.add(f)
+    return out
 
 
 def moved_unsaid(rep: Report) -> list[Fact]:
