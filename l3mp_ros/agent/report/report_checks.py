@@ -268,13 +268,14 @@ class OtherWords:
 def denied_last(r: Reading, readings: list[Candidate]) -> list[Candidate]:
     """Return ``readings`` with the groups that offer only what the read-back denied last.
 
-    The first reading stays first (it is the answer). After it, the readings go by group
-    (the options about one thing left out, :attr:`~..core.asking.Candidate.about`, stay
-    together; any other reading is a group alone); a group each of whose readings states
-    nothing but facts the read-back denied and adds nothing the answer did not state, or
-    repeats a reading before it ("the equipment room is no longer lit", denied twice, with
-    the centrifuge "still out of order"), comes after the groups that keep something the
-    model read in the report or offer something new: the speaker answers few questions.
+    The readings go by group (the options about one thing left out,
+    :attr:`~..core.asking.Candidate.about`, stay together; any other reading is a group
+    alone), and the first group stays first (it is the answer, made whole). A group each
+    of whose readings states nothing but facts the read-back denied and adds nothing the
+    answer did not state, or repeats a reading before it ("the equipment room is no longer
+    lit", denied twice, with the centrifuge "still out of order"), comes after the groups
+    that keep something the model read in the report or offer something new: the speaker
+    answers few questions.
     """
     stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
 
@@ -282,21 +283,23 @@ def denied_last(r: Reading, readings: list[Candidate]) -> list[Candidate]:
         said = (c.update.add | c.update.remove) & stated
         return bool(said) and said <= r.unsure and c.update.add <= stated
     groups: list[list[Candidate]] = []
-    for c in readings[1:]:
+    for c in readings:
         if groups and c.about and (c.about, c.source) == (groups[-1][0].about,
                                                           groups[-1][0].source):
             groups[-1].append(c)
         else:
             groups.append([c])
-    seen = {readings[0].update} if readings else set()
-    kept: list[Candidate] = []
+    if not groups:
+        return []
+    seen = {c.update for c in groups[0]}
+    kept: list[Candidate] = list(groups[0])
     last: list[Candidate] = []
-    for group in groups:
-        moved = any(denied(c) for c in group) and all(denied(c) or c.update in seen
-                                                        for c in group)
+    for group in groups[1:]:
+        moved = any(denied(c) for c in group) and all(
+            denied(c) or c.update in seen for c in group)
         (last if moved else kept).extend(group)
         seen |= {c.update for c in group}
-    return readings[:1] + kept + last
+    return kept + last
 
 
 class AskBack:
