@@ -208,6 +208,11 @@ class Reading:
         """Return every fact the accepted parts added or removed."""
         return frozenset(f for c in self.done for f in c.update.add | c.update.remove)
 
+    def stated(self) -> Update:
+        """Return what the accepted parts' answers stated, before the rules completed it."""
+        return Update.of({f for c in self.done for f in c.stated.remove},
+                         {f for c in self.done for f in c.stated.add})
+
     def compose(self, out: UpdateOutcome) -> None:
         """Set the outcome: the parts' net change and its notes, or why there is none."""
         out.errors = list(self.errors)
@@ -225,8 +230,9 @@ class Reading:
             return
         net = self.req.kg.diff_to(self.work)
         odds = read_odds(out.trace.history)
-        stated = {f for c in self.done for f in c.stated.add | c.stated.remove}
-        out.confidence = confidence(stated, set(), odds, self.how) if odds else None
+        stated = self.stated()
+        out.confidence = confidence(stated.add | stated.remove, set(), odds, self.how) \
+            if odds else None
         self._slot_odds(out)
         named = {a for f in net.add | net.remove for a in f.args}
         out.unaccounted = sorted({m.resolved for m in self.req.mentions

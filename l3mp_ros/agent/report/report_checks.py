@@ -51,7 +51,9 @@ from .settings import UpdateSettings
 from .smaller import said_of_all, smaller_readings
 from .subjects import PutBy, going, put_by
 from .whole import (
+    PLACING,
     changeable_of,
+    joined_to,
     left_out,
     nearby,
     offered,
@@ -192,8 +194,9 @@ class ActorCheck:
                 break
         else:
             return None
-        sure = confidence({f for c in rep.r.done for f in c.stated.add | c.stated.remove},
-                          set(), read_odds(rep.out.trace.history), rep.settings.reading_confidence)
+        said = rep.r.stated()
+        sure = confidence(said.add | said.remove, set(), read_odds(rep.out.trace.history),
+                          rep.settings.reading_confidence)
         readings = [Candidate(done, sure, f'{got.actor} where {c.thing_of(got.put)} was put'),
                     Candidate(rep.update, sure, 'answer')]
         if rep.settings.ask_left_out:  # the actor kept where they were may leave out
@@ -277,7 +280,8 @@ def denied_last(r: Reading, readings: list[Candidate]) -> list[Candidate]:
     that keep something the model read in the report or offer something new: the speaker
     answers few questions.
     """
-    stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
+    said_all = r.stated()
+    stated = said_all.add | said_all.remove
 
     def denied(c: Candidate) -> bool:
         said = (c.update.add | c.update.remove) & stated
@@ -390,7 +394,8 @@ class AskBack:
         """
         r, world = rep.r, rep.world
         odds, how = read_odds(rep.out.trace.history), rep.settings.reading_confidence
-        stated = {f for c in r.done for f in c.stated.add | c.stated.remove}
+        said_all = r.stated()
+        stated = said_all.add | said_all.remove
         readings = [Candidate(rep.update, confidence(stated, set(), odds, how), 'answer')]
         # "Dai is no longer on duty", denied, and no word of the report speaks of duty:
         # the answer without it comes first, the answer as it was after the others. Only
@@ -594,7 +599,7 @@ def unsupported(rep: Report) -> list[tuple[Fact, str]]:
 
 #: words that put a place after a thing to say where that thing is ("the red tote on the
 #: packing table", "the trolley by the front desk")
-WHERE_IT_IS = frozenset('on in inside at by'.split())
+WHERE_IT_IS = PLACING | {'by'}
 
 
 def described_places(rep: Report) -> set[Fact]:
@@ -617,20 +622,19 @@ def described_places(rep: Report) -> set[Fact]:
     heads = {m.start: m for m in r.req.mentions}
     wheres = world.constraints.place_predicates()
 
-    def ties(e: str) -> set[str]:
-        return {a for f in kg.facts_of(e) for a in f.args if a != e}
+    before = Update.of([], [])
 
     def describes(m: Mention, thing: str, place: str) -> bool:
         head = heads.get(m.describes) if m.describes is not None else None
         other = head.resolved if head is not None else None
-        if not other or other in (thing, place) or other not in ties(thing) \
+        if not other or other in (thing, place) or other not in joined_to(kg, thing, before) \
                 or not {w.lower() for w in said[head.end:m.start]} & WHERE_IT_IS:
             return False
-        near = ties(other)
-        return place in near or bool(near & ties(place))
+        near = joined_to(kg, other, before)
+        return place in near or bool(near & joined_to(kg, place, before))
     out: set[Fact] = set()
     went: set[str] | None = None
-    for f in {f for c in r.done for f in c.stated.add}:
+    for f in r.stated().add:
         if len(f.args) != 2 or f.predicate not in wheres:
             continue
         thing = world.constraints.thing_of(f)
@@ -685,8 +689,7 @@ def moved_unsaid(rep: Report) -> list[Fact]:
 
 def unsaid_of(rep: Report) -> list[tuple[Fact, str]]:
     """Return the stated facts whose predicate the report does not say (:func:`unsaid`)."""
-    stated = Update.of({f for c in rep.r.done for f in c.stated.remove},
-                       {f for c in rep.r.done for f in c.stated.add})
+    stated = rep.r.stated()
     return unsaid(rep.world.domain, rep.r.req.kg, rep.r.req.text, stated)
 
 

@@ -333,13 +333,15 @@ def describes(r: Reading, m: Mention, update: Update) -> bool:
             or not {w.lower() for w in words(r.req.text)[head.end:m.start]} & PLACING:
         return True  # "for Anna", "of the shelf": said of it, not where it is
     kg = r.req.kg
+    near = joined_to(kg, m.resolved, update)  # "Ben at the tills": both on the shop floor
+    return other in near or bool(near & joined_to(kg, other, update))
 
-    def ties(e: str) -> set[str]:  # what a fact joins to ``e``, before or after the update
-        facts = {f for f in kg.facts_of(e) if f not in update.remove} | {
-            f for f in update.add if e in f.args}
-        return {a for f in facts for a in f.args if a != e}
-    near = ties(m.resolved)  # "Ben at the tills": Ben and the till cradle share the floor
-    return other in near or bool(near & ties(other))
+
+def joined_to(kg: KnowledgeGraph, entity: str, update: Update) -> set[str]:
+    """Return what a fact joins to ``entity``, before the report or after ``update``."""
+    facts = {f for f in kg.facts_of(entity) if f not in update.remove} | {
+        f for f in update.add if entity in f.args}
+    return {a for f in facts for a in f.args if a != entity}
 
 
 #: words before a thing that something left ("out of the make-up chair", "off the rack")
