@@ -742,3 +742,58 @@ def test_the_states_offered_first_are_the_likeliest_not_the_first_by_name(tmp_pa
     assert not world.verifier.check(kg, up)
     tent = offered('khan_tent', up)
     assert ('pitched', False) in tent, tent
+
+
+def _farm_reading(tmp_path, text):
+    """Return the hill farm's world and a reading of ``text`` (a development set's domain:
+    its dog Meg is an animal no action moves, so only a report moves her)."""
+    from .agent_fixtures import dev_world
+    world = dev_world(tmp_path, 'hillfarm')
+    return world, _reading(world, text)
+
+
+GARETH_OUT = Update.of([Fact('occupied_by', ('lambing_shed', 'gareth_morgan'))],
+                       [Fact('occupied_by', ('machinery_yard', 'gareth_morgan'))])
+MEG_OUT = Fact('loose_in', ('meg', 'machinery_yard'))
+
+
+def test_a_thing_called_by_its_name_is_offered_where_the_report_takes_it(tmp_path):
+    """ "I've brought Meg ... out to the machinery yard": Meg is a sheepdog, no person, and
+    no action moves her (``loose_in`` changes by reports alone). Only people were offered
+    such places, so a reading of Gareth's move alone was whole and a "yes" wrote half the
+    report. A thing the report calls by its own name goes on its own too."""
+    from l3mp_ros.agent.report.whole import called_by_name, whole_readings
+    world, r = _farm_reading(tmp_path, "Gareth here, I've brought Meg out to the machinery "
+                                       "yard with me.")
+    assert called_by_name(r) == {'meg'}
+    assert Fact('loose_in', ('meg', 'kitchen')) in world.kg
+    out = whole_readings(world, r, [Candidate(GARETH_OUT, 0.5, 'answer')])
+    assert {c.about for c in out} == {'meg'}, out
+    assert any(MEG_OUT in c.update.add for c in out)
+    # without being called by name (a lower-case "the dog"), nothing new is offered
+    world, r = _farm_reading(tmp_path / 'b', "Gareth here, I've brought the dog out to the "
+                                             "machinery yard with me.")
+    assert called_by_name(r) == frozenset()
+    out = whole_readings(world, r, [Candidate(GARETH_OUT, 0.5, 'answer')])
+    assert not any(MEG_OUT in c.update.add for c in out)
+
+
+def test_a_thing_called_by_its_name_is_asked_next_and_what_is_kept_is_said(tmp_path):
+    """The first question asks about the torch; Meg is asked next on the option chosen,
+    not kept in the kitchen unsaid (a person would say yes to the torch's words while the
+    option held Meg where she was: the robot would keep what nobody heard). What an option
+    keeps as it was is said in its words."""
+    from l3mp_ros.agent.report.whole import whole_readings
+    world, r = _farm_reading(tmp_path, "Gareth here, I've brought the big torch and Meg out "
+                                       "to the machinery yard with me.")
+    out = whole_readings(world, r, [Candidate(GARETH_OUT, 0.5, 'answer')])
+    assert out and {c.about for c in out} == {'big_torch'}, out
+    for c in out:
+        assert c.follow and {f.about for f in c.follow} == {'meg'}, c
+        assert not any('meg' in f.args for f in c.kept.add | c.kept.remove), c.kept
+        assert any(MEG_OUT in f.update.add for f in c.follow)
+        for f in c.follow:  # what a following option keeps of the torch is in its words
+            kept = {x for x in f.kept.add if 'big_torch' in x.args}
+            assert all('still' in f.words for _ in kept), f
+    still = next(c for c in out if Fact('supports', ('boot_bench', 'big_torch')) in c.kept.add)
+    assert 'The boot bench still supports the big torch.' in still.words, still.words

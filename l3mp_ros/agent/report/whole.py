@@ -463,12 +463,19 @@ def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
     world, kg = r.req.world, r.req.kg
     got = possible(world, kg, update, entity, near, states_for(states, entity),
                    in_last(r, entity), entity in left, in_placing(r, entity), r.req.text,
-                   states_only(r, update, entity), entity in in_a_state(r, update))
+                   states_only(r, update, entity), entity in in_a_state(r, update),
+                   called_by_name(r))
     if got is None and entity in left:
         taken = unnamed_from(r)
         if entity in taken:
             got = lying_on(world, kg, update, entity, near, taken[entity], r.req.text)
     return got
+
+
+def called_by_name(r: Reading) -> frozenset[str]:
+    """Return the things the report calls by their own names, capitalised ("brought Meg")."""
+    return frozenset(m.resolved for m in r.req.mentions if m.resolved and m.surface[:1].isupper()
+                     and '_'.join(m.surface.lower().split()) == m.resolved)
 
 
 def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
@@ -627,7 +634,7 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
              near: Sequence[str], states: bool | frozenset[str] = False,
              last: bool = True, left: bool = False, placing: bool = False,
              text: str | None = None, named: bool | None = None,
-             reported: bool = False) -> Possible | None:
+             reported: bool = False, called: frozenset[str] = frozenset()) -> Possible | None:
     """Return what ``update`` could say of ``entity`` that it does not, or None.
 
     ``near``: the things the report names, in the order said (the facts' other slots
@@ -688,7 +695,8 @@ def possible(world: WorldModel, kg: KnowledgeGraph, update: Update, entity: str,
                 # a state of the thing, or a tie to what left it, that may end
                 gone = f in after and (p.arity == 1 or left)
                 if pred not in fluent and not (p.arity == 1 and reported) and (
-                        kg.entities.get(world.constraints.thing_of(f)) not in people
+                        (kg.entities.get(world.constraints.thing_of(f)) not in people
+                         and world.constraints.thing_of(f) not in called)
                         or (not (last or placing) and not gone) or not set(args) <= said):
                     continue  # only people move where no action moves things (a bench)
                 if p.arity == 1 and not gone and not fits(world, pred, kind,
@@ -904,32 +912,57 @@ def _followed(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
     """Return ``option`` with what it still leaves out kept as it was, or asked next.
 
     Asked next (with ``chain``): the first thing a clause says is in a state
-    (:func:`in_a_state`); a place or a thing offered beside it is no new question (the
-    options about the red pen already say whether it is on the table). What is asked next
-    is not said "still" as it was in ``option``, and a following option keeps nothing as
-    it was that it changes: a speaker would refuse every option.
+    (:func:`in_a_state`), else the first thing called by its name that is not a person
+    ("I've brought Meg and the big torch out here": a dog goes on its own, and kept where
+    it was it would make every option false); a place or a thing offered beside it is no
+    new question (the options about the red pen already say whether it is on the table).
+    What is asked next is not said "still" as it was in ``option``, and a following option
+    keeps nothing as it was that it changes: a speaker would refuse every option. What an
+    option keeps as it was is said in its words (:func:`_saying_kept`).
     """
     if not others:
         return option
     stative = set(in_a_state(r, option.update)) if chain else set()
     nxt = next((p for p in others if p.entity in stative), None)
+    if nxt is None and chain:
+        people = phrasing.proper
+        called = {e for e in called_by_name(r) if r.req.kg.entities.get(e) not in people}
+        nxt = next((p for p in others if p.entity in called), None)
     rest = [p for p in others if p is not nxt]
     kept = _kept(rest)
     option = replace(option, kept=Update.of(kept.remove | option.kept.remove,
                                             kept.add | option.kept.add))
     if nxt is None:
-        return option
+        return _saying_kept(option, kept, phrasing)
     # what is asked next is not kept as it was ("Anna is still in her bedroom" beside the
     # mug, then "And Anna: ..."), nor is what a following option changes
     option = replace(option, kept=Update.of(
         {f for f in option.kept.remove if nxt.entity not in f.args},
         {f for f in option.kept.add if nxt.entity not in f.args}))
+    option = _saying_kept(option, Update.of({f for f in kept.remove if nxt.entity not in f.args},
+                                            {f for f in kept.add if nxt.entity not in f.args}),
+                          phrasing)
     base = Candidate(option.update, option.confidence, option.source)
     follow = _options(world, r, readings, n, base, nxt, rest, phrasing, near, left,
                       chain=False)
     return replace(option, follow=tuple(replace(c, kept=Update.of(
         (c.kept.remove | option.kept.remove) - c.update.add,
         (c.kept.add | option.kept.add) - c.update.remove)) for c in follow))
+
+
+def _saying_kept(option: Candidate, kept: Update, phrasing: Phrasing) -> Candidate:
+    """Return ``option`` whose words also say what it keeps of other things as it was.
+
+    The speaker judges an option by all it states (:meth:`.Candidate.option`): a thing kept
+    as it was ("Meg is still in the kitchen") is said, or a person would say yes to the
+    words and the robot would hold what they never heard.
+    """
+    said = [*(phrasing.say(f, Form.STILL) for f in sorted(kept.add)),
+            *(phrasing.say(f, Form.NOT) for f in sorted(kept.remove))]
+    said = [s for s in dict.fromkeys(said) if s not in option.words]
+    if not said or not option.words:
+        return option
+    return replace(option, words=' '.join([option.words, *said]))
 
 
 def dropped_things(r: Reading, answer: Update, update: Update) -> list[str]:
