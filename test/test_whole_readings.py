@@ -797,3 +797,31 @@ def test_a_thing_called_by_its_name_is_asked_next_and_what_is_kept_is_said(tmp_p
             assert all('still' in f.words for _ in kept), f
     still = next(c for c in out if Fact('supports', ('boot_bench', 'big_torch')) in c.kept.add)
     assert 'The boot bench still supports the big torch.' in still.words, still.words
+
+
+@pytest.mark.parametrize('text, shared', [
+    # a subject of two things joined by "and": what the clause says of one it says of both
+    ('Lily and Ben Fisher have both signed in.', True),
+    ('Lily and Ben Fisher are signed in now.', True),
+    # the two named elsewhere than as the clause's subject, or not side by side
+    ('Janet saw Lily and Ben Fisher in the foyer; Lily has signed in.', False),
+    ('Lily has signed in and Ben Fisher has gone home.', False),
+])
+def test_a_state_said_of_a_subject_of_two_things_is_said_of_both(tmp_path, text, shared):
+    """ "Lily and Ben Fisher have both signed in" read as Lily signed in (and Ben's fees
+    paid) was whole: Ben was named. The state the reading gives one of a subject joined by
+    "and" is said of the other too, so the reading leaves it out and Ben is asked about."""
+    from l3mp_ros.agent.report.whole import left_out, shared_states, whole_readings
+
+    from .agent_fixtures import dev_world
+    world = dev_world(tmp_path, 'musicschool')
+    r = _reading(world, text)
+    lily_in = Update.of([], [Fact('checkedIn', ('lily_fisher',)), Fact('paid', ('ben_fisher',))])
+    assert not world.verifier.check(world.kg, lily_in)
+    assert ('ben_fisher' in shared_states(r, lily_in)) is shared, shared_states(r, lily_in)
+    assert ('ben_fisher' in left_out(r, lily_in)) is shared
+    out = whole_readings(world, r, [Candidate(lily_in, 0.5, 'answer')])
+    ben_in = Fact('checkedIn', ('ben_fisher',))
+    assert any(ben_in in c.update.add for c in out) is shared, out
+    both = Update.of([], [*lily_in.add, ben_in])
+    assert shared_states(r, both) == {}  # a reading that says it of both leaves none out

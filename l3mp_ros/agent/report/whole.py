@@ -507,6 +507,47 @@ def said_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
             t = kg.entities.get(e)
             if t is not None and domain.accepts(pred, 0, t):
                 out.setdefault(e, set()).add(pred)
+    for e, preds in shared_states(r, update).items():
+        out.setdefault(e, set()).update(preds)
+    return {e: frozenset(ps) for e, ps in out.items()}
+
+
+#: words that open what a subject of two things joined by "and" does or is ("Lily and
+#: Ben have both signed in", "the van and the trailer are back")
+SUBJECT_NEXT = frozenset('both all each are were have had has is was'.split())
+
+
+def shared_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
+    """Return, per thing of a subject joined by "and", the states ``update`` gives the other.
+
+    "Lily and Ben Fisher have both signed in" read as Lily signed in (and Ben's fees paid):
+    what the clause says of its subject it says of both, so a one-place state the update
+    gives one of them and not the other, that the other's type takes, is said of it too.
+    Only for two things named side by side with "and" alone between them, the clause's
+    verb right after ("both", "are", "have", ...).
+    """
+    domain, kg = r.req.world.domain, r.req.kg
+    said = words(r.req.text)
+    named = sorted((m for m in r.req.mentions if m.resolved and m.describes is None),
+                   key=lambda m: m.start)
+    states: dict[str, set[tuple[str, bool]]] = {}  # (predicate, added)
+    for added, facts in ((True, update.add), (False, update.remove)):
+        for f in facts:
+            if len(f.args) == 1:
+                states.setdefault(f.args[0], set()).add((f.predicate, added))
+    out: dict[str, set[str]] = {}
+    for a, b in zip(named, named[1:], strict=False):
+        if a.resolved == b.resolved or said[a.end:b.start] != ['and'] \
+                or b.end >= len(said) or said[b.end] not in SUBJECT_NEXT:
+            continue
+        for one, other in ((a.resolved, b.resolved), (b.resolved, a.resolved)):
+            t = kg.entities.get(other)
+            told = {pred for pred, _ in states.get(other, set())}
+            for pred, added in states.get(one, set()):
+                if pred in told or t is None or not domain.accepts(pred, 0, t) \
+                        or (Fact(pred, (other,)) in kg) is added:
+                    continue  # said of it too, or already so
+                out.setdefault(other, set()).add(pred)
     return {e: frozenset(ps) for e, ps in out.items()}
 
 
@@ -929,7 +970,9 @@ def _followed(world: WorldModel, r: Reading, readings: list[Candidate], n: int,
         called = {e for e in called_by_name(r) if r.req.kg.entities.get(e) not in people}
         nxt = next((p for p in others if p.entity in called), None)
     rest = [p for p in others if p is not nxt]
+    changed = option.update.add | option.update.remove  # said by the change itself
     kept = _kept(rest)
+    kept = Update.of(kept.remove - changed, kept.add - changed)
     option = replace(option, kept=Update.of(kept.remove | option.kept.remove,
                                             kept.add | option.kept.add))
     if nxt is None:
