@@ -67,13 +67,18 @@ def _bare(surface: str) -> str:
     return CLITIC_RE.sub('', surface) or surface
 
 
-def surfaces(mentions: list[Mention], owners: Collection[str] = ()) -> dict[str, str]:
+def surfaces(mentions: list[Mention], owners: Collection[str] = (),
+             names: Collection[str] = ()) -> dict[str, str]:
     """Return how the utterance wrote each entity it settled on: "the goggles", "Rosa".
 
     A name written as two mentions side by side is said whole ("Professor Okafor": the
     type, then the name). A thing written with the name of one of ``owners`` last ("the
     DNA tube Mia left") is said as owned ("Mia's DNA tube"). A name written with a clitic
     ("Tom's gone out", "the radio's died") is said without it: "Tom", "the radio".
+    ``names``: entities said by their names (people, usually, :func:`~l3mp_ros.world.
+    phrasing.name_types`): "Ben" for ``ben_fisher``, never "the Ben", and capitalised
+    where the utterance was not ("cai here" → "Cai"). Otherwise a one-word entity written
+    capitalised is a name.
     """
     out: dict[str, str] = {}
     for k, m in enumerate(mentions):
@@ -91,8 +96,11 @@ def surfaces(mentions: list[Mention], owners: Collection[str] = ()) -> dict[str,
         if len(said) > 1 and "'" not in surface and said[-1].istitle() \
                 and said[-1].lower() in owners and said[-1].lower() != n:
             surface = f"{said[-1]}'s {' '.join(said[:-1])}"
-        proper = '_' not in n and surface[:1].isupper()  # a name: "Rosa"
         owned = "'" in surface  # "Theo's yeast plate"
+        if n in names and not owned:
+            out[n] = surface[:1].upper() + surface[1:]  # "Ben", "Mrs Okoye"
+            continue
+        proper = '_' not in n and surface[:1].isupper()  # a name: "Rosa"
         out[n] = surface if proper or owned else f'the {surface}'
     return out
 

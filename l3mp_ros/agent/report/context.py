@@ -28,6 +28,7 @@ from ...retrieval.mention_lists import candidates, surfaces
 from ...text import name_words, words
 from ...world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
 from ...world.model import WorldModel
+from ...world.phrasing import name_types
 from ..core.grounding import Grounding, fact_item, literal
 from .settings import UpdateSettings
 
@@ -398,4 +399,6 @@ def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGra
     about = candidates(mentions)
     grounding = update_grounding(world, settings, kg, retrieval, about, tokenize, text)
     mentioned = set(about or retrieval.mentioned)
-    return ReportContext(grounding, mentioned, surfaces(mentions, kg.entities), mentions)
+    kinds = name_types(world.domain, kg)
+    names = {e for e, t in kg.entities.items() if t in kinds}
+    return ReportContext(grounding, mentioned, surfaces(mentions, kg.entities, names), mentions)
