@@ -11,7 +11,7 @@ from pathlib import Path
 from l3mp_ros.llm.client import LLMClient, LLMConfig
 from l3mp_ros.world.constraints import Constraints
 from l3mp_ros.world.domain import DomainSchema
-from l3mp_ros.world.kg import KnowledgeGraph
+from l3mp_ros.world.kg import KnowledgeGraph, Update
 from l3mp_ros.world.model import WorldModel
 from l3mp_ros.world.store import Store
 
@@ -31,10 +31,14 @@ def household_world(tmp_path: Path, without: tuple[list[str], ...] = ()) -> Worl
     return WorldModel(DomainSchema.load(DOMAIN), Constraints.load(CONSTRAINTS), store=store)
 
 
-def dev_world(tmp_path: Path, name: str) -> WorldModel:
-    """Return the world of a development set (``benchmarks/data/dev/NAME``, its start)."""
+def dev_world(tmp_path: Path, name: str, before: int = 1) -> WorldModel:
+    """Return the world of a development set (``benchmarks/data/dev/NAME``) just before its
+    report ``before`` (1-based): its start with the gold changes of the reports before it
+    applied, as the benchmark runs it."""
     where = Path(__file__).resolve().parents[1] / 'benchmarks/data/dev' / name
     kg = KnowledgeGraph.from_json(json.loads((where / 'state.json').read_text()))
+    for rep in json.loads((where / 'nl_updates.json').read_text())[:before - 1]:
+        kg.apply(Update.from_json({'remove': rep['remove'], 'add': rep['add']}))
     store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(where / 'domain.pddl'),
                          constraints_path=str(where / 'domain.constraints.yaml'))
     return WorldModel(DomainSchema.load(where / 'domain.pddl'),

@@ -827,29 +827,6 @@ def test_a_state_said_of_a_subject_of_two_things_is_said_of_both(tmp_path, text,
     assert shared_states(r, both) == {}  # a reading that says it of both leaves none out
 
 
-def _dev_world_at(tmp_path, name, i):
-    """Return a development set's world just before its report ``i`` (1-based): its start
-    state with the gold changes of the reports before applied, as the benchmark runs it."""
-    import json
-    from pathlib import Path
-
-    from l3mp_ros.world.constraints import Constraints
-    from l3mp_ros.world.domain import DomainSchema
-    from l3mp_ros.world.kg import KnowledgeGraph
-    from l3mp_ros.world.model import WorldModel
-    from l3mp_ros.world.store import Store
-    where = Path(__file__).resolve().parents[1] / 'benchmarks/data/dev' / name
-    kg = KnowledgeGraph.from_json(json.loads((where / 'state.json').read_text()))
-    reports = json.loads((where / 'nl_updates.json').read_text())
-    for rep in reports[:i - 1]:
-        kg.apply(Update.from_json({'remove': rep['remove'], 'add': rep['add']}))
-    store = Store.create(tmp_path / 'kg.db', kg, domain_path=str(where / 'domain.pddl'),
-                         constraints_path=str(where / 'domain.constraints.yaml'))
-    world = WorldModel(DomainSchema.load(where / 'domain.pddl'),
-                       Constraints.load(where / 'domain.constraints.yaml'), store=store)
-    return world, reports[i - 1]['text']
-
-
 def test_what_is_asked_next_is_not_kept_as_it_was(tmp_path):
     """Hill farm 17: "... left it [bottle A] on the bench to dry. Picked up the lamb milk
     powder from the bench ..., and Gareth's phone was buzzing away on there so I've grabbed
@@ -857,8 +834,15 @@ def test_what_is_asked_next_is_not_kept_as_it_was(tmp_path):
     bench beside the phone, and kept the phone there as it was; the phone, asked next, was
     then refused in every following option. No option keeps as it was the thing asked
     next, and none keeps a fact its own change ends."""
+    import json
+    from pathlib import Path
+
     from l3mp_ros.agent.report.whole import whole_readings
-    world, text = _dev_world_at(tmp_path, 'hillfarm', 17)
+
+    from .agent_fixtures import dev_world
+    world = dev_world(tmp_path, 'hillfarm', before=17)
+    text = json.loads((Path(__file__).resolve().parents[1] / 'benchmarks/data/dev/hillfarm'
+                       / 'nl_updates.json').read_text())[16]['text']
     phone = Fact('supports', ('boot_bench', 'gareth_phone'))
     assert phone in world.kg
     powder = Update.of([Fact('supports', ('boot_bench', 'milk_powder'))],

@@ -28,7 +28,7 @@ from ...retrieval.mention_lists import candidates, surfaces
 from ...text import name_words, words
 from ...world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
 from ...world.model import WorldModel
-from ...world.phrasing import name_types
+from ..core.destinations import proper_things
 from ..core.grounding import Grounding, fact_item, literal
 from .settings import UpdateSettings
 
@@ -399,6 +399,5 @@ def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGra
     about = candidates(mentions)
     grounding = update_grounding(world, settings, kg, retrieval, about, tokenize, text)
     mentioned = set(about or retrieval.mentioned)
-    kinds = name_types(world.domain, kg)
-    names = {e for e, t in kg.entities.items() if t in kinds}
-    return ReportContext(grounding, mentioned, surfaces(mentions, kg.entities, names), mentions)
+    return ReportContext(grounding, mentioned,
+                         surfaces(mentions, kg.entities, proper_things(world, kg)), mentions)

@@ -35,9 +35,9 @@ from ...text import STOPWORDS, name_words, stem, words
 from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph
 from ...world.model import WorldModel
-from ...world.phrasing import name_types
 from ..core.attempts import Attempts, Chat, Judged, Messages, Trace, Verdict
 from ..core.clauses import split_task
+from ..core.destinations import proper_things
 from ..core.examples import system_for
 from ..core.grounding import FULL, WIDEN, grounded_message
 from ..core.request import Request
@@ -177,9 +177,7 @@ class TaskPlanner:
         names: dict[str, str] = {}
         if self.settings.resolve_mentions:
             mentions = req.resolve()
-            kinds = name_types(self.world.domain, req.kg)
-            names = surfaces(mentions, req.kg.entities,
-                             {e for e, t in req.kg.entities.items() if t in kinds})
+            names = surfaces(mentions, req.kg.entities, proper_things(self.world, req.kg))
             types = quantifiable(self.world.domain, req.text)
             about = list(dict.fromkeys([*candidates(mentions), *possessors(
                 req.kg, req.text, kinds=types != frozenset())]))
