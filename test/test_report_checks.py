@@ -11,7 +11,7 @@ import pytest
 
 from l3mp_ros.agent.core.asking import SMALLER, Candidate, Pending
 from l3mp_ros.agent.core.attempts import DoubtReason, Judged, Verdict
-from l3mp_ros.agent.core.rulings import Act, enabled
+from l3mp_ros.agent.core.rulings import Act, Ruling, enabled
 from l3mp_ros.agent.report.other_words import StateChoice
 from l3mp_ros.agent.report.reading import PartAnswer, Report
 from l3mp_ros.agent.report.report_checks import (
@@ -28,6 +28,7 @@ from l3mp_ros.agent.report.report_checks import (
     unspoken_states,
 )
 from l3mp_ros.agent.report.smaller import said_of_all
+from l3mp_ros.agent.report.subjects import amended_parts
 from l3mp_ros.agent.report.update import UpdateOutcome, UpdateSettings
 from l3mp_ros.agent.report.whole import left_out
 from l3mp_ros.world.complete import Completion, complete
@@ -142,6 +143,38 @@ def test_actor_check_rejects_an_actor_left_away_from_what_they_put(world):
     rep = brought(world, ask_actor=False, ask_back=False)
     ruling = ruled(ActorCheck(), rep)
     assert ruling.act is Act.REJECT and ruling.errors == [f'{WHY}; nothing is applied']
+
+
+HANDED = fact('blue_pen', 'in_hand', 'jerry')  # a misreading: Jerry is in his bedroom
+
+
+@covers(ActorCheck)
+def test_actor_check_reads_the_update_as_the_place_check_amended_it(world):
+    """The pen read as handed to Jerry (in the bedroom, where Gary went: nothing to ask),
+    then taken in by the place check on the kitchen table: Gary is left away from it."""
+    rep = report(world, BROUGHT, ('gary', added(WENT)), ('gary', added(HANDED)),
+                 parts=BROUGHT_PARTS, ask_actor=False, ask_back=False)
+    assert ruled(ActorCheck(), rep).act is Act.PASS  # as the model read it
+    kg = rep.r.req.kg
+    rep.take(Ruling(Act.AMEND, complete(kg, rep.update.take_in({PUT}, kg, old={HANDED}),
+                                        world.constraints, world.domain)))
+    assert PUT in rep.update.add and HANDED not in rep.update.add
+    ruling = ruled(ActorCheck(), rep)
+    assert ruling.act is Act.REJECT and ruling.errors == [f'{WHY}; nothing is applied']
+
+
+def test_amended_parts_move_a_taken_in_place_to_the_part_that_placed_the_thing(world):
+    gone = Update.of([HERE], [WENT])
+    handed = Update.of([fact('blue_pen', 'placed_at', 'jerry_shelf')], [HANDED])
+    update = Update.of(gone.remove | handed.remove, {WENT, PUT})
+    assert amended_parts(world, [gone, handed], update) == [
+        gone, Update.of(handed.remove, [PUT])]
+    both = Update.of(gone.remove | handed.remove, gone.add | handed.add)
+    assert amended_parts(world, [gone, handed], both) == [gone, handed]
+    # Gary's going undone by a check (no new place for him): his part keeps what it read
+    undone = Update.of(handed.remove, {PUT})
+    assert amended_parts(world, [gone, handed], undone) == [
+        gone, Update.of(handed.remove, [PUT])]
 
 
 @covers(ActorCheck)

@@ -49,7 +49,7 @@ from .runner_ups import runner_ups
 from .scope import unsaid
 from .settings import UpdateSettings
 from .smaller import said_of_all, smaller_readings
-from .subjects import PutBy, going, put_by
+from .subjects import PutBy, amended_parts, going, put_by
 from .whole import (
     PLACING,
     changeable_of,
@@ -138,7 +138,8 @@ class ActorCheck:
         r, world, kg = rep.r, rep.world, rep.r.req.kg
         after = kg.copy()  # the place check may have taken a place in: the update, not r.work
         after.apply(rep.update)
-        got = put_by(world, after, list(zip(r.actors, (c.update for c in r.done), strict=True)),
+        parts = amended_parts(world, [c.update for c in r.done], rep.update)
+        got = put_by(world, after, list(zip(r.actors, parts, strict=True)),
                      Phrasing(world.domain, kg).proper)
         c = world.constraints
         if got is None or any(len(f.args) == 2 and c.thing_of(f) == got.actor

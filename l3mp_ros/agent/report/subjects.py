@@ -225,6 +225,30 @@ def put_by(world: WorldModel, kg: KnowledgeGraph, done: Sequence[tuple[str | Non
     return None
 
 
+def amended_parts(world: WorldModel, changes: Sequence[Update], update: Update) -> list[Update]:
+    """Return each part's change with the places a check took in instead of the model's.
+
+    A place the update adds that no part added (one a check took in) replaces, in the
+    parts that had placed the same thing, the place they gave it: "loan agreement carried
+    by Marcus", amended to "on the front desk", is put on the desk by the part that had
+    handed it to Marcus. A part's other facts stay as read, the places of those who went on
+    elsewhere included ("popped back in to hang the keys up, then went back out").
+    """
+    c = world.constraints
+    places = c.place_predicates(exactly=False)
+    claimed = frozenset[Fact]().union(*(ch.add for ch in changes))
+    new = {f for f in update.add - claimed if len(f.args) == 2 and f.predicate in places}
+    moved = {c.thing_of(f) for f in new}
+    out = []
+    for ch in changes:
+        gone = {f for f in ch.add - update.add if len(f.args) == 2
+                and f.predicate in places and c.thing_of(f) in moved}
+        things = {c.thing_of(f) for f in gone}
+        out.append(Update.of(ch.remove, (ch.add - gone)
+                             | {f for f in new if c.thing_of(f) in things}))
+    return out
+
+
 def going(world: WorldModel, kg: KnowledgeGraph, text: str, mentions: Sequence[Mention],
           actor: str | None = None) -> GoingSubject | None:
     """Return the subjects of ``text`` when it tells that they went somewhere.
