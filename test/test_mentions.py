@@ -604,3 +604,27 @@ def test_a_report_context_writes_people_by_their_names(tmp_path):
     assert all(not w.startswith('the ') for e, w in ctx.written.items()
                if e in {'ben_fisher', 'tom'}), ctx.written
     assert any(w.startswith('the ') for w in ctx.written.values()), ctx.written
+
+
+def test_a_thing_said_by_its_kind_before_what_is_named_after_it_is_that_thing():
+    """"the rabbit carrier": the carrier named after the rabbit, not the rabbit and a
+    carrier; the rabbit alone, and a thing said by its own name, stay as they were."""
+    kg = KnowledgeGraph('clinic')
+    for name, type_ in [('pepper', 'rabbit'), ('pepper_carrier', 'carrier'),
+                        ('luna_carrier', 'carrier'), ('luna', 'cat'), ('desk', 'desk'),
+                        ('shelf', 'shelf'), ('maggie', 'nurse')]:
+        kg.add_entity(name, type_)
+    for s, p, o in [('pepper', 'in_carrier', 'pepper_carrier'),
+                    ('pepper_carrier', 'rests_on', 'desk'),
+                    ('luna', 'in_carrier', 'luna_carrier')]:
+        kg.add_fact(Fact(p, (s, o)))
+
+    def said(text):
+        return [(m.surface, m.candidates) for m in resolve(kg, text)]
+
+    assert said('Maggie moved the rabbit carrier off the desk onto the shelf.') == [
+        ('Maggie', ['maggie']), ('rabbit carrier', ['pepper_carrier']), ('desk', ['desk']),
+        ('shelf', ['shelf'])]
+    assert said('the cat carrier is empty') == [('cat carrier', ['luna_carrier'])]
+    assert said('Maggie put the rabbit in the carrier.')[1] == ('rabbit', ['pepper'])
+    assert said('the rabbit, carrier and all')[0] == ('rabbit', ['pepper'])

@@ -28,6 +28,7 @@ facts of the graph.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections import Counter
@@ -105,6 +106,7 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
 
     _named_alone(mentions, said, capital, owner, names, people)
     mentions = _parents(mentions, text, tokens, names, people)
+    mentions = _kind_before_own(mentions, text, tokens, said, names, breaks)
     found = {m.start: list(m.candidates) for m in mentions}
     heads = narrow(kg, mentions, said, names, owner, steady, places)
     for m in mentions:
@@ -139,6 +141,36 @@ def _named_alone(mentions: list[Mention], said: list[str], capital: list[bool],
                  and said[m.start] not in TITLES]
         if len(alone) == 1:
             m.candidates = alone
+
+
+def _kind_before_own(mentions: list[Mention], text: str, tokens: list[tuple[int, int, str]],
+                     said: list[str], names: dict[str, list[str]],
+                     breaks: list[bool]) -> list[Mention]:
+    """Join a thing said by its kind to what is named after it, right behind it.
+
+    "moved the rabbit carrier onto the shelf": "rabbit" names ``pepper`` by its type and
+    "carrier" names ``pepper_carrier``, whose name is pepper's followed by its own words:
+    the two words are the carrier of the rabbit, one mention, not the rabbit and a carrier.
+    Not when the first word is the thing's own name ("Pepper carrier" is one run already).
+    """
+    out: list[Mention] = []
+    joined = -1
+    for k, m in enumerate(mentions):
+        if k == joined:
+            continue  # joined into the mention before it
+        nxt = mentions[k + 1] if k + 1 < len(mentions) else None
+        x = m.resolved
+        own = [y for y in nxt.candidates if len(names[y]) > len(names[x])
+               and names[y][:len(names[x])] == names[x]] if nxt and x else []
+        if len(own) != 1 or m.end != nxt.start or breaks[nxt.start] \
+                or m.end - m.start != 1 or nxt.part is not None or said[m.start] in names[x]:
+            out.append(m)
+            continue
+        joined = k + 1
+        out.append(dataclasses.replace(nxt, start=m.start, text=f'{m.text} {nxt.text}',
+                                       candidates=own,
+                                       surface=text[tokens[m.start][0]:tokens[nxt.end - 1][1]]))
+    return out
 
 
 #: a parent said through their child ("her mum", "their dad"), by the titles they go by
