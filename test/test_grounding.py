@@ -320,17 +320,21 @@ OFFICE_PDDL = """(define (domain papers)
   (:requirements :strips :typing :negative-preconditions)
   (:types person room doc - object)
   (:predicates (at ?p - person ?r - room) (joins ?a - room ?b - room)
-               (doc_in ?d - doc ?r - room) (signed ?d - doc) (filed ?d - doc))
+               (doc_in ?d - doc ?r - room) (signed ?d - doc) (filed ?d - doc)
+               (hasShredder ?r - room))
   (:action carry :parameters (?d - doc ?a - room ?b - room)
-    :precondition (and (doc_in ?d ?a) (joins ?a ?b) (not (filed ?d)))
+    :precondition (and (doc_in ?d ?a) (joins ?a ?b) (not (filed ?d))
+                       (not (hasShredder ?b)))
     :effect (and (doc_in ?d ?b) (not (doc_in ?d ?a)))))
 """
 
 
 def test_a_state_no_action_changes_is_offered_a_relation_no_action_changes_is_not():
-    """Only reports sign a form: the robot's one action carries papers. A one-place state
-    no action names is offered (and only flips); one the action reads (a filed paper is
-    not carried) is a fixed feature, not offered; nor is which room joins which."""
+    """Only reports sign or file a form: the robot's one action carries papers. A one-place
+    state no action changes is offered (and only flips), one the action reads too (a filed
+    paper is not carried: ferry port's ``checked_in`` before boarding); what a room has (a
+    shredder, camel case as written) is a fixed feature, not offered; nor is which room
+    joins which."""
     from l3mp_ros.agent.report.context import changing, states, subject_predicates
     domain = DomainSchema.from_text(OFFICE_PDDL)
     kg = KnowledgeGraph()
@@ -340,16 +344,18 @@ def test_a_state_no_action_changes_is_offered_a_relation_no_action_changes_is_no
     kg.add_fact(Fact('signed', ('form',)))
     kg.add_fact(Fact('doc_in', ('form', 'hall')))
     world = WorldModel(domain, Constraints.empty(), kg=kg)
-    assert states(world) == {'signed'}
-    assert changing(world) == {'doc_in', 'signed'}  # not filed, joins, nor at
-    assert 'signed' in subject_predicates(world) and 'filed' not in subject_predicates(world)
+    assert states(world) == {'signed', 'filed'}
+    assert changing(world) == {'doc_in', 'signed', 'filed'}  # not hasshredder, joins, nor at
+    assert {'signed', 'filed'} <= subject_predicates(world)
+    assert 'hasshredder' not in subject_predicates(world)
     about = ['ann', 'hall', 'office', 'form']
     g = UpdateGrounding.build(domain, kg, about, list(kg.facts), subjects=frozenset(about),
                               objects=frozenset(about), changes_only=True,
                               changing=changing(world))
     schema = g.update_schema()
     jsonschema.validate({'facts': [['signed', 'form', 'false']]}, schema)  # it holds: ends
-    for bad in (['signed', 'form', 'true'], ['filed', 'form', 'true'],
+    jsonschema.validate({'facts': [['filed', 'form', 'true']]}, schema)
+    for bad in (['signed', 'form', 'true'], ['hasshredder', 'hall', 'true'],
                 ['joins', 'hall', 'office']):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({'facts': [bad]}, schema)
@@ -399,3 +405,40 @@ def test_examples_of_a_hyphenated_domain_say_its_names_as_words():
     said = ' '.join(ex.utterance for ex in update_examples(
         domain, Constraints.from_dict(HYPHEN_RULES)))
     assert 'hung on hook 1' in said and 'hung-on' not in said, said
+
+
+@pytest.mark.parametrize(('text', 'about'), [
+    ('Kofi locked the office up.', ['door_office']),       # a room is not locked: its door
+    ("The office's been locked.", ['door_office']),        # the state after the thing
+    ('Kofi locked his bike in the yard.', []),              # a bike takes no lock: no door tied
+    ('Kofi is in the office.', []),                          # no state said at the office
+    ('Kofi came out of the office and locked the door.', []),  # said at the door itself
+])
+def test_a_state_said_of_a_thing_that_cannot_take_it_is_about_what_is_tied_to_it(
+        tmp_path, text, about):
+    """"Kofi locked the office up" (workshop 28): ``door_locked`` takes a door, so the
+    answer may state it of the one door joining the office (not of what lies in it)."""
+    from l3mp_ros.agent.core.request import Request
+    from l3mp_ros.agent.report.context import stated_through
+
+    from .agent_fixtures import dev_world
+    world = dev_world(tmp_path, 'workshop', before=28)
+    req = Request.start(world, text)
+    assert stated_through(world, req.kg, text, req.resolve()) == about
+
+
+def test_the_answer_may_lock_the_door_of_the_office_it_was_told_was_locked(tmp_path):
+    from l3mp_ros.agent.core.request import Request
+    from l3mp_ros.agent.report.context import report_context
+    from l3mp_ros.agent.report.settings import UpdateSettings
+    from l3mp_ros.retrieval.base import Retrieval
+
+    from .agent_fixtures import dev_world
+    world = dev_world(tmp_path, 'workshop', before=28)
+    text = 'Kofi locked the office up.'
+    req = Request.start(world, text)
+    req.retrieval = Retrieval(facts=set(req.kg.facts))
+    ctx = report_context(world, UpdateSettings(), req.kg, req.retrieval, req.resolve(),
+                         text=text)
+    jsonschema.validate({'facts': [['door_locked', 'door_office', 'true']]},
+                        ctx.grounding.update_schema())

@@ -25,11 +25,12 @@ from ...llm.handles import Tokenize, TupleHandles, branch_row, shorten_branch, t
 from ...retrieval.base import Retrieval, facts_about
 from ...retrieval.mention import Mention
 from ...retrieval.mention_lists import candidates, surfaces
-from ...text import name_words, words
+from ...text import name_words, same_root, word_root, words
 from ...world.kg import FALSE, TRUE, Fact, KGError, KnowledgeGraph, Update
 from ...world.model import WorldModel
 from ..core.destinations import proper_things
 from ..core.grounding import Grounding, fact_item, literal
+from .scope import state_words
 from .settings import UpdateSettings
 
 
@@ -330,19 +331,31 @@ def changing(world: WorldModel, text: str | None = None) -> frozenset[str]:
 
 
 def states(world: WorldModel) -> frozenset[str]:
-    """Return the one-place predicates no action names: states only reports change.
+    """Return the one-place predicates no action changes: states only reports change.
 
     "Jo signed the checklist", "set three's passed its test": a domain whose robot never
     signs or tests declares ``signed`` for what people say, and a state only flips (the
-    answer can write it only where it does not hold, or end it where it does). A state an
-    action reads (``has_charger`` of a desk, a precondition of charging) is a fixed
-    feature, not offered unless an action or a rule changes it.
+    answer can write it only where it does not hold, or end it where it does). An action
+    may read such a state ("the car is checked in" before it boards, "the alarm is set");
+    what a thing has (``has_charger`` of a desk, a precondition of charging) is a fixed
+    feature, not offered unless a rule changes it.
     """
-    text = re.sub(r';[^\n]*', '', world.domain.text or '')
+    text = world.domain.text
     if not text:
         return frozenset()
+    changed = world.domain.fluent_predicates()
     return frozenset(n for n, p in world.domain.predicates.items() if p.arity == 1
-                     and len(re.findall(rf'\(\s*{re.escape(n)}[\s)]', text, re.I)) == 1)
+                     and n not in changed and not _having(n, text))
+
+
+def _having(predicate: str, text: str) -> bool:
+    """Tell whether a predicate's name says what a thing has ("has_charger", "hasOutlet").
+
+    The reader lower-cases names, so the name is looked up as the domain wrote it.
+    """
+    written = re.search(rf'\(\s*({re.escape(predicate)})[\s)]', text, re.I)
+    name = written.group(1) if written else predicate
+    return re.match(r'(?:has|have)(?:[_\-]|[A-Z])', name) is not None
 
 
 def subject_predicates(world: WorldModel) -> frozenset[str]:
@@ -387,6 +400,56 @@ def update_grounding(world: WorldModel, settings: UpdateSettings, kg: KnowledgeG
                                  tokenize=tokenize if settings.answer_handles else None)
 
 
+#: words between a verb of state and what it is said of ("locked *the* office"), or between
+#: a thing and the state it is in ("the store's *been* locked up")
+_BETWEEN = frozenset('the a an my his her their our its your this that is was been has had '
+                     'have got now all still just'.split())
+
+
+def stated_through(world: WorldModel, kg: KnowledgeGraph, text: str,
+                   mentions: list[Mention]) -> list[str]:
+    """Return what a state said right at a named thing that cannot take it is about.
+
+    "Kofi locked the office up", "the store's been locked": a room is not locked, its
+    door is. For a one-place state whose own last word (:func:`.scope.state_words`) is
+    said right before a named thing (only little words between) or right after it, when
+    the thing's type does not take the state, the one thing tied to it by a fact that
+    does (the door joining the office) is what the words are about; none when several are.
+    """
+    domain = world.domain
+    said = [word_root(w) for w in words(text)]
+    preds = [p for p in sorted(changing(world, text)) if domain.predicates[p].arity == 1
+             and state_words(domain, p)]
+    places = world.constraints.place_predicates(exactly=False)
+    out: list[str] = []
+    for m in mentions:
+        e = m.resolved
+        kind = kg.entities.get(e) if e else None
+        if kind is None:
+            continue
+        own = {word_root(w) for w in name_words(e)}  # "pitch six" says nothing pitched
+        near = [w for w in (_next_word(said, m.start - 1, -1), _next_word(said, m.end, 1))
+                if w is not None and w not in own]
+        for pred in preds:
+            word = state_words(domain, pred)[-1]
+            if domain.accepts(pred, 0, kind) or not any(same_root(word, w) for w in near):
+                continue
+            # tied by what it is (the door joining the room), not by lying in it
+            tied = {a for f in kg.facts_of(e) if f.predicate not in places
+                    for a in f.args if a != e
+                    and (t := kg.entities.get(a)) is not None and domain.accepts(pred, 0, t)}
+            if len(tied) == 1 and not tied & {*(m.resolved for m in mentions), *out}:
+                out.append(tied.pop())
+    return out
+
+
+def _next_word(said: list[str], k: int, step: int) -> str | None:
+    """Return the first word from ``k`` on (going by ``step``) that is not a little word."""
+    while 0 <= k < len(said) and said[k] in _BETWEEN:
+        k += step
+    return said[k] if 0 <= k < len(said) else None
+
+
 def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGraph,
                    retrieval: Retrieval, resolved: list[Mention],
                    tokenize: Tokenize | None = None, text: str | None = None) -> ReportContext:
@@ -397,6 +460,8 @@ def report_context(world: WorldModel, settings: UpdateSettings, kg: KnowledgeGra
     """
     mentions = resolved if settings.resolve_mentions else []
     about = candidates(mentions)
+    if text is not None and about:
+        about += stated_through(world, kg, text, mentions)
     grounding = update_grounding(world, settings, kg, retrieval, about, tokenize, text)
     mentioned = set(about or retrieval.mentioned)
     return ReportContext(grounding, mentioned,
