@@ -315,6 +315,34 @@ def test_going_takes_in_the_one_new_place_the_report_offers(world):
     assert d.q.llm.asked == []  # nothing asked of the model
 
 
+@covers(Going)
+def test_going_to_meet_someone_offers_where_they_are(world):
+    # "went back in to ask Jerry something": no place named; Jerry's room is where Gary went
+    text = 'Gary went back in to ask Jerry something.'
+    d = draft(world, text, [LIT])
+    assert not d.q.worded
+    ruling = ruled(Going(), d)
+    assert ruling.act is Act.AMEND and ruling.value.update == Update.of([HERE, DARK], [WENT, LIT])
+    assert ruling.value.notes[-1].startswith(f'{WENT.text()}: the one new place the report '
+                                             'offers for gary')
+    assert d.q.llm.asked == []
+
+
+@pytest.mark.parametrize('text', [
+    "Gary went back in to take Jerry's book.",  # Jerry as an owner: no one Gary meets
+    'Gary went back in to the others with Jerry.',  # "to the": no verb of purpose
+    'Gary went back in, Jerry said.',  # Jerry named, not after "to" and a verb
+])
+@covers(Going)
+def test_going_offers_no_place_of_someone_not_met(world, text):
+    d = draft(world, text, [LIT], ask_going=True)
+    assert not d.q.worded
+    ruling = ruled(Going(), d)
+    assert ruling.act is Act.REJECT and ruling.errors[0].startswith(
+        'the report says gary went')
+    assert d.q.llm.asked == []  # no place to offer: nothing asked
+
+
 @covers(Verify)
 def test_verify_passes_a_valid_update(world):
     d = draft(world, GOING, [WENT])

@@ -358,14 +358,14 @@ def _owned(text: str, mentions: Sequence[Mention], m: Mention | None) -> Mention
     The longest resolved mention starting right after an owner written with "'s"; the
     owner's start is kept, so what stands before it still leads the place.
     """
-    if m is None or not _possessive(text, m):
+    if m is None or not written_as_owner(text, m):
         return m
     owned = _by_start(mentions).get(m.end)
     return m if owned is None else Mention(m.start, owned.end, owned.text,
                                            list(owned.candidates), surface=owned.surface)
 
 
-def _possessive(text: str, m: Mention) -> bool:
+def written_as_owner(text: str, m: Mention) -> bool:
     """Tell whether mention ``m`` is written as an owner ("Ines's")."""
     tokens = word_tokens(text)
     return 0 < m.end <= len(tokens) and tokens[m.end - 1][2].endswith(("'s", "s'"))
@@ -384,7 +384,7 @@ def _named_at(text: str, said: list[str], by_start: dict[int, Mention], j: int,
     if stop and j not in by_start and said[j:j + 1] and said[j] not in stop:
         j += 1
     m = by_start.get(j)
-    if owner and m is not None and _possessive(text, m) and m.end in by_start:
+    if owner and m is not None and written_as_owner(text, m) and m.end in by_start:
         m = by_start[m.end]
     return m
 
@@ -429,7 +429,7 @@ def settled_gifts(world: WorldModel, kg: KnowledgeGraph, text: str,
             j += 1
         whom = _named_at(text, said, by_start, j + 1) \
             if j < len(said) and said[j] == 'to' else None
-        if whom is None and not _possessive(text, thing):
+        if whom is None and not written_as_owner(text, thing):
             # "gave Ines her cough syrup": whom first, then the thing
             whom, thing = thing, _named_at(text, said, by_start, thing.end)
         if whom is None or thing is None or kg.entities.get(thing.resolved) is None:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ...llm.protocol import LLMError
+from ...retrieval.mention import DETERMINERS
 from ...retrieval.mention_lists import owners_only
 from ...text import same_root, word_root, words
 from ...world.domain import DomainSchema
@@ -21,6 +22,7 @@ from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import Phrasing
 from ..core.attempts import DoubtReason, Verdict
 from ..core.clauses import named_as_source
+from ..core.destinations import written_as_owner
 from ..core.rulings import Act, Ruling
 from .place_questions import agreed_facts, as_said, changeable, place_groups, where_question
 from .reading import NO_CHANGE, RESTATED, Draft, PartQuestion, earlier_going
@@ -402,7 +404,8 @@ class Where:
                 continue
             kg = q.before if self.moved_earlier(subject, group) else q.kg
             phrasing = Phrasing(q.world.domain, kg, legacy=not q.settings.templates)
-            near = [z for z in self.zones(stated, subject, group) if z not in refs]
+            near = [z for z in dict.fromkeys([*self.zones(stated, subject, group),
+                                              *self.sought(subject, group)]) if z not in refs]
             asked = where_question(q.world, kg, phrasing, subject,
                                    as_said(phrasing, subject, q.ctx.written), group,
                                    [*refs, *near])
@@ -464,6 +467,32 @@ class Where:
                     out.append(zone)
         return out
 
+    def sought(self, subject: str, group: tuple[str, ...]) -> list[str]:
+        """Return where those the part goes to meet are, of the subject's kind.
+
+        "Dave's gone back in to ask Tom something": the room Tom is in is where Dave may
+        have gone, though the report names no place. A person named right after "to" and
+        one more word (a verb of purpose, not a determiner: "to the", "to his"), not as an
+        owner ("to take Luna's bowl"), who is somewhere of the kind the subject's place
+        takes.
+        """
+        q = self.q
+        said = [w.lower() for w in words(q.report)]
+        kinds = place_kinds(q.world, group)
+        out: list[str] = []
+        for m in q.ctx.mentions:
+            e = m.resolved
+            if e is None or e == subject or m.start < 2 or said[m.start - 2] != 'to' \
+                    or said[m.start - 1] in DETERMINERS or written_as_owner(q.report, m):
+                continue
+            for f in sorted(q.kg.facts_of(e)):
+                if len(f.args) == 2 and f.predicate in group \
+                        and q.world.constraints.thing_of(f) == e:
+                    zone = zone_of(q.world, q.kg, q.world.constraints.place_of(f), kinds)
+                    if zone is not None and zone not in out:
+                        out.append(zone)
+        return out
+
     def moved_earlier(self, subject: str, group: tuple[str, ...]) -> bool:
         """Tell whether an earlier part of the report changed where ``subject`` is."""
         before, now = self.q.before, self.q.kg
@@ -474,3 +503,4 @@ class Where:
             return {f for f in kg.facts_of(subject) if f.predicate in group
                     and self.q.world.constraints.thing_of(f) == subject}
         return place(before) != place(now)
+
