@@ -33,7 +33,8 @@ from l3mp_ros.retrieval.full import FullRetriever
 from l3mp_ros.retrieval.link import LinkRetriever
 from l3mp_ros.testing import FakeOpenAI
 from l3mp_ros.testing.fake_openai import NO_OPTION
-from l3mp_ros.world.kg import Fact, Update
+from l3mp_ros.world.domain import DomainSchema
+from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
 from l3mp_ros.world.store import Store
 
 from .agent_fixtures import client, household_world, read_back_reply
@@ -255,6 +256,35 @@ def test_a_question_says_what_its_options_share_once(tmp_path):
     assert apart.startswith("Which is right? 1. The red pen is in Jerry's hand. The red pen is "
                             'no longer placed at the living room table. 2. Jerry is in')
     assert table not in kg  # (the options are only said: nothing is written)
+
+
+def test_a_question_says_what_the_report_wrote_as_a_name_as_a_name():
+    """"... with Luna": every question about the report, the first and those after a "no",
+    says Luna and Luna's carrier, not "the luna" of a type shared with bowls."""
+    domain = DomainSchema.from_text("""(define (domain vets)
+      (:requirements :strips :typing)
+      (:types movable person - object animal carrier - movable)
+      (:predicates (in_carrier ?a - animal ?c - carrier) (held_by ?m - movable ?p - person)))""")
+    kg = KnowledgeGraph('vets')
+    for name, t in (('luna', 'animal'), ('luna_carrier', 'carrier'), ('chloe', 'person'),
+                    ('tom', 'person'), ('spare_bowl', 'movable')):
+        kg.add_entity(name, t)
+    kg.add_fact(Fact('in_carrier', ('luna', 'luna_carrier')))
+    out = Update.of([Fact('in_carrier', ('luna', 'luna_carrier'))],
+                    [Fact('held_by', ('luna', 'chloe'))])
+    other = Update.of([Fact('in_carrier', ('luna', 'luna_carrier'))],
+                      [Fact('held_by', ('luna', 'tom'))])
+    text = "Chloe's gone in to see Tom with Luna."
+    p = Pending.first(text, [Candidate(out, 0.5, 'answer'), Candidate(other, 0.4, 'b')], kg,
+                      domain, 60.0)
+    assert p.question == ("Just to check: Luna is held by Chloe. Luna is no longer in Luna's "
+                          'carrier. Is that right?')
+    again = p.next(kg, domain, 60.0)
+    assert again is not None and 'Luna is held by Tom' in again.question
+    assert 'the luna' not in again.question.lower().replace("luna's", '')
+    # without the report's words the type's group decides: not names
+    assert question_text(kg, domain, [Candidate(out, 0.5, 'answer')], True).startswith(
+        'Just to check: The luna is held by Chloe.')
 
 
 def _reply(stdout: str) -> dict:

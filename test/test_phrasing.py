@@ -6,7 +6,7 @@ import pytest
 
 from l3mp_ros.world.domain import DomainSchema
 from l3mp_ros.world.kg import Fact, KnowledgeGraph, Update
-from l3mp_ros.world.phrasing import Phrasing
+from l3mp_ros.world.phrasing import Phrasing, written_names
 
 from .agent_fixtures import household_world
 
@@ -199,3 +199,34 @@ def test_camel_case_spellings_come_from_names_not_comments():
     DomainSchema.from_text(CAMEL)
     assert name_words('enginerunning') == ['engine', 'running']
     assert name_words('red_van') == ['red', 'van']  # snake case as before
+
+
+PETS = """(define (domain vets)
+  (:requirements :strips :typing)
+  (:types movable place - object animal carrier bowl - movable)
+  (:predicates (in_carrier ?a - animal ?c - carrier) (rests_on ?m - movable ?p - place)))"""
+
+
+@pytest.mark.parametrize('text, names', [
+    ("Chloe's gone in to see Tom with Luna. Luna's out of her carrier.", {'luna': 'Luna'}),
+    ("Sarah's back from the yard with Bella, and Luna's fine.", {'bella': 'Bella', 'luna': 'Luna'}),
+    ('Luna is out. Milk is on the desk.', {}),  # a sentence's first word: no proof of a name
+    ('Tom: Milk spilt on the desk, "Luna" says.', {}),  # after a colon or a quote: the same
+    ('the lunar carrier and milky tea', {}),  # a word inside another is not the name
+])
+def test_a_report_that_writes_a_thing_as_a_name_has_it_said_so(text, names):
+    """Animals among bowls and carriers are no group of names ("the luna"); a report that
+    writes "Luna" mid-sentence makes her "Luna", and her carrier "Luna's carrier"."""
+    domain = DomainSchema.from_text(PETS)
+    kg = KnowledgeGraph('vets')
+    for name, t in (('luna', 'animal'), ('bella', 'animal'), ('luna_carrier', 'carrier'),
+                    ('milk', 'movable'), ('desk', 'place')):
+        kg.add_entity(name, t)
+    assert written_names(text, kg) == names
+    said = Phrasing(domain, kg, names=written_names(text, kg))
+    fact = F('(in_carrier luna luna_carrier)')
+    if 'luna' in names:
+        assert said.say(fact) == "Luna is in Luna's carrier."
+    else:
+        assert said.say(fact) == 'The luna is in the luna carrier.'
+    assert said.entity('milk') == 'the milk' and said.entity('desk') == 'the desk'

@@ -125,6 +125,33 @@ def name_types(domain: DomainSchema | None, kg: KnowledgeGraph) -> frozenset[str
     return frozenset(t for t in set(kg.entities.values()) if names_only(t))
 
 
+#: what ends a sentence or opens a speaker's words: a capital after it proves no name
+_OPENS = frozenset('.!?:;"\u201c(')
+
+
+def written_names(text: str, kg: KnowledgeGraph) -> dict[str, str]:
+    """Return the one-word entities ``text`` writes as names, as it writes them.
+
+    "Sarah's back in from the yard with Bella.": ``bella`` is said "Bella", not "the
+    bella", whatever its type's other members are called. A name counts when its word is
+    capitalised somewhere other than at the start of a sentence or of someone's words
+    (so "Milk's out of the fridge." makes no name of ``milk``).
+    """
+    out: dict[str, str] = {}
+    if not text:
+        return out
+    for name in kg.entities:
+        if not name.isalpha():
+            continue
+        word = name[:1].upper() + name[1:].lower()
+        for m in re.finditer(rf'(?<![\w\'\u2019-]){re.escape(word)}(?![\w-])', text):
+            before = text[:m.start()].rstrip()
+            if before and before[-1] not in _OPENS:
+                out[name] = word
+                break
+    return out
+
+
 class Phrasing:
     """Sentences for the facts of one domain (and the names of one KG)."""
 
@@ -170,7 +197,8 @@ class Phrasing:
             return low[0].upper()
         owner = low[0] if len(low) > 1 else None
         if owner is not None and (self.kg.entities.get(owner) in self.proper
-                                  or owner in self._given_names()):
+                                  or owner in self._given_names()
+                                  or self.names.get(owner) == owner.capitalize()):
             # "Ada's armbands" (ada_armbands) whether Ada is ``ada`` or ``ada_okoye``
             return f'{possessive(owner.capitalize())} {" ".join(low[1:])}'
         last = low[-1] if len(low) > 1 else None

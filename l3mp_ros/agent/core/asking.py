@@ -34,7 +34,7 @@ from ...world.complete import Completion, complete
 from ...world.domain import DomainSchema
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
-from ...world.phrasing import Phrasing
+from ...world.phrasing import Phrasing, written_names
 from .clarify import ORDINALS
 
 MAX_QUESTIONS = 3  # questions about one report; then nothing is written
@@ -189,14 +189,15 @@ def option_json(update: Update) -> dict[str, Any]:
 
 
 def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candidate],
-                  first: bool) -> str:
+                  first: bool, text: str = '') -> str:
     """Return the question about ``offered`` readings (one: yes/no; several: which).
 
     Readings made whole about one thing (:mod:`..report.whole`) are asked about that thing:
     "Jerry is now in the kitchen. And the red pen: which is right? 1. ... 2. ... Or none
-    of them?"
+    of them?" Things the report ``text`` writes as names are said so ("Bella", not "the
+    bella": :func:`~...world.phrasing.written_names`).
     """
-    phrasing = Phrasing(domain, kg)
+    phrasing = Phrasing(domain, kg, names=written_names(text, kg))
     about = {c.about for c in offered}
     if len(offered) > 1 and len(about) == 1 and '' not in about \
             and all(c.words for c in offered):
@@ -262,7 +263,7 @@ class Pending:
         if readings and readings[0].about:  # the options about the thing it left out
             offered = group_of(readings, 0)
         return cls(text, readings, offered, 1,
-                   question_text(kg, domain, [readings[k] for k in offered], True),
+                   question_text(kg, domain, [readings[k] for k in offered], True, text),
                    time.time() + timeout)
 
     def next(self, kg: KnowledgeGraph, domain: DomainSchema, timeout: float) -> Pending | None:
@@ -303,7 +304,8 @@ class Pending:
                     if readings[k].base is None:
                         readings[k] = replace(readings[k], base=last.update)
             return Pending(self.text, readings, offered, self.asked + 1,
-                           question_text(kg, domain, [readings[k] for k in offered], False),
+                           question_text(kg, domain, [readings[k] for k in offered], False,
+                                         self.text),
                            time.time() + timeout)
         return None
 
@@ -319,7 +321,7 @@ class Pending:
             return None
         offered = group_of(follow, 0)
         return Pending(self.text, follow, offered, self.asked + 1,
-                       question_text(kg, domain, [follow[j] for j in offered], False),
+                       question_text(kg, domain, [follow[j] for j in offered], False, self.text),
                        time.time() + timeout)
 
     def corrected(self, update: Update, kg: KnowledgeGraph, domain: DomainSchema,
@@ -334,7 +336,8 @@ class Pending:
         readings = [*self.readings, Candidate(update, 0.0, CORRECTION)]
         k = len(readings) - 1
         return Pending(self.text, readings, [k], self.asked + 1,
-                       question_text(kg, domain, [readings[k]], False), time.time() + timeout)
+                       question_text(kg, domain, [readings[k]], False, self.text),
+                       time.time() + timeout)
 
     def options(self) -> list[dict[str, Any]]:
         """Return the contract's options of the current question."""
@@ -355,9 +358,10 @@ class Pending:
                    str(data.get('question') or ''), float(data.get('expires', 0)))
 
 
-def open_question_text(kg: KnowledgeGraph, domain: DomainSchema, things: list[str]) -> str:
+def open_question_text(kg: KnowledgeGraph, domain: DomainSchema, things: list[str],
+                       text: str = '') -> str:
     """Return the question about a report no change was read in: "What changed with Fatima?"."""
-    phrasing = Phrasing(domain, kg)
+    phrasing = Phrasing(domain, kg, names=written_names(text, kg))
     said = [_lower_first(phrasing.entity(t)) for t in things]
     named = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
     return f'I could not tell what changed. What changed with {named}?'

@@ -33,7 +33,7 @@ from ...text import folded
 from ...world.complete import complete
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.model import WorldModel
-from ...world.phrasing import Phrasing
+from ...world.phrasing import Phrasing, written_names
 
 CANCEL = '<cancel>'
 MAX_OPTIONS = 4  # a longer question is not one a person answers; beyond, the first four
@@ -172,7 +172,7 @@ def substituted(kg: KnowledgeGraph, stated: Sequence[Update], old: str, new: str
 
 
 def ambiguity(kg: KnowledgeGraph, mentions: Iterable[Mention], stated: Sequence[Update],
-              world: WorldModel) -> Ambiguity | None:
+              world: WorldModel, text: str = '') -> Ambiguity | None:
     """Return the first mention whose candidates the stated change cannot tell apart.
 
     ``stated``: the change as the model stated it, one update per part of the report.
@@ -192,11 +192,12 @@ def ambiguity(kg: KnowledgeGraph, mentions: Iterable[Mention], stated: Sequence[
             names = [c for c in m.candidates if c == chosen[0] or c in viable][:MAX_OPTIONS]
             if chosen[0] not in names:
                 names[-1] = chosen[0]
-            return Ambiguity(m.surface or m.text, chosen[0], describe(kg, names, world))
+            return Ambiguity(m.surface or m.text, chosen[0], describe(kg, names, world, text))
     return None
 
 
-def describe(kg: KnowledgeGraph, names: Sequence[str], world: WorldModel) -> list[Option]:
+def describe(kg: KnowledgeGraph, names: Sequence[str], world: WorldModel,
+             text: str = '') -> list[Option]:
     """Return the options with a fact that tells them apart, when one does.
 
     The predicates of a functional rule keyed on the thing (where a thing is: on a table,
@@ -216,9 +217,10 @@ def describe(kg: KnowledgeGraph, names: Sequence[str], world: WorldModel) -> lis
             own.append(facts[0])
         else:
             if len({world.constraints.place_of(f) for f in own}) == len(names):
-                said = Phrasing(world.domain, kg)
+                said = Phrasing(world.domain, kg, names=written_names(text, kg))
                 return [Option.said(said, n, f) for n, f in zip(names, own, strict=True)]
-    return [Option.said(Phrasing(world.domain, kg), n) for n in names]
+    return [Option.said(Phrasing(world.domain, kg, names=written_names(text, kg)), n)
+            for n in names]
 
 
 def pick(kg: KnowledgeGraph, options: Sequence[dict[str, str]], text: str) -> str | None:

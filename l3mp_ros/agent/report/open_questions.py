@@ -209,7 +209,8 @@ class OpenQuestions:
             return None
         reading = Candidate(rest, 0.0, f'without {data.get("chosen")}')
         return Pending(str(data.get('text') or ''), [reading], [0], 2,
-                       question_text(kg, self.world.domain, [reading], False),
+                       question_text(kg, self.world.domain, [reading], False,
+                                     str(data.get('text') or '')),
                        time.time() + self.timeout)
 
     def _stray(self, text: str, source: str, began: float) -> UpdateOutcome:

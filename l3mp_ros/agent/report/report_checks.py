@@ -20,7 +20,7 @@ from ...text import STOPWORDS, predicate_roots, same_root, word_root, words
 from ...world.complete import complete, support_removed, taken_with
 from ...world.kg import Fact, Update
 from ...world.model import WorldModel
-from ...world.phrasing import Phrasing
+from ...world.phrasing import Phrasing, written_names
 from ...world.templates import Form
 from ..core import clarify
 from ..core.asking import (
@@ -716,7 +716,7 @@ class Clarify:
         """Ask which thing a guessed mention means."""
         r = rep.r
         stated = [c.stated for c in r.done]
-        doubt = clarify.ambiguity(r.req.kg, r.ctx.mentions, stated, rep.world)
+        doubt = clarify.ambiguity(r.req.kg, r.ctx.mentions, stated, rep.world, r.req.text)
         if doubt is None:
             return Ruling()
         question = doubt.question()
@@ -755,7 +755,7 @@ class Clarify:
         changes = changeable_of(r)  # not "the door still connects to the store"
         held = Update.of((), {f for f in kg.facts if f.args and f.args[0] in them
                               and f.predicate in changes and not f.numeric})
-        phrasing = Phrasing(world.domain, kg)
+        phrasing = Phrasing(world.domain, kg, names=written_names(r.req.text, kg))
         said = ' '.join(phrasing.say(f, Form.STILL) for f in sorted(held.add))
         reading = Candidate(rest, 0.0, f'without {doubt.chosen}', about=doubt.chosen,
                             kept=held, words=said)

@@ -257,7 +257,7 @@ class NLUpdater:
                   if e not in owners and e not in spoken_to][:MAX_OPEN_THINGS]
         if not things:
             return
-        question = open_question_text(r.req.kg, self.world.domain, things)
+        question = open_question_text(r.req.kg, self.world.domain, things, r.req.text)
         out.question = question
         out.clarify = {'kind': OPEN, 'text': r.req.text, 'question': question, 'readings': [],
                        'offered': [], 'asked': 1, 'options': [], 'about': things,

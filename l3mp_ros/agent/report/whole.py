@@ -35,7 +35,7 @@ from ...retrieval.mention_lists import owners_only, possessors
 from ...text import STOPWORDS, WORD_RE, folded, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
 from ...world.kg import Fact, KnowledgeGraph, Update
-from ...world.phrasing import Phrasing
+from ...world.phrasing import Phrasing, written_names
 from ...world.templates import Form
 from ..core.asking import NOTHING_READ, SMALLER, Candidate
 from ..core.clauses import goes_somewhere
@@ -861,7 +861,7 @@ def whole_readings(world: WorldModel, r: Reading, readings: list[Candidate]) -> 
     """
     kg = r.req.kg
     near, left = nearby(r), sources(r)
-    phrasing = Phrasing(world.domain, kg)
+    phrasing = Phrasing(world.domain, kg, names=written_names(r.req.text, kg))
     # the states the answer gave a thing count for a reading that leaves it out
     answered: dict[str, set[str]] = {}
     for f in (readings[0].update.add | readings[0].update.remove) if readings else ():
