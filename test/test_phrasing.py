@@ -209,7 +209,8 @@ PETS = """(define (domain vets)
 
 @pytest.mark.parametrize('text, names', [
     ("Chloe's gone in to see Tom with Luna. Luna's out of her carrier.", {'luna': 'Luna'}),
-    ("Sarah's back from the yard with Bella, and Luna's fine.", {'bella': 'Bella', 'luna': 'Luna'}),
+    ("Sarah's back from the yard with Bella, and Luna's fine.",
+     {'bella': 'Bella', 'luna': 'Luna'}),
     ('Luna is out. Milk is on the desk.', {}),  # a sentence's first word: no proof of a name
     ('Tom: Milk spilt on the desk, "Luna" says.', {}),  # after a colon or a quote: the same
     ('the lunar carrier and milky tea', {}),  # a word inside another is not the name

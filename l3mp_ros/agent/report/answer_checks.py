@@ -503,4 +503,3 @@ class Where:
             return {f for f in kg.facts_of(subject) if f.predicate in group
                     and self.q.world.constraints.thing_of(f) == subject}
         return place(before) != place(now)
-
