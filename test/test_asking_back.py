@@ -287,6 +287,21 @@ def test_a_question_says_what_the_report_wrote_as_a_name_as_a_name():
         'Just to check: The luna is held by Chloe.')
 
 
+def test_a_yes_no_question_says_each_sentence_once(tmp_path):
+    """An option made whole whose words repeat its change ("Then: Max's bowl is no longer
+    full. Max's bowl is no longer full. Max is still vaccinated.") says it once."""
+    world = household_world(tmp_path)
+    kg, domain = world.kg, world.domain
+    change = Update.of([OLD], [HELD])
+    said = question_text(kg, domain, [Candidate(change, 0.5, 'answer')], False)
+    lead = said[len('Then: '):-len(' Is that right?')]
+    kept = Update.of([], [WAS])
+    still = 'Jerry is still in the living room.'
+    one = Candidate(change, 0.5, 'x', about='jerry', kept=kept, words=f'{lead} {still}')
+    got = question_text(kg, domain, [one], False)
+    assert got == f'Then: {lead} {still} Is that right?', got
+
+
 def _reply(stdout: str) -> dict:
     return json.loads(stdout[stdout.index('{'):])
 

@@ -855,3 +855,43 @@ def test_what_is_asked_next_is_not_kept_as_it_was(tmp_path):
         assert any(phone in f.update.remove for f in c.follow)
         for f in (c, *c.follow):
             assert not (f.kept.add & f.update.remove) and not (f.kept.remove & f.update.add), f
+
+
+def _shelter_reading(tmp_path, text, actor):
+    """Return the shelter's world and a reading of ``text`` whose part ``actor`` acted in
+    (a development set's domain: dogs and cats are animals, staff are people)."""
+    from .agent_fixtures import dev_world
+    world = dev_world(tmp_path, 'shelter')
+    r = _reading(world, text)
+    r.actors = [actor]
+    return world, r
+
+
+EMPTIED_BOWL = Update.of([Fact('bowl-full', ('max_bowl',))], [])
+
+
+@pytest.mark.parametrize('text,actor,idle', [
+    # the dog's sentence names nothing the reading changes: the dog is what changed
+    ("Max has wolfed the lot. Bowl's licked clean.", 'max', True),
+    # the dog acted on the bowl the reading changes: accounted for, as before
+    ('Max has licked his bowl clean.', 'max', False),
+    # people act on things: a person stays accounted for
+    ("Kayleigh has tidied up. Bowl's licked clean.", 'kayleigh', False),
+])
+def test_an_animal_that_acted_on_nothing_named_is_left_out_and_its_states_offered(
+        tmp_path, text, actor, idle):
+    """ "Max has wolfed the lot. Bowl's licked clean." read as the bowl no longer full: Max
+    led the report, so he counted as the one who acted and a truthful "yes" to the bowl
+    alone wrote half (Max fed, lost). An actor no person whose sentence names nothing else
+    the reading speaks of is a thing left out, asked about with its own states."""
+    from l3mp_ros.agent.report.whole import acted_on_nothing, left_out, whole_readings
+    world, r = _shelter_reading(tmp_path, text, actor)
+    assert Fact('bowl-full', ('max_bowl',)) in world.kg
+    assert (actor in acted_on_nothing(r, EMPTIED_BOWL)) == idle
+    assert (actor in left_out(r, EMPTIED_BOWL)) == idle
+    out = whole_readings(world, r, [Candidate(EMPTIED_BOWL, 0.5, 'answer')])
+    fed = [c for c in out if Fact('fed', (actor,)) in c.update.add]
+    assert bool(fed) == idle, out
+    if idle:
+        assert all(c.about == 'max' for c in out)
+        assert all(Fact('bowl-full', ('max_bowl',)) in c.update.remove for c in out)

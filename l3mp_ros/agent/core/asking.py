@@ -212,8 +212,13 @@ def question_text(kg: KnowledgeGraph, domain: DomainSchema, offered: list[Candid
     if len(offered) == 1:  # a reading that keeps a thing as it was says so ("still ...")
         lead = 'Just to check' if first else 'Then'
         one = offered[0]
-        kept = f' {one.words}' if one.about and one.words and not one.kept.is_empty() else ''
-        return f'{lead}: {phrasing.change(one.update)}{kept} Is that right?'
+        change = phrasing.change(one.update)
+        kept = ''
+        if one.about and one.words and not one.kept.is_empty():  # not what the change says
+            said = re.split(r'(?<=[.!?])\s+', change)
+            kept = ''.join(f' {w}' for w in re.split(r'(?<=[.!?])\s+', one.words)
+                           if w and w not in said)
+        return f'{lead}: {change}{kept} Is that right?'
     shared = Update.of(set.intersection(*(set(c.update.remove) for c in offered)),
                        set.intersection(*(set(c.update.add) for c in offered)))
     if shared.is_empty():

@@ -35,7 +35,7 @@ from ...retrieval.mention_lists import owners_only, possessors
 from ...text import STOPWORDS, WORD_RE, folded, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
 from ...world.kg import Fact, KnowledgeGraph, Update
-from ...world.phrasing import Phrasing, written_names
+from ...world.phrasing import PEOPLE, Phrasing, lineage, written_names
 from ...world.templates import Form
 from ..core.asking import NOTHING_READ, SMALLER, Candidate
 from ..core.clauses import goes_somewhere
@@ -90,7 +90,8 @@ def left_out(r: Reading, update: Update) -> list[str]:
     """
     named = update.entities()
     owners = owners_only(r.req.kg, r.req.text, r.req.mentions)
-    acted = ({a for a in r.actors if a} | first_people(r)) - set(r.idle)
+    acted = ({a for a in r.actors if a} | first_people(r)) - set(r.idle) \
+        - acted_on_nothing(r, update)
     out: list[str] = []
     for m in sorted(r.req.mentions, key=lambda m: m.start):
         e = m.resolved
@@ -551,6 +552,32 @@ def shared_states(r: Reading, update: Update) -> dict[str, frozenset[str]]:
     return {e: frozenset(ps) for e, ps in out.items()}
 
 
+def acted_on_nothing(r: Reading, update: Update) -> set[str]:
+    """Return the actors, no people, whose sentences name nothing else ``update`` speaks of.
+
+    "Max has wolfed the lot. Bowl's licked clean.": Max is the subject of the report, but
+    what the reading says (the bowl no longer full) is in another sentence; an animal or a
+    device that acts on nothing named is the one that changed (fed, flat, broken), so a
+    reading without it leaves it out. People act on things ("Marta took it and left"):
+    they stay accounted for as before: in a domain with no type that says person, every
+    actor does.
+    """
+    kg, said, domain = r.req.kg, update.entities(), r.req.world.domain
+    persons = {t for t in set(kg.entities.values())
+               if PEOPLE & {w for a in lineage(domain, t) for w in words(a)}}
+    out: set[str] = set()
+    for a in ({a for a in r.actors if a} | first_people(r)) if persons else ():
+        if kg.entities.get(a) in persons or a in said:
+            continue
+        own = [m for m in r.req.mentions if m.resolved == a]
+        starts = {sentence_start(r.req.text, m.start) for m in own}
+        if own and not any(m.resolved in said and m.resolved != a
+                           and sentence_start(r.req.text, m.start) in starts
+                           for m in r.req.mentions):
+            out.add(a)
+    return out
+
+
 def first_people(r: Reading) -> set[str]:
     """Return the first person each part read as a change names: who acted in it.
 
@@ -585,14 +612,16 @@ def skipped_things(r: Reading) -> list[str]:
 def states_of(r: Reading, update: Update) -> dict[str, frozenset[str] | None]:
     """Return the things whose one-place facts count, and which (None: every one).
 
-    Every one for the things a part read as no change names, and for the things a verb
-    leaves in a new state (:func:`resulted`: "put the front shutter up"); those the report
-    says in words and ``update`` does not (:func:`said_states`) for the rest; every one
-    for a thing a clause says is in a state the update says nothing of (:func:`in_a_state`).
+    Every one for the things a part read as no change names, for an actor no person whose
+    sentence names nothing else the update speaks of (:func:`acted_on_nothing`: "Max has
+    wolfed the lot"), and for the things a verb leaves in a new state (:func:`resulted`:
+    "put the front shutter up"); those the report says in words and ``update`` does not
+    (:func:`said_states`) for the rest; every one for a thing a clause says is in a state
+    the update says nothing of (:func:`in_a_state`).
     """
     out: dict[str, frozenset[str] | None] = dict(said_states(r, update))
     out.update({e: None for e in (*r.idle, *skipped_things(r), *resulted(r),
-                                  *in_a_state(r, update)) if e})
+                                  *in_a_state(r, update), *acted_on_nothing(r, update)) if e})
     return out
 
 
