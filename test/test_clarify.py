@@ -249,3 +249,37 @@ def test_a_question_names_the_thing_not_a_contraction_after_it():
         asked = clarify.Ambiguity(surface, 'key_1', keys).question()
         assert asked == (f'Which {noun} do you mean: key 1, the one that is held by Gemma '
                          'or key 2?'), asked
+
+
+def test_the_option_chosen_writes_the_change_it_showed(tmp_path):
+    """Each option carries the change it would write, and that is what the answer writes:
+    the model had also stated Jerry's move, which the checks dropped from the reading the
+    options show ("which prep do you mean?": the prep table chosen wrote Jess moved, a
+    move the read-back had denied, clinic 37); redoing the stated change wrote it back."""
+    from l3mp_ros.agent.report.open_questions import OpenQuestions
+    world = household_world(tmp_path)
+    kg = world.snapshot()
+    moved = Fact('person_in_room', ('jerry', 'jerry_bedroom'))
+    assert moved not in kg and WAS in kg
+    stated = Update.of([], [Fact('in_person_hand', ('living_room_tv_remote', 'jerry')), moved])
+    shown = {r: Update.of([Fact('placed_at_table', (r, t))],
+                          [Fact('in_person_hand', (r, 'jerry'))])
+             for r, t in (('jerry_bedroom_tv_remote', 'jerry_bedroom_table'),
+                          ('living_room_tv_remote', 'living_room_table'))}
+    for change in shown.values():
+        assert set(change.remove) <= set(kg.facts), change
+    data = {'text': REPORT, 'chosen': 'living_room_tv_remote', 'stated': [stated.to_json()],
+            'options': [{'entity': r, **c.to_json()} for r, c in shown.items()]}
+    # the stated change redone with the bedroom remote moves Jerry too
+    redone, _ = clarify.substituted(kg, [stated], 'living_room_tv_remote',
+                                    'jerry_bedroom_tv_remote', world)
+    assert redone is not None and moved in redone.add
+    out = OpenQuestions(world, 60.0)._with_chosen(0, data, kg, 'jerry_bedroom_tv_remote',
+                                                  'the first one', 'nl', 0.0)
+    assert out.applied and out.update == shown['jerry_bedroom_tv_remote']
+    assert HELD in world.kg and moved not in world.kg
+    # an option whose change no longer fits the graph writes nothing, and says why
+    again = OpenQuestions(world, 60.0)._with_chosen(0, data, world.snapshot(),
+                                                    'jerry_bedroom_tv_remote', 'the first one',
+                                                    'nl', 0.0)
+    assert not again.applied and 'no longer fits' in again.errors[0]

@@ -159,17 +159,32 @@ class OpenQuestions:
 
     def _redone(self, out: UpdateOutcome, data: dict[str, Any], kg: KnowledgeGraph,
                 chosen: str, info: dict[str, Any]) -> Update | None:
-        """Return the stated change redone with ``chosen``; None, said on ``out``, if none.
+        """Return the change of the option ``chosen``; None, said on ``out``, if none.
 
-        None when the speaker withdrew the report (:data:`.clarify.CANCEL`) or the change
-        with ``chosen`` no longer fits the world model.
+        The change the question showed for that option (each option carries the change it
+        would write): "which prep do you mean?", the prep table chosen, writes the reading
+        the checks made with it, not the model's first statement redone (which had Jess
+        moved, a move the read-back had denied). A question kept from before options
+        carried their change has the stated change redone with ``chosen``. None when the
+        speaker withdrew the report (:data:`.clarify.CANCEL`) or the change with ``chosen``
+        no longer fits the world model.
         """
         if chosen == clarify.CANCEL:
             out.errors = ['the speaker withdrew the report: nothing is applied']
             return None
-        stated = [Update.from_json(u) for u in data.get('stated') or []]
-        net, errors = clarify.substituted(kg, stated, str(data.get('chosen')), chosen,
-                                          self.world)
+        said = next((o for o in data.get('options') or [] if o.get('entity') == chosen
+                     and ('add' in o or 'remove' in o)), None)
+        if said is not None:  # the change the option showed is the one written
+            net: Update | None = Update.from_json(said)
+            errors = [] if not net.is_empty() else ['nothing would change']
+            errors += [f'{f.text()} does not hold' for f in sorted(net.remove) if f not in kg]
+            errors += [f'{f.text()} already holds' for f in sorted(net.add) if f in kg]
+            if errors:
+                net = None
+        else:  # a question kept from before options carried their change
+            stated = [Update.from_json(u) for u in data.get('stated') or []]
+            net, errors = clarify.substituted(kg, stated, str(data.get('chosen')), chosen,
+                                              self.world)
         info['chosen'] = chosen
         out.update = net
         out.errors = [f'with {chosen} the report no longer fits the world model: '
