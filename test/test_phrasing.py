@@ -231,3 +231,22 @@ def test_a_report_that_writes_a_thing_as_a_name_has_it_said_so(text, names):
     else:
         assert said.say(fact) == 'The luna is in the luna carrier.'
     assert said.entity('milk') == 'the milk' and said.entity('desk') == 'the desk'
+
+
+def test_a_thing_named_for_a_family_is_theirs():
+    """``baxter_umbrella`` beside ``mr_baxter`` is Mr Baxter's umbrella; ``okoye_tent``
+    beside ``ade_okoye`` and ``mrs_okoye`` is the Okoye tent (not "the okoye tent"); a
+    thing named for no one stays a thing ("the blue dinghy")."""
+    domain = DomainSchema.from_text(PEOPLE)
+    kg = KnowledgeGraph('yard')
+    for name, t in (('hannah', 'staff'), ('mr_baxter', 'owner'), ('ade_okoye', 'owner'),
+                    ('mrs_okoye', 'owner'), ('kittiwake', 'boat'), ('baxter_dinghy', 'boat'),
+                    ('okoye_dinghy', 'boat'), ('hannah_dinghy', 'boat'),
+                    ('blue_dinghy', 'boat')):
+        kg.add_entity(name, t)
+    said = Phrasing(domain, kg)
+    assert said.entity('baxter_dinghy') == "Mr Baxter's dinghy"
+    assert said.entity('okoye_dinghy') == 'the Okoye dinghy'
+    assert said.entity('hannah_dinghy') == "Hannah's dinghy"
+    assert said.entity('blue_dinghy') == 'the blue dinghy'
+    assert said.say(F('(fuelled okoye_dinghy)')) == 'The Okoye dinghy is fuelled.'

@@ -166,6 +166,7 @@ class Phrasing:
         self.book = book if book is not None or self.legacy else _book(domain)
         self._rules: DomainWords | None = None  # an action's rules, when the book has none
         self._given: frozenset[str] | None = None  # given names (:meth:`_given_names`)
+        self._family: dict[str, tuple[str, ...]] | None = None  # (:meth:`_family_names`)
 
     def _lineage(self, t: str) -> tuple[str, ...]:
         """Return ``t`` and its supertypes below ``object`` (just ``t`` without a domain)."""
@@ -206,6 +207,11 @@ class Phrasing:
             return f'{possessive(last.capitalize())} {" ".join(low[:-1])}'
         if low[0] == 'the':
             return ' '.join(low)
+        family = self._family_names().get(owner or '', ())
+        if len(family) == 1:  # "Mr Baxter's umbrella" (baxter_umbrella)
+            return f'{possessive(self._name(family[0]))} {" ".join(low[1:])}'
+        if family:  # a family's thing: "the Okoye gas bottle"
+            low = [low[0].capitalize(), *low[1:]]
         low = self._type_last(name, low)
         if len(low) > 1 and len(low[-1]) == 1 and low[-1].isalpha():  # rack_a: "rack A"
             return ' '.join([*low[:-1], low[-1].upper()])
@@ -224,6 +230,25 @@ class Phrasing:
                       and words(n)[0] not in TITLES]
             self._given = frozenset(w for w in firsts if firsts.count(w) == 1)
         return self._given
+
+    def _family_names(self) -> dict[str, tuple[str, ...]]:
+        """Return the family names of people named in full, each with its people.
+
+        ``ada_okoye``, ``mr_okoye``: a thing whose name leads with a family's name is that
+        one person's ("Mr Baxter's umbrella") or, of a family of several, the family's
+        ("the Okoye gas bottle", not "the okoye gas bottle"); a name that is also a word of
+        a type or predicate is no family's.
+        """
+        if self._family is None:
+            used = {w for t in set(self.kg.entities.values()) for w in words(t)}
+            used |= {w for p in (self.domain.predicates if self.domain else ()) for w in words(p)}
+            out: dict[str, list[str]] = {}
+            for n, t in sorted(self.kg.entities.items()):
+                ws = words(n)
+                if t in self.proper and len(ws) == 2 and ws[-1].isalpha() and ws[-1] not in used:
+                    out.setdefault(ws[-1], []).append(n)
+            self._family = {k: tuple(v) for k, v in out.items()}
+        return self._family
 
     def _type_last(self, name: str, low: list[str]) -> list[str]:
         """Return a name that begins with its type said with the type last.
