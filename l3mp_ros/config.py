@@ -178,6 +178,10 @@ class Config:
                         'with Fatima?"; the answer is read with the report in one call and '
                         'asked about once more; "I don\'t know" ends it (with ask_back)',
                         AGENT)
+    ask_refused: bool = _p(True, 'a report whose every reading the checks refused, with '
+                           'no question of its own, is asked about the same way ("Rex has '
+                           'slipped his lead ...": "What changed with Rex and Mr Hughes?"), '
+                           'not refused in silence (with ask_open)', AGENT)
     pass_refused: bool = _p(True, 'a part of several whose every answer the checks refused '
                             'is passed over, not the report: its things are asked about with '
                             "the other parts' reading (\"they're here about Luna\": Luna as "

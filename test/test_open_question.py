@@ -125,3 +125,39 @@ def test_a_state_said_in_words_is_asked_about_before_what_changed(tmp_path):
     with FakeOpenAI([NOTHING], answers=NO) as fake:
         out = _updater(world, fake).run("Jerry's bedroom window is still open.")
     assert out.question is None or 'open' not in out.question
+
+
+def test_a_report_every_reading_of_which_was_refused_is_asked_about_not_refused(tmp_path):
+    """Every answer named a place the world does not have: the report is asked about openly
+    with the reason kept ("What changed with Jerry?"), "I don't know" writes nothing; with
+    ``ask_refused`` off it is refused in silence, as before."""
+    nowhere = {'content': {'facts': [['person_in_room', 'jerry', 'garage_loft']]}}
+    for k, asks in enumerate((True, False)):
+        world = household_world(tmp_path / str(k))
+        before = world.kg.to_json()
+        with FakeOpenAI([nowhere] * 6, answers=NO) as fake:
+            updater = _updater(world, fake)
+            updater.settings.ask_refused = asks
+            out = updater.run('Jerry went up to the loft.')
+            assert not out.applied and 'garage_loft' in out.errors[0], out.errors
+            if not asks:
+                assert out.status is EventStatus.REJECTED and out.question is None
+                continue
+            assert out.status is EventStatus.CLARIFY, out.errors
+            assert out.question == 'I could not tell what changed. What changed with Jerry?'
+            assert out.errors[0].endswith(f'asked: {out.question}')
+            calls = len(fake.requests)
+            done = updater.answer("I don't know.")
+            assert len(fake.requests) == calls
+        assert not done.applied and updater.pending() is None
+        assert world.kg.to_json() == before
+
+
+def test_a_failed_call_is_not_asked_about(tmp_path):
+    """The model could not be reached: the report is refused to be sent again, never asked
+    about (the person said nothing unclear)."""
+    world = household_world(tmp_path)
+    with FakeOpenAI([{'status': 503}] * 12, answers=NO) as fake:
+        out = _updater(world, fake).run('Jerry went up to the loft.')
+    assert out.question is None and out.status is EventStatus.REJECTED, out.errors
+    assert any('LLM' in e for e in out.errors), out.errors

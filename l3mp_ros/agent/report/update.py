@@ -146,6 +146,8 @@ class NLUpdater:
         if out.errors == [NO_CHANGE] and out.clarify is None and s.verify and s.ask_back \
                 and s.ask_open:
             self._ask_open(r, out)
+        elif self._refused_in_silence(out):
+            self._ask_open(r, out, why=out.errors[0])
         return self._finish(out, began, source, req.text)  # apply with provenance, or reject
 
     def _read(self, r: Reading, out: UpdateOutcome) -> None:
@@ -241,13 +243,27 @@ class NLUpdater:
         out.errors = [f'{NO_CHANGE}; the report says a state in words; asked: '
                       f'{pending.question}']
 
-    def _ask_open(self, r: Reading, out: UpdateOutcome) -> None:
+    def _refused_in_silence(self, out: UpdateOutcome) -> bool:
+        """Tell whether a report is about to be refused for a reason, without a word to ask.
+
+        Every answer broke a rule ("Rex has slipped his lead ...": Rex in no place) or a
+        check found no way to read it; not a failed model call (asked again, not asked
+        about), nor a report read as no change or already so (their own questions).
+        """
+        s = self.settings
+        return bool(out.clarify is None and out.errors
+                    and out.errors[0] not in (NO_CHANGE, RESTATED)
+                    and not any(isinstance(e, LLMFailure) for e in out.errors)
+                    and s.verify and s.ask_back and s.ask_open and s.ask_refused)
+
+    def _ask_open(self, r: Reading, out: UpdateOutcome, why: str = NO_CHANGE) -> None:
         """Ask what changed with the things a report names that no change was read in.
 
         Not a report that names nothing of the world ("It is pouring with rain.") or only
         the one it speaks to ("Thanks, robot, you're a star."), nor one that says things
         stayed as they were ("Carol is still in the mailroom."). The
-        answer ("She woke up.") is read with the report (:mod:`.corrections`).
+        answer ("She woke up.") is read with the report (:mod:`.corrections`). ``why``: the
+        reason no change was read (a refused reading keeps its own).
         """
         if STATIVE.search(r.req.text):
             return
@@ -262,7 +278,7 @@ class NLUpdater:
         out.clarify = {'kind': OPEN, 'text': r.req.text, 'question': question, 'readings': [],
                        'offered': [], 'asked': 1, 'options': [], 'about': things,
                        'expires': time.time() + self.settings.clarify_timeout}
-        out.errors = [f'{NO_CHANGE}; asked: {question}']
+        out.errors = [f'{why}; asked: {question}']
 
     def _already_after(self, out: UpdateOutcome) -> None:
         """After the last "no" of a talk, tell whether the report restated what holds."""
