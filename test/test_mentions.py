@@ -628,3 +628,23 @@ def test_a_thing_said_by_its_kind_before_what_is_named_after_it_is_that_thing():
     assert said('the cat carrier is empty') == [('cat carrier', ['luna_carrier'])]
     assert said('Maggie put the rabbit in the carrier.')[1] == ('rabbit', ['pepper'])
     assert said('the rabbit, carrier and all')[0] == ('rabbit', ['pepper'])
+
+
+def test_a_bare_word_that_starts_a_sentence_as_its_subject_names_the_thing():
+    """ "Milk's out of the fridge." says the milk as "the milk's out" does: a word few names
+    carry that starts a sentence, its verb joined to it or next, names them; the same word
+    starting a sentence as no subject ("Milk it ..."), or inside one without a determiner,
+    names nothing."""
+    kg = KnowledgeGraph('ferry')
+    for name, type_ in [('sean', 'crew'), ('milk_carton', 'kit'), ('cafe_fridge', 'fridge'),
+                        ('cafe_counter', 'counter'), ('paint_tin', 'kit')]:
+        kg.add_entity(name, type_)
+    for text in ("Sean here. Milk's out of the cafe fridge.", 'Milk is on the cafe counter.',
+                 "Sean here: milk's on the counter.", "The milk's out of the cafe fridge."):
+        assert ('milk', ['milk_carton']) in said(kg, text), (text, said(kg, text))
+    for text in ('Sean here. Milk it slowly.', 'Sean wants milk for the tea.',
+                 'Sean here, milk is low.'):
+        got = said(kg, text)
+        assert all(c != ['milk_carton'] for _, c in got), (text, got)
+    # as after "the": "Paint was everywhere." names the paint tin as "The paint was" does
+    assert ('paint', ['paint_tin']) in said(kg, 'Sean here. Paint was everywhere.')

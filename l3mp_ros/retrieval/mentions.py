@@ -42,6 +42,7 @@ from .mention_lists import candidates
 from .narrowing import narrow
 
 RARE = 3  # a word in at most this many names names each of them on its own
+_BE_HAVE = frozenset('is are was were has have had'.split())  # verbs after a bare subject
 _PUNCT = re.compile(r'[:;,.!?()]')  # between two words: no name runs across it
 
 
@@ -96,8 +97,14 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     breaks = [k > 0 and bool(_PUNCT.search(text[tokens[k - 1][1]:tokens[k][0]]))
               for k in range(len(tokens))]
     capital = [text[a].isupper() for a, _, _ in tokens]  # a name, or a sentence's start
+    # "Milk's out of the fridge.", "Gaz: milk's on the counter": a word that starts a
+    # sentence as its bare subject, the verb joined to it or right after it, is a noun
+    # (like "the milk")
+    bare = [_starts(text, tokens[k][0]) and (owner[k] or k + 1 < len(said)
+                                              and said[k + 1] in _BE_HAVE)
+            for k in range(len(said))]
     mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper, relation,
-                                  people, breaks, capital), names, heads, df)
+                                  people, breaks, capital, bare), names, heads, df)
     for m in mentions:
         start, end = m.part or (m.start, m.end)
         m.surface = text[tokens[start][0]:tokens[end - 1][1]]
@@ -291,6 +298,12 @@ def _counted(kg: KnowledgeGraph, m: Mention, found: list[str], mentions: list[Me
         m.candidates = linked
 
 
+def _starts(text: str, at: int) -> bool:
+    """Tell whether the word at character ``at`` starts a sentence (or what follows a colon)."""
+    before = text[:at].rstrip()
+    return not before or before[-1] in '.!?:'
+
+
 def _proper(text: str, tokens: list[tuple[int, int, str]]) -> list[bool]:
     """Return, per token, whether it is written as a name.
 
@@ -315,11 +328,13 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
           relation: Collection[str] = (),
           people: Collection[str] = (),
           breaks: list[bool] | None = None,
-          capital: list[bool] | None = None) -> list[tuple[int, int, str]]:
+          capital: list[bool] | None = None,
+          bare: list[bool] | None = None) -> list[tuple[int, int, str]]:
     """Return every (start, end, entity) run of words that may name the entity.
 
     A word few names share names each of them alone after a determiner ("the acetone")
-    or when written as a name (``proper``: 'took "Candide"'); a person's first name
+    or when written as a name (``proper``: 'took "Candide"') or as a sentence's bare
+    subject (``bare``: "Milk's out of the fridge"); a person's first name
     written as a name names them however many things carry it ("Lily and Ben": Lily's
     folder, violin and case beside Lily Fisher). A run never crosses punctuation
     (``breaks``: "Mr Fisher: Lily's gone" has no run "Fisher Lily").
@@ -327,6 +342,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
     proper = proper or [False] * len(said)
     breaks = breaks or [False] * len(said)
     capital = capital or proper
+    bare = bare or [False] * len(said)
     runs: list[tuple[int, int, str]] = []
     for n, ws in names.items():
         wset = set(ws)
@@ -351,7 +367,7 @@ def _runs(kg: KnowledgeGraph, said: list[str], owner: list[bool],
                     and said[i] not in TITLES) or (
                     df[said[i]] <= rare and said[i] not in relation and (
                         not said[i].isdigit() and len(said[i]) > 2
-                        and (proper[i] or i > 0 and said[i - 1] in DETERMINERS)
+                        and (proper[i] or bare[i] or i > 0 and said[i - 1] in DETERMINERS)
                         # "the forty-five": a number of two digits or more a few names
                         # share, said as a noun, names them ("the 2 bags" does not)
                         or said[i].isdigit() and len(said[i]) > 1 and i > 0
