@@ -29,7 +29,7 @@ from ..core.destinations import (
 from ..core.rulings import Act, Ruling
 from ..core.switching import switched
 from .answer_checks import Where
-from .read_back import StatedReadBack
+from .read_back import StatedReadBack, said_in
 from .reading import PartAnswer
 from .scope import STATIVE, changed_before, own_content, part_scope
 from .subjects import going, part_actor
@@ -318,10 +318,16 @@ class ReadBack:
             settled |= settled_puts(a.world, r.req.kg, last, said)
             settled |= settled_wearing(a.world, r.req.kg, last, said, actor)
         r.settled |= settled
+        def named(part: str) -> list[str]:
+            return [e for m in r.req.mentions_in(part)
+                    for e in ([m.resolved] if m.resolved else m.candidates)]
+
         check = StatedReadBack(a.llm, a.world, a.settings.confirm_min_yes,
                                lambda f: f in q.placed or f in settled,
                                templates=a.settings.templates,
-                               together=a.settings.read_back_together)
+                               together=a.settings.read_back_together,
+                               where_said=(lambda f, p: said_in(f, p, r.parts, named))
+                               if a.settings.read_back_where_said else None)
         asked = a.part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement
         completion, errors, denied = check.check(r.req.text, asked, a.got.value, r.work,

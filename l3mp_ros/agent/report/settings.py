@@ -28,6 +28,7 @@ class UpdateSettings:
     ask_already: bool = default('ask_already')  # no change: is it a restatement?
     ask_left_out: bool = default('ask_left_out')  # a named thing left out: asked about
     ask_open: bool = default('ask_open')  # no change read: "What changed with ...?"
+    read_back_where_said: bool = default('read_back_where_said')  # the part saying it
     ask_refused: bool = default('ask_refused')  # every reading refused: asked openly
     pass_refused: bool = default('pass_refused')  # a refused part: asked about, read on
     read_back_together: bool = default('read_back_together')  # one call for a part's
