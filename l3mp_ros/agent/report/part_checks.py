@@ -326,7 +326,7 @@ class ReadBack:
                                lambda f: f in q.placed or f in settled,
                                templates=a.settings.templates,
                                together=a.settings.read_back_together,
-                               where_said=(lambda f, p: said_in(f, p, r.parts, named))
+                               where_said=(lambda f, p: said_in(f, p, named))
                                if a.settings.read_back_where_said else None)
         asked = a.part if r.several else None
         read: dict[str, bool] = {}  # read-back answers, by statement

@@ -9,7 +9,7 @@ yes/no question, entities written as the report wrote them (:meth:`StatedReadBac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ...llm.prompting import (
@@ -34,23 +34,22 @@ def report_head(text: str, part: str | None) -> str:
     return f'Report: {" ".join(text.split())}\n' + (f'Part: {part}\n' if part else '')
 
 
-def said_in(fact: Fact, part: str | None, parts: Sequence[str],
+def said_in(fact: Fact, part: str | None,
             named: Callable[[str], Iterable[str]]) -> str | None:
-    """Return the part a stated fact is read back with: the part that says it.
+    """Return the part a stated fact is read back with: its own, or the whole report (None).
 
-    A small model answering one part often states what another part says ("Mia moved
-    the tablet ... | it's full now": the second answer repeats the tablet on the desk);
-    asked with the part it was answered for, a right fact reads as unsaid ("Part: it's
-    full now. Statement: the tablet rests on the desk" → yes at 0.58). The fact's other
-    things (the desk, the person holding it) say where it is said: when ``part`` names
-    none of them and exactly one other part does, that part; else ``part``. ``named``:
-    the entities a part names (candidates of an open mention included).
+    A small model answering one part often states what another part says, or a fact
+    whose things the parts share out ("Mia moved the tablet ... | it's full now": the
+    second answer repeats the tablet on her desk; "Lena came back ... with the ice bucket
+    | left it on the sink bench"). Asked with the part it was answered for, a right fact
+    then reads as unsaid ("Part: it's full now. Statement: the tablet rests on Mia's
+    desk" → yes at 0.58). A part that names every thing of the fact keeps it; otherwise
+    the fact is read back against the whole report. ``named``: the entities a part names
+    (candidates of an open mention included).
     """
-    others = set(fact.args[1:])
-    if part is None or not others or others & set(named(part)):
+    if part is None or set(fact.args) <= set(named(part)):
         return part
-    saying = [p for p in dict.fromkeys(parts) if p != part and others & set(named(p))]
-    return saying[0] if len(saying) == 1 else part
+    return None
 
 
 def read_back_question(text: str, part: str | None, claim: str) -> str:
