@@ -462,15 +462,46 @@ def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
     (:func:`unnamed_from`), what it holds (:func:`lying_on`).
     """
     world, kg = r.req.world, r.req.kg
+    done_to = verbs_object(r)
     got = possible(world, kg, update, entity, near, states_for(states, entity),
-                   in_last(r, entity), entity in left, in_placing(r, entity), r.req.text,
-                   states_only(r, update, entity), entity in in_a_state(r, update),
-                   called_by_name(r))
+                   in_last(r, entity) or entity in done_to, entity in left,
+                   in_placing(r, entity), r.req.text, states_only(r, update, entity),
+                   entity in in_a_state(r, update), called_by_name(r) | done_to)
     if got is None and entity in left:
         taken = unnamed_from(r)
         if entity in taken:
             got = lying_on(world, kg, update, entity, near, taken[entity], r.req.text)
     return got
+
+
+def verbs_object(r: Reading) -> frozenset[str]:
+    """Return the things the report names as a verb's object ("rolled the mixed pallet in").
+
+    A thing right after a word that is no preposition, no stopword, no other name and not
+    its sentence's first, determiners and owners between: something was done to it, so
+    where it is may have changed though no action moves its kind (people roll pallets, the
+    robot does not), wherever in the report it is named. A place after a preposition
+    ("from the yard") or a description is not.
+    """
+    said = [w.lower() for w in words(r.req.text)]
+    named = {k for o in r.req.mentions for k in range(o.start, o.end)}
+    out: set[str] = set()
+    for m in r.req.mentions:
+        if not m.resolved or m.describes is not None:
+            continue
+        k = m.start - 1
+        while k >= 0 and k not in named and (said[k] in DETERMINERS or said[k] in _OWNING):
+            k -= 1
+        if k < 0 or k in named or said[k] in STOPWORDS or said[k] in _AFTER_PREPOSITION \
+                or k <= sentence_start(r.req.text, m.start):
+            continue
+        out.add(m.resolved)
+    return frozenset(out)
+
+
+_OWNING = frozenset('his her their its my our your'.split())  # "took her coat"
+_AFTER_PREPOSITION = frozenset('in on at from of for to into onto with by under over near '
+                               'inside beside behind off out up down through'.split())
 
 
 def called_by_name(r: Reading) -> frozenset[str]:
