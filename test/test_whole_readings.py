@@ -895,3 +895,29 @@ def test_an_animal_that_acted_on_nothing_named_is_left_out_and_its_states_offere
     if idle:
         assert all(c.about == 'max' for c in out)
         assert all(Fact('bowl-full', ('max_bowl',)) in c.update.remove for c in out)
+
+
+def test_a_thing_named_as_a_verbs_object_is_one_that_may_have_moved():
+    """ "Marek rolled the mixed pallet in from the yard on the pallet jack": the pallet is
+    what was done to; the yard and the jack, after prepositions, and Marek, the subject,
+    are not; nor is a thing named after "is" (a state) or first in its sentence."""
+    from types import SimpleNamespace
+
+    from l3mp_ros.agent.report.whole import verbs_object
+    from l3mp_ros.retrieval.mentions import resolve
+    from l3mp_ros.world.kg import KnowledgeGraph
+
+    kg = KnowledgeGraph('dock')
+    for name, type_ in [('marek', 'person'), ('pallet_mixed', 'pallet'), ('yard', 'zone'),
+                        ('pallet_jack_1', 'jack'), ('loading_dock', 'zone'),
+                        ('red_tote', 'tote')]:
+        kg.add_entity(name, type_)
+
+    def objects(text: str) -> frozenset[str]:
+        req = SimpleNamespace(text=text, mentions=resolve(kg, text))
+        return verbs_object(SimpleNamespace(req=req))
+
+    assert objects('Marek rolled the mixed pallet in from the yard on the pallet jack and '
+                   'stayed on the dock with it.') == {'pallet_mixed'}
+    assert objects('Marek took his red tote to the loading dock.') == {'red_tote'}
+    assert objects('The red tote is on the mixed pallet. Marek is in the yard.') == set()

@@ -34,6 +34,7 @@ from ...retrieval.mention import DETERMINERS, word_tokens
 from ...retrieval.mention_lists import owners_only, possessors
 from ...text import STOPWORDS, WORD_RE, folded, name_words, same_root, word_root, words
 from ...world.complete import complete, forced_removals
+from ...world.english import PREPOSITIONS
 from ...world.kg import Fact, KnowledgeGraph, Update
 from ...world.phrasing import PEOPLE, Phrasing, lineage, written_names
 from ...world.templates import Form
@@ -492,7 +493,7 @@ def verbs_object(r: Reading) -> frozenset[str]:
         k = m.start - 1
         while k >= 0 and k not in named and (said[k] in DETERMINERS or said[k] in _OWNING):
             k -= 1
-        if k < 0 or k in named or said[k] in STOPWORDS or said[k] in _AFTER_PREPOSITION \
+        if k < 0 or k in named or said[k] in STOPWORDS or said[k] in PREPOSITIONS \
                 or k <= sentence_start(r.req.text, m.start):
             continue
         out.add(m.resolved)
@@ -500,8 +501,6 @@ def verbs_object(r: Reading) -> frozenset[str]:
 
 
 _OWNING = frozenset('his her their its my our your'.split())  # "took her coat"
-_AFTER_PREPOSITION = frozenset('in on at from of for to into onto with by under over near '
-                               'inside beside behind off out up down through'.split())
 
 
 def called_by_name(r: Reading) -> frozenset[str]:
