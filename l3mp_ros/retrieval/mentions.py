@@ -100,8 +100,8 @@ def resolve(kg: KnowledgeGraph, text: str, *, rare: int = RARE,
     # "Milk's out of the fridge.", "Gaz: milk's on the counter": a word that starts a
     # sentence as its bare subject, the verb joined to it or right after it, is a noun
     # (like "the milk")
-    bare = [_starts(text, tokens[k][0]) and (owner[k] or k + 1 < len(said)
-                                              and said[k + 1] in _BE_HAVE)
+    bare = [_starts(text, tokens[k][0])
+            and (owner[k] or k + 1 < len(said) and said[k + 1] in _BE_HAVE)
             for k in range(len(said))]
     mentions = _claim(said, _runs(kg, said, owner, names, heads, df, rare, proper, relation,
                                   people, breaks, capital, bare), names, heads, df)

@@ -318,6 +318,7 @@ class ReadBack:
             settled |= settled_puts(a.world, r.req.kg, last, said)
             settled |= settled_wearing(a.world, r.req.kg, last, said, actor)
         r.settled |= settled
+
         def named(part: str) -> list[str]:
             return [e for m in r.req.mentions_in(part)
                     for e in ([m.resolved] if m.resolved else m.candidates)]
