@@ -459,15 +459,21 @@ def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
             states: dict[str, frozenset[str] | None], left: set[str]) -> Possible | None:
     """Return what ``update`` could say of ``entity``, or of the things on it.
 
-    :func:`possible`; failing that, when an unnamed thing is said to have come off it
-    (:func:`unnamed_from`), what it holds (:func:`lying_on`).
+    :func:`possible`; failing that, for a thing named as a verb's object
+    (:func:`verbs_object`), where it may have gone though no action moves its kind; failing
+    that, when an unnamed thing is said to have come off it (:func:`unnamed_from`), what it
+    holds (:func:`lying_on`).
     """
     world, kg = r.req.world, r.req.kg
-    done_to = verbs_object(r)
     got = possible(world, kg, update, entity, near, states_for(states, entity),
-                   in_last(r, entity) or entity in done_to, entity in left,
-                   in_placing(r, entity), r.req.text, states_only(r, update, entity),
-                   entity in in_a_state(r, update), called_by_name(r) | done_to)
+                   in_last(r, entity), entity in left, in_placing(r, entity), r.req.text,
+                   states_only(r, update, entity), entity in in_a_state(r, update),
+                   called_by_name(r))
+    if got is None and entity in verbs_object(r):  # nothing else could be said of it
+        got = possible(world, kg, update, entity, near, states_for(states, entity), True,
+                       entity in left, in_placing(r, entity), r.req.text,
+                       states_only(r, update, entity), entity in in_a_state(r, update),
+                       called_by_name(r) | {entity})
     if got is None and entity in left:
         taken = unnamed_from(r)
         if entity in taken:
