@@ -132,9 +132,10 @@ def main(argv: list[str] | None = None) -> int:
                     help='how facts are put to the model (the setting prompt_phrasing)')
     ap.add_argument('--read-back-together', action='store_true',
                     help="a part's read-back in one call (read_back_together)")
-    ap.add_argument('--read-back-where-said', action='store_true',
-                    help='read a fact back with its part only when the part names all its '
-                         'things, else with the whole report (setting read_back_where_said)')
+    ap.add_argument('--read-back-where-said', action=argparse.BooleanOptionalAction,
+                    default=None, help='read a fact back with its part only when the part '
+                    'names all its things, else with the whole report (setting '
+                    'read_back_where_said; default: the setting)')
     ap.add_argument('--no-left-out', action='store_true',
                     help='offer readings that leave a named thing out (ask_left_out off)')
     ap.add_argument('--runner-ups', type=int, default=None, metavar='N',
@@ -178,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
                     if args.settled_places is not None else {}),
                  ask_left_out=not args.no_left_out,
                  read_back_together=args.read_back_together,
-                 read_back_where_said=args.read_back_where_said,
+                 **({'read_back_where_said': args.read_back_where_said}
+                    if args.read_back_where_said is not None else {}),
                  **({'reading_confidence': args.reading_confidence}
                     if args.reading_confidence else {}),
                  **({'ask_below': args.ask_below} if args.ask_below is not None else {}))
