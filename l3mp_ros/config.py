@@ -178,12 +178,12 @@ class Config:
                         'with Fatima?"; the answer is read with the report in one call and '
                         'asked about once more; "I don\'t know" ends it (with ask_back)',
                         AGENT)
-    read_back_where_said: bool = _p(True, 'a stated fact is read back with its part only '
+    read_back_where_said: bool = _p(False, 'a stated fact is read back with its part only '
                                     'when the part names every thing of it, else against '
                                     'the whole report ("Mia moved the tablet ... | it\'s '
                                     'full now": the tablet on her desk); no extra call',
                                     AGENT)
-    ask_refused: bool = _p(True, 'a report whose every reading the checks refused, with '
+    ask_refused: bool = _p(False, 'a report whose every reading the checks refused, with '
                            'no question of its own, is asked about the same way ("Rex has '
                            'slipped his lead ...": "What changed with Rex and Mr Hughes?"), '
                            'not refused in silence (with ask_open)', AGENT)

@@ -130,7 +130,7 @@ def test_a_state_said_in_words_is_asked_about_before_what_changed(tmp_path):
 def test_a_report_every_reading_of_which_was_refused_is_asked_about_not_refused(tmp_path):
     """Every answer named a place the world does not have: the report is asked about openly
     with the reason kept ("What changed with Jerry?"), "I don't know" writes nothing; with
-    ``ask_refused`` off it is refused in silence, as before."""
+    ``ask_refused`` off (the default) it is refused in silence, as before."""
     nowhere = {'content': {'facts': [['person_in_room', 'jerry', 'garage_loft']]}}
     for k, asks in enumerate((True, False)):
         world = household_world(tmp_path / str(k))
@@ -158,6 +158,8 @@ def test_a_failed_call_is_not_asked_about(tmp_path):
     about (the person said nothing unclear)."""
     world = household_world(tmp_path)
     with FakeOpenAI([{'status': 503}] * 12, answers=NO) as fake:
-        out = _updater(world, fake).run('Jerry went up to the loft.')
+        updater = _updater(world, fake)
+        updater.settings.ask_refused = True
+        out = updater.run('Jerry went up to the loft.')
     assert out.question is None and out.status is EventStatus.REJECTED, out.errors
     assert any('LLM' in e for e in out.errors), out.errors
