@@ -298,10 +298,10 @@ def _counted(kg: KnowledgeGraph, m: Mention, found: list[str], mentions: list[Me
         m.candidates = linked
 
 
-def _starts(text: str, at: int) -> bool:
+def _starts(text: str, at: int, ends: str = '.!?:') -> bool:
     """Tell whether the word at character ``at`` starts a sentence (or what follows a colon)."""
     before = text[:at].rstrip()
-    return not before or before[-1] in '.!?:'
+    return not before or before[-1] in ends
 
 
 def _proper(text: str, tokens: list[tuple[int, int, str]]) -> list[bool]:
@@ -316,9 +316,7 @@ def _proper(text: str, tokens: list[tuple[int, int, str]]) -> list[bool]:
                 quoted[k] = True
     out = []
     for k, (a, _, _) in enumerate(tokens):
-        before = text[:a].rstrip()
-        initial = not before or before[-1] in '.!?'
-        out.append(quoted[k] or (text[a].isupper() and not initial))
+        out.append(quoted[k] or (text[a].isupper() and not _starts(text, a, '.!?')))
     return out
 
 

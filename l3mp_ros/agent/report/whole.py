@@ -464,16 +464,17 @@ def offered(r: Reading, update: Update, entity: str, near: Sequence[str],
     that, when an unnamed thing is said to have come off it (:func:`unnamed_from`), what it
     holds (:func:`lying_on`).
     """
-    world, kg = r.req.world, r.req.kg
-    got = possible(world, kg, update, entity, near, states_for(states, entity),
-                   in_last(r, entity), entity in left, in_placing(r, entity), r.req.text,
-                   states_only(r, update, entity), entity in in_a_state(r, update),
-                   called_by_name(r))
+    world, kg, called = r.req.world, r.req.kg, called_by_name(r)
+
+    def said_of(last: bool, called: frozenset[str]) -> Possible | None:
+        return possible(world, kg, update, entity, near, states_for(states, entity), last,
+                        entity in left, in_placing(r, entity), r.req.text,
+                        states_only(r, update, entity), entity in in_a_state(r, update),
+                        called)
+
+    got = said_of(in_last(r, entity), called)
     if got is None and entity in verbs_object(r):  # nothing else could be said of it
-        got = possible(world, kg, update, entity, near, states_for(states, entity), True,
-                       entity in left, in_placing(r, entity), r.req.text,
-                       states_only(r, update, entity), entity in in_a_state(r, update),
-                       called_by_name(r) | {entity})
+        got = said_of(True, called | {entity})
     if got is None and entity in left:
         taken = unnamed_from(r)
         if entity in taken:
