@@ -90,8 +90,12 @@ def _name(found: re.Match[str]) -> str:
 
 
 def _person(kg: KnowledgeGraph, people: frozenset[str] | set[str], name: str) -> str | None:
-    """Return the one person of the world ``name`` names, in those words, or None."""
-    said = resolve(kg, name)
+    """Return the one person of the world ``name`` names, in those words, or None.
+
+    A first name alone is the person whose first name it is ("Rhys, over." for
+    ``rhys_evans``, though ``rhys_radio`` shares the word), as in a report's own mentions.
+    """
+    said = resolve(kg, name, people={n for n, t in kg.entities.items() if t in people})
     ok = len(said) == 1 and said[0].resolved is not None \
         and kg.entities.get(said[0].resolved) in people \
         and ' '.join(said[0].surface.split()) == ' '.join(name.split())
