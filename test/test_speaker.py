@@ -162,3 +162,43 @@ def test_people_who_share_a_root_type_with_robots_open_reports(tmp_path, said, r
     world = dev_world(tmp_path, 'campsite')
     got = Request.start(world, said)
     assert (got.text, got.speaker) == (read, who)
+
+
+@pytest.mark.parametrize('said, read, who', [
+    # a call sign of a few words and no verb, the report after it in the first person
+    ("Anna, kitchen. I've switched the light off.", 'Anna, kitchen. Anna has switched the '
+     'light off.', 'anna'),
+    ("Jerry in the living room. I'm done with my book.", "Jerry in the living room. Jerry "
+     "is done with Jerry's book.", 'jerry'),
+    ("Kitchen, this is Anna. Jerry and I have eaten.", 'Kitchen, this is Anna. Jerry and '
+     'Anna have eaten.', 'anna'),
+    ('Jerry. I took the red pen.', 'Jerry. Jerry took the red pen.', 'jerry'),
+    # a clause, no one first, or no first person after it: no call sign
+    ("Anna went out. I've switched the light off.", "Anna went out. I've switched the light "
+     "off.", None),
+    ("Jerry, Anna. I've switched the light off.", "Jerry, Anna. I've switched the light off.",
+     None),
+    ('Anna, kitchen. The light is off.', 'Anna, kitchen. The light is off.', None),
+    ("Jerry's pen. I took it.", "Jerry's pen. I took it.", None),
+])
+def test_a_call_sign_names_the_speaker_and_stays_in_the_report(world, said, read, who):
+    """ "Priya, car deck.", "Bev in the office.", "Deck, this is Marta on the bridge.":
+    radio talk names its speaker in a sentence of its own; it may say where they are, so
+    it stays, and only the first person after it is read as them."""
+    got = Request.start(world, said)
+    assert (got.text, got.speaker) == (read, who)
+
+
+@pytest.mark.parametrize('said, read, who', [
+    # a first name alone names the person though a thing is named after its owner
+    # (rhys_radio) and the person is named in full (rhys_evans)
+    ("Rhys, over. I've shut the yard gate.", 'Rhys has shut the yard gate.', 'rhys_evans'),
+    ("Anita here. I've trimmed the ewe's foot.", "Anita has trimmed the ewe's foot.",
+     'anita_patel'),
+    ("Gareth, from the barn. Meg and I've come over.", 'Gareth, from the barn. Meg and '
+     'Gareth have come over.', 'gareth_morgan'),
+])
+def test_people_named_in_full_open_reports_by_their_first_names(tmp_path, said, read, who):
+    world = dev_world(tmp_path, 'hillfarm')
+    got = Request.start(world, said)
+    assert (got.text, got.speaker) == (read, who)

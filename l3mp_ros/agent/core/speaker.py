@@ -7,7 +7,11 @@ down to Priya", "Sam here, I'm up in the toy gallery", "Jo here. I've swapped ..
 "Gareth on the radio from the bay: the crate's here", "Kwame to reception, over: ...",
 "Text from Dennis: ...". The
 opening names a person of the world; it is dropped, and the first person of the rest is
-that person ("Frank has taken the fire bucket down to Priya").
+that person ("Frank has taken the fire bucket down to Priya"). A call sign of a few
+words without a verb ("Priya, car deck.", "Bev in the office.", "Deck, this is Marta on
+the bridge.") names the speaker of a report in the first person too; it stays in the
+report, since it may say where the speaker is. A first name alone names the person whose
+first name it is ("Rhys, over." for ``rhys_evans``).
 Without such an opening the text is left as it is. Only the shape of English and the
 world's own names: no word of any domain.
 """
@@ -57,6 +61,8 @@ _SAYING = frozenset('say says said is are was were has have had'.split())
 
 #: the first person and how it reads of a named person ({} is the name)
 _FIRST = [(re.compile(p), r) for p, r in [
+    (r"\band I've\b", 'and {} have'), (r'\band I have\b', 'and {} have'),  # "Meg and I've"
+    (r"\band I'm\b", 'and {} are'), (r'\band I am\b', 'and {} are'),
     (r"\bI'm\b", '{} is'), (r'\bI am\b', '{} is'), (r"\bI've\b", '{} has'),
     (r'\bI have\b', '{} has'), (r"\bI'd\b", '{} had'), (r"\bI'll\b", '{} will'),
     (r'\bI\b', '{}'), (r'\s*\b[Mm]yself\b', ''), (r'\b[Mm]ine\b', "{}'s"),
@@ -102,6 +108,42 @@ def _person(kg: KnowledgeGraph, people: frozenset[str] | set[str], name: str) ->
     return said[0].resolved if ok else None
 
 
+#: a sentence of its own at the start, up to its stop ("Priya, car deck.", "Whiteboard, Mair:")
+_SENTENCE = re.compile(r'^\s*(?P<opening>[^.:!?]+?)\s*(?:[.:!?]|\.\.\.)\s+(?P<rest>\S.*)$',
+                       re.DOTALL)
+MAX_SIGN = 8  # words a call sign may have
+#: the first person, which a call sign must be followed by to name the speaker
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
+#: words of a call sign that are no verb of a clause ("this is Marta", "it's Tom")
+_SIGN_WORDS = frozenset("this is it's it here again".split())
+
+
+def _call_sign(world: WorldModel, kg: KnowledgeGraph, people: frozenset[str],
+               text: str) -> tuple[str, str, str] | None:
+    """Return the speaker a call sign names, as named, and the report after it, or None.
+
+    A first sentence of a few words without a verb that names one person and nothing
+    else a person could be, followed by a report in the first person: "Priya, car deck.",
+    "Bev in the office.", "Deck, this is Marta on the bridge.", "Anita the vet.",
+    "Whiteboard, Mair:". Kept in the report (it may say where the speaker is); only the
+    first person after it is read as that person.
+    """
+    found = _SENTENCE.match(text)
+    if found is None or not _FIRST_PERSON.search(found.group('rest')):
+        return None
+    opening = found.group('opening')
+    said = [w.lower() for w in words_of(opening)]
+    if not said or len(said) > MAX_SIGN or any(
+            _a_verb(w) for w in said if w not in _SIGN_WORDS):
+        return None
+    names = {n for n, t in kg.entities.items() if t in people}
+    who = [m for m in resolve(kg, opening, people=names)
+           if m.resolved in names or names & set(m.candidates)]
+    if len(who) != 1 or who[0].resolved is None or who[0].surface.endswith("'s"):
+        return None
+    return who[0].resolved, who[0].surface, found.group('rest')
+
+
 def read_opening(world: WorldModel, kg: KnowledgeGraph, text: str) -> tuple[str, str | None]:
     """Return ``text`` in the third person and the speaker its opening names, or as it is.
 
@@ -117,7 +159,16 @@ def read_opening(world: WorldModel, kg: KnowledgeGraph, text: str) -> tuple[str,
         if said is not None:
             break
     if said is None:
-        return text, None
+        sign = _call_sign(world, kg, people, text)
+        if sign is None:
+            return text, None
+        said, name, rest = sign
+        if not _proper_noun(name, said):  # "Anita the vet.": said by the name itself
+            name = Phrasing(world.domain, kg).entity(said)
+        head = text[:len(text) - len(rest)]
+        for pattern, said_as in _FIRST:
+            rest = pattern.sub(said_as.format(name), rest)
+        return head + rest, said
     name = _name(found)
     if not _proper_noun(name, said):  # "Warden here.": said by the name, not the role
         name = Phrasing(world.domain, kg).entity(said)
