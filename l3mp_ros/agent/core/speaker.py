@@ -61,8 +61,6 @@ _SAYING = frozenset('say says said is are was were has have had'.split())
 
 #: the first person and how it reads of a named person ({} is the name)
 _FIRST = [(re.compile(p), r) for p, r in [
-    (r"\band I've\b", 'and {} have'), (r'\band I have\b', 'and {} have'),  # "Meg and I've"
-    (r"\band I'm\b", 'and {} are'), (r'\band I am\b', 'and {} are'),
     (r"\bI'm\b", '{} is'), (r'\bI am\b', '{} is'), (r"\bI've\b", '{} has'),
     (r'\bI have\b', '{} has'), (r"\bI'd\b", '{} had'), (r"\bI'll\b", '{} will'),
     (r'\bI\b', '{}'), (r'\s*\b[Mm]yself\b', ''), (r'\b[Mm]ine\b', "{}'s"),
